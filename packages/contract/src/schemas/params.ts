@@ -1,0 +1,32 @@
+import Type, { type Static } from 'typebox';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../limits.js';
+import { Int64Id, PetStatus } from './pet.js';
+
+/** Query parameters of `listPets` (spec §4.1), plus the `after` cursor the design card adds. */
+export const ListPetsQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: LIMIT_MIN,
+        maximum: LIMIT_MAX,
+        default: LIMIT_DEFAULT,
+        description: 'Maximum number of animals returned',
+      }),
+    ),
+    status: Type.Optional(PetStatus),
+    after: Type.Optional(
+      Type.Integer({
+        ...Int64Id,
+        description: 'Return only animals whose id is greater than this',
+      }),
+    ),
+  },
+  // Unknown query parameters are ignored, as most HTTP APIs do (cache busters, tracing).
+);
+export type ListPetsQuery = Static<typeof ListPetsQuery>;
+
+/** Path parameters of `getPet` (spec §4.3). */
+export const PetIdParams = Type.Object({
+  petId: Type.Integer({ ...Int64Id, description: 'The identifier of the animal' }),
+});
+export type PetIdParams = Static<typeof PetIdParams>;

@@ -1,0 +1,87 @@
+import type { Static, TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { ErrorBody, type ErrorDetail } from './schemas/error.js';
+import { ListPetsQuery, PetIdParams } from './schemas/params.js';
+import { NewPet, Pet, PetList } from './schemas/pet.js';
+
+/** Outcome of validating a value: the typed value, or every problem with its path. */
+export type ValidationResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly details: ErrorDetail[] };
+
+/** A compiled validator for one schema. */
+export type Validate<T> = (value: unknown) => ValidationResult<T>;
+
+interface RawError {
+  keyword: string;
+  schemaPath: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message: string;
+}
+
+function detailsOf(errors: readonly RawError[]): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const error of errors) {
+    const at = error.instancePath;
+    switch (error.keyword) {
+      // TypeBox reports each unknown field twice: once as `false` schema, once listed here.
+      case 'boolean':
+        if (error.schemaPath.endsWith('/additionalProperties')) continue;
+        details.push({ path: at, message: 'is not allowed' });
+        break;
+      case 'additionalProperties':
+        for (const name of (error.params.additionalProperties as string[] | undefined) ?? []) {
+          details.push({ path: `${at}/${name}`, message: `unknown field "${name}"` });
+        }
+        break;
+      case 'required':
+        for (const name of (error.params.requiredProperties as string[] | undefined) ?? []) {
+          details.push({ path: `${at}/${name}`, message: 'is required' });
+        }
+        break;
+      // Only names carry a pattern; the raw regex would not help a client.
+      case 'pattern':
+        details.push({ path: at, message: 'must not be blank or start or end with whitespace' });
+        break;
+      default:
+        details.push({ path: at, message: error.message });
+    }
+  }
+  return details;
+}
+
+/** Compiles `schema` once and returns a validator reporting every error with its JSON pointer. */
+export function compileValidator<T extends TSchema>(schema: T): Validate<Static<T>> {
+  const compiled = Compile(schema);
+  return (value) => {
+    if (compiled.Check(value)) return { ok: true, value: value as Static<T> };
+    const details = detailsOf(compiled.Errors(value) as RawError[]);
+    // A failed Check always yields errors; keep one so a caller never sees an empty list.
+    if (details.length === 0) details.push({ path: '', message: 'is invalid' });
+    return { ok: false, details };
+  };
+}
+
+/** Validates a `createPet` request body. */
+export const validateNewPet = compileValidator(NewPet);
+/** Validates one Pet as a response body. */
+export const validatePet = compileValidator(Pet);
+/** Validates a `listPets` response body. */
+export const validatePetList = compileValidator(PetList);
+/** Validates an Error response body. */
+export const validateErrorBody = compileValidator(ErrorBody);
+/** Validates typed `listPets` query parameters (see `parseListPetsQuery` for raw strings). */
+export const validateListPetsQuery = compileValidator(ListPetsQuery);
+/** Validates typed `getPet` path parameters (see `parsePetId` for the raw string). */
+export const validatePetIdParams = compileValidator(PetIdParams);
+
+/** Renders details as one human-readable sentence, e.g. `name is required; limit must be ...`. */
+export function describeDetails(details: readonly ErrorDetail[]): string {
+  return details
+    .map((d) => {
+      const where = d.path.replace(/^\//, '').replaceAll('/', '.');
+      return where === '' ? `body ${d.message}` : `${where} ${d.message}`;
+    })
+    .join('; ');
+}
