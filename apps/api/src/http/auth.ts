@@ -1,0 +1,24 @@
+import type { Middleware } from 'koa';
+import type { ApiKeyVerifier } from '../keys/api-key.js';
+import type { AppState } from './app-state.js';
+import { UnauthorizedError } from './errors.js';
+
+// RFC 6750 token68 characters; the scheme name is case-insensitive (RFC 9110 §11.1).
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** Refuses any request without a valid bearer API key, before anything else looks at it. */
+export function requireApiKey(verifier: ApiKeyVerifier): Middleware<AppState> {
+  return async (ctx, next) => {
+    const header = ctx.get('Authorization');
+    if (header === '')
+      throw new UnauthorizedError('missing API key: send Authorization: Bearer <key>');
+    const token = BEARER.exec(header)?.[1];
+    if (token === undefined) {
+      throw new UnauthorizedError('malformed Authorization header: expected Bearer <key>');
+    }
+    const identity = await verifier.verify(token);
+    if (!identity) throw new UnauthorizedError('invalid API key');
+    ctx.state.apiKeyName = identity.name;
+    await next();
+  };
+}

@@ -1,0 +1,13 @@
+export { type AppDeps, createApp } from './app.js';
+export { type Config, ConfigError, loadConfig } from './config.js';
+export {
+  type ApiKeyVerifier,
+  digestKey,
+  generateApiKey,
+  parseApiKeys,
+  StaticApiKeys,
+} from './keys/api-key.js';
+export { createLogger } from './logger.js';
+export { type RunningServer, startServer } from './server.js';
+export { MemoryPetStore } from './store/memory-pet-store.js';
+export * from './store/pet-store.js';

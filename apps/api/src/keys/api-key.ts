@@ -1,0 +1,77 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Who a request authenticated as. Only the name is ever logged. */
+export interface ApiKeyIdentity {
+  name: string;
+}
+
+/** Decides whether a presented bearer token is a valid API key. */
+export interface ApiKeyVerifier {
+  verify(token: string): Promise<ApiKeyIdentity | undefined>;
+}
+
+/** SHA-256 digest of a key: the only form in which keys are compared or stored. */
+export function digestKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** A new random API key (256 bits, URL-safe). */
+export function generateApiKey(): string {
+  return `as_${randomBytes(32).toString('base64url')}`;
+}
+
+const DIGEST_PREFIX = 'sha256:';
+const HEX_DIGEST = /^[0-9a-f]{64}$/i;
+
+interface KnownKey {
+  name: string;
+  digest: Buffer;
+}
+
+/** Parses `API_KEYS`: a comma list of plain keys or `sha256:<hex>` digests. Throws on a bad entry. */
+export function parseApiKeys(value: string): Buffer[] {
+  const digests: Buffer[] = [];
+  for (const [index, raw] of value.split(',').entries()) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    if (entry.toLowerCase().startsWith(DIGEST_PREFIX)) {
+      const hex = entry.slice(DIGEST_PREFIX.length);
+      if (!HEX_DIGEST.test(hex)) {
+        throw new Error(`API_KEYS entry ${index + 1} is not a valid sha256:<64 hex digits> digest`);
+      }
+      digests.push(Buffer.from(hex, 'hex'));
+    } else {
+      digests.push(digestKey(entry));
+    }
+  }
+  return digests;
+}
+
+/**
+ * Keys from configuration. Every candidate is compared in constant time, with no early exit,
+ * so response time says nothing about which key, or which part of one, was close.
+ */
+export class StaticApiKeys implements ApiKeyVerifier {
+  readonly #keys: KnownKey[];
+
+  constructor(digests: readonly Buffer[]) {
+    // The name is a short fingerprint of the digest: enough to tell keys apart in logs.
+    this.#keys = digests.map((digest) => ({
+      name: `env:${digest.toString('hex').slice(0, 8)}`,
+      digest,
+    }));
+  }
+
+  get size(): number {
+    return this.#keys.length;
+  }
+
+  async verify(token: string): Promise<ApiKeyIdentity | undefined> {
+    const presented = digestKey(token);
+    let match: KnownKey | undefined;
+    for (const key of this.#keys) {
+      if (timingSafeEqual(presented, key.digest) && match === undefined) match = key;
+    }
+    return match && { name: match.name };
+  }
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+import { API_PREFIX } from '@animal-store/contract';
+import { ConfigError, loadConfig } from './config.js';
+import { generateApiKey, parseApiKeys, StaticApiKeys } from './keys/api-key.js';
+import { createLogger } from './logger.js';
+import { startServer } from './server.js';
+import { createStore } from './store/create-store.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  let digests = parseApiKeys(config.apiKeys);
+  if (digests.length === 0) {
+    const key = generateApiKey();
+    digests = parseApiKeys(key);
+    // Printed once to the terminal, never through the logger: logs must not hold keys.
+    process.stderr.write(
+      `\nNo API_KEYS configured; generated a key for this run only:\n\n    ${key}\n\n` +
+        `Send it as: Authorization: Bearer ${key}\n\n`,
+    );
+  }
+  const store = await createStore(config, logger);
+  const running = await startServer(
+    { store, apiKeys: new StaticApiKeys(digests), logger, bodyLimitBytes: config.bodyLimitBytes },
+    { host: config.host, port: config.port },
+  );
+  logger.info({ url: `${running.origin}${API_PREFIX}` }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    await running.close(config.shutdownTimeoutMs);
+    await store.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`animal-store-api: configuration error: ${error.message}\n`);
+  } else {
+    process.stderr.write(`animal-store-api: failed to start: ${(error as Error).stack ?? error}\n`);
+  }
+  process.exit(1);
+});

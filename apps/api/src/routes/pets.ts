@@ -1,0 +1,97 @@
+import {
+  API_PREFIX,
+  DEFAULT_PET_STATUS,
+  describeDetails,
+  GET_PET_DEPRECATION_HEADERS,
+  GET_PET_SUNSET_AT,
+  parseListPetsQuery,
+  parsePetId,
+  type ResolvedListPetsQuery,
+  validateNewPet,
+} from '@animal-store/contract';
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { AppState } from '../http/app-state.js';
+import { GoneError, NotFoundError, ValidationError } from '../http/errors.js';
+import { readJsonBody } from '../http/json-body.js';
+import type { PetStore } from '../store/pet-store.js';
+
+export interface PetRoutesDeps {
+  store: PetStore;
+  clock: () => Date;
+  bodyLimitBytes: number;
+  /** Runs before every pets operation; authentication lives here. */
+  guard: Middleware<AppState>;
+}
+
+/** RFC 8288 link to the page after `lastId`, repeating the caller's filter. */
+function nextLink(query: ResolvedListPetsQuery, lastId: number): string {
+  const params = new URLSearchParams({ limit: String(query.limit) });
+  if (query.status !== undefined) params.set('status', query.status);
+  params.set('after', String(lastId));
+  return `<${API_PREFIX}/pets?${params}>; rel="next"`;
+}
+
+const route =
+  (template: string): Middleware<AppState> =>
+  (ctx, next) => {
+    ctx.state.route = `${API_PREFIX}${template}`;
+    return next();
+  };
+
+/** The three operations of the spec (§4), mounted under `/v1` by the caller. */
+export function petRoutes({
+  store,
+  clock,
+  bodyLimitBytes,
+  guard,
+}: PetRoutesDeps): Router<AppState> {
+  const router = new Router<AppState>();
+
+  router.get('/pets', route('/pets'), guard, async (ctx) => {
+    const parsed = parseListPetsQuery(new URLSearchParams(ctx.querystring));
+    if (!parsed.ok) throw new ValidationError(describeDetails(parsed.details), parsed.details);
+    const query = parsed.value;
+    const page = await store.list(query);
+    const last = page.pets.at(-1);
+    if (page.hasMore && last) ctx.set('Link', nextLink(query, last.id));
+    ctx.body = page.pets;
+  });
+
+  router.post('/pets', route('/pets'), guard, async (ctx) => {
+    const checked = validateNewPet(await readJsonBody(ctx, bodyLimitBytes));
+    if (!checked.ok) throw new ValidationError(describeDetails(checked.details), checked.details);
+    const pet = await store.create({
+      ...checked.value,
+      status: checked.value.status ?? DEFAULT_PET_STATUS,
+    });
+    ctx.status = 201;
+    ctx.set('Location', `${API_PREFIX}/pets/${pet.id}`);
+    ctx.body = pet;
+  });
+
+  // Deprecated (spec §4.3): its headers go on every response, errors included.
+  router.get(
+    '/pets/:petId',
+    route('/pets/:petId'),
+    (ctx, next) => {
+      ctx.set(GET_PET_DEPRECATION_HEADERS);
+      return next();
+    },
+    guard,
+    async (ctx) => {
+      if (clock().getTime() >= GET_PET_SUNSET_AT.getTime()) {
+        throw new GoneError(
+          `GET /pets/{petId} was removed on ${GET_PET_SUNSET_AT.toUTCString()}; use GET ${API_PREFIX}/pets?status=…`,
+        );
+      }
+      const parsed = parsePetId(ctx.params.petId ?? '');
+      if (!parsed.ok) throw new ValidationError(describeDetails(parsed.details), parsed.details);
+      const pet = await store.get(parsed.value);
+      if (!pet) throw new NotFoundError(`no pet with id ${parsed.value}`);
+      ctx.body = pet;
+    },
+  );
+
+  return router;
+}

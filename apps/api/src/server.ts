@@ -1,0 +1,44 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type AppDeps, createApp } from './app.js';
+
+export interface RunningServer {
+  server: Server;
+  /** e.g. `http://127.0.0.1:3000` (no prefix). */
+  origin: string;
+  /** Stops accepting connections, lets in-flight requests finish, then resolves. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/** Starts the API on `host:port` (port 0 picks a free one). */
+export async function startServer(
+  deps: AppDeps,
+  listen: { host: string; port: number },
+): Promise<RunningServer> {
+  const server = createServer(createApp(deps).callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    server,
+    origin: `http://${host}:${port}`,
+    close: (timeoutMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+        // Keep-alive sockets hold close() open once their last response is sent: reap them.
+        const reap = setInterval(() => server.closeIdleConnections(), 20);
+        server.close(() => {
+          clearTimeout(force);
+          clearInterval(reap);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,112 @@
+import { Writable } from 'node:stream';
+import { afterAll } from 'vitest';
+import type { AppDeps } from '../../src/app.js';
+import { parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
+import { createLogger } from '../../src/logger.js';
+import { startServer } from '../../src/server.js';
+import type { PetStore } from '../../src/store/pet-store.js';
+import { createTestStore } from './store.js';
+
+export const TEST_KEY = 'test-key-0123456789';
+export const auth = { Authorization: `Bearer ${TEST_KEY}` };
+export const json = { ...auth, 'Content-Type': 'application/json' };
+
+export interface TestApi {
+  /** Base URL ending in `/v1`. */
+  base: string;
+  origin: string;
+  store: PetStore;
+  /** Every log line the server wrote, parsed. */
+  logs: Record<string, unknown>[];
+  /** Moves the injected clock. */
+  setNow(date: Date): void;
+  close(): Promise<void>;
+}
+
+/** Starts the API on 127.0.0.1 with a fresh store; closed automatically after the file's tests. */
+export async function startTestApi(overrides: Partial<AppDeps> = {}): Promise<TestApi> {
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  let now = new Date('2026-06-01T00:00:00Z');
+  const store = overrides.store ?? (await createTestStore());
+  const running = await startServer(
+    {
+      store,
+      apiKeys: new StaticApiKeys(parseApiKeys(TEST_KEY)),
+      logger: createLogger('info', sink),
+      clock: () => now,
+      ...overrides,
+    },
+    { host: '127.0.0.1', port: 0 },
+  );
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await running.close(1000);
+    await store.close();
+  };
+  afterAll(close);
+  return {
+    base: `${running.origin}/v1`,
+    origin: running.origin,
+    store,
+    logs,
+    setNow: (date) => {
+      now = date;
+    },
+    close,
+  };
+}
+
+/** A pet as the API returns it. */
+export interface PetBody {
+  id: number;
+  name: string;
+  categoryId: number;
+  status: string;
+}
+
+/** The JSON body of a response, typed by the caller. */
+export async function read<T = PetBody>(res: Response | Promise<Response>): Promise<T> {
+  return (await (await res).json()) as T;
+}
+
+/** Creates a pet through the API and returns the response body. */
+export async function createPet(
+  api: TestApi,
+  body: Record<string, unknown> = { name: 'Rex', categoryId: 1 },
+): Promise<PetBody> {
+  const res = await fetch(`${api.base}/pets`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
+  return read(res);
+}
+
+export interface ErrorJson {
+  code: string;
+  message: string;
+  status: number;
+  details?: { path: string; message: string }[];
+}
+
+/** Asserts the response is an Error body whose `status` equals the HTTP status, and returns it. */
+export async function errorBody(res: Response): Promise<ErrorJson> {
+  const { validateErrorBody } = await import('@animal-store/contract');
+  if (!res.headers.get('content-type')?.startsWith('application/json')) {
+    throw new Error(`expected JSON, got ${res.headers.get('content-type')}`);
+  }
+  const body = await read<ErrorJson>(res);
+  const checked = validateErrorBody(body);
+  if (!checked.ok) throw new Error(`not an Error body: ${JSON.stringify(body)}`);
+  if (body.status !== res.status) throw new Error(`status ${body.status} != HTTP ${res.status}`);
+  return body;
+}

@@ -1,0 +1,112 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryPetStore } from '../src/store/memory-pet-store.js';
+import type { PetDraft } from '../src/store/pet-store.js';
+import { json, startTestApi } from './helpers/api.js';
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+/** Starts the built service as a user would, on a free port; resolves once it listens. */
+async function startMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const deadline = Date.now() + 10_000;
+  while (!/"msg":"listening"/.test(stdout)) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const url = /"url":"([^"]+)"/.exec(stdout)?.[1] as string;
+  return { child, url, output: () => ({ stdout, stderr }) };
+}
+
+describe('the service process', () => {
+  it('generates a key when none is configured, prints it once, and never logs it', async () => {
+    const { child, url, output } = await startMain({});
+    const key = /Bearer (as_[A-Za-z0-9_-]+)/.exec(output().stderr)?.[1];
+    expect(key).toBeDefined();
+    expect(
+      (await fetch(`${url}/pets`, { headers: { Authorization: `Bearer ${key}` } })).status,
+    ).toBe(200);
+    expect(
+      (await fetch(`${url}/pets`, { headers: { Authorization: 'Bearer other' } })).status,
+    ).toBe(401);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    const { stdout, stderr } = output();
+    expect(stdout).not.toContain(key);
+    expect(stderr.split(key as string)).toHaveLength(3); // the key and the example header, once
+    expect(stdout).toContain('in-memory store');
+  });
+
+  it('refuses a bad configuration with one clear line and exit 1', async () => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: { PORT: 'eighty' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      'animal-store-api: configuration error: PORT must be an integer from 0 to 65535 (got "eighty")',
+    );
+  });
+
+  it('stops on SIGINT with exit 0', async () => {
+    const { child, output } = await startMain({ API_KEYS: 'k1,k2' });
+    child.kill('SIGINT');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(output().stdout).toContain('"msg":"stopped"');
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('lets an in-flight request finish and refuses new connections', async () => {
+    const store = new MemoryPetStore();
+    const create = store.create.bind(store);
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    store.create = async (draft: PetDraft) => {
+      entered();
+      await new Promise((r) => setTimeout(r, 300));
+      return create(draft);
+    };
+    const api = await startTestApi({ store });
+    const inFlight = fetch(`${api.base}/pets`, {
+      method: 'POST',
+      headers: json,
+      body: '{"name":"Slow","categoryId":1}',
+    });
+    await inside;
+    const closing = api.close();
+    const res = await inFlight;
+    expect(res.status).toBe(201);
+    await closing;
+    await expect(fetch(`${api.base}/pets`)).rejects.toThrow();
+  });
+});
