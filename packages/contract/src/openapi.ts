@@ -1,5 +1,5 @@
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from './limits.js';
-import { ErrorBody } from './schemas/error.js';
+import { ERROR_CODES, ErrorBody } from './schemas/error.js';
 import { ListPetsQuery, PetIdParams } from './schemas/params.js';
 import { NewPet, Pet, PetStatus } from './schemas/pet.js';
 import {
@@ -23,6 +23,14 @@ const commonErrors = {
   '500': errorResponse('Unexpected server fault'),
   '503': errorResponse('The store is unavailable; retry after `Retry-After` seconds'),
 };
+
+/** The document's description: what the service is, then every error code it answers with. */
+const description = [
+  'A catalogue of animals held by a store. Every operation requires a bearer API key.',
+  'Every failure answers with an `Error` body `{ code, message, status }`, where `status` equals ' +
+    'the HTTP status and `details` names each offending field when there are any. Error codes: ' +
+    `${ERROR_CODES.map((code) => `\`${code}\``).join(', ')}.`,
+].join('\n\n');
 
 const queryParam = (name: keyof typeof ListPetsQuery.properties) => ({
   name,
@@ -52,8 +60,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
     info: {
       title: 'Animal Store',
       version: API_VERSION,
-      description:
-        'A catalogue of animals held by a store. Every operation requires a bearer API key.',
+      description,
     },
     servers: [{ url: options.serverUrl ?? API_PREFIX }],
     security: [{ bearerAuth: [] }],
