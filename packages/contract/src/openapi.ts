@@ -63,11 +63,13 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
       description,
     },
     servers: [{ url: options.serverUrl ?? API_PREFIX }],
+    tags: [{ name: 'pets', description: 'The animals in the store' }],
     security: [{ bearerAuth: [] }],
     paths: {
       '/pets': {
         get: {
           operationId: 'listPets',
+          tags: ['pets'],
           summary: 'List animals',
           description: `Ascending by id. At most \`limit\` (${LIMIT_MIN}..${LIMIT_MAX}, default ${LIMIT_DEFAULT}) animals; a \`Link: rel="next"\` header points at the next page when more exist.`,
           security: [{ bearerAuth: [] }],
@@ -89,6 +91,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
         },
         post: {
           operationId: 'createPet',
+          tags: ['pets'],
           summary: 'Add an animal',
           security: [{ bearerAuth: [] }],
           requestBody: { required: true, content: json(ref('NewPet')) },
@@ -110,6 +113,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
       '/pets/{petId}': {
         get: {
           operationId: 'getPet',
+          tags: ['pets'],
           summary: 'Get an animal (deprecated)',
           description: `Deprecated; removed on ${GET_PET_SUNSET_AT.toUTCString()}. Use \`GET /pets\` with the \`status\` filter instead.`,
           deprecated: true,
