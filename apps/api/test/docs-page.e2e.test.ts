@@ -78,6 +78,19 @@ describe('the API reference page in Chromium', { timeout: 30_000 }, () => {
     expect((await ids.allTextContents()).sort()).toEqual(['createPet', 'getPet', 'listPets']);
   });
 
+  it('shows the schemas', async () => {
+    const titles = page.locator(
+      'section.models article[data-json-schema-level="0"] > div > button .json-schema-2020-12__title',
+    );
+    await titles.first().waitFor();
+    expect((await titles.allTextContents()).sort()).toEqual([
+      'Error',
+      'NewPet',
+      'Pet',
+      'PetStatus',
+    ]);
+  });
+
   it('shows getPet as deprecated with its sunset date', async () => {
     const block = await open('getPet');
     await expect.poll(() => block.getAttribute('class')).toContain('opblock-deprecated');
