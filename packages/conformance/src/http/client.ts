@@ -62,10 +62,14 @@ export interface HttpClientOptions {
   readonly onResponse?: (response: HttpResponse) => void;
 }
 
+/** After this many timeouts in a row the server is taken as gone and requests fail at once. */
+export const GIVE_UP_AFTER_TIMEOUTS = 5;
+
 /** Fetch with a per-request timeout, bounded retries on `429`, and a log of every request. */
 export class HttpClient {
   readonly log: RequestRecord[] = [];
   private readonly base: string;
+  private timeoutsInARow = 0;
 
   constructor(private readonly options: HttpClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
@@ -103,6 +107,11 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
       body = request.rawBody ?? JSON.stringify(request.json);
     }
+    if (this.timeoutsInARow >= GIVE_UP_AFTER_TIMEOUTS) {
+      // A run against a server that stopped answering ends in seconds, not hours.
+      const reason = `not sent: the last ${this.timeoutsInARow} requests got no answer`;
+      throw new RequestError('timeout', `${request.method} ${path}: ${reason}`, reason);
+    }
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
@@ -114,6 +123,7 @@ export class HttpClient {
       });
       const text = await res.text();
       const ms = elapsed();
+      this.timeoutsInARow = 0;
       this.log.push({ method: request.method, path, status: res.status, ms });
       return {
         method: request.method,
@@ -127,6 +137,7 @@ export class HttpClient {
       };
     } catch (error) {
       const failure = this.describeFailure(request.method, path, error);
+      if (failure.kind === 'timeout') this.timeoutsInARow += 1;
       this.log.push({
         method: request.method,
         path,
