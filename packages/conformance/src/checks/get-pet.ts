@@ -180,7 +180,7 @@ export const getPetChecks: readonly Check[] = [
   ),
   check({
     id: 'getPet.sunset-after-deprecation',
-    title: 'Sunset is not earlier than Deprecation (RFC 9745 §3)',
+    title: 'Sunset is not earlier than Deprecation (RFC 9745 §4)',
     section: '§9',
     level: 'must',
     group: 'getPet',

@@ -2,7 +2,9 @@ import type { Check } from '../types.js';
 
 /** Renders checks as the Markdown table of the README (id, section, level, title). */
 export function renderCheckTable(checks: readonly Check[]): string {
-  const cell = (text: string) => text.replaceAll('|', '\\|');
+  // Escaped so that `@<seconds>` shows as written rather than as an HTML tag.
+  const cell = (text: string) =>
+    text.replaceAll('|', '\\|').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   return [
     '| id | section | level | title |',
     '|---|---|---|---|',
