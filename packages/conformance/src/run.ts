@@ -138,8 +138,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   );
   ctx = new CheckContext(http, fixtures, readOnly, options.apiKey);
 
+  const hint = await preflight(http, baseUrl);
   progress({ type: 'start', baseUrl, runId, checks: checks.length });
-  await preflight(http, baseUrl, (message) => progress({ type: 'notice', message }));
+  if (hint !== undefined) progress({ type: 'notice', message: hint });
 
   const results: CheckResult[] = [];
   for (const [index, check] of checks.entries()) {
@@ -188,19 +189,23 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   };
 }
 
-/** One authenticated `listPets` to learn that the server answers at all. */
-async function preflight(http: HttpClient, baseUrl: string, notice: (m: string) => void) {
+/**
+ * One authenticated `listPets` to learn that the server answers at all; throws `ConnectionError`
+ * when it does not, and returns a hint when the answer suggests a wrong base URL or key.
+ */
+async function preflight(http: HttpClient, baseUrl: string): Promise<string | undefined> {
   try {
     const res = await http.send({ method: 'GET', path: '/pets?limit=1' });
     if (res.status === 404) {
-      notice(`GET ${baseUrl}/pets answered 404: is the base URL right? It should end in /v1`);
-    } else if (res.status === 401) {
-      notice(`GET ${baseUrl}/pets answered 401 to the API key given: is it valid?`);
+      return `GET ${baseUrl}/pets answered 404: is the base URL right? It should end in /v1`;
     }
+    if (res.status === 401)
+      return `GET ${baseUrl}/pets answered 401 to the API key given: is it valid?`;
   } catch (error) {
     if (error instanceof RequestError) {
       throw new ConnectionError(`cannot reach ${baseUrl}: ${error.reason}`);
     }
     if (!(error instanceof RateLimitedError)) throw error;
   }
+  return undefined;
 }

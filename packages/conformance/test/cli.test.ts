@@ -1,10 +1,13 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HELP } from '../src/cli.js';
 import { CHECKS, KIT_VERSION } from '../src/index.js';
-import { type FakeServer, type FakeServerOptions, startFakeServer } from './support/fake-server.js';
+import {
+  closedBaseUrl,
+  type FakeServer,
+  type FakeServerOptions,
+  startFakeServer,
+} from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
 
 const servers: FakeServer[] = [];
@@ -66,20 +69,14 @@ describe('animal-store-conformance', () => {
     expect(stderr).toMatch(/^animal-store-conformance: .*\(see --help\)\n$/);
   });
 
-  it('exits 2 with one clear line when the base URL is unreachable', async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    const url = `http://127.0.0.1:${port}/v1`;
-    const { stdout, stderr, exitCode } = await runCli([
-      '--base-url',
-      url,
-      '--api-key',
-      'k',
-      '--reporter',
-      'json',
-    ]);
+  it.each([
+    'pretty',
+    'json',
+    'junit',
+  ])('exits 2 with one clear line when the base URL is unreachable (%s)', async (reporter) => {
+    const url = await closedBaseUrl();
+    const args = ['--base-url', url, '--api-key', 'k', '--reporter', reporter];
+    const { stdout, stderr, exitCode } = await runCli(args);
     expect(exitCode).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(

@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   CHECKS,
@@ -11,16 +9,8 @@ import {
   selectChecks,
   UsageError,
 } from '../src/index.js';
+import { closedBaseUrl } from './support/fake-server.js';
 import { notPassed, resultOf, runAgainst } from './support/run-kit.js';
-
-/** A URL on 127.0.0.1 where nothing listens any more. */
-async function closedUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}/v1`;
-}
 
 describe('the check registry', () => {
   it('gives every check a unique id that starts with its group', () => {
@@ -135,7 +125,7 @@ describe('runConformance', () => {
   });
 
   it('throws a ConnectionError with one clear line when nothing answers', async () => {
-    const baseUrl = await closedUrl();
+    const baseUrl = await closedBaseUrl();
     const run = runConformance({ baseUrl, apiKey: 'k' });
     await expect(run).rejects.toThrow(ConnectionError);
     await expect(run).rejects.toThrow(new RegExp(`^cannot reach ${baseUrl}: .*ECONNREFUSED`));

@@ -155,7 +155,9 @@ export class HttpClient {
       const reason = `no answer within ${this.options.timeoutMs} ms`;
       return new RequestError('timeout', `${method} ${path}: ${reason}`, reason);
     }
-    const reason = causeOf(error);
+    const cause = causeOf(error);
+    // Fetch will not connect to some ports at all (the Fetch standard's "bad ports").
+    const reason = cause === 'bad port' ? 'fetch refuses to connect to this port' : cause;
     return new RequestError('network', `${method} ${path} failed: ${reason}`, reason);
   }
 }

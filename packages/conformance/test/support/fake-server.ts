@@ -487,3 +487,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       }),
   };
 }
+
+/** A base URL on 127.0.0.1 where nothing listens any more. */
+export async function closedBaseUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}/v1`;
+}
