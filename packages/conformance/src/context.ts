@@ -32,7 +32,7 @@ export class CheckContext {
 
   /** `GET /pets<query>` with the valid key, shared between checks while the data stays the same. */
   list(query = ''): Promise<HttpResponse> {
-    const key = `GET /pets${query} after ${this.fixtures.createdIds.size} created`;
+    const key = `GET /pets${query} after ${this.fixtures.creations} created`;
     return this.memo(key, () => this.send({ method: 'GET', path: `/pets${query}` }));
   }
 }

@@ -49,6 +49,8 @@ export class Fixtures {
   readonly namePrefix: string;
   /** Ids of every pet the server said it created for this run (2xx answers to `createPet`). */
   readonly createdIds = new Set<string>();
+  /** How many `createPet` answers reported a created pet: the data changes with it. */
+  creations = 0;
   /** An id the server assigned to two created pets, if it ever did. */
   duplicateId?: string;
   /** What the kit sent for each pet it created on purpose, by id. */
@@ -85,6 +87,7 @@ export class Fixtures {
     if (response.status < 200 || response.status > 299) return;
     const id = integerText(response.body, 'id');
     if (id === undefined) return;
+    this.creations += 1;
     if (this.createdIds.has(id)) this.duplicateId ??= id;
     this.createdIds.add(id);
   }

@@ -11,6 +11,7 @@ import {
   type Group,
   type Outcome,
   type ProgressEvent,
+  READ_ONLY_SKIP,
   type Verdict,
 } from './types.js';
 import { KIT_NAME, KIT_VERSION } from './version.js';
@@ -53,6 +54,7 @@ export class ConnectionError extends ConformanceError {
   override readonly name = 'ConnectionError';
 }
 
+/** Per-request timeout when none is given, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** The checks `only` selects (groups or check ids), in run order; throws `UsageError` on unknown names. */
@@ -87,7 +89,7 @@ function parseBaseUrl(raw: string): string {
 
 async function judge(check: Check, ctx: CheckContext): Promise<Verdict> {
   if (check.writes && ctx.readOnly) {
-    return { outcome: 'skip', message: 'read-only run: this check creates data' };
+    return { outcome: 'skip', message: READ_ONLY_SKIP };
   }
   try {
     return await check.run(ctx);

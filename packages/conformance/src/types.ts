@@ -5,6 +5,7 @@ export type Level = 'must' | 'should';
 
 /** The groups checks are organised in; `--only` selects among them. */
 export const GROUPS = ['auth', 'listPets', 'createPet', 'getPet', 'errors'] as const;
+/** One of `GROUPS`. */
 export type Group = (typeof GROUPS)[number];
 
 /**
@@ -12,6 +13,9 @@ export type Group = (typeof GROUPS)[number];
  * `skip` means the check could not judge (read-only mode, missing data, rate limiting).
  */
 export type Outcome = 'pass' | 'fail' | 'advisory' | 'skip';
+
+/** The message of every check a read-only run skips because it creates data. */
+export const READ_ONLY_SKIP = 'read-only run: this check creates data';
 
 /** What a check's `run` returns: `fail` on a `should` check is reported as an advisory. */
 export interface Verdict {

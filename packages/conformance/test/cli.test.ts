@@ -207,6 +207,9 @@ describe('animal-store-conformance', () => {
     const { stdout, exitCode } = await runCli([...args, '--read-only']);
     expect(exitCode).toBe(0);
     expect(server.requests.filter((r) => r.method === 'POST')).toEqual([]);
+    const writing = CHECKS.filter((c) => c.writes).length;
+    expect(stdout).toContain(`\n  - ${writing} checks that create pets (--read-only)\n`);
+    expect(stdout).not.toContain('read-only run: this check creates data');
     expect(stdout).toContain('Created no pets.');
   });
 

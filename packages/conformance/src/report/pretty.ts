@@ -1,4 +1,10 @@
-import type { CheckResult, ConformanceReport, Outcome, ProgressEvent } from '../types.js';
+import {
+  type CheckResult,
+  type ConformanceReport,
+  type Outcome,
+  type ProgressEvent,
+  READ_ONLY_SKIP,
+} from '../types.js';
 
 const MARK: Record<Outcome, string> = { pass: '✓', fail: '✗', advisory: '!', skip: '-' };
 
@@ -33,9 +39,18 @@ function plural(n: number, one: string, many = `${one}s`): string {
 /** Renders the summary a person reads: failures first, each with its section and reason. */
 export function renderPretty(report: ConformanceReport): string {
   const { summary } = report;
+  // Checks a read-only run left out are counted on one line rather than listed.
+  const notRun = report.results.filter((r) => r.message === READ_ONLY_SKIP).length;
   const section = (title: string, outcome: Outcome) => {
-    const results = report.results.filter((r) => r.outcome === outcome);
-    return results.length === 0 ? [] : ['', title, ...results.map(line)];
+    const results = report.results.filter(
+      (r) => r.outcome === outcome && r.message !== READ_ONLY_SKIP,
+    );
+    const extra =
+      outcome === 'skip' && notRun > 0
+        ? [`  - ${notRun} checks that create pets (--read-only)`]
+        : [];
+    const lines = [...results.map(line), ...extra];
+    return lines.length === 0 ? [] : ['', title, ...lines];
   };
   const seconds = (report.durationMs / 1000).toFixed(1);
   const created =
