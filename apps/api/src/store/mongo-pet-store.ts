@@ -4,9 +4,10 @@ import {
   type Db,
   type Filter,
   Long,
-  MongoClient,
+  type MongoClient,
   type MongoClientOptions,
 } from 'mongodb';
+import { connectMongo } from './mongo-client.js';
 import { guarded, isDuplicateKey } from './mongo-errors.js';
 import type { ListPetsOptions, PetDraft, PetPage, PetStore, StoredPet } from './pet-store.js';
 
@@ -77,14 +78,7 @@ export class MongoPetStore implements PetStore {
     dbName: string,
     options: MongoPetStoreOptions = {},
   ): Promise<MongoPetStore> {
-    const client = new MongoClient(uri, {
-      // Fail fast while the database is down: the API answers 503 instead of hanging.
-      serverSelectionTimeoutMS: 2_000,
-      connectTimeoutMS: 2_000,
-      appName: 'animal-store-api',
-      ...options.clientOptions,
-    });
-    await guarded(() => client.connect());
+    const client = await connectMongo(uri, options.clientOptions);
     const store = new MongoPetStore(client, client.db(dbName), options);
     await guarded(() => store.#pets.createIndex({ status: 1, _id: 1 }, { name: 'status_id' }));
     return store;
