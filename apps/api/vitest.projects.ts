@@ -12,6 +12,8 @@ const blackBox = [
   'errors',
   'meta',
   'conformance',
+  'idempotency-key',
+  'idempotent-retries',
 ].map((name) => `test/${name}.test.ts`);
 
 /** The api's vitest projects: every test on the in-memory store, and the MongoDB run. */
