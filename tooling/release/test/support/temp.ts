@@ -1,0 +1,36 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+
+/** The repository root. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** A fresh folder under the OS temp dir, removed after the file's tests. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `animal-store-${prefix}-`));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes `text` to `root/file`, creating folders. */
+export function writeFile(root: string, file: string, text: string): void {
+  mkdirSync(dirname(join(root, file)), { recursive: true });
+  writeFileSync(join(root, file), text);
+}
+
+/** A changeset's text releasing `releases` (package name to bump), with `summary`. */
+export function changesetText(releases: Record<string, string>, summary = 'A change.'): string {
+  const lines = Object.entries(releases).map(([name, type]) => `'${name}': ${type}`);
+  return ['---', ...lines, '---', '', summary, ''].join('\n');
+}
+
+/** The environment without the `npm_*` settings pnpm passes to scripts, which would leak into npm. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^npm_/i.test(key)) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
