@@ -166,15 +166,23 @@ function typedEntry(
   const byName = (a: ts.Symbol, b: ts.Symbol) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const exportSymbol of checker.getExportsOfModule(moduleSymbol).sort(byName)) {
     const name = exportSymbol.name;
-    const symbol =
-      exportSymbol.flags & ts.SymbolFlags.Alias
-        ? checker.getAliasedSymbol(exportSymbol)
-        : exportSymbol;
+    // Follow re-exports to the declaration, noting an `export type` on the way.
+    let symbol = exportSymbol;
+    let typeOnly = false;
+    while (symbol.flags & ts.SymbolFlags.Alias) {
+      typeOnly ||= (symbol.declarations ?? []).some(ts.isTypeOnlyImportOrExportDeclaration);
+      symbol = checker.getImmediateAliasedSymbol(symbol) ?? checker.getAliasedSymbol(symbol);
+    }
     const declarationOf = (wanted: (node: ts.Node) => boolean) =>
       (symbol.declarations ?? []).filter(wanted).map(printDeclaration).join('; ');
     const parts: ExportEntry[] = [];
     const valueKind = VALUE_KINDS.find(([flag]) => symbol.flags & flag)?.[1];
-    if (valueKind) {
+    if (valueKind && typeOnly) {
+      parts.push({
+        kind: `${valueKind} (type only)`,
+        declaration: declarationOf(isValueDeclaration),
+      });
+    } else if (valueKind) {
       if (!(name in values))
         throw new Error(`${name} is declared but the module does not export it`);
       parts.push(describeValue(valueKind, values[name], declarationOf(isValueDeclaration), known));
