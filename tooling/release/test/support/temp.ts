@@ -8,10 +8,16 @@ import { afterAll } from 'vitest';
 /** The repository root. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** A fresh folder under the OS temp dir, removed after the file's tests. */
+const created: string[] = [];
+// Registered when a test file first imports this module: cleans up after the file's tests.
+afterAll(() => {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh folder under the OS temp dir, removed after the test file (in a test or outside). */
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `animal-store-${prefix}-`));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  created.push(dir);
   return dir;
 }
 
