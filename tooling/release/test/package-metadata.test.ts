@@ -1,0 +1,109 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readChangesets } from '../src/changesets.js';
+import { publicPackages, workspacePackages } from '../src/workspace.js';
+import { REPO_ROOT } from './support/temp.js';
+
+const PUBLIC = publicPackages(REPO_ROOT);
+const WORKSPACE_NAMES = new Set(workspacePackages(REPO_ROOT).map((pkg) => pkg.manifest.name));
+const read = (dir: string, file: string) => readFileSync(join(REPO_ROOT, dir, file), 'utf8');
+
+/** Every conditional object of an `exports` field, with its subpath. */
+function conditions(exportsField: unknown, at = '.'): [string, Record<string, unknown>][] {
+  if (!exportsField || typeof exportsField !== 'object') return [];
+  const entries = Object.entries(exportsField as Record<string, unknown>);
+  const isSubpaths = entries.every(([key]) => key.startsWith('.'));
+  if (isSubpaths) return entries.flatMap(([key, value]) => conditions(value, key));
+  return [
+    [at, exportsField as Record<string, unknown>],
+    ...entries.flatMap(([, value]) => conditions(value, at)),
+  ];
+}
+
+describe('the public packages', () => {
+  it('are the contract and the conformance kit; every other package is private', () => {
+    expect(PUBLIC.map((pkg) => pkg.manifest.name)).toEqual([
+      '@animal-store/conformance',
+      '@animal-store/contract',
+    ]);
+  });
+
+  describe.each(PUBLIC.map((pkg) => [pkg.manifest.name, pkg] as const))('%s', (name, {
+    dir,
+    manifest,
+  }) => {
+    it('has the metadata npm shows and needs', () => {
+      expect(manifest).toMatchObject({
+        name,
+        version: expect.stringMatching(/^\d+\.\d+\.\d+(-[\w.]+)?$/),
+        description: expect.stringMatching(/\w{4,}/),
+        license: 'MIT',
+        repository: {
+          type: 'git',
+          url: 'git+https://github.com/animal-store/animal-store.git',
+          directory: dir,
+        },
+        type: 'module',
+        engines: { node: expect.stringMatching(/^>=20/) },
+        publishConfig: { access: 'public' },
+      });
+    });
+
+    it('lists `types` first in every condition of `exports`', () => {
+      const all = conditions(manifest.exports);
+      expect(all.length).toBeGreaterThan(0);
+      for (const [subpath, condition] of all) {
+        expect(Object.keys(condition)[0], `exports["${subpath}"]`).toBe('types');
+      }
+    });
+
+    it('publishes its build, README, CHANGELOG and LICENSE, which exist', () => {
+      expect(manifest.files).toEqual(
+        expect.arrayContaining(['dist', 'README.md', 'CHANGELOG.md', 'LICENSE']),
+      );
+      expect(read(dir, 'README.md')).toMatch(new RegExp(`^# ${name}\n`));
+      // changesets writes each release under this first line.
+      expect(read(dir, 'CHANGELOG.md')).toMatch(new RegExp(`^# ${name}\n`));
+      expect(read(dir, 'LICENSE')).toBe(read('.', 'LICENSE'));
+    });
+
+    it('depends on workspace packages with a caret range, which pnpm pack makes ^<version>', () => {
+      const dependencies = (manifest.dependencies ?? {}) as Record<string, string>;
+      for (const [dependency, range] of Object.entries(dependencies)) {
+        if (WORKSPACE_NAMES.has(dependency)) expect(range, dependency).toBe('workspace:^');
+      }
+    });
+  });
+
+  it('gives the kit its command, a script Node runs directly', () => {
+    const kit = PUBLIC.find((pkg) => pkg.manifest.name === '@animal-store/conformance');
+    expect(kit?.manifest.bin).toEqual({ 'animal-store-conformance': './dist/cli.js' });
+    expect(read(kit?.dir ?? '', 'src/cli.ts')).toMatch(/^#!\/usr\/bin\/env node\n/);
+  });
+});
+
+describe('the changesets config', () => {
+  const config = JSON.parse(read('.', '.changeset/config.json'));
+
+  it('publishes publicly from main, versions the private api without tagging it', () => {
+    expect(config).toMatchObject({
+      access: 'public',
+      baseBranch: 'main',
+      updateInternalDependencies: 'patch',
+      privatePackages: { version: true, tag: false },
+    });
+  });
+
+  it('names only packages of the workspace', () => {
+    const named = [...config.ignore, ...config.linked.flat(), ...config.fixed.flat()];
+    for (const name of named) expect(WORKSPACE_NAMES).toContain(name);
+  });
+
+  it('has a valid changeset for every pending change, each naming a package of the workspace', () => {
+    for (const changeset of readChangesets(REPO_ROOT)) {
+      for (const release of changeset.releases) expect(WORKSPACE_NAMES).toContain(release.name);
+    }
+    expect(existsSync(join(REPO_ROOT, '.changeset/README.md'))).toBe(true);
+  });
+});

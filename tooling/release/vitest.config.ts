@@ -1,0 +1,11 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'release',
+    include: ['test/**/*.test.ts'],
+    // Packing and installing the tarballs with npm takes tens of seconds on a cold npm cache.
+    hookTimeout: 180_000,
+    testTimeout: 60_000,
+  },
+});
