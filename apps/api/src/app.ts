@@ -18,6 +18,10 @@ export interface AppDeps {
   /** Injected so tests can move time (the getPet sunset). */
   clock?: () => Date;
   bodyLimitBytes?: number;
+  /** How long a request body may take to arrive (default 10 s). */
+  bodyTimeoutMs?: number;
+  /** Longest request target answered (default 8 KiB). */
+  maxUrlBytes?: number;
 }
 
 /** Builds the Koa application without listening. */
@@ -28,6 +32,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     store: deps.store,
     clock: deps.clock ?? (() => new Date()),
     bodyLimitBytes: deps.bodyLimitBytes ?? BODY_LIMIT_BYTES,
+    bodyTimeoutMs: deps.bodyTimeoutMs,
     guard: requireApiKey(deps.apiKeys),
   });
   const docs = documentRoutes();
@@ -37,7 +42,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   v1.use(pets.routes(), pets.allowedMethods());
   const probes = probeRoutes(deps.store);
 
-  app.use(edge(deps.logger));
+  app.use(edge(deps.logger, { maxUrlBytes: deps.maxUrlBytes }));
   app.use(probes.routes()).use(probes.allowedMethods());
   app.use(v1.routes()).use(v1.allowedMethods());
   // Koa logs what reaches it to stderr; the edge has already answered and logged it.

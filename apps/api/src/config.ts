@@ -1,4 +1,10 @@
 import { BODY_LIMIT_BYTES } from '@animal-store/contract';
+import { DEFAULT_BODY_TIMEOUT_MS } from './http/json-body.js';
+import {
+  DEFAULT_MAX_URL_BYTES,
+  DEFAULT_SERVER_LIMITS,
+  type ServerLimits,
+} from './http/server-limits.js';
 
 /** Everything the process reads from its environment, validated. */
 export interface Config {
@@ -11,6 +17,12 @@ export interface Config {
   mongodbDb: string;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** Socket-level limits of the HTTP server. */
+  serverLimits: ServerLimits;
+  /** Longest request target (path and query) answered; longer is `414`. */
+  maxUrlBytes: number;
+  /** How long a request body may take to arrive; slower is `408`. */
+  bodyTimeoutMs: number;
 }
 
 /** A configuration problem, worded for the person who set the variable. */
@@ -59,5 +71,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbDb,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', BODY_LIMIT_BYTES, 1, 10 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    ...protectionConfig(env),
+  };
+}
+
+/** Protocol limits. */
+function protectionConfig(env: NodeJS.ProcessEnv) {
+  const d = DEFAULT_SERVER_LIMITS;
+  const serverLimits: ServerLimits = {
+    maxHeaderBytes: integer(env, 'MAX_HEADER_BYTES', d.maxHeaderBytes, 1024, 1024 * 1024),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', d.headersTimeoutMs, 1000, 600_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', d.requestTimeoutMs, 1000, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs, 100, 600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000),
+  };
+  if (serverLimits.headersTimeoutMs > serverLimits.requestTimeoutMs) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS (${serverLimits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${serverLimits.requestTimeoutMs})`,
+    );
+  }
+  const maxUrlBytes = integer(env, 'MAX_URL_BYTES', DEFAULT_MAX_URL_BYTES, 256, 1024 * 1024);
+  if (maxUrlBytes >= serverLimits.maxHeaderBytes) {
+    // Node counts the request line toward the header limit and answers 431 first.
+    throw new ConfigError(
+      `MAX_URL_BYTES (${maxUrlBytes}) must be less than MAX_HEADER_BYTES (${serverLimits.maxHeaderBytes})`,
+    );
+  }
+  return {
+    serverLimits,
+    maxUrlBytes,
+    bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, 600_000),
   };
 }

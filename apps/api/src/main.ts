@@ -22,8 +22,16 @@ async function main(): Promise<void> {
   }
   const store = await createStore(config, logger);
   const running = await startServer(
-    { store, apiKeys: new StaticApiKeys(digests), logger, bodyLimitBytes: config.bodyLimitBytes },
+    {
+      store,
+      apiKeys: new StaticApiKeys(digests),
+      logger,
+      bodyLimitBytes: config.bodyLimitBytes,
+      bodyTimeoutMs: config.bodyTimeoutMs,
+      maxUrlBytes: config.maxUrlBytes,
+    },
     { host: config.host, port: config.port },
+    config.serverLimits,
   );
   logger.info({ url: `${running.origin}${API_PREFIX}` }, 'listening');
 

@@ -1,6 +1,11 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppDeps, createApp } from './app.js';
+import {
+  createLimitedServer,
+  DEFAULT_SERVER_LIMITS,
+  type ServerLimits,
+} from './http/server-limits.js';
 
 export interface RunningServer {
   server: Server;
@@ -10,12 +15,19 @@ export interface RunningServer {
   close(timeoutMs?: number): Promise<void>;
 }
 
-/** Starts the API on `host:port` (port 0 picks a free one). */
+/** Starts the API on `host:port` (port 0 picks a free one), within `limits` (see the README). */
 export async function startServer(
   deps: AppDeps,
   listen: { host: string; port: number },
+  limits: Partial<ServerLimits> = {},
 ): Promise<RunningServer> {
-  const server = createServer(createApp(deps).callback());
+  const server = createLimitedServer(
+    createApp(deps).callback(),
+    { ...DEFAULT_SERVER_LIMITS, ...limits },
+    ({ requestId, status, code, cause }) => {
+      deps.logger.info({ requestId, status, code, cause }, 'request refused');
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => {

@@ -18,8 +18,56 @@ describe('loadConfig', () => {
     [{ MONGODB_URI: 'http://x' }, /MONGODB_URI must start with mongodb/],
     [{ MONGODB_DB: 'a b' }, /MONGODB_DB must be/],
     [{ BODY_LIMIT_BYTES: '0' }, /BODY_LIMIT_BYTES/],
+    [{ MAX_HEADER_BYTES: '512' }, /MAX_HEADER_BYTES must be an integer from 1024/],
+    [{ MAX_URL_BYTES: '16384' }, /MAX_URL_BYTES \(16384\) must be less than MAX_HEADER_BYTES/],
+    [{ HEADERS_TIMEOUT_MS: '10s' }, /HEADERS_TIMEOUT_MS must be an integer/],
+    [
+      { HEADERS_TIMEOUT_MS: '60000', REQUEST_TIMEOUT_MS: '30000' },
+      /HEADERS_TIMEOUT_MS \(60000\) must not exceed REQUEST_TIMEOUT_MS \(30000\)/,
+    ],
+    [{ REQUEST_TIMEOUT_MS: '0' }, /REQUEST_TIMEOUT_MS must be an integer from 1000/],
+    [{ BODY_TIMEOUT_MS: '-1' }, /BODY_TIMEOUT_MS/],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '0' }, /KEEP_ALIVE_TIMEOUT_MS/],
+    [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be an integer from 1/],
   ])('rejects %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('defaults every protocol limit', () => {
+    expect(loadConfig({})).toMatchObject({
+      maxUrlBytes: 8192,
+      bodyTimeoutMs: 10_000,
+      serverLimits: {
+        maxHeaderBytes: 16_384,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnections: 1024,
+      },
+    });
+  });
+
+  it('reads every protocol limit from the environment', () => {
+    const config = loadConfig({
+      MAX_URL_BYTES: '4096',
+      BODY_TIMEOUT_MS: '2000',
+      MAX_HEADER_BYTES: '32768',
+      HEADERS_TIMEOUT_MS: '5000',
+      REQUEST_TIMEOUT_MS: '20000',
+      KEEP_ALIVE_TIMEOUT_MS: '65000',
+      MAX_CONNECTIONS: '10000',
+    });
+    expect(config).toMatchObject({
+      maxUrlBytes: 4096,
+      bodyTimeoutMs: 2000,
+      serverLimits: {
+        maxHeaderBytes: 32_768,
+        headersTimeoutMs: 5000,
+        requestTimeoutMs: 20_000,
+        keepAliveTimeoutMs: 65_000,
+        maxConnections: 10_000,
+      },
+    });
   });
 
   it('never echoes a MONGODB_URI, which may hold a password', () => {

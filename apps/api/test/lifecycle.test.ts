@@ -74,6 +74,19 @@ describe('the service process', () => {
     );
   });
 
+  it('applies the protocol limits set in the environment', async () => {
+    const { url } = await startMain({
+      API_KEYS: 'k1',
+      MAX_URL_BYTES: '1024',
+      MAX_HEADER_BYTES: '2048',
+    });
+    const headers = { Authorization: 'Bearer k1' };
+    expect((await fetch(`${url}/pets?x=${'a'.repeat(1100)}`, { headers })).status).toBe(414);
+    const big = { ...headers, 'X-Big': 'b'.repeat(2048) };
+    expect((await fetch(`${url}/pets`, { headers: big })).status).toBe(431);
+    expect((await fetch(`${url}/pets`, { headers })).status).toBe(200);
+  });
+
   it('stops on SIGINT with exit 0', async () => {
     const { child, output } = await startMain({ API_KEYS: 'k1,k2' });
     child.kill('SIGINT');

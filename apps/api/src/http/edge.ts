@@ -3,8 +3,9 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
-import { HttpError, internalError, ServiceUnavailableError } from './errors.js';
+import { HttpError, internalError, ServiceUnavailableError, UriTooLongError } from './errors.js';
 import { requestIdFor } from './request-id.js';
+import { DEFAULT_MAX_URL_BYTES } from './server-limits.js';
 
 /** Seconds a client should wait before retrying while the database is down. */
 const STORE_RETRY_AFTER_SECONDS = 5;
@@ -28,18 +29,26 @@ function bodyOf(error: HttpError): ErrorBody {
   return body;
 }
 
+export interface EdgeOptions {
+  /** Longest request target (path and query) answered; longer is `414` (default 8 KiB). */
+  maxUrlBytes?: number;
+}
+
 /**
  * The outermost middleware: request id, Error bodies for every failure (including the router's
  * bare 404/405), and one access-log line per request. Koa serialises object bodies as
  * `application/json; charset=utf-8`.
  */
-export function edge(logger: Logger): Middleware<AppState> {
+export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppState> {
+  const { maxUrlBytes = DEFAULT_MAX_URL_BYTES } = options;
   return async (ctx, next) => {
     const started = performance.now();
     const requestId = requestIdFor(ctx.get('X-Request-Id'));
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     try {
+      // Node reads the request target as latin1: one character per byte.
+      if (ctx.url.length > maxUrlBytes) throw new UriTooLongError(maxUrlBytes);
       await next();
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) {
@@ -59,13 +68,14 @@ export function edge(logger: Logger): Middleware<AppState> {
       ctx.status = error.status;
       ctx.body = bodyOf(error);
     }
+    const ms = performance.now() - started;
     logger.info(
       {
         requestId,
         method: ctx.method,
         route: ctx.state.route ?? ctx.path,
         status: ctx.status,
-        ms: Math.round((performance.now() - started) * 100) / 100,
+        ms: Math.round(ms * 100) / 100,
         key: ctx.state.apiKeyName,
       },
       'request',

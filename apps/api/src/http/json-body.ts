@@ -4,6 +4,7 @@ import {
   HttpError,
   MalformedJsonError,
   PayloadTooLargeError,
+  RequestTimeoutError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors.js';
@@ -13,11 +14,48 @@ interface RawBodyError {
   status?: number;
 }
 
+/** How long a request body may take to arrive once its headers are in. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+/**
+ * Reads the body as UTF-8 text, giving up after `timeoutMs`: a client trickling its body must
+ * not hold a request open until Node's request timeout, and gets a `408` with an Error body.
+ */
+function readText(ctx: Context, limitBytes: number, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reading = getRawBody(ctx.req, {
+      limit: limitBytes,
+      length: ctx.get('Content-Length') || undefined,
+      encoding: 'utf8',
+    });
+    const timer = setTimeout(() => {
+      // The read fails later, when the connection closes after the 408: nobody waits for it.
+      reading.catch(() => {});
+      reject(new RequestTimeoutError(`request body did not arrive within ${timeoutMs} ms`));
+    }, timeoutMs);
+    reading.then(
+      (text) => {
+        clearTimeout(timer);
+        resolve(text);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /**
  * Reads a JSON request body: 415 unless `application/json`, 413 beyond `limitBytes`,
- * 400 when absent or not parseable. The body is never parsed before authentication.
+ * 408 when slower than `timeoutMs`, 400 when absent or not parseable. The body is never parsed
+ * before authentication.
  */
-export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+export async function readJsonBody(
+  ctx: Context,
+  limitBytes: number,
+  timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
+): Promise<unknown> {
   if (!ctx.request.length && ctx.get('Transfer-Encoding') === '') {
     throw new ValidationError('request body is required', [{ path: '', message: 'is required' }]);
   }
@@ -32,12 +70,9 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   }
   let text: string;
   try {
-    text = await getRawBody(ctx.req, {
-      limit: limitBytes,
-      length: ctx.get('Content-Length') || undefined,
-      encoding: 'utf8',
-    });
+    text = await readText(ctx, limitBytes, timeoutMs);
   } catch (error) {
+    if (error instanceof RequestTimeoutError) throw error;
     const { type, status } = error as RawBodyError;
     if (type === 'entity.too.large') throw new PayloadTooLargeError(limitBytes);
     if (status !== undefined && status < 500) {

@@ -20,6 +20,8 @@ export interface PetRoutesDeps {
   store: PetStore;
   clock: () => Date;
   bodyLimitBytes: number;
+  /** How long a request body may take to arrive (`readJsonBody`'s default when absent). */
+  bodyTimeoutMs?: number;
   /** Runs before every pets operation; authentication lives here. */
   guard: Middleware<AppState>;
 }
@@ -44,6 +46,7 @@ export function petRoutes({
   store,
   clock,
   bodyLimitBytes,
+  bodyTimeoutMs,
   guard,
 }: PetRoutesDeps): Router<AppState> {
   const router = new Router<AppState>();
@@ -59,7 +62,7 @@ export function petRoutes({
   });
 
   router.post('/pets', route('/pets'), guard, async (ctx) => {
-    const checked = validateNewPet(await readJsonBody(ctx, bodyLimitBytes));
+    const checked = validateNewPet(await readJsonBody(ctx, bodyLimitBytes, bodyTimeoutMs));
     if (!checked.ok) throw new ValidationError(describeDetails(checked.details), checked.details);
     const pet = await store.create({
       ...checked.value,
