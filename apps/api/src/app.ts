@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { AppState } from './http/app-state.js';
 import { requireApiKey } from './http/auth.js';
 import { edge } from './http/edge.js';
+import { RateLimit, type RateLimitSettings } from './http/rate-limit.js';
 import type { ApiKeyVerifier } from './keys/api-key.js';
 import { docsPageRoutes } from './routes/docs-page.js';
 import { documentRoutes, probeRoutes } from './routes/meta.js';
@@ -22,18 +23,26 @@ export interface AppDeps {
   bodyTimeoutMs?: number;
   /** Longest request target answered (default 8 KiB). */
   maxUrlBytes?: number;
+  /** Requests per window per API key; no rate limit when absent. */
+  rateLimit?: RateLimitSettings;
+  /** The rate limit's clock in epoch milliseconds, injected so tests can move time. */
+  rateLimitClock?: () => number;
 }
 
 /** Builds the Koa application without listening. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
+  const rateLimit = deps.rateLimit && new RateLimit(deps.rateLimit, deps.rateLimitClock);
   const v1 = new Router<AppState>({ prefix: API_PREFIX });
   const pets = petRoutes({
     store: deps.store,
     clock: deps.clock ?? (() => new Date()),
     bodyLimitBytes: deps.bodyLimitBytes ?? BODY_LIMIT_BYTES,
     bodyTimeoutMs: deps.bodyTimeoutMs,
-    guard: requireApiKey(deps.apiKeys),
+    guard: requireApiKey(
+      deps.apiKeys,
+      rateLimit && ((ctx, identity) => rateLimit.enforce(ctx, identity.name)),
+    ),
   });
   const docs = documentRoutes();
   v1.use(docs.routes(), docs.allowedMethods());

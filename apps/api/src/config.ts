@@ -1,5 +1,6 @@
 import { BODY_LIMIT_BYTES } from '@animal-store/contract';
 import { DEFAULT_BODY_TIMEOUT_MS } from './http/json-body.js';
+import { DEFAULT_RATE_LIMIT, type RateLimitSettings } from './http/rate-limit.js';
 import {
   DEFAULT_MAX_URL_BYTES,
   DEFAULT_SERVER_LIMITS,
@@ -17,6 +18,8 @@ export interface Config {
   mongodbDb: string;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** Requests per window per API key, per process; absent when `RATE_LIMIT_REQUESTS=0`. */
+  rateLimit?: RateLimitSettings;
   /** Socket-level limits of the HTTP server. */
   serverLimits: ServerLimits;
   /** Longest request target (path and query) answered; longer is `414`. */
@@ -75,8 +78,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** Protocol limits. */
+/** Rate limit and protocol limits. */
 function protectionConfig(env: NodeJS.ProcessEnv) {
+  const requests = integer(env, 'RATE_LIMIT_REQUESTS', DEFAULT_RATE_LIMIT.requests, 0, 1e9);
+  const windowSeconds = integer(
+    env,
+    'RATE_LIMIT_WINDOW_SECONDS',
+    DEFAULT_RATE_LIMIT.windowSeconds,
+    1,
+    86_400,
+  );
   const d = DEFAULT_SERVER_LIMITS;
   const serverLimits: ServerLimits = {
     maxHeaderBytes: integer(env, 'MAX_HEADER_BYTES', d.maxHeaderBytes, 1024, 1024 * 1024),
@@ -98,6 +109,7 @@ function protectionConfig(env: NodeJS.ProcessEnv) {
     );
   }
   return {
+    rateLimit: requests === 0 ? undefined : { requests, windowSeconds },
     serverLimits,
     maxUrlBytes,
     bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, 600_000),

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
       bodyLimitBytes: config.bodyLimitBytes,
       bodyTimeoutMs: config.bodyTimeoutMs,
       maxUrlBytes: config.maxUrlBytes,
+      rateLimit: config.rateLimit,
     },
     { host: config.host, port: config.port },
     config.serverLimits,

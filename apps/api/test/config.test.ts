@@ -29,8 +29,22 @@ describe('loadConfig', () => {
     [{ BODY_TIMEOUT_MS: '-1' }, /BODY_TIMEOUT_MS/],
     [{ KEEP_ALIVE_TIMEOUT_MS: '0' }, /KEEP_ALIVE_TIMEOUT_MS/],
     [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be an integer from 1/],
+    [{ RATE_LIMIT_REQUESTS: '-5' }, /RATE_LIMIT_REQUESTS must be an integer from 0/],
+    [{ RATE_LIMIT_REQUESTS: '1.5' }, /RATE_LIMIT_REQUESTS must be an integer/],
+    [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /RATE_LIMIT_WINDOW_SECONDS must be an integer from 1/],
   ])('rejects %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('limits each key to 6000 requests a minute by default', () => {
+    expect(loadConfig({}).rateLimit).toEqual({ requests: 6000, windowSeconds: 60 });
+  });
+
+  it('reads the rate limit, and RATE_LIMIT_REQUESTS=0 turns it off', () => {
+    expect(
+      loadConfig({ RATE_LIMIT_REQUESTS: '100', RATE_LIMIT_WINDOW_SECONDS: '10' }).rateLimit,
+    ).toEqual({ requests: 100, windowSeconds: 10 });
+    expect(loadConfig({ RATE_LIMIT_REQUESTS: '0' }).rateLimit).toBeUndefined();
   });
 
   it('defaults every protocol limit', () => {

@@ -74,17 +74,24 @@ describe('the service process', () => {
     );
   });
 
-  it('applies the protocol limits set in the environment', async () => {
+  it('applies the limits set in the environment', async () => {
     const { url } = await startMain({
       API_KEYS: 'k1',
       MAX_URL_BYTES: '1024',
       MAX_HEADER_BYTES: '2048',
+      RATE_LIMIT_REQUESTS: '2',
+      // A day-long window: no window ends between the requests.
+      RATE_LIMIT_WINDOW_SECONDS: '86400',
     });
     const headers = { Authorization: 'Bearer k1' };
-    expect((await fetch(`${url}/pets?x=${'a'.repeat(1100)}`, { headers })).status).toBe(414);
     const big = { ...headers, 'X-Big': 'b'.repeat(2048) };
-    expect((await fetch(`${url}/pets`, { headers: big })).status).toBe(431);
-    expect((await fetch(`${url}/pets`, { headers })).status).toBe(200);
+    const statuses = [
+      // Refused before authentication: neither counts against the key.
+      (await fetch(`${url}/pets?x=${'a'.repeat(1100)}`, { headers })).status,
+      (await fetch(`${url}/pets`, { headers: big })).status,
+    ];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${url}/pets`, { headers })).status);
+    expect(statuses).toEqual([414, 431, 200, 200, 429]);
   });
 
   it('stops on SIGINT with exit 0', async () => {

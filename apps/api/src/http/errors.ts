@@ -71,6 +71,14 @@ export class UriTooLongError extends HttpError {
   }
 }
 
+export class RateLimitedError extends HttpError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'rate limit exceeded for this API key; retry later', undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+  }
+}
+
 export class ServiceUnavailableError extends HttpError {
   constructor(message: string, retryAfterSeconds: number) {
     super(503, 'service_unavailable', message, undefined, {
