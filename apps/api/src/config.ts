@@ -26,6 +26,8 @@ export interface Config {
   maxUrlBytes: number;
   /** How long a request body may take to arrive; slower is `408`. */
   bodyTimeoutMs: number;
+  /** Bearer token `GET /metrics` asks for; absent means the endpoint is open. */
+  metricsToken?: string;
 }
 
 /** A configuration problem, worded for the person who set the variable. */
@@ -78,7 +80,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** Rate limit and protocol limits. */
+// RFC 6750 token68: what fits in `Authorization: Bearer <token>`.
+const METRICS_TOKEN = /^[A-Za-z0-9\-._~+/]{16,}=*$/;
+
+/** Rate limit, protocol limits and the metrics token. */
 function protectionConfig(env: NodeJS.ProcessEnv) {
   const requests = integer(env, 'RATE_LIMIT_REQUESTS', DEFAULT_RATE_LIMIT.requests, 0, 1e9);
   const windowSeconds = integer(
@@ -108,10 +113,18 @@ function protectionConfig(env: NodeJS.ProcessEnv) {
       `MAX_URL_BYTES (${maxUrlBytes}) must be less than MAX_HEADER_BYTES (${serverLimits.maxHeaderBytes})`,
     );
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !METRICS_TOKEN.test(metricsToken)) {
+    // A token is a secret: never echo it.
+    throw new ConfigError(
+      'METRICS_TOKEN must be at least 16 characters from A-Z a-z 0-9 - . _ ~ + / (then = padding)',
+    );
+  }
   return {
     rateLimit: requests === 0 ? undefined : { requests, windowSeconds },
     serverLimits,
     maxUrlBytes,
     bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, 600_000),
+    metricsToken,
   };
 }

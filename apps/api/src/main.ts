@@ -30,6 +30,7 @@ async function main(): Promise<void> {
       bodyTimeoutMs: config.bodyTimeoutMs,
       maxUrlBytes: config.maxUrlBytes,
       rateLimit: config.rateLimit,
+      metricsToken: config.metricsToken,
     },
     { host: config.host, port: config.port },
     config.serverLimits,

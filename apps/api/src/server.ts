@@ -6,6 +6,7 @@ import {
   DEFAULT_SERVER_LIMITS,
   type ServerLimits,
 } from './http/server-limits.js';
+import { ApiMetrics } from './metrics/api-metrics.js';
 
 export interface RunningServer {
   server: Server;
@@ -21,10 +22,12 @@ export async function startServer(
   listen: { host: string; port: number },
   limits: Partial<ServerLimits> = {},
 ): Promise<RunningServer> {
+  const metrics = deps.metrics ?? new ApiMetrics();
   const server = createLimitedServer(
-    createApp(deps).callback(),
+    createApp({ ...deps, metrics }).callback(),
     { ...DEFAULT_SERVER_LIMITS, ...limits },
     ({ requestId, status, code, cause }) => {
+      metrics.protocolErrors.inc({ status });
       deps.logger.info({ requestId, status, code, cause }, 'request refused');
     },
   );

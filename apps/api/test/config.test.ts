@@ -84,6 +84,28 @@ describe('loadConfig', () => {
     });
   });
 
+  it('leaves /metrics open by default and reads METRICS_TOKEN', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe(
+      'a-long-enough-token',
+    );
+  });
+
+  it.each([
+    'short',
+    'has spaces in it, a lot',
+    'ünïcödé-ünïcödé-ünïcödé',
+  ])('refuses the METRICS_TOKEN %j without echoing it', (token) => {
+    expect(() => loadConfig({ METRICS_TOKEN: token })).toThrow(
+      expect.objectContaining({
+        message: expect.stringMatching(/^METRICS_TOKEN must be at least 16 characters/),
+      }),
+    );
+    expect(() => loadConfig({ METRICS_TOKEN: token })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining(token) }),
+    );
+  });
+
   it('never echoes a MONGODB_URI, which may hold a password', () => {
     expect(() => loadConfig({ MONGODB_URI: 'postgres://user:hunter2@host' })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),

@@ -82,8 +82,10 @@ describe('the service process', () => {
       RATE_LIMIT_REQUESTS: '2',
       // A day-long window: no window ends between the requests.
       RATE_LIMIT_WINDOW_SECONDS: '86400',
+      METRICS_TOKEN: 'metrics-token-0123456789',
     });
     const headers = { Authorization: 'Bearer k1' };
+    const origin = new URL(url).origin;
     const big = { ...headers, 'X-Big': 'b'.repeat(2048) };
     const statuses = [
       // Refused before authentication: neither counts against the key.
@@ -91,7 +93,10 @@ describe('the service process', () => {
       (await fetch(`${url}/pets`, { headers: big })).status,
     ];
     for (let i = 0; i < 3; i++) statuses.push((await fetch(`${url}/pets`, { headers })).status);
-    expect(statuses).toEqual([414, 431, 200, 200, 429]);
+    statuses.push((await fetch(`${origin}/metrics`)).status);
+    const scraper = { Authorization: 'Bearer metrics-token-0123456789' };
+    statuses.push((await fetch(`${origin}/metrics`, { headers: scraper })).status);
+    expect(statuses).toEqual([414, 431, 200, 200, 429, 401, 200]);
   });
 
   it('stops on SIGINT with exit 0', async () => {

@@ -1,5 +1,5 @@
 import type { ErrorBody } from '@animal-store/contract';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
@@ -32,6 +32,8 @@ function bodyOf(error: HttpError): ErrorBody {
 export interface EdgeOptions {
   /** Longest request target (path and query) answered; longer is `414` (default 8 KiB). */
   maxUrlBytes?: number;
+  /** Called once per request, its answer decided, with the milliseconds it took. */
+  observe?: (ctx: ParameterizedContext<AppState>, ms: number) => void;
 }
 
 /**
@@ -40,7 +42,7 @@ export interface EdgeOptions {
  * `application/json; charset=utf-8`.
  */
 export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppState> {
-  const { maxUrlBytes = DEFAULT_MAX_URL_BYTES } = options;
+  const { maxUrlBytes = DEFAULT_MAX_URL_BYTES, observe } = options;
   return async (ctx, next) => {
     const started = performance.now();
     const requestId = requestIdFor(ctx.get('X-Request-Id'));
@@ -69,6 +71,7 @@ export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppS
       ctx.body = bodyOf(error);
     }
     const ms = performance.now() - started;
+    observe?.(ctx, ms);
     logger.info(
       {
         requestId,
