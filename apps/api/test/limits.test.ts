@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_URL_BYTES, DEFAULT_SERVER_LIMITS } from '../src/http/server-limits.js';
+import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import { auth, errorBody, json, parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
 import { exchange, parseResponses, type RawResponse } from './helpers/raw-http.js';
 
@@ -71,7 +72,7 @@ describe('header size', () => {
   });
 });
 
-describe('malformed requests', () => {
+describe('malformed and unusual requests', () => {
   it.each([
     ['a request line that is not HTTP', 'GARBAGE\r\n\r\n'],
     ['a header line without a colon', `GET /v1/pets HTTP/1.1\r\nHost: ${host}\r\nNoColon\r\n\r\n`],
@@ -83,6 +84,56 @@ describe('malformed requests', () => {
     const { data, closedByServer } = await exchange(api.origin, request);
     expect(closedByServer).toBe(true);
     expect(onlyError(data, 400).code).toBe('bad_request');
+  });
+
+  // Found by fuzzing: Node answered these itself, with an empty body.
+  it('answers an HTTP/1.1 request without Host with 400 bad_request and an Error body', async () => {
+    const { data } = await exchange(api.origin, 'GET /v1/pets HTTP/1.1\r\n\r\n', { end: true });
+    const { code, response } = onlyError(data, 400);
+    expect(code).toBe('bad_request');
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves an HTTP/1.0 request without Host', async () => {
+    const { data } = await exchange(api.origin, 'GET /healthz HTTP/1.0\r\n\r\n');
+    expect(parseResponses(data)[0]?.status).toBe(200);
+  });
+
+  it('serves a request with an Expect it does not know instead of an empty 417', async () => {
+    const { data } = await exchange(
+      api.origin,
+      `GET /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\n` +
+        'Expect: the-unexpected\r\nConnection: close\r\n\r\n',
+    );
+    expect(parseResponses(data).map((r) => r.status)).toEqual([200]);
+  });
+
+  // Found by fuzzing on MongoDB: the answer was dropped when the client had half-closed.
+  it('answers a client that half-closes once its request is sent', async () => {
+    const store = new MemoryPetStore();
+    const list = store.list.bind(store);
+    store.list = async (options) => {
+      await new Promise((r) => setTimeout(r, 100));
+      return list(options);
+    };
+    const slow = await startTestApi({ store });
+    const { data } = await exchange(
+      slow.origin,
+      `GET /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`,
+      { end: true },
+    );
+    expect(parseResponses(data).map((r) => r.status)).toEqual([200]);
+  });
+
+  it('answers a malformed HEAD request with the headers of an Error but no body', async () => {
+    const { data } = await exchange(
+      api.origin,
+      `HEAD /v1/pets HTTP/1.1\r\nHost: ${host}\r\nBad Name: x\r\n\r\n`,
+    );
+    const text = data.toString('latin1');
+    expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(text).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    expect(text.endsWith('\r\n\r\n')).toBe(true);
   });
 });
 

@@ -52,8 +52,11 @@ const BAD_REQUEST: Refusal = {
   message: 'the request is not valid HTTP/1.1',
 };
 
-/** The raw response: the connection closes after it, as the request cannot be trusted. */
-function rawResponse(refusal: Refusal, requestId: string): string {
+/**
+ * The raw response: the connection closes after it, as the request cannot be trusted. An answer
+ * to `HEAD` has the headers of the Error body but not the body (RFC 9110 §9.3.2).
+ */
+function rawResponse(refusal: Refusal, requestId: string, head: boolean): string {
   const body: ErrorBody = { code: refusal.code, message: refusal.message, status: refusal.status };
   const json = JSON.stringify(body);
   return (
@@ -62,8 +65,15 @@ function rawResponse(refusal: Refusal, requestId: string): string {
     `Content-Length: ${Buffer.byteLength(json)}\r\n` +
     `X-Request-Id: ${requestId}\r\n` +
     'Connection: close\r\n\r\n' +
-    json
+    (head ? '' : json)
   );
+}
+
+/** Whether the refused request is a `HEAD`, as far as what Node parsed of it tells. */
+function isHead(error: { rawPacket?: unknown }, inFlight: ServerResponse | null | undefined) {
+  if (inFlight) return inFlight.req?.method === 'HEAD';
+  const raw = error.rawPacket;
+  return Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
 }
 
 /**
@@ -75,7 +85,7 @@ export function clientErrorListener(
   onClientError?: ClientErrorListener,
 ) {
   const known = refusals(limits);
-  return (error: NodeJS.ErrnoException, socket: Duplex): void => {
+  return (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Duplex): void => {
     const cause = error.code ?? 'unknown';
     // The socket's in-flight response: `_httpMessage` is how Node's own handler finds it.
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
@@ -88,7 +98,8 @@ export function clientErrorListener(
     // A request the application is reading (a body too slow) keeps the id it was given there.
     const assigned = inFlight?.getHeader('X-Request-Id');
     const requestId = typeof assigned === 'string' ? assigned : randomUUID();
-    socket.end(rawResponse(refusal, requestId), () => socket.destroy());
+    const head = isHead(error, inFlight);
+    socket.end(rawResponse(refusal, requestId, head), () => socket.destroy());
     onClientError?.({ requestId, status: refusal.status, code: refusal.code, cause });
   };
 }

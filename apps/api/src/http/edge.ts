@@ -3,7 +3,8 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
-import { HttpError, internalError, ServiceUnavailableError, UriTooLongError } from './errors.js';
+import { HttpError, internalError, ServiceUnavailableError } from './errors.js';
+import { assertAcceptableRequest } from './request-checks.js';
 import { requestIdFor } from './request-id.js';
 import { DEFAULT_MAX_URL_BYTES } from './server-limits.js';
 
@@ -49,8 +50,7 @@ export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppS
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     try {
-      // Node reads the request target as latin1: one character per byte.
-      if (ctx.url.length > maxUrlBytes) throw new UriTooLongError(maxUrlBytes);
+      assertAcceptableRequest(ctx.req, maxUrlBytes);
       await next();
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) {

@@ -17,16 +17,19 @@ interface RawBodyError {
 /** How long a request body may take to arrive once its headers are in. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
+// Strict: bytes that are not UTF-8 are refused, never replaced (what is sent is what is stored).
+// A leading BOM is dropped. One instance serves every request: `decode` keeps no state.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
- * Reads the body as UTF-8 text, giving up after `timeoutMs`: a client trickling its body must
- * not hold a request open until Node's request timeout, and gets a `408` with an Error body.
+ * Reads the body's bytes, giving up after `timeoutMs`: a client trickling its body must not hold
+ * a request open until Node's request timeout, and gets a `408` with an Error body.
  */
-function readText(ctx: Context, limitBytes: number, timeoutMs: number): Promise<string> {
+function readBytes(ctx: Context, limitBytes: number, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const reading = getRawBody(ctx.req, {
       limit: limitBytes,
       length: ctx.get('Content-Length') || undefined,
-      encoding: 'utf8',
     });
     const timer = setTimeout(() => {
       // The read fails later, when the connection closes after the 408: nobody waits for it.
@@ -34,9 +37,9 @@ function readText(ctx: Context, limitBytes: number, timeoutMs: number): Promise<
       reject(new RequestTimeoutError(`request body did not arrive within ${timeoutMs} ms`));
     }, timeoutMs);
     reading.then(
-      (text) => {
+      (bytes) => {
         clearTimeout(timer);
-        resolve(text);
+        resolve(bytes);
       },
       (error: unknown) => {
         clearTimeout(timer);
@@ -68,9 +71,9 @@ export async function readJsonBody(
   if (charset !== '' && charset.toLowerCase() !== 'utf-8') {
     throw new UnsupportedMediaTypeError(`request body must be UTF-8, not ${charset}`);
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readText(ctx, limitBytes, timeoutMs);
+    bytes = await readBytes(ctx, limitBytes, timeoutMs);
   } catch (error) {
     if (error instanceof RequestTimeoutError) throw error;
     const { type, status } = error as RawBodyError;
@@ -79,6 +82,12 @@ export async function readJsonBody(
       throw new HttpError(400, 'malformed_json', 'request body could not be read completely');
     }
     throw error;
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new MalformedJsonError('request body is not valid UTF-8');
   }
   if (text.trim() === '') {
     throw new ValidationError('request body is required', [{ path: '', message: 'is required' }]);

@@ -52,10 +52,18 @@ export function createLimitedServer(
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: checkingIntervalMs(limits),
+      // Node would answer a missing Host with an empty 400; the edge answers it with an Error.
+      requireHostHeader: false,
     },
     handler,
   );
   server.maxConnections = limits.maxConnections;
+  // An `Expect` other than 100-continue: Node answers 417 with an empty body unless told
+  // otherwise. RFC 9110 §10.1.1 lets a server ignore it; the request is served as usual.
+  server.on('checkExpectation', handler);
+  // A client that half-closes once its request is sent (as `nc` or an HTTP/1.0 client may)
+  // still gets its answer; by default Node drops any request not answered by then.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.on('clientError', clientErrorListener(limits, onClientError));
   return server;
 }

@@ -17,6 +17,15 @@ export interface Exchange {
   ms: number;
 }
 
+export interface ExchangeOptions {
+  /** Give up reading after this long (default 5 s). */
+  waitMs?: number;
+  /** Pause between chunks. */
+  gapMs?: number;
+  /** Half-close after writing, as a client with nothing more to send. */
+  end?: boolean;
+}
+
 /**
  * Opens a connection to `origin`, writes `chunks` (waiting `gapMs` between them), then reads
  * until the server closes the connection or `waitMs` passes. For requests `fetch` will not send.
@@ -24,7 +33,7 @@ export interface Exchange {
 export function exchange(
   origin: string,
   chunks: string | Buffer | readonly (string | Buffer)[],
-  { waitMs = 5000, gapMs = 0 }: { waitMs?: number; gapMs?: number } = {},
+  { waitMs = 5000, gapMs = 0, end = false }: ExchangeOptions = {},
 ): Promise<Exchange> {
   const { hostname, port } = new URL(origin);
   const parts = Array.isArray(chunks) ? chunks : [chunks];
@@ -60,12 +69,18 @@ export function exchange(
         if (socket.destroyed) return;
         socket.write(part);
       }
+      if (end && !socket.destroyed) socket.end();
     });
   });
 }
 
-/** Splits what a server sent into responses (`Content-Length` or chunked bodies). */
-export function parseResponses(data: Buffer): RawResponse[] {
+/**
+ * Splits what a server sent into responses (`Content-Length` or chunked bodies). The first
+ * response answers the request, so with `head` it has no body; interim (1xx), 204 and 304
+ * answers have none either, whatever their headers say. Any further response refuses what
+ * followed the request (a second request, or bytes that were not one).
+ */
+export function parseResponses(data: Buffer, { head = false } = {}): RawResponse[] {
   const responses: RawResponse[] = [];
   let rest = data;
   while (rest.length > 0) {
@@ -83,7 +98,9 @@ export function parseResponses(data: Buffer): RawResponse[] {
     }
     rest = rest.subarray(end + 4);
     let body: Buffer;
-    if (headers['transfer-encoding']?.toLowerCase() === 'chunked') {
+    if ((head && responses.length === 0) || status < 200 || status === 204 || status === 304) {
+      body = Buffer.alloc(0);
+    } else if (headers['transfer-encoding']?.toLowerCase() === 'chunked') {
       const pieces: Buffer[] = [];
       for (;;) {
         const lineEnd = rest.indexOf('\r\n');
