@@ -12,6 +12,7 @@ const blackBox = [
   'errors',
   'meta',
   'conformance',
+  'fuzz',
 ].map((name) => `test/${name}.test.ts`);
 
 /** The api's vitest projects: every test on the in-memory store, and the MongoDB run. */
