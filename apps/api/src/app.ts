@@ -10,7 +10,7 @@ import type { ApiKeyVerifier } from './keys/api-key.js';
 import { ApiMetrics, routeTemplate } from './metrics/api-metrics.js';
 import { docsPageRoutes } from './routes/docs-page.js';
 import { documentRoutes, probeRoutes } from './routes/meta.js';
-import { metricsRoutes } from './routes/metrics.js';
+import { metricsHandler } from './routes/metrics.js';
 import { petRoutes } from './routes/pets.js';
 import { InstrumentedPetStore } from './store/instrumented-pet-store.js';
 import type { PetStore } from './store/pet-store.js';
@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   v1.use(docsPage.routes(), docsPage.allowedMethods());
   v1.use(pets.routes(), pets.allowedMethods());
   const probes = probeRoutes(store);
-  const scrape = metricsRoutes(metrics.registry, deps.metricsToken);
+  probes.get('/metrics', metricsHandler(metrics.registry, deps.metricsToken));
 
   app.use(
     edge(deps.logger, {
@@ -71,7 +71,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     }),
   );
   app.use(probes.routes()).use(probes.allowedMethods());
-  app.use(scrape.routes()).use(scrape.allowedMethods());
   app.use(v1.routes()).use(v1.allowedMethods());
   // Koa logs what reaches it to stderr; the edge has already answered and logged it.
   app.silent = true;

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 import type { AppState } from '../http/app-state.js';
 import { UnauthorizedError } from '../http/errors.js';
@@ -8,14 +8,14 @@ import { digestKey } from '../keys/api-key.js';
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
- * `GET /metrics` in the Prometheus text format, outside `/v1` and without an API key. Meant for
- * the platform's scraper, not the public: with `token`, it asks for `Authorization: Bearer
- * <token>` (compared by digest, in constant time).
+ * The handler of `GET /metrics`: the Prometheus text format, outside `/v1` and without an API
+ * key. Meant for the platform's scraper, not the public: with `token`, it asks for
+ * `Authorization: Bearer <token>` (compared by digest, in constant time). Mounted on the probes'
+ * router, so it adds no router to the path of every other request.
  */
-export function metricsRoutes(registry: Registry, token?: string): Router<AppState> {
+export function metricsHandler(registry: Registry, token?: string): Middleware<AppState> {
   const expected = token === undefined ? undefined : digestKey(token);
-  const router = new Router<AppState>();
-  router.get('/metrics', async (ctx) => {
+  return async (ctx) => {
     if (expected) {
       const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
       if (presented === undefined || !timingSafeEqual(digestKey(presented), expected)) {
@@ -24,6 +24,5 @@ export function metricsRoutes(registry: Registry, token?: string): Router<AppSta
     }
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
-  });
-  return router;
+  };
 }
