@@ -31,6 +31,7 @@ export async function startServer(
       deps.logger.info({ requestId, status, code, cause }, 'request refused');
     },
   );
+  server.on('drop', () => metrics.droppedConnections.inc());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => {

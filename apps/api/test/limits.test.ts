@@ -1,5 +1,7 @@
+import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_URL_BYTES, DEFAULT_SERVER_LIMITS } from '../src/http/server-limits.js';
+import { ApiMetrics } from '../src/metrics/api-metrics.js';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import { auth, errorBody, json, parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
 import { exchange, parseResponses, type RawResponse } from './helpers/raw-http.js';
@@ -198,7 +200,8 @@ describe('timeouts', () => {
 
 describe('connections', () => {
   it('closes connections beyond the maximum without an answer', async () => {
-    const few = await startTestApi({}, { maxConnections: 2 });
+    const metrics = new ApiMetrics(new Registry(), { processMetrics: false });
+    const few = await startTestApi({ metrics }, { maxConnections: 2 });
     const request = `GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
     // Two keep-alive connections stay open (and answered) while the third one is tried.
     const held = [
@@ -212,6 +215,11 @@ describe('connections', () => {
     for (const { data } of await Promise.all(held)) {
       expect(parseResponses(data)[0]?.status).toBe(200);
     }
+    // Read in-process: a scrape could itself be dropped until the server sees the others close.
+    const dropped = await metrics.registry.getSingleMetricAsString(
+      'http_dropped_connections_total',
+    );
+    expect(dropped).toMatch(/^http_dropped_connections_total 1$/m);
   });
 });
 

@@ -38,6 +38,8 @@ export class ApiMetrics {
   readonly rateLimited: Counter<never>;
   /** Requests Node refused before the application saw them (`400`, `408`, `413`, `431`). */
   readonly protocolErrors: Counter<'status'>;
+  /** Connections closed unanswered because `maxConnections` were already open. */
+  readonly droppedConnections: Counter<never>;
 
   constructor(registry: Registry = new Registry(), options: { processMetrics?: boolean } = {}) {
     this.registry = registry;
@@ -65,6 +67,11 @@ export class ApiMetrics {
       name: 'http_protocol_errors_total',
       help: 'Requests refused before routing (malformed, too slow, headers too large), by status',
       labelNames: ['status'],
+      registers,
+    });
+    this.droppedConnections = new Counter({
+      name: 'http_dropped_connections_total',
+      help: 'Connections closed at once, unanswered, because the maximum were already open',
       registers,
     });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
