@@ -14,6 +14,7 @@ const blackBox = [
   'conformance',
   'idempotency-key',
   'idempotent-retries',
+  'fuzz',
 ].map((name) => `test/${name}.test.ts`);
 
 /** The api's vitest projects: every test on the in-memory store, and the MongoDB run. */

@@ -5,10 +5,14 @@ import type { Logger } from 'pino';
 import type { AppState } from './http/app-state.js';
 import { requireApiKey } from './http/auth.js';
 import { edge } from './http/edge.js';
+import { RateLimit, type RateLimitSettings } from './http/rate-limit.js';
 import type { ApiKeyVerifier } from './keys/api-key.js';
+import { ApiMetrics, routeTemplate } from './metrics/api-metrics.js';
 import { docsPageRoutes } from './routes/docs-page.js';
 import { documentRoutes, probeRoutes } from './routes/meta.js';
+import { metricsHandler } from './routes/metrics.js';
 import { petRoutes } from './routes/pets.js';
+import { InstrumentedPetStore } from './store/instrumented-pet-store.js';
 import type { PetStore } from './store/pet-store.js';
 
 export interface AppDeps {
@@ -18,26 +22,54 @@ export interface AppDeps {
   /** Injected so tests can move time (the getPet sunset). */
   clock?: () => Date;
   bodyLimitBytes?: number;
+  /** How long a request body may take to arrive (default 10 s). */
+  bodyTimeoutMs?: number;
+  /** Longest request target answered (default 8 KiB). */
+  maxUrlBytes?: number;
+  /** Requests per window per API key; no rate limit when absent. */
+  rateLimit?: RateLimitSettings;
+  /** The rate limit's clock in epoch milliseconds, injected so tests can move time. */
+  rateLimitClock?: () => number;
+  /** Where the metrics go; a fresh registry with process metrics when absent. */
+  metrics?: ApiMetrics;
+  /** Bearer token `GET /metrics` asks for; open when absent. */
+  metricsToken?: string;
 }
 
 /** Builds the Koa application without listening. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
+  const metrics = deps.metrics ?? new ApiMetrics();
+  const store = new InstrumentedPetStore(deps.store, metrics.storeDuration);
+  const rateLimit =
+    deps.rateLimit &&
+    new RateLimit(deps.rateLimit, deps.rateLimitClock, () => metrics.rateLimited.inc());
   const v1 = new Router<AppState>({ prefix: API_PREFIX });
   const pets = petRoutes({
-    store: deps.store,
+    store,
     clock: deps.clock ?? (() => new Date()),
     bodyLimitBytes: deps.bodyLimitBytes ?? BODY_LIMIT_BYTES,
-    guard: requireApiKey(deps.apiKeys),
+    bodyTimeoutMs: deps.bodyTimeoutMs,
+    guard: requireApiKey(
+      deps.apiKeys,
+      rateLimit && ((ctx, identity) => rateLimit.enforce(ctx, identity.name)),
+    ),
   });
   const docs = documentRoutes();
   v1.use(docs.routes(), docs.allowedMethods());
   const docsPage = docsPageRoutes();
   v1.use(docsPage.routes(), docsPage.allowedMethods());
   v1.use(pets.routes(), pets.allowedMethods());
-  const probes = probeRoutes(deps.store);
+  const probes = probeRoutes(store);
+  probes.get('/metrics', metricsHandler(metrics.registry, deps.metricsToken));
 
-  app.use(edge(deps.logger));
+  app.use(
+    edge(deps.logger, {
+      maxUrlBytes: deps.maxUrlBytes,
+      observe: (ctx, ms) =>
+        metrics.observeRequest(ctx.method, routeTemplate(ctx), ctx.status, ms / 1000),
+    }),
+  );
   app.use(probes.routes()).use(probes.allowedMethods());
   app.use(v1.routes()).use(v1.allowedMethods());
   // Koa logs what reaches it to stderr; the edge has already answered and logged it.

@@ -1,4 +1,11 @@
 import { BODY_LIMIT_BYTES } from '@animal-store/contract';
+import { DEFAULT_BODY_TIMEOUT_MS } from './http/json-body.js';
+import { DEFAULT_RATE_LIMIT, type RateLimitSettings } from './http/rate-limit.js';
+import {
+  DEFAULT_MAX_URL_BYTES,
+  DEFAULT_SERVER_LIMITS,
+  type ServerLimits,
+} from './http/server-limits.js';
 
 /** Everything the process reads from its environment, validated. */
 export interface Config {
@@ -13,6 +20,16 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long an API key lookup in MongoDB is reused (0: never): how late a revocation bites. */
   apiKeyCacheMs: number;
+  /** Requests per window per API key, per process; absent when `RATE_LIMIT_REQUESTS=0`. */
+  rateLimit?: RateLimitSettings;
+  /** Socket-level limits of the HTTP server. */
+  serverLimits: ServerLimits;
+  /** Longest request target (path and query) answered; longer is `414`. */
+  maxUrlBytes: number;
+  /** How long a request body may take to arrive; slower is `408`. */
+  bodyTimeoutMs: number;
+  /** Bearer token `GET /metrics` asks for; absent means the endpoint is open. */
+  metricsToken?: string;
 }
 
 /** A configuration problem, worded for the person who set the variable. */
@@ -62,5 +79,55 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', BODY_LIMIT_BYTES, 1, 10 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 600_000),
+    ...protectionConfig(env),
+  };
+}
+
+// RFC 6750 token68: what fits in `Authorization: Bearer <token>`.
+const METRICS_TOKEN = /^[A-Za-z0-9\-._~+/]{16,}=*$/;
+
+/** Rate limit, protocol limits and the metrics token. */
+function protectionConfig(env: NodeJS.ProcessEnv) {
+  const requests = integer(env, 'RATE_LIMIT_REQUESTS', DEFAULT_RATE_LIMIT.requests, 0, 1e9);
+  const windowSeconds = integer(
+    env,
+    'RATE_LIMIT_WINDOW_SECONDS',
+    DEFAULT_RATE_LIMIT.windowSeconds,
+    1,
+    86_400,
+  );
+  const d = DEFAULT_SERVER_LIMITS;
+  const serverLimits: ServerLimits = {
+    maxHeaderBytes: integer(env, 'MAX_HEADER_BYTES', d.maxHeaderBytes, 1024, 1024 * 1024),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', d.headersTimeoutMs, 1000, 600_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', d.requestTimeoutMs, 1000, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs, 100, 600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000),
+  };
+  if (serverLimits.headersTimeoutMs > serverLimits.requestTimeoutMs) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS (${serverLimits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${serverLimits.requestTimeoutMs})`,
+    );
+  }
+  const maxUrlBytes = integer(env, 'MAX_URL_BYTES', DEFAULT_MAX_URL_BYTES, 256, 1024 * 1024);
+  if (maxUrlBytes >= serverLimits.maxHeaderBytes) {
+    // Node counts the request line toward the header limit and answers 431 first.
+    throw new ConfigError(
+      `MAX_URL_BYTES (${maxUrlBytes}) must be less than MAX_HEADER_BYTES (${serverLimits.maxHeaderBytes})`,
+    );
+  }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !METRICS_TOKEN.test(metricsToken)) {
+    // A token is a secret: never echo it.
+    throw new ConfigError(
+      'METRICS_TOKEN must be at least 16 characters from A-Z a-z 0-9 - . _ ~ + / (then = padding)',
+    );
+  }
+  return {
+    rateLimit: requests === 0 ? undefined : { requests, windowSeconds },
+    serverLimits,
+    maxUrlBytes,
+    bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, 600_000),
+    metricsToken,
   };
 }

@@ -13,6 +13,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
           'authorization',
           'apiKey',
           'mongodbUri',
+          'metricsToken',
         ],
         censor: '[redacted]',
       },

@@ -22,8 +22,18 @@ async function main(): Promise<void> {
     );
   }
   const running = await startServer(
-    { store, apiKeys: keys.verifier, logger, bodyLimitBytes: config.bodyLimitBytes },
+    {
+      store,
+      apiKeys: keys.verifier,
+      logger,
+      bodyLimitBytes: config.bodyLimitBytes,
+      bodyTimeoutMs: config.bodyTimeoutMs,
+      maxUrlBytes: config.maxUrlBytes,
+      rateLimit: config.rateLimit,
+      metricsToken: config.metricsToken,
+    },
     { host: config.host, port: config.port },
+    config.serverLimits,
   );
   logger.info({ url: `${running.origin}${API_PREFIX}` }, 'listening');
 

@@ -1,6 +1,12 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppDeps, createApp } from './app.js';
+import {
+  createLimitedServer,
+  DEFAULT_SERVER_LIMITS,
+  type ServerLimits,
+} from './http/server-limits.js';
+import { ApiMetrics } from './metrics/api-metrics.js';
 
 export interface RunningServer {
   server: Server;
@@ -10,12 +16,22 @@ export interface RunningServer {
   close(timeoutMs?: number): Promise<void>;
 }
 
-/** Starts the API on `host:port` (port 0 picks a free one). */
+/** Starts the API on `host:port` (port 0 picks a free one), within `limits` (see the README). */
 export async function startServer(
   deps: AppDeps,
   listen: { host: string; port: number },
+  limits: Partial<ServerLimits> = {},
 ): Promise<RunningServer> {
-  const server = createServer(createApp(deps).callback());
+  const metrics = deps.metrics ?? new ApiMetrics();
+  const server = createLimitedServer(
+    createApp({ ...deps, metrics }).callback(),
+    { ...DEFAULT_SERVER_LIMITS, ...limits },
+    ({ requestId, status, code, cause }) => {
+      metrics.protocolErrors.inc({ status });
+      deps.logger.info({ requestId, status, code, cause }, 'request refused');
+    },
+  );
+  server.on('drop', () => metrics.droppedConnections.inc());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => {

@@ -19,6 +19,20 @@ describe('loadConfig', () => {
     [{ MONGODB_DB: 'a b' }, /MONGODB_DB must be/],
     [{ BODY_LIMIT_BYTES: '0' }, /BODY_LIMIT_BYTES/],
     [{ API_KEY_CACHE_MS: '-1' }, /API_KEY_CACHE_MS must be an integer from 0 to 600000/],
+    [{ MAX_HEADER_BYTES: '512' }, /MAX_HEADER_BYTES must be an integer from 1024/],
+    [{ MAX_URL_BYTES: '16384' }, /MAX_URL_BYTES \(16384\) must be less than MAX_HEADER_BYTES/],
+    [{ HEADERS_TIMEOUT_MS: '10s' }, /HEADERS_TIMEOUT_MS must be an integer/],
+    [
+      { HEADERS_TIMEOUT_MS: '60000', REQUEST_TIMEOUT_MS: '30000' },
+      /HEADERS_TIMEOUT_MS \(60000\) must not exceed REQUEST_TIMEOUT_MS \(30000\)/,
+    ],
+    [{ REQUEST_TIMEOUT_MS: '0' }, /REQUEST_TIMEOUT_MS must be an integer from 1000/],
+    [{ BODY_TIMEOUT_MS: '-1' }, /BODY_TIMEOUT_MS/],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '0' }, /KEEP_ALIVE_TIMEOUT_MS/],
+    [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be an integer from 1/],
+    [{ RATE_LIMIT_REQUESTS: '-5' }, /RATE_LIMIT_REQUESTS must be an integer from 0/],
+    [{ RATE_LIMIT_REQUESTS: '1.5' }, /RATE_LIMIT_REQUESTS must be an integer/],
+    [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /RATE_LIMIT_WINDOW_SECONDS must be an integer from 1/],
   ])('rejects %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
@@ -26,6 +40,76 @@ describe('loadConfig', () => {
   it('caches API key lookups 5 s unless API_KEY_CACHE_MS says otherwise', () => {
     expect(loadConfig({}).apiKeyCacheMs).toBe(5_000);
     expect(loadConfig({ API_KEY_CACHE_MS: '0' }).apiKeyCacheMs).toBe(0);
+  });
+
+  it('limits each key to 6000 requests a minute by default', () => {
+    expect(loadConfig({}).rateLimit).toEqual({ requests: 6000, windowSeconds: 60 });
+  });
+
+  it('reads the rate limit, and RATE_LIMIT_REQUESTS=0 turns it off', () => {
+    expect(
+      loadConfig({ RATE_LIMIT_REQUESTS: '100', RATE_LIMIT_WINDOW_SECONDS: '10' }).rateLimit,
+    ).toEqual({ requests: 100, windowSeconds: 10 });
+    expect(loadConfig({ RATE_LIMIT_REQUESTS: '0' }).rateLimit).toBeUndefined();
+  });
+
+  it('defaults every protocol limit', () => {
+    expect(loadConfig({})).toMatchObject({
+      maxUrlBytes: 8192,
+      bodyTimeoutMs: 10_000,
+      serverLimits: {
+        maxHeaderBytes: 16_384,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnections: 1024,
+      },
+    });
+  });
+
+  it('reads every protocol limit from the environment', () => {
+    const config = loadConfig({
+      MAX_URL_BYTES: '4096',
+      BODY_TIMEOUT_MS: '2000',
+      MAX_HEADER_BYTES: '32768',
+      HEADERS_TIMEOUT_MS: '5000',
+      REQUEST_TIMEOUT_MS: '20000',
+      KEEP_ALIVE_TIMEOUT_MS: '65000',
+      MAX_CONNECTIONS: '10000',
+    });
+    expect(config).toMatchObject({
+      maxUrlBytes: 4096,
+      bodyTimeoutMs: 2000,
+      serverLimits: {
+        maxHeaderBytes: 32_768,
+        headersTimeoutMs: 5000,
+        requestTimeoutMs: 20_000,
+        keepAliveTimeoutMs: 65_000,
+        maxConnections: 10_000,
+      },
+    });
+  });
+
+  it('leaves /metrics open by default and reads METRICS_TOKEN', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe(
+      'a-long-enough-token',
+    );
+  });
+
+  it.each([
+    'short',
+    'has spaces in it, a lot',
+    'ünïcödé-ünïcödé-ünïcödé',
+  ])('refuses the METRICS_TOKEN %j without echoing it', (token) => {
+    expect(() => loadConfig({ METRICS_TOKEN: token })).toThrow(
+      expect.objectContaining({
+        message: expect.stringMatching(/^METRICS_TOKEN must be at least 16 characters/),
+      }),
+    );
+    expect(() => loadConfig({ METRICS_TOKEN: token })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining(token) }),
+    );
   });
 
   it('never echoes a MONGODB_URI, which may hold a password', () => {

@@ -109,6 +109,47 @@ describe('POST /v1/pets', () => {
     expect((await errorBody(res)).code).toBe('malformed_json');
   });
 
+  // Found by fuzzing: MongoDB stored an unpaired surrogate as U+FFFD, unlike the 201 said.
+  it.each([
+    ['a lone high surrogate', '{"name":"Rex\\ud800","categoryId":1}'],
+    ['a lone low surrogate', '{"name":"\\udc00Rex","categoryId":1}'],
+  ])('rejects a name with %s, which no store can keep, with 400', async (_, body) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    const error = await errorBody(res);
+    expect(error.code).toBe('validation_failed');
+    expect(error.details?.map((d) => d.path)).toEqual(['/name']);
+  });
+
+  it('keeps a name of astral characters, escaped as a surrogate pair, exactly', async () => {
+    const res = await post('{"name":"\\ud83d\\udc36 Rex","categoryId":1}');
+    expect(res.status).toBe(201);
+    const pet = await read(res);
+    expect(pet.name).toBe('🐶 Rex');
+    const fetched = await read(fetch(`${api.base}/pets/${pet.id}`, { headers: auth }));
+    expect(fetched.name).toBe('🐶 Rex');
+  });
+
+  // Found while triaging the fuzzing: invalid UTF-8 was decoded to U+FFFD and stored so.
+  it('rejects a body that is not valid UTF-8 with 400 rather than altering the name', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"name":"Re'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('x","categoryId":1}'),
+    ]);
+    const res = await fetch(`${api.base}/pets`, { method: 'POST', headers: json, body: bytes });
+    expect(res.status).toBe(400);
+    const error = await errorBody(res);
+    expect(error.code).toBe('malformed_json');
+    expect(error.message).toContain('UTF-8');
+  });
+
+  it('accepts a body that starts with a UTF-8 byte order mark', async () => {
+    const res = await post('\uFEFF{"name":"Bom","categoryId":1}');
+    expect(res.status).toBe(201);
+    expect((await read(res)).name).toBe('Bom');
+  });
+
   it('rejects an empty body with 400', async () => {
     const res = await post('');
     expect(res.status).toBe(400);

@@ -74,6 +74,31 @@ describe('the service process', () => {
     );
   });
 
+  it('applies the limits set in the environment', async () => {
+    const { url } = await startMain({
+      API_KEYS: 'k1',
+      MAX_URL_BYTES: '1024',
+      MAX_HEADER_BYTES: '2048',
+      RATE_LIMIT_REQUESTS: '2',
+      // A day-long window: no window ends between the requests.
+      RATE_LIMIT_WINDOW_SECONDS: '86400',
+      METRICS_TOKEN: 'metrics-token-0123456789',
+    });
+    const headers = { Authorization: 'Bearer k1' };
+    const origin = new URL(url).origin;
+    const big = { ...headers, 'X-Big': 'b'.repeat(2048) };
+    const statuses = [
+      // Refused before authentication: neither counts against the key.
+      (await fetch(`${url}/pets?x=${'a'.repeat(1100)}`, { headers })).status,
+      (await fetch(`${url}/pets`, { headers: big })).status,
+    ];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${url}/pets`, { headers })).status);
+    statuses.push((await fetch(`${origin}/metrics`)).status);
+    const scraper = { Authorization: 'Bearer metrics-token-0123456789' };
+    statuses.push((await fetch(`${origin}/metrics`, { headers: scraper })).status);
+    expect(statuses).toEqual([414, 431, 200, 200, 429, 401, 200]);
+  });
+
   it('stops on SIGINT with exit 0', async () => {
     const { child, output } = await startMain({ API_KEYS: 'k1,k2' });
     child.kill('SIGINT');

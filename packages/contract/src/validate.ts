@@ -42,7 +42,10 @@ function detailsOf(errors: readonly RawError[]): ErrorDetail[] {
         break;
       // Only names carry a pattern; the raw regex would not help a client.
       case 'pattern':
-        details.push({ path: at, message: 'must not be blank or start or end with whitespace' });
+        details.push({
+          path: at,
+          message: 'must not be blank, start or end with whitespace, or hold an unpaired surrogate',
+        });
         break;
       default:
         details.push({ path: at, message: error.message });

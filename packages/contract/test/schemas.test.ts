@@ -18,6 +18,7 @@ describe('NewPet', () => {
     ['the largest exact id', { name: 'Big', categoryId: ID_MAX }],
     ['a 200-character name', { name: 'x'.repeat(NAME_MAX_LENGTH), categoryId: 1 }],
     ['inner whitespace and unicode', { name: 'Señor  Wüffles 🐶', categoryId: 1 }],
+    ['a name of astral characters only', { name: '🐶\u{10FFFF}', categoryId: 1 }],
   ])('accepts %s', (_, body) => {
     expect(validateNewPet(body)).toEqual({ ok: true, value: body });
   });
@@ -36,6 +37,9 @@ describe('NewPet', () => {
     ['an empty name', { name: '', categoryId: 1 }, '/name'],
     ['a blank name', { name: '   ', categoryId: 1 }, '/name'],
     ['a name with leading whitespace', { name: ' Rex', categoryId: 1 }, '/name'],
+    ['a name with a lone high surrogate', { name: 'Rex\uD800x', categoryId: 1 }, '/name'],
+    ['a name with a lone low surrogate', { name: '\uDC00', categoryId: 1 }, '/name'],
+    ['a name ending in half a pair', { name: 'Rex \uD83D', categoryId: 1 }, '/name'],
     ['a 201-character name', { name: 'x'.repeat(NAME_MAX_LENGTH + 1), categoryId: 1 }, '/name'],
     ['a name that is not a string', { name: 12, categoryId: 1 }, '/name'],
     ['an array body', [{ name: 'Rex', categoryId: 1 }], ''],
@@ -105,7 +109,7 @@ describe('Error', () => {
 
   it('lists every code from the design card', () => {
     expect(ERROR_CODES).toContain('validation_failed');
-    expect(new Set(ERROR_CODES).size).toBe(13);
+    expect(new Set(ERROR_CODES).size).toBe(17);
   });
 });
 

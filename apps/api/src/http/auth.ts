@@ -1,13 +1,22 @@
-import type { Middleware } from 'koa';
-import type { ApiKeyVerifier } from '../keys/api-key.js';
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { ApiKeyIdentity, ApiKeyVerifier } from '../keys/api-key.js';
 import type { AppState } from './app-state.js';
 import { UnauthorizedError } from './errors.js';
 
 // RFC 6750 token68 characters; the scheme name is case-insensitive (RFC 9110 §11.1).
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** Runs once a request has authenticated, before anything else; may throw an `HttpError`. */
+export type AuthenticatedHook = (
+  ctx: ParameterizedContext<AppState>,
+  identity: ApiKeyIdentity,
+) => void;
+
 /** Refuses any request without a valid bearer API key, before anything else looks at it. */
-export function requireApiKey(verifier: ApiKeyVerifier): Middleware<AppState> {
+export function requireApiKey(
+  verifier: ApiKeyVerifier,
+  onAuthenticated?: AuthenticatedHook,
+): Middleware<AppState> {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
     if (header === '')
@@ -19,6 +28,7 @@ export function requireApiKey(verifier: ApiKeyVerifier): Middleware<AppState> {
     const identity = await verifier.verify(token);
     if (!identity) throw new UnauthorizedError('invalid API key');
     ctx.state.apiKeyName = identity.name;
+    onAuthenticated?.(ctx, identity);
     await next();
   };
 }

@@ -1,10 +1,12 @@
 import type { ErrorBody } from '@animal-store/contract';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
 import { HttpError, internalError, ServiceUnavailableError } from './errors.js';
+import { assertAcceptableRequest } from './request-checks.js';
 import { requestIdFor } from './request-id.js';
+import { DEFAULT_MAX_URL_BYTES } from './server-limits.js';
 
 /** Seconds a client should wait before retrying while the database is down. */
 const STORE_RETRY_AFTER_SECONDS = 5;
@@ -28,18 +30,27 @@ function bodyOf(error: HttpError): ErrorBody {
   return body;
 }
 
+export interface EdgeOptions {
+  /** Longest request target (path and query) answered; longer is `414` (default 8 KiB). */
+  maxUrlBytes?: number;
+  /** Called once per request, its answer decided, with the milliseconds it took. */
+  observe?: (ctx: ParameterizedContext<AppState>, ms: number) => void;
+}
+
 /**
  * The outermost middleware: request id, Error bodies for every failure (including the router's
  * bare 404/405), and one access-log line per request. Koa serialises object bodies as
  * `application/json; charset=utf-8`.
  */
-export function edge(logger: Logger): Middleware<AppState> {
+export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppState> {
+  const { maxUrlBytes = DEFAULT_MAX_URL_BYTES, observe } = options;
   return async (ctx, next) => {
     const started = performance.now();
     const requestId = requestIdFor(ctx.get('X-Request-Id'));
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     try {
+      assertAcceptableRequest(ctx.req, maxUrlBytes);
       await next();
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) {
@@ -59,13 +70,15 @@ export function edge(logger: Logger): Middleware<AppState> {
       ctx.status = error.status;
       ctx.body = bodyOf(error);
     }
+    const ms = performance.now() - started;
+    observe?.(ctx, ms);
     logger.info(
       {
         requestId,
         method: ctx.method,
         route: ctx.state.route ?? ctx.path,
         status: ctx.status,
-        ms: Math.round((performance.now() - started) * 100) / 100,
+        ms: Math.round(ms * 100) / 100,
         key: ctx.state.apiKeyName,
       },
       'request',

@@ -46,6 +46,13 @@ export class GoneError extends HttpError {
   }
 }
 
+/** The request (its body) did not arrive in time; the connection is closed after the answer. */
+export class RequestTimeoutError extends HttpError {
+  constructor(message: string) {
+    super(408, 'request_timeout', message, undefined, { Connection: 'close' });
+  }
+}
+
 export class PayloadTooLargeError extends HttpError {
   constructor(limitBytes: number) {
     super(413, 'payload_too_large', `request body exceeds ${limitBytes} bytes`);
@@ -55,6 +62,20 @@ export class PayloadTooLargeError extends HttpError {
 export class UnsupportedMediaTypeError extends HttpError {
   constructor(message: string) {
     super(415, 'unsupported_media_type', message);
+  }
+}
+
+export class UriTooLongError extends HttpError {
+  constructor(limitBytes: number) {
+    super(414, 'uri_too_long', `request target exceeds ${limitBytes} bytes`);
+  }
+}
+
+export class RateLimitedError extends HttpError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'rate limit exceeded for this API key; retry later', undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    });
   }
 }
 

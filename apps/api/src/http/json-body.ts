@@ -4,6 +4,7 @@ import {
   HttpError,
   MalformedJsonError,
   PayloadTooLargeError,
+  RequestTimeoutError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors.js';
@@ -19,11 +20,51 @@ export interface JsonBody {
   bytes: Buffer;
 }
 
+/** How long a request body may take to arrive once its headers are in. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+// Strict: bytes that are not UTF-8 are refused, never replaced (what is sent is what is stored).
+// A leading BOM is dropped. One instance serves every request: `decode` keeps no state.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads the body's bytes, giving up after `timeoutMs`: a client trickling its body must not hold
+ * a request open until Node's request timeout, and gets a `408` with an Error body.
+ */
+function readBytes(ctx: Context, limitBytes: number, timeoutMs: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const reading = getRawBody(ctx.req, {
+      limit: limitBytes,
+      length: ctx.get('Content-Length') || undefined,
+    });
+    const timer = setTimeout(() => {
+      // The read fails later, when the connection closes after the 408: nobody waits for it.
+      reading.catch(() => {});
+      reject(new RequestTimeoutError(`request body did not arrive within ${timeoutMs} ms`));
+    }, timeoutMs);
+    reading.then(
+      (bytes) => {
+        clearTimeout(timer);
+        resolve(bytes);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /**
  * Reads a JSON request body: 415 unless `application/json`, 413 beyond `limitBytes`,
- * 400 when absent or not parseable. The body is never parsed before authentication.
+ * 408 when slower than `timeoutMs`, 400 when absent or not parseable. The body is never parsed
+ * before authentication.
  */
-export async function readJsonBody(ctx: Context, limitBytes: number): Promise<JsonBody> {
+export async function readJsonBody(
+  ctx: Context,
+  limitBytes: number,
+  timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
+): Promise<JsonBody> {
   if (!ctx.request.length && ctx.get('Transfer-Encoding') === '') {
     throw new ValidationError('request body is required', [{ path: '', message: 'is required' }]);
   }
@@ -38,11 +79,9 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<Js
   }
   let bytes: Buffer;
   try {
-    bytes = await getRawBody(ctx.req, {
-      limit: limitBytes,
-      length: ctx.get('Content-Length') || undefined,
-    });
+    bytes = await readBytes(ctx, limitBytes, timeoutMs);
   } catch (error) {
+    if (error instanceof RequestTimeoutError) throw error;
     const { type, status } = error as RawBodyError;
     if (type === 'entity.too.large') throw new PayloadTooLargeError(limitBytes);
     if (status !== undefined && status < 500) {
@@ -50,8 +89,12 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<Js
     }
     throw error;
   }
-  // As raw-body's own decoding did: a leading BOM is dropped, bad sequences become U+FFFD.
-  const text = new TextDecoder('utf-8').decode(bytes);
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new MalformedJsonError('request body is not valid UTF-8');
+  }
   if (text.trim() === '') {
     throw new ValidationError('request body is required', [{ path: '', message: 'is required' }]);
   }

@@ -21,6 +21,8 @@ export interface PetRoutesDeps {
   store: PetStore;
   clock: () => Date;
   bodyLimitBytes: number;
+  /** How long a request body may take to arrive (`readJsonBody`'s default when absent). */
+  bodyTimeoutMs?: number;
   /** Runs before every pets operation; authentication lives here. */
   guard: Middleware<AppState>;
 }
@@ -45,6 +47,7 @@ export function petRoutes({
   store,
   clock,
   bodyLimitBytes,
+  bodyTimeoutMs,
   guard,
 }: PetRoutesDeps): Router<AppState> {
   const router = new Router<AppState>();
@@ -61,7 +64,7 @@ export function petRoutes({
 
   router.post('/pets', route('/pets'), guard, async (ctx) => {
     const key = idempotencyKeyOf(ctx);
-    const body = await readJsonBody(ctx, bodyLimitBytes);
+    const body = await readJsonBody(ctx, bodyLimitBytes, bodyTimeoutMs);
     const checked = validateNewPet(body.value);
     if (!checked.ok) throw new ValidationError(describeDetails(checked.details), checked.details);
     const draft = { ...checked.value, status: checked.value.status ?? DEFAULT_PET_STATUS };

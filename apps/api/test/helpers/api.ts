@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
+import { validateErrorBody } from '@animal-store/contract';
 import { afterAll } from 'vitest';
 import type { AppDeps } from '../../src/app.js';
+import type { ServerLimits } from '../../src/http/server-limits.js';
 import { parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer } from '../../src/server.js';
@@ -24,7 +26,10 @@ export interface TestApi {
 }
 
 /** Starts the API on 127.0.0.1 with a fresh store; closed automatically after the file's tests. */
-export async function startTestApi(overrides: Partial<AppDeps> = {}): Promise<TestApi> {
+export async function startTestApi(
+  overrides: Partial<AppDeps> = {},
+  limits: Partial<ServerLimits> = {},
+): Promise<TestApi> {
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -43,6 +48,7 @@ export async function startTestApi(overrides: Partial<AppDeps> = {}): Promise<Te
       ...overrides,
     },
     { host: '127.0.0.1', port: 0 },
+    limits,
   );
   let closed = false;
   const close = async () => {
@@ -98,15 +104,23 @@ export interface ErrorJson {
   details?: { path: string; message: string }[];
 }
 
+/** Asserts `text` is a JSON Error body whose `status` equals `httpStatus`, and returns it. */
+export function parseErrorBody(
+  contentType: string | null | undefined,
+  text: string,
+  httpStatus: number,
+): ErrorJson {
+  if (!contentType?.startsWith('application/json')) {
+    throw new Error(`expected JSON, got ${contentType}`);
+  }
+  const body = JSON.parse(text) as ErrorJson;
+  const checked = validateErrorBody(body);
+  if (!checked.ok) throw new Error(`not an Error body: ${text}`);
+  if (body.status !== httpStatus) throw new Error(`status ${body.status} != HTTP ${httpStatus}`);
+  return body;
+}
+
 /** Asserts the response is an Error body whose `status` equals the HTTP status, and returns it. */
 export async function errorBody(res: Response): Promise<ErrorJson> {
-  const { validateErrorBody } = await import('@animal-store/contract');
-  if (!res.headers.get('content-type')?.startsWith('application/json')) {
-    throw new Error(`expected JSON, got ${res.headers.get('content-type')}`);
-  }
-  const body = await read<ErrorJson>(res);
-  const checked = validateErrorBody(body);
-  if (!checked.ok) throw new Error(`not an Error body: ${JSON.stringify(body)}`);
-  if (body.status !== res.status) throw new Error(`status ${body.status} != HTTP ${res.status}`);
-  return body;
+  return parseErrorBody(res.headers.get('content-type'), await res.text(), res.status);
 }

@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 
 /** Every machine-readable error code the service uses (the spec leaves the set open). */
 export const ERROR_CODES = [
+  'bad_request',
   'unauthorized',
   'validation_failed',
   'malformed_json',
@@ -9,8 +10,11 @@ export const ERROR_CODES = [
   'payload_too_large',
   'not_found',
   'method_not_allowed',
+  'request_timeout',
   'gone',
+  'uri_too_long',
   'rate_limited',
+  'request_header_fields_too_large',
   'conflict',
   'idempotency_key_reused',
   'internal_error',

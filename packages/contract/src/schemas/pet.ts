@@ -37,10 +37,13 @@ export const NewPet = Type.Object(
   {
     ...sharedFields,
     name: Type.String({
-      description: "The animal's name: 1 to 200 characters, no leading or trailing whitespace",
+      description:
+        "The animal's name: 1 to 200 characters, no leading or trailing whitespace, no unpaired surrogates (text UTF-8 can carry)",
       minLength: 1,
       maxLength: NAME_MAX_LENGTH,
-      pattern: '^\\S(?:[\\s\\S]*\\S)?$',
+      // Evaluated with the `u` flag (JSON Schema, TypeBox): `[^\uD800-\uDFFF]` is any code point
+      // but an unpaired surrogate, which `\ud800` escapes in JSON can smuggle in.
+      pattern: '^[^\\s\\uD800-\\uDFFF](?:[^\\uD800-\\uDFFF]*[^\\s\\uD800-\\uDFFF])?$',
     }),
     categoryId: Type.Integer({ ...sharedFields.categoryId, minimum: 1, maximum: ID_MAX }),
   },

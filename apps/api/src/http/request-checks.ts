@@ -1,0 +1,15 @@
+import type { IncomingMessage } from 'node:http';
+import { HttpError, UriTooLongError } from './errors.js';
+
+/**
+ * What the edge refuses before anything else looks at a request, with an Error body: a request
+ * target longer than `maxUrlBytes` (`414`), and an HTTP/1.1 request without `Host` (`400`,
+ * RFC 9112 §3.2), which Node would otherwise refuse itself with an empty body.
+ */
+export function assertAcceptableRequest(req: IncomingMessage, maxUrlBytes: number): void {
+  // Node reads the request target as latin1: one character per byte.
+  if ((req.url as string).length > maxUrlBytes) throw new UriTooLongError(maxUrlBytes);
+  if (req.headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) {
+    throw new HttpError(400, 'bad_request', 'an HTTP/1.1 request needs a Host header');
+  }
+}

@@ -1,0 +1,28 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Registry } from 'prom-client';
+import type { AppState } from '../http/app-state.js';
+import { UnauthorizedError } from '../http/errors.js';
+import { digestKey } from '../keys/api-key.js';
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/**
+ * The handler of `GET /metrics`: the Prometheus text format, outside `/v1` and without an API
+ * key. Meant for the platform's scraper, not the public: with `token`, it asks for
+ * `Authorization: Bearer <token>` (compared by digest, in constant time). Mounted on the probes'
+ * router, so it adds no router to the path of every other request.
+ */
+export function metricsHandler(registry: Registry, token?: string): Middleware<AppState> {
+  const expected = token === undefined ? undefined : digestKey(token);
+  return async (ctx) => {
+    if (expected) {
+      const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
+      if (presented === undefined || !timingSafeEqual(digestKey(presented), expected)) {
+        throw new UnauthorizedError('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+      }
+    }
+    ctx.type = registry.contentType;
+    ctx.body = await registry.metrics();
+  };
+}

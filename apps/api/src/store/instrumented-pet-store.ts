@@ -1,0 +1,70 @@
+import type { Histogram } from 'prom-client';
+import type {
+  IdempotentCreate,
+  IdempotentCreateResult,
+  ListPetsOptions,
+  PetDraft,
+  PetPage,
+  PetStore,
+  StoredPet,
+} from './pet-store.js';
+
+type Operation = 'create' | 'createOnce' | 'get' | 'list' | 'ping';
+type Outcome = 'ok' | 'error';
+
+// One label object per operation and outcome, made once: nothing is allocated per call for them.
+const LABELS = Object.fromEntries(
+  (['create', 'createOnce', 'get', 'list', 'ping'] as const).map((operation) => [
+    operation,
+    { ok: { operation, outcome: 'ok' }, error: { operation, outcome: 'error' } },
+  ]),
+) as Record<Operation, Record<Outcome, { operation: Operation; outcome: Outcome }>>;
+
+/**
+ * A `PetStore` that times every operation of the store it wraps into a histogram labelled by
+ * operation and outcome, and otherwise behaves exactly like it.
+ */
+export class InstrumentedPetStore implements PetStore {
+  readonly #inner: PetStore;
+  readonly #duration: Histogram<'operation' | 'outcome'>;
+
+  constructor(inner: PetStore, duration: Histogram<'operation' | 'outcome'>) {
+    this.#inner = inner;
+    this.#duration = duration;
+  }
+
+  create(draft: PetDraft): Promise<StoredPet> {
+    return this.#timed('create', performance.now(), this.#inner.create(draft));
+  }
+
+  createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult> {
+    return this.#timed('createOnce', performance.now(), this.#inner.createOnce(request));
+  }
+
+  get(id: number): Promise<StoredPet | undefined> {
+    return this.#timed('get', performance.now(), this.#inner.get(id));
+  }
+
+  list(options: ListPetsOptions): Promise<PetPage> {
+    return this.#timed('list', performance.now(), this.#inner.list(options));
+  }
+
+  ping(): Promise<void> {
+    return this.#timed('ping', performance.now(), this.#inner.ping());
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+
+  async #timed<T>(operation: Operation, started: number, result: Promise<T>): Promise<T> {
+    let outcome: Outcome = 'error';
+    try {
+      const value = await result;
+      outcome = 'ok';
+      return value;
+    } finally {
+      this.#duration.observe(LABELS[operation][outcome], (performance.now() - started) / 1000);
+    }
+  }
+}
