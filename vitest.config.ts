@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { apiProjects } from './apps/api/vitest.projects.js';
 
 // One entry point for editors and `vitest` at the root; CI runs each package through turbo.
 export default defineConfig({
-  test: { projects: ['packages/*', 'apps/*', 'tooling/*'] },
+  test: { projects: ['packages/*', 'tooling/*', ...apiProjects] },
 });

@@ -1,3 +1,4 @@
-import { defineProject } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
+import { apiProjects } from './vitest.projects.js';
 
-export default defineProject({ test: { name: 'api', include: ['test/**/*.test.ts'] } });
+export default defineConfig({ test: { projects: apiProjects } });

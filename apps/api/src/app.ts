@@ -6,6 +6,7 @@ import type { AppState } from './http/app-state.js';
 import { requireApiKey } from './http/auth.js';
 import { edge } from './http/edge.js';
 import type { ApiKeyVerifier } from './keys/api-key.js';
+import { docsPageRoutes } from './routes/docs-page.js';
 import { documentRoutes, probeRoutes } from './routes/meta.js';
 import { petRoutes } from './routes/pets.js';
 import type { PetStore } from './store/pet-store.js';
@@ -31,6 +32,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   const docs = documentRoutes();
   v1.use(docs.routes(), docs.allowedMethods());
+  const docsPage = docsPageRoutes();
+  v1.use(docsPage.routes(), docsPage.allowedMethods());
   v1.use(pets.routes(), pets.allowedMethods());
   const probes = probeRoutes(deps.store);
 

@@ -5,6 +5,7 @@ import { generateApiKey, parseApiKeys, StaticApiKeys } from './keys/api-key.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 import { createStore } from './store/create-store.js';
+import { StoreUnavailableError } from './store/pet-store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -43,6 +44,10 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`animal-store-api: configuration error: ${error.message}\n`);
+  } else if (error instanceof StoreUnavailableError) {
+    // The driver's message names hosts, never the credentials in MONGODB_URI.
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    process.stderr.write(`animal-store-api: cannot reach MongoDB${cause}\n`);
   } else {
     process.stderr.write(`animal-store-api: failed to start: ${(error as Error).stack ?? error}\n`);
   }

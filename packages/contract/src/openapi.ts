@@ -1,5 +1,5 @@
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from './limits.js';
-import { ErrorBody } from './schemas/error.js';
+import { ERROR_CODES, ErrorBody } from './schemas/error.js';
 import { ListPetsQuery, PetIdParams } from './schemas/params.js';
 import { NewPet, Pet, PetStatus } from './schemas/pet.js';
 import {
@@ -23,6 +23,14 @@ const commonErrors = {
   '500': errorResponse('Unexpected server fault'),
   '503': errorResponse('The store is unavailable; retry after `Retry-After` seconds'),
 };
+
+/** The document's description: what the service is, then every error code it answers with. */
+const description = [
+  'A catalogue of animals held by a store. Every operation requires a bearer API key.',
+  'Every failure answers with an `Error` body `{ code, message, status }`, where `status` equals ' +
+    'the HTTP status and `details` names each offending field when there are any. Error codes: ' +
+    `${ERROR_CODES.map((code) => `\`${code}\``).join(', ')}.`,
+].join('\n\n');
 
 const queryParam = (name: keyof typeof ListPetsQuery.properties) => ({
   name,
@@ -52,15 +60,16 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
     info: {
       title: 'Animal Store',
       version: API_VERSION,
-      description:
-        'A catalogue of animals held by a store. Every operation requires a bearer API key.',
+      description,
     },
     servers: [{ url: options.serverUrl ?? API_PREFIX }],
+    tags: [{ name: 'pets', description: 'The animals in the store' }],
     security: [{ bearerAuth: [] }],
     paths: {
       '/pets': {
         get: {
           operationId: 'listPets',
+          tags: ['pets'],
           summary: 'List animals',
           description: `Ascending by id. At most \`limit\` (${LIMIT_MIN}..${LIMIT_MAX}, default ${LIMIT_DEFAULT}) animals; a \`Link: rel="next"\` header points at the next page when more exist.`,
           security: [{ bearerAuth: [] }],
@@ -82,6 +91,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
         },
         post: {
           operationId: 'createPet',
+          tags: ['pets'],
           summary: 'Add an animal',
           security: [{ bearerAuth: [] }],
           requestBody: { required: true, content: json(ref('NewPet')) },
@@ -103,6 +113,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
       '/pets/{petId}': {
         get: {
           operationId: 'getPet',
+          tags: ['pets'],
           summary: 'Get an animal (deprecated)',
           description: `Deprecated; removed on ${GET_PET_SUNSET_AT.toUTCString()}. Use \`GET /pets\` with the \`status\` filter instead.`,
           deprecated: true,

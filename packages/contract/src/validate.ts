@@ -1,6 +1,6 @@
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { ErrorBody, type ErrorDetail } from './schemas/error.js';
+import { ErrorBody, type ErrorDetail, SpecErrorBody } from './schemas/error.js';
 import { ListPetsQuery, PetIdParams } from './schemas/params.js';
 import { NewPet, Pet, PetList } from './schemas/pet.js';
 
@@ -71,6 +71,8 @@ export const validatePet = compileValidator(Pet);
 export const validatePetList = compileValidator(PetList);
 /** Validates an Error response body. */
 export const validateErrorBody = compileValidator(ErrorBody);
+/** Validates an Error body from any server: the spec's three fields, other fields unconstrained. */
+export const validateSpecErrorBody = compileValidator(SpecErrorBody);
 /** Validates typed `listPets` query parameters (see `parseListPetsQuery` for raw strings). */
 export const validateListPetsQuery = compileValidator(ListPetsQuery);
 /** Validates typed `getPet` path parameters (see `parsePetId` for the raw string). */

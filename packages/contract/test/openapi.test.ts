@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import {
+  ERROR_CODES,
   ErrorBody,
   GET_PET_DEPRECATION_HEADERS,
   NewPet,
@@ -82,6 +83,10 @@ describe('OpenAPI document', () => {
       }
     }
     expect(text).not.toContain('~kind');
+  });
+
+  it.each(ERROR_CODES)('lists the error code %s in its description', (code) => {
+    expect(openApiDocument.info.description).toContain(`\`${code}\``);
   });
 
   it('is written to openapi.json at build, identical to the export', () => {

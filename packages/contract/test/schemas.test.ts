@@ -7,6 +7,7 @@ import {
   validateNewPet,
   validatePet,
   validatePetList,
+  validateSpecErrorBody,
 } from '../src/index.js';
 
 describe('NewPet', () => {
@@ -105,5 +106,18 @@ describe('Error', () => {
   it('lists every code from the design card', () => {
     expect(ERROR_CODES).toContain('validation_failed');
     expect(new Set(ERROR_CODES).size).toBe(12);
+  });
+});
+
+describe('SpecErrorBody', () => {
+  it('accepts another server’s own `details` shape and extra fields', () => {
+    const body = { code: 'E42', message: 'bad', status: 400, details: 'limit too big', trace: 'x' };
+    expect(validateSpecErrorBody(body).ok).toBe(true);
+    expect(validateErrorBody(body).ok).toBe(false);
+  });
+
+  it('still requires code, message and an integer status', () => {
+    expect(validateSpecErrorBody({ code: 'c', message: 'm', status: '400' }).ok).toBe(false);
+    expect(validateSpecErrorBody({ message: 'm', status: 400 }).ok).toBe(false);
   });
 });

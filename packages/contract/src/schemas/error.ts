@@ -37,3 +37,10 @@ export const ErrorBody = Type.Object({
   details: Type.Optional(Type.Array(ErrorDetail)),
 });
 export type ErrorBody = Static<typeof ErrorBody>;
+
+/**
+ * The Error body exactly as the spec states it: the three required fields, anything else allowed.
+ * What a client may rely on from any conforming server (whose `details`, if any, may differ).
+ */
+export const SpecErrorBody = Type.Omit(ErrorBody, ['details']);
+export type SpecErrorBody = Static<typeof SpecErrorBody>;

@@ -1,0 +1,81 @@
+import { uniqueDbName } from '@animal-store/test-db';
+import { Long } from 'mongodb';
+import { describe, expect, inject, it } from 'vitest';
+import { MongoPetStore } from '../../src/store/mongo-pet-store.js';
+import { openMongoTestStore } from '../helpers/store.js';
+import { petStoreSuite } from '../store/pet-store-suite.js';
+
+petStoreSuite('MongoPetStore', () => openMongoTestStore());
+
+describe('MongoPetStore on disk', () => {
+  it('stores ids and categoryIds as int64, keyed by _id, with a status+id index', async () => {
+    const store = await openMongoTestStore();
+    try {
+      const pet = await store.create({ name: 'x', categoryId: 2 ** 40, status: 'sold' });
+      const raw = await store.db
+        .collection<{ _id: Long; categoryId: Long }>('pets')
+        .findOne({}, { promoteLongs: false });
+      expect(raw?._id).toBeInstanceOf(Long);
+      expect(raw?.categoryId).toBeInstanceOf(Long);
+      expect(raw?._id.toNumber()).toBe(pet.id);
+      const indexes = await store.db.collection('pets').indexes();
+      expect(indexes.map((i) => i.key)).toContainEqual({ status: 1, _id: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('creates its indexes idempotently and continues the id sequence after a restart', async () => {
+    const uri = inject('mongoUri');
+    const dbName = uniqueDbName();
+    const first = await MongoPetStore.connect(uri, dbName, { idBlockSize: 4 });
+    const a = await first.create({ name: 'a', categoryId: 1, status: 'available' });
+    await first.close();
+    const second = await MongoPetStore.connect(uri, dbName, { idBlockSize: 4 });
+    try {
+      const b = await second.create({ name: 'b', categoryId: 1, status: 'available' });
+      expect(b.id).toBeGreaterThan(a.id);
+      expect((await second.list({ limit: 10 })).pets.map((p) => p.name)).toEqual(['a', 'b']);
+    } finally {
+      await second.db.dropDatabase();
+      await second.close();
+    }
+  });
+
+  it('skips an id that is already taken instead of overwriting it', async () => {
+    const store = await openMongoTestStore();
+    try {
+      const pets = store.db.collection<{ _id: Long; name: string }>('pets');
+      await pets.insertOne({ _id: Long.fromNumber(1), name: 'already here' });
+      const created = await store.create({ name: 'new', categoryId: 1, status: 'available' });
+      expect(created.id).not.toBe(1);
+      expect((await pets.findOne({ _id: Long.fromNumber(1) }))?.name).toBe('already here');
+      expect((await store.get(created.id))?.name).toBe('new');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('costs one counter round-trip per block of ids', async () => {
+    const uri = inject('mongoUri');
+    const store = await MongoPetStore.connect(uri, uniqueDbName(), {
+      idBlockSize: 50,
+      clientOptions: { monitorCommands: true },
+    });
+    let reservations = 0;
+    store.client.on('commandStarted', (event) => {
+      if (event.commandName === 'findAndModify') reservations++;
+    });
+    try {
+      await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          store.create({ name: `p${i}`, categoryId: 1, status: 'available' }),
+        ),
+      );
+      expect(reservations).toBe(3);
+    } finally {
+      await store.db.dropDatabase();
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import { startTestMongo, type TestMongo } from '@animal-store/test-db';
+import { afterAll, describe, expect, it } from 'vitest';
+import { auth, json, type PetBody, read, startTestApi } from '../helpers/api.js';
+import { openMongoTestStore } from '../helpers/store.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// A server of our own: stopping the run's shared one would break the other test files.
+const mongo: TestMongo = await startTestMongo();
+let proxy: TcpProxy | undefined;
+let uri = mongo.uri;
+if (!mongo.outage) {
+  // A database we do not own (MONGODB_URI) is taken offline through a proxy instead.
+  const target = new URL(mongo.uri.replace(/^mongodb:/, 'http:'));
+  proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 27017) });
+  uri = `mongodb://127.0.0.1:${proxy.port}/?directConnection=true`;
+}
+const outage = mongo.outage ?? (proxy as TcpProxy);
+afterAll(async () => {
+  await proxy?.close();
+  await mongo.stop();
+});
+
+describe('a database outage under load', () => {
+  it('answers 503 while down, recovers by itself, and loses no acknowledged write', async () => {
+    const api = await startTestApi({ store: await openMongoTestStore(uri) });
+    const acknowledged: PetBody[] = [];
+    const statuses = new Map<number, number>();
+    let phase: 'before' | 'down' | 'after' = 'before';
+    const downStatuses = new Set<number>();
+    let running = true;
+
+    const client = async (n: number) => {
+      for (let i = 0; running; i++) {
+        const res = await fetch(`${api.base}/pets`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ name: `load-${n}-${i}`, categoryId: n + 1 }),
+        });
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (phase === 'down') downStatuses.add(res.status);
+        if (res.status === 201) acknowledged.push(await read(res));
+        else {
+          expect(res.status).toBe(503);
+          expect(res.headers.get('retry-after')).not.toBeNull();
+          await res.arrayBuffer();
+          await sleep(50);
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 8 }, (_, n) => client(n)));
+
+    await sleep(1_000);
+    await outage.down();
+    phase = 'down';
+    await sleep(3_000);
+    expect((await fetch(`${api.origin}/readyz`)).status).toBe(503);
+    await outage.up();
+
+    // Recovery: the driver reconnects by itself; wait until creates succeed again.
+    const recovered = Date.now();
+    const before = acknowledged.length;
+    while (acknowledged.length < before + 50) {
+      expect(Date.now() - recovered, 'recovered within 30 s').toBeLessThan(30_000);
+      await sleep(100);
+    }
+    phase = 'after';
+    running = false;
+    await load;
+
+    expect(downStatuses.has(503)).toBe(true);
+    expect([...statuses.keys()].sort()).toEqual([201, 503]);
+    expect((await fetch(`${api.origin}/readyz`)).status).toBe(200);
+    const listed = new Map<number, PetBody>();
+    let query = 'limit=100';
+    for (;;) {
+      const page = await read<PetBody[]>(fetch(`${api.base}/pets?${query}`, { headers: auth }));
+      if (page.length === 0) break;
+      for (const pet of page) listed.set(pet.id, pet);
+      query = `limit=100&after=${page.at(-1)?.id}`;
+    }
+    expect(acknowledged.length).toBeGreaterThan(100);
+    for (const pet of acknowledged) expect(listed.get(pet.id), `pet ${pet.id}`).toEqual(pet);
+  });
+});

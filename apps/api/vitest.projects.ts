@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+// The black-box HTTP suites run once per store adapter.
+const blackBox = ['auth', 'list-pets', 'create-pet', 'get-pet', 'errors', 'meta'].map(
+  (name) => `test/${name}.test.ts`,
+);
+
+/** The api's vitest projects: every test on the in-memory store, and the MongoDB run. */
+export const apiProjects: TestProjectInlineConfiguration[] = [
+  {
+    test: { name: 'api', root, include: ['test/**/*.test.ts'], exclude: ['test/mongo/**'] },
+  },
+  {
+    test: {
+      name: 'api-mongo',
+      root,
+      include: [...blackBox, 'test/mongo/**/*.test.ts'],
+      env: { ANIMAL_STORE_TEST_STORE: 'mongo' },
+      // Starts one MongoDB-compatible server for the run; fails (never skips) without one.
+      globalSetup: ['@animal-store/test-db/vitest-global-setup'],
+      // The first run may build FerretDB (a minute or two on 2 cores).
+      hookTimeout: 300_000,
+      testTimeout: 60_000,
+    },
+  },
+];

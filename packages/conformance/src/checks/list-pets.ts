@@ -1,0 +1,271 @@
+import {
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  PET_STATUSES,
+  type Pet,
+  type PetStatus,
+} from '@animal-store/contract';
+import type { CheckContext } from '../context.js';
+import type { HttpResponse } from '../http/client.js';
+import { linkTargets } from '../http/link.js';
+import type { Check } from '../types.js';
+import {
+  check,
+  described,
+  errorBodyProblem,
+  expectError,
+  expectPetList,
+  fail,
+  idOf,
+  pass,
+  skip,
+} from './support.js';
+
+/** Values of `limit` outside 1..100 that the kit sends. */
+const OUT_OF_RANGE_LIMITS = [String(LIMIT_MIN - 1), String(LIMIT_MAX + 1), '-1', 'abc'];
+
+/** Lists once the data exists: every listPets check sees the same pets. */
+async function listAfterData(ctx: CheckContext, query: string): Promise<HttpResponse> {
+  await ctx.fixtures.ensureBulk();
+  return ctx.list(query);
+}
+
+function statusQuery(status: PetStatus): string {
+  return `?status=${status}&limit=${LIMIT_MAX}`;
+}
+
+function countPets(n: number): string {
+  return `${n} pet${n === 1 ? '' : 's'}`;
+}
+
+/** Checks one `limit` value: at most `limit` items, and exactly `limit` when more exist. */
+function limitCheck(limit: number, query: string, id: string, title: string): Check {
+  return check({
+    id,
+    title,
+    section: '§4.1, §8',
+    level: 'must',
+    group: 'listPets',
+    writes: false,
+    async run(ctx) {
+      const res = await listAfterData(ctx, query);
+      const n = expectPetList(res).length;
+      const known = ctx.fixtures.knownAtLeast;
+      if (n > limit) fail(`${described(res)} returned ${countPets(n)}, more than ${limit}`);
+      if (n < limit && known > n) {
+        fail(`${described(res)} returned ${countPets(n)} although at least ${known} exist`);
+      }
+      if (n < limit) {
+        skip(
+          `${described(res)} returned ${countPets(n)}; only ${known} known to exist${
+            ctx.readOnly ? ' (read-only: the kit created none)' : ''
+          }, so ${limit} cannot be judged`,
+        );
+      }
+      return pass(`${described(res)} returned ${countPets(n)} of at least ${known}`);
+    },
+  });
+}
+
+function statusFilterChecks(status: PetStatus): Check[] {
+  return [
+    check({
+      id: `listPets.status-filter.${status}`,
+      title: `status=${status} returns only pets with status "${status}"`,
+      section: '§4.1',
+      level: 'must',
+      group: 'listPets',
+      writes: false,
+      async run(ctx) {
+        const res = await listAfterData(ctx, statusQuery(status));
+        const pets = expectPetList(res);
+        for (const pet of pets) {
+          const id = idOf(pet);
+          if (pet.status !== undefined && pet.status !== status) {
+            fail(`${described(res)} returned pet ${id} with status "${pet.status}"`);
+          }
+          const sent = id === undefined ? undefined : ctx.fixtures.sentById.get(id);
+          if (sent?.status !== undefined && sent.status !== status) {
+            fail(`${described(res)} returned pet ${id}, created by this run as "${sent.status}"`);
+          }
+        }
+        const bare = pets.filter((pet) => pet.status === undefined).length;
+        return pass(
+          `${countPets(pets.length)}, none with another status${bare > 0 ? ` (${bare} without status)` : ''}`,
+        );
+      },
+    }),
+    check({
+      id: `listPets.status-filter.${status}.includes-created`,
+      title: `status=${status} includes the pets this run created with status "${status}"`,
+      section: '§4.1, §4.2',
+      level: 'must',
+      group: 'listPets',
+      writes: true,
+      async run(ctx) {
+        const res = await listAfterData(ctx, statusQuery(status));
+        const created = [...ctx.fixtures.sentById]
+          .filter(([, sent]) => sent.status === status)
+          .map(([id]) => id);
+        if (created.length === 0) skip(`no pet with status "${status}" could be created`);
+        const pets = expectPetList(res);
+        const listed = new Set(pets.map(idOf));
+        const missing = created.filter((id) => !listed.has(id));
+        if (missing.length === 0) {
+          return pass(`all ${created.length} pets created as "${status}" are listed`);
+        }
+        if (pets.length >= LIMIT_MAX) {
+          skip(
+            `${described(res)} is a full page; pet ${missing[0]} may lie beyond it (the spec has no paging)`,
+          );
+        }
+        fail(
+          `${described(res)} returned ${countPets(pets.length)} but not pet ${missing[0]}, created as "${status}"${
+            missing.length > 1 ? ` (${missing.length} missing)` : ''
+          }`,
+        );
+      },
+    }),
+  ];
+}
+
+/** `listPets` (spec §4.1, §8). */
+export const listPetsChecks: readonly Check[] = [
+  check({
+    id: 'listPets.returns-pet-array',
+    title: 'answers 200 with a JSON array of valid Pets',
+    section: '§4.1, §2',
+    level: 'must',
+    group: 'listPets',
+    writes: false,
+    async run(ctx) {
+      const res = await listAfterData(ctx, '');
+      const pets = expectPetList(res);
+      return pass(`${described(res)} answered 200 with ${countPets(pets.length)}`);
+    },
+  }),
+  check({
+    id: 'listPets.unique-ids',
+    title: 'never lists the same id twice',
+    section: '§2, §4.1',
+    level: 'must',
+    group: 'listPets',
+    writes: false,
+    async run(ctx) {
+      const res = await listAfterData(ctx, `?limit=${LIMIT_MAX}`);
+      const seen = new Set<string | undefined>();
+      for (const pet of expectPetList(res)) {
+        const id = idOf(pet);
+        if (seen.has(id)) fail(`${described(res)} lists id ${id} twice`);
+        seen.add(id);
+      }
+      return pass(`${seen.size} distinct ids`);
+    },
+  }),
+  limitCheck(
+    LIMIT_DEFAULT,
+    '',
+    'listPets.default-limit',
+    `without limit returns at most ${LIMIT_DEFAULT} pets, and exactly ${LIMIT_DEFAULT} when more exist`,
+  ),
+  limitCheck(
+    LIMIT_MIN,
+    `?limit=${LIMIT_MIN}`,
+    'listPets.limit-1',
+    `limit=${LIMIT_MIN} returns exactly one pet`,
+  ),
+  limitCheck(
+    LIMIT_MAX,
+    `?limit=${LIMIT_MAX}`,
+    'listPets.limit-100',
+    `limit=${LIMIT_MAX} returns exactly ${LIMIT_MAX} pets when more exist`,
+  ),
+  ...PET_STATUSES.flatMap(statusFilterChecks),
+  check({
+    id: 'listPets.limit-out-of-range',
+    title: `answers a limit outside ${LIMIT_MIN}..${LIMIT_MAX} without a server error: an Error or a Pet array`,
+    section: '§4.1, §8',
+    level: 'must',
+    group: 'listPets',
+    writes: false,
+    async run(ctx) {
+      const seen: string[] = [];
+      for (const value of OUT_OF_RANGE_LIMITS) {
+        const res = await listAfterData(ctx, `?limit=${value}`);
+        if (res.status >= 400 && res.status <= 499) {
+          const problem = errorBodyProblem(res);
+          if (problem !== undefined) fail(`${described(res)} answered ${res.status}: ${problem}`);
+        } else if (res.status === 200) {
+          expectPetList(res);
+        } else {
+          fail(`${described(res)} answered ${res.status}`);
+        }
+        seen.push(`limit=${value}: ${res.status}`);
+      }
+      return pass(seen.join(', '));
+    },
+  }),
+  check({
+    id: 'listPets.limit-out-of-range-rejected',
+    title: `rejects a limit outside ${LIMIT_MIN}..${LIMIT_MAX} with 400 and an Error (the spec leaves it open)`,
+    section: '§8',
+    level: 'should',
+    group: 'listPets',
+    writes: false,
+    async run(ctx) {
+      for (const value of OUT_OF_RANGE_LIMITS) {
+        const res = await listAfterData(ctx, `?limit=${value}`);
+        if (res.status === 200 && Array.isArray(res.body)) {
+          fail(
+            `${described(res)} answered 200 with ${countPets(res.body.length)}; 400 is recommended`,
+          );
+        }
+        expectError(res, 400);
+      }
+      return pass(`400 with an Error for limit=${OUT_OF_RANGE_LIMITS.join(', ')}`);
+    },
+  }),
+  check({
+    id: 'listPets.unknown-status-rejected',
+    title: 'rejects an unknown status filter with 400 and an Error (the spec leaves it open)',
+    section: '§4.1',
+    level: 'should',
+    group: 'listPets',
+    writes: false,
+    async run(ctx) {
+      const res = await listAfterData(ctx, '?status=lost');
+      if (res.status === 200 && Array.isArray(res.body)) {
+        fail(
+          `${described(res)} answered 200 with ${countPets(res.body.length)}; 400 is recommended`,
+        );
+      }
+      expectError(res, 400);
+      return pass(`${described(res)} answered 400 with an Error`);
+    },
+  }),
+  check({
+    id: 'listPets.next-link',
+    title: 'points at the next page with Link rel="next" when more pets exist (RFC 8288)',
+    section: '§4.1',
+    level: 'should',
+    group: 'listPets',
+    writes: false,
+    async run(ctx) {
+      const res = await listAfterData(ctx, `?limit=${LIMIT_MIN}`);
+      const first = expectPetList(res);
+      if (ctx.fixtures.knownAtLeast <= first.length) skip('no more pets than one page');
+      const [target] = linkTargets(res.headers.get('link'), 'next');
+      if (target === undefined)
+        fail(`${described(res)} has no Link rel="next" although more pets exist`);
+      const next = new URL(target, res.url);
+      // The key goes only where the kit was told to send it.
+      if (next.origin !== new URL(res.url).origin) fail(`the next link points at ${next.origin}`);
+      const page = await ctx.send({ method: 'GET', path: next.href });
+      const second = expectPetList(page, '(the next link)');
+      const repeated = second.find((pet: Pet) => first.some((p) => idOf(p) === idOf(pet)));
+      if (repeated !== undefined) fail(`the next page repeats pet ${idOf(repeated)}`);
+      return pass(`Link rel="next" leads to ${countPets(second.length)} more`);
+    },
+  }),
+];

@@ -1,0 +1,171 @@
+import {
+  describeDetails,
+  type ErrorDetail,
+  type Pet,
+  type SpecErrorBody,
+  validatePet,
+  validatePetList,
+  validateSpecErrorBody,
+} from '@animal-store/contract';
+import type { SentPet } from '../fixtures.js';
+import type { HttpResponse } from '../http/client.js';
+import { integerText } from '../http/json.js';
+import type { Check, Verdict } from '../types.js';
+
+/** The first few validation problems as one sentence, so a reason stays on one line. */
+export function brief(details: readonly ErrorDetail[]): string {
+  const shown = describeDetails(details.slice(0, 3));
+  return details.length > 3 ? `${shown}; and ${details.length - 3} more` : shown;
+}
+
+/** Thrown inside a check to end it as failed with a one-line reason. */
+export class CheckFailed extends Error {
+  override readonly name = 'CheckFailed';
+}
+
+/** Thrown inside a check that cannot judge (missing data, read-only mode). */
+export class CheckSkipped extends Error {
+  override readonly name = 'CheckSkipped';
+}
+
+/** Declares a check; the identity function that gives the registry its type. */
+export function check(definition: Check): Check {
+  return definition;
+}
+
+/** A passed check, with what was observed. */
+export function pass(message: string): Verdict {
+  return { outcome: 'pass', message };
+}
+
+/** Ends the check as failed. */
+export function fail(message: string): never {
+  throw new CheckFailed(message);
+}
+
+/** Ends the check as skipped. */
+export function skip(message: string): never {
+  throw new CheckSkipped(message);
+}
+
+/** `GET /pets?limit=1` (and, when given, how it was sent), for messages. */
+export function described(res: HttpResponse, how?: string): string {
+  return `${res.method} ${res.path}${how ? ` ${how}` : ''}`;
+}
+
+/** A short view of a body for messages: its error code, or the first characters. */
+function bodyHint(res: HttpResponse): string {
+  const body = res.body as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object' && typeof body.code === 'string') {
+    return ` (code ${JSON.stringify(body.code)})`;
+  }
+  const text = res.text.replace(/\s+/g, ' ').trim();
+  return text === '' ? '' : ` (${text.length > 60 ? `${text.slice(0, 57)}...` : text})`;
+}
+
+/** Fails unless the answer has exactly `status`. */
+export function expectStatus(res: HttpResponse, status: number, how?: string): void {
+  if (res.status !== status) {
+    fail(`${described(res, how)} answered ${res.status}${bodyHint(res)}, expected ${status}`);
+  }
+}
+
+/** True for `application/json` and `application/<something>+json`. */
+export function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === 'application/json' || /^application\/[\w.-]+\+json$/.test(mediaType);
+}
+
+/** Why an answer's body is not JSON (wrong `Content-Type` or unparsable), or undefined. */
+export function notJsonReason(res: HttpResponse): string | undefined {
+  if (!isJsonMediaType(res.mediaType)) {
+    return `Content-Type is ${res.mediaType === '' ? 'missing' : `"${res.mediaType}"`}, not application/json`;
+  }
+  return res.jsonError;
+}
+
+/** Fails unless the answer is JSON with a JSON `Content-Type`. */
+export function expectJson(res: HttpResponse, how?: string): void {
+  const reason = notJsonReason(res);
+  if (reason !== undefined) fail(`${described(res, how)} answered ${res.status}: ${reason}`);
+}
+
+/** Fails unless the body is a valid Pet (the contract's schema); returns it. */
+export function expectPet(res: HttpResponse, how?: string): Pet {
+  expectJson(res, how);
+  const checked = validatePet(res.body);
+  if (!checked.ok) fail(`${described(res, how)}: not a valid Pet: ${brief(checked.details)}`);
+  return checked.value;
+}
+
+/** Fails unless the answer is `200` with a JSON array of valid Pets; returns the items. */
+export function expectPetList(res: HttpResponse, how?: string): Pet[] {
+  expectStatus(res, 200, how);
+  expectJson(res, how);
+  const checked = validatePetList(res.body);
+  if (!checked.ok) {
+    fail(`${described(res, how)}: not a JSON array of Pets: ${brief(checked.details)}`);
+  }
+  return checked.value;
+}
+
+/** Why an error answer's body is not a valid Error for its status, or undefined. */
+export function errorBodyProblem(res: HttpResponse): string | undefined {
+  const notJson = notJsonReason(res);
+  if (notJson !== undefined) return notJson;
+  const checked = validateSpecErrorBody(res.body);
+  if (!checked.ok) return `not a valid Error body: ${brief(checked.details)}`;
+  if (checked.value.status !== res.status) {
+    return `Error body says status ${checked.value.status}`;
+  }
+  return undefined;
+}
+
+/** Fails unless the answer is exactly `status` with a valid Error body whose status matches. */
+export function expectError(res: HttpResponse, status: number, how?: string): SpecErrorBody {
+  expectStatus(res, status, how);
+  const problem = errorBodyProblem(res);
+  if (problem !== undefined) fail(`${described(res, how)} answered ${res.status}: ${problem}`);
+  return res.body as SpecErrorBody;
+}
+
+/** A pet's id as an exact integer string (int64 ids may exceed 2^53). */
+export function idOf(pet: unknown): string | undefined {
+  return integerText(pet, 'id');
+}
+
+/** The fields a pet is known by besides its id; `categoryId` as an exact integer string. */
+export interface PetFields {
+  readonly name: string;
+  readonly categoryId: string | undefined;
+  readonly status?: string;
+}
+
+/** The fields the kit sent for a pet. */
+export function sentFields(sent: SentPet): PetFields {
+  return { name: sent.name, categoryId: String(sent.categoryId), status: sent.status };
+}
+
+/** The fields of a pet the server returned (categoryId exact, from its JSON literal). */
+export function petFields(pet: Pet): PetFields {
+  return { name: pet.name, categoryId: integerText(pet, 'categoryId'), status: pet.status };
+}
+
+/** How `pet` differs from the expected fields, or undefined when it is the same pet. */
+export function difference(pet: Pet, expected: PetFields): string | undefined {
+  const actual = petFields(pet);
+  if (actual.name !== expected.name) {
+    return `name is ${JSON.stringify(actual.name)}, expected ${JSON.stringify(expected.name)}`;
+  }
+  if (actual.categoryId !== expected.categoryId) {
+    return `categoryId is ${actual.categoryId ?? pet.categoryId}, expected ${expected.categoryId}`;
+  }
+  // Status is optional in a Pet: a server may leave it out, but never change it.
+  if (
+    actual.status !== undefined &&
+    expected.status !== undefined &&
+    actual.status !== expected.status
+  ) {
+    return `status is "${actual.status}", expected "${expected.status}"`;
+  }
+  return undefined;
+}

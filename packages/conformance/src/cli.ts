@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { renderJson } from './report/json.js';
+import { renderJunit } from './report/junit.js';
+import { prettyProgress, renderPretty } from './report/pretty.js';
+import { ConformanceError, DEFAULT_TIMEOUT_MS, runConformance, UsageError } from './run.js';
+import { GROUPS } from './types.js';
+import { KIT_VERSION } from './version.js';
+
+const NAME = 'animal-store-conformance';
+
+/** The usage text `--help` prints. */
+export const HELP = `Usage: ${NAME} --base-url URL --api-key KEY [options]
+
+Checks that an Animal Store server behaves as the specification says.
+
+Options:
+  --base-url URL       the server's base address, ending in /v1 (required)
+  --api-key KEY        a valid API key (or set ANIMAL_STORE_API_KEY)
+  --reporter NAME      pretty (default), json or junit
+  --only LIST          comma-separated groups or check ids to run
+                       (groups: ${GROUPS.join(', ')})
+  --strict             count should-advisories as failures
+  --read-only          skip every check that creates pets (for production)
+  --timeout-ms N       per-request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
+  -v, --version        print the kit version
+  -h, --help           print this help
+
+Exit status: 0 every must check passed, 1 a check failed, 2 usage or connection error.
+`;
+
+const REPORTERS = ['pretty', 'json', 'junit'] as const;
+
+/** Where the CLI writes and what it reads; tests pass their own. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly fetch?: typeof fetch;
+}
+
+const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+};
+
+function parse(args: readonly string[], env: CliIo['env']) {
+  let values: ReturnType<typeof parseOptions>['values'];
+  try {
+    values = parseOptions(args).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return { kind: 'help' } as const;
+  if (values.version) return { kind: 'version' } as const;
+  const baseUrl = values['base-url'];
+  const apiKey = values['api-key'] ?? env.ANIMAL_STORE_API_KEY;
+  if (!baseUrl) throw new UsageError('--base-url is required');
+  if (!apiKey) throw new UsageError('--api-key is required (or set ANIMAL_STORE_API_KEY)');
+  const reporter = values.reporter ?? 'pretty';
+  if (!(REPORTERS as readonly string[]).includes(reporter)) {
+    throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}, not "${reporter}"`);
+  }
+  const timeout = values['timeout-ms'];
+  if (timeout !== undefined && !/^[1-9]\d*$/.test(timeout)) {
+    throw new UsageError(`--timeout-ms must be a positive integer, not "${timeout}"`);
+  }
+  const only = (values.only ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (values.only !== undefined && only.length === 0) throw new UsageError('--only needs a group');
+  return {
+    kind: 'run' as const,
+    baseUrl,
+    apiKey,
+    reporter: reporter as (typeof REPORTERS)[number],
+    only,
+    strict: values.strict ?? false,
+    readOnly: values['read-only'] ?? false,
+    timeoutMs: timeout === undefined ? undefined : Number(timeout),
+  };
+}
+
+function parseOptions(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      reporter: { type: 'string' },
+      only: { type: 'string' },
+      strict: { type: 'boolean' },
+      'read-only': { type: 'boolean' },
+      'timeout-ms': { type: 'string' },
+      version: { type: 'boolean', short: 'v' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+/** Runs the CLI with `args` (without node and the script) and returns the exit code. */
+export async function main(args: readonly string[], io: CliIo = processIo): Promise<number> {
+  try {
+    const options = parse(args, io.env);
+    if (options.kind === 'help' || options.kind === 'version') {
+      io.stdout(options.kind === 'help' ? HELP : `${KIT_VERSION}\n`);
+      return 0;
+    }
+    const report = await runConformance({
+      ...options,
+      fetch: io.fetch,
+      onProgress: options.reporter === 'pretty' ? prettyProgress(io.stderr) : undefined,
+    });
+    const render = { pretty: renderPretty, json: renderJson, junit: renderJunit }[options.reporter];
+    io.stdout(render(report));
+    return report.ok ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof ConformanceError)) throw error;
+    const hint = error instanceof UsageError ? ' (see --help)' : '';
+    io.stderr(`${NAME}: ${error.message}${hint}\n`);
+    return error.exitCode;
+  }
+}
+
+function invokedDirectly(): boolean {
+  try {
+    const script = process.argv[1];
+    return script !== undefined && realpathSync(script) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,38 @@
+import type { Fixtures } from './fixtures.js';
+import type { HttpClient, HttpRequest, HttpResponse } from './http/client.js';
+
+/** What a check gets: the HTTP client, the shared fixtures and every answer seen so far. */
+export class CheckContext {
+  /** Every final answer the kit received, in order (the `errors` group judges them). */
+  readonly responses: HttpResponse[] = [];
+  private readonly memos = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly http: HttpClient,
+    readonly fixtures: Fixtures,
+    readonly readOnly: boolean,
+    /** The valid key, for checks that send it in an unusual form. */
+    readonly apiKey: string,
+  ) {}
+
+  /** Sends one request (retrying on 429, with the run's timeout). */
+  send(request: HttpRequest): Promise<HttpResponse> {
+    return this.http.send(request);
+  }
+
+  /** Runs `make` once per key and shares its promise. */
+  memo<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let found = this.memos.get(key) as Promise<T> | undefined;
+    if (found === undefined) {
+      found = make();
+      this.memos.set(key, found);
+    }
+    return found;
+  }
+
+  /** `GET /pets<query>` with the valid key, shared between checks while the data stays the same. */
+  list(query = ''): Promise<HttpResponse> {
+    const key = `GET /pets${query} after ${this.fixtures.creations} created`;
+    return this.memo(key, () => this.send({ method: 'GET', path: `/pets${query}` }));
+  }
+}

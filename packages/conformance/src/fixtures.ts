@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import {
+  LIMIT_MAX,
+  PET_STATUSES,
+  type Pet,
+  type PetStatus,
+  validatePet,
+} from '@animal-store/contract';
+import type { HttpClient, HttpResponse } from './http/client.js';
+import { integerText } from './http/json.js';
+
+/** How many pets must exist for `limit=100` to be judged: one more than the maximum. */
+export const BULK_TARGET = LIMIT_MAX + 1;
+/** How many `createPet` requests the bulk phase keeps in flight. */
+export const CREATE_CONCURRENCY = 8;
+
+/** A NewPet as the kit sends it (only well-formed bodies go through `Fixtures.create`). */
+export interface SentPet {
+  readonly name: string;
+  readonly categoryId: number;
+  readonly status?: PetStatus;
+}
+
+/** One `createPet` the kit made, with what it sent and what came back. */
+export interface Creation {
+  readonly sent: SentPet;
+  readonly response: HttpResponse;
+  /** The created Pet, when the answer was a 2xx whose body validates as a Pet. */
+  readonly pet?: Pet;
+  /** The assigned id as an exact integer string, when there is a Pet. */
+  readonly id?: string;
+}
+
+/** The sample pets: one per status, and one sent without a status. */
+export interface Samples {
+  readonly byStatus: ReadonlyMap<PetStatus, Creation>;
+  readonly withoutStatus?: Creation;
+  /** Every sample that was created, in creation order. */
+  readonly pets: readonly (Creation & { readonly pet: Pet; readonly id: string })[];
+}
+
+/** A new run id: 8 hex digits, carried in the name of every pet the run creates. */
+export function newRunId(): string {
+  return randomBytes(4).toString('hex');
+}
+
+/** The data a run creates and knows about: tagged with the run id, created once, shared. */
+export class Fixtures {
+  readonly namePrefix: string;
+  /** Ids of every pet the server said it created for this run (2xx answers to `createPet`). */
+  readonly createdIds = new Set<string>();
+  /** How many `createPet` answers reported a created pet: the data changes with it. */
+  creations = 0;
+  /** An id the server assigned to two created pets, if it ever did. */
+  duplicateId?: string;
+  /** What the kit sent for each pet it created on purpose, by id. */
+  readonly sentById = new Map<string, SentPet>();
+  /** A lower bound on how many pets exist, once `ensureBulk` has run. */
+  knownAtLeast = 0;
+  private counter = 0;
+  private samplesOnce?: Promise<Samples>;
+  private bulkOnce?: Promise<void>;
+
+  constructor(
+    private readonly http: HttpClient,
+    readonly runId: string,
+    readonly readOnly: boolean,
+    private readonly progress: (message: string) => void,
+  ) {
+    this.namePrefix = `conformance-${runId}-`;
+  }
+
+  /** A fresh name tagged with the run id: `conformance-<runId>-<n>`. */
+  nextName(): string {
+    this.counter += 1;
+    return `${this.namePrefix}${this.counter}`;
+  }
+
+  /** A small positive categoryId that varies from pet to pet. */
+  nextCategoryId(): number {
+    return 1 + ((this.counter * 7) % 50);
+  }
+
+  /** Records any created pet an answer reports, including ones the server should have refused. */
+  observe(response: HttpResponse): void {
+    if (response.method !== 'POST' || !response.path.startsWith('/pets')) return;
+    if (response.status < 200 || response.status > 299) return;
+    const id = integerText(response.body, 'id');
+    if (id === undefined) return;
+    this.creations += 1;
+    if (this.createdIds.has(id)) this.duplicateId ??= id;
+    this.createdIds.add(id);
+  }
+
+  /** Sends a well-formed `createPet` and records what was sent; never throws on a bad answer. */
+  async create(status?: PetStatus): Promise<Creation> {
+    const sent: SentPet = { name: this.nextName(), categoryId: this.nextCategoryId() };
+    const body = status === undefined ? sent : { ...sent, status };
+    const response = await this.http.send({ method: 'POST', path: '/pets', json: body });
+    const creation: Creation = { sent: body, response };
+    if (response.status < 200 || response.status > 299) return creation;
+    const checked = validatePet(response.body);
+    const id = integerText(response.body, 'id');
+    if (!checked.ok || id === undefined) return creation;
+    this.sentById.set(id, body);
+    return { ...creation, pet: checked.value, id };
+  }
+
+  /** Creates the sample pets once: one per status, then one without a status. */
+  samples(): Promise<Samples> {
+    this.samplesOnce ??= this.createSamples();
+    return this.samplesOnce;
+  }
+
+  /**
+   * Makes sure more than `LIMIT_MAX` pets exist, creating only what is missing, with statuses
+   * spread evenly so each filtered list stays short on a server that holds only the kit's pets.
+   */
+  ensureBulk(): Promise<void> {
+    this.bulkOnce ??= this.createBulk();
+    return this.bulkOnce;
+  }
+
+  private async createSamples(): Promise<Samples> {
+    const byStatus = new Map<PetStatus, Creation>();
+    if (this.readOnly) return { byStatus, pets: [] };
+    this.progress(`creating ${PET_STATUSES.length + 1} sample pets named ${this.namePrefix}<n>`);
+    for (const status of PET_STATUSES) byStatus.set(status, await this.create(status));
+    const withoutStatus = await this.create();
+    const pets = [...byStatus.values(), withoutStatus].filter(
+      (c): c is Creation & { pet: Pet; id: string } => c.pet !== undefined && c.id !== undefined,
+    );
+    return { byStatus, withoutStatus, pets };
+  }
+
+  private async createBulk(): Promise<void> {
+    await this.samples();
+    const visible = new Set<string>();
+    const listed = await this.http.send({ method: 'GET', path: `/pets?limit=${LIMIT_MAX}` });
+    if (listed.status === 200 && Array.isArray(listed.body)) {
+      for (const item of listed.body) {
+        const id = integerText(item, 'id');
+        if (id !== undefined) visible.add(id);
+      }
+    }
+    if (!this.readOnly) {
+      const missing = Math.max(0, BULK_TARGET - visible.size);
+      if (missing > 0) {
+        this.progress(
+          `creating ${missing} pets named ${this.namePrefix}<n> so that more than ${LIMIT_MAX} exist`,
+        );
+      }
+      const statuses = Array.from(
+        { length: missing },
+        (_, i) => PET_STATUSES[i % PET_STATUSES.length] as PetStatus,
+      );
+      for (let i = 0; i < statuses.length; i += CREATE_CONCURRENCY) {
+        const batch = statuses.slice(i, i + CREATE_CONCURRENCY);
+        const created = await Promise.all(batch.map((status) => this.create(status)));
+        for (const c of created) if (c.id !== undefined) visible.add(c.id);
+      }
+    }
+    this.knownAtLeast = visible.size;
+  }
+}

@@ -1,0 +1,203 @@
+import type { RequestRecord } from '../types.js';
+import { parseJson } from './json.js';
+
+/** A request the kit sends, relative to the base URL. */
+export interface HttpRequest {
+  readonly method: 'GET' | 'POST';
+  /** Path and query below the base URL (`/pets?limit=1`), or an absolute URL (a `Link` target). */
+  readonly path: string;
+  /** The `Authorization` value: omitted means the valid bearer key, `null` means no header. */
+  readonly authorization?: string | null;
+  /** A body sent as JSON. */
+  readonly json?: unknown;
+  /** A body sent as-is with `Content-Type: application/json` (malformed JSON, big numbers). */
+  readonly rawBody?: string;
+}
+
+/** A response with its body read and, when it is JSON, parsed. */
+export interface HttpResponse {
+  readonly method: string;
+  readonly path: string;
+  readonly url: string;
+  readonly status: number;
+  readonly headers: Headers;
+  /** The media type of `Content-Type`, lower case, without parameters (`application/json`). */
+  readonly mediaType: string;
+  readonly text: string;
+  /** The parsed body, or undefined when the body is empty or not JSON. */
+  readonly body: unknown;
+  /** Why the body is not JSON, when it is not. */
+  readonly jsonError?: string;
+  readonly ms: number;
+}
+
+/** A request that got no HTTP answer: it timed out or the connection failed. */
+export class RequestError extends Error {
+  override readonly name = 'RequestError';
+  constructor(
+    readonly kind: 'timeout' | 'network',
+    message: string,
+    /** Why, without the request: `no answer within 10000 ms`, `connect ECONNREFUSED ...`. */
+    readonly reason: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A request still answered `429` after every retry: neither a pass nor a failure. */
+export class RateLimitedError extends Error {
+  override readonly name = 'RateLimitedError';
+}
+
+/** How the client behaves; see `runConformance` for the defaults. */
+export interface HttpClientOptions {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly maxRetryWaitMs: number;
+  readonly userAgent: string;
+  readonly fetch: typeof fetch;
+  /** Called with every final answer (not the 429s that were retried). */
+  readonly onResponse?: (response: HttpResponse) => void;
+}
+
+/** After this many timeouts in a row the server is taken as gone and requests fail at once. */
+export const GIVE_UP_AFTER_TIMEOUTS = 5;
+
+/** Fetch with a per-request timeout, bounded retries on `429`, and a log of every request. */
+export class HttpClient {
+  readonly log: RequestRecord[] = [];
+  private readonly base: string;
+  private timeoutsInARow = 0;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.base = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** Sends `request`, retrying on `429`; throws `RequestError` or `RateLimitedError`. */
+  async send(request: HttpRequest): Promise<HttpResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.once(request);
+      if (response.status !== 429) {
+        this.options.onResponse?.(response);
+        return response;
+      }
+      if (attempt >= this.options.maxRetries) {
+        throw new RateLimitedError(
+          `${request.method} ${response.path} still answered 429 after ${attempt} retries`,
+        );
+      }
+      await sleep(retryDelay(response.headers.get('retry-after'), this.options.maxRetryWaitMs));
+    }
+  }
+
+  private async once(request: HttpRequest): Promise<HttpResponse> {
+    const url = /^https?:\/\//.test(request.path) ? request.path : `${this.base}${request.path}`;
+    const path = url.startsWith(this.base) ? url.slice(this.base.length) || '/' : url;
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    const authorization =
+      request.authorization === undefined ? `Bearer ${this.options.apiKey}` : request.authorization;
+    if (authorization !== null) headers.authorization = authorization;
+    let body: string | undefined;
+    if (request.json !== undefined || request.rawBody !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = request.rawBody ?? JSON.stringify(request.json);
+    }
+    if (this.timeoutsInARow >= GIVE_UP_AFTER_TIMEOUTS) {
+      // A run against a server that stopped answering ends in seconds, not hours.
+      const reason = `not sent: the last ${this.timeoutsInARow} requests got no answer`;
+      throw new RequestError('timeout', `${request.method} ${path}: ${reason}`, reason);
+    }
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const res = await this.options.fetch(url, {
+        method: request.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      const text = await res.text();
+      const ms = elapsed();
+      this.timeoutsInARow = 0;
+      this.log.push({ method: request.method, path, status: res.status, ms });
+      return {
+        method: request.method,
+        path,
+        url,
+        status: res.status,
+        headers: res.headers,
+        ms,
+        text,
+        ...readBody(res.headers, text),
+      };
+    } catch (error) {
+      const failure = this.describeFailure(request.method, path, error);
+      if (failure.kind === 'timeout') this.timeoutsInARow += 1;
+      this.log.push({
+        method: request.method,
+        path,
+        status: null,
+        ms: elapsed(),
+        error: failure.message,
+      });
+      throw failure;
+    }
+  }
+
+  private describeFailure(method: string, path: string, error: unknown): RequestError {
+    const name = (error as { name?: string } | null)?.name;
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      const reason = `no answer within ${this.options.timeoutMs} ms`;
+      return new RequestError('timeout', `${method} ${path}: ${reason}`, reason);
+    }
+    const cause = causeOf(error);
+    // Fetch will not connect to some ports at all (the Fetch standard's "bad ports").
+    const reason = cause === 'bad port' ? 'fetch refuses to connect to this port' : cause;
+    return new RequestError('network', `${method} ${path} failed: ${reason}`, reason);
+  }
+}
+
+function readBody(
+  headers: Headers,
+  text: string,
+): Pick<HttpResponse, 'mediaType' | 'body' | 'jsonError'> {
+  const mediaType = (headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (text.trim() === '') return { mediaType, body: undefined, jsonError: 'the body is empty' };
+  try {
+    return { mediaType, body: parseJson(text) };
+  } catch (error) {
+    return {
+      mediaType,
+      body: undefined,
+      jsonError: `the body is not JSON (${(error as Error).message})`,
+    };
+  }
+}
+
+/** The innermost useful reason of a failed fetch, e.g. `connect ECONNREFUSED 127.0.0.1:9`. */
+function causeOf(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown; errors?: unknown[]; code?: string };
+  while (current?.cause || (current?.errors && current.errors.length > 0)) {
+    current = (current.cause ?? current.errors?.[0]) as typeof current;
+  }
+  return current?.message || current?.code || String(error);
+}
+
+/** Milliseconds to wait after a `429`, from `Retry-After` (seconds or HTTP-date), capped. */
+export function retryDelay(retryAfter: string | null, capMs: number): number {
+  let ms = 1000;
+  if (retryAfter !== null && /^\s*\d+\s*$/.test(retryAfter)) ms = Number(retryAfter) * 1000;
+  else if (retryAfter !== null && !Number.isNaN(Date.parse(retryAfter))) {
+    ms = Date.parse(retryAfter) - Date.now();
+  }
+  return Math.min(Math.max(ms, 0), capMs);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,65 @@
+// HTTP-date (RFC 9110 §5.6.7), which `Sunset` (RFC 8594) uses, and the RFC 9745 structured date
+// of `Deprecation`. A recipient must accept all three HTTP-date forms, so the kit does too.
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const LONG_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
+const MONTH = `(${MONTHS.join('|')})`;
+
+const IMF_FIXDATE = new RegExp(`^(${DAYS.join('|')}), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(
+  `^(${LONG_DAYS.join('|')}), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`,
+);
+const ASCTIME_DATE = new RegExp(`^(${DAYS.join('|')}) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
+
+function build(
+  weekday: number,
+  day: string,
+  month: string,
+  year: number,
+  time: readonly string[],
+): Date | undefined {
+  const [hours, minutes, seconds] = time.map(Number) as [number, number, number];
+  const monthIndex = MONTHS.indexOf(month);
+  const date = new Date(Date.UTC(year, monthIndex, Number(day), hours, minutes, seconds));
+  const valid =
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === monthIndex &&
+    date.getUTCDate() === Number(day) &&
+    hours < 24 &&
+    minutes < 60 &&
+    seconds < 61 &&
+    date.getUTCDay() === weekday;
+  return valid ? date : undefined;
+}
+
+/** Parses an HTTP-date in any of its three forms; undefined when malformed or self-contradictory. */
+export function parseHttpDate(value: string): Date | undefined {
+  let m = IMF_FIXDATE.exec(value);
+  if (m) {
+    const [, day = '', date = '', month = '', year = '', ...time] = m;
+    return build(DAYS.indexOf(day), date, month, Number(year), time);
+  }
+  m = RFC850_DATE.exec(value);
+  if (m) {
+    const [, day = '', date = '', month = '', yy = '', ...time] = m;
+    // RFC 9110: a two-digit year more than 50 years ahead belongs to the past century.
+    const thisYear = new Date().getUTCFullYear();
+    let year = Math.floor(thisYear / 100) * 100 + Number(yy);
+    if (year > thisYear + 50) year -= 100;
+    return build(LONG_DAYS.indexOf(day), date, month, year, time);
+  }
+  m = ASCTIME_DATE.exec(value);
+  if (m) {
+    const [, day = '', month = '', date = '', hh = '', mm = '', ss = '', year = ''] = m;
+    return build(DAYS.indexOf(day), date.trim(), month, Number(year), [hh, mm, ss]);
+  }
+  return undefined;
+}
+
+/** Parses an RFC 9745 `Deprecation` value (`@<seconds>`, parameters allowed); undefined if malformed. */
+export function parseStructuredDate(value: string): Date | undefined {
+  const m = /^ *@(-?\d{1,15})(?:;.*)? *$/.exec(value);
+  return m ? new Date(Number(m[1]) * 1000) : undefined;
+}

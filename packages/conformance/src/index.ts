@@ -1,0 +1,30 @@
+export { CHECKS } from './checks/index.js';
+export type { CheckContext } from './context.js';
+export { RateLimitedError, RequestError } from './http/client.js';
+export { renderJson } from './report/json.js';
+export { renderJunit } from './report/junit.js';
+export { renderCheckTable } from './report/markdown.js';
+export { prettyProgress, renderPretty } from './report/pretty.js';
+export {
+  ConformanceError,
+  type ConformanceOptions,
+  ConnectionError,
+  DEFAULT_TIMEOUT_MS,
+  runConformance,
+  selectChecks,
+  UsageError,
+} from './run.js';
+export type {
+  Check,
+  CheckResult,
+  ConformanceReport,
+  Group,
+  Level,
+  Outcome,
+  ProgressEvent,
+  RequestRecord,
+  Summary,
+  Verdict,
+} from './types.js';
+export { GROUPS } from './types.js';
+export { KIT_NAME, KIT_VERSION } from './version.js';

@@ -1,0 +1,28 @@
+import type { ConformanceReport } from '../types.js';
+
+/** Renders a report as one JSON document: summary, results, created pets and every request. */
+export function renderJson(report: ConformanceReport): string {
+  const document = {
+    kit: report.kit,
+    baseUrl: report.baseUrl,
+    runId: report.runId,
+    startedAt: report.startedAt,
+    durationMs: report.durationMs,
+    strict: report.strict,
+    readOnly: report.readOnly,
+    groups: report.groups,
+    ok: report.ok,
+    summary: report.summary,
+    results: report.results.map(({ id, title, section, level, outcome, message }) => ({
+      id,
+      title,
+      section,
+      level,
+      outcome,
+      message,
+    })),
+    created: report.created,
+    requests: report.requests,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -1,0 +1,62 @@
+import type { CheckResult, ConformanceReport } from '../types.js';
+import { GROUPS } from '../types.js';
+
+// Characters XML 1.0 cannot hold at all, even escaped.
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Escapes text for an XML attribute or element. */
+function xml(text: string): string {
+  return text
+    .replace(NOT_XML, '\uFFFD')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;');
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function testcase(result: CheckResult): string {
+  const open = `    <testcase name="${xml(result.id)}" classname="${xml(`animal-store-conformance.${result.group}`)}" time="${seconds(result.ms)}">`;
+  const detail = `${result.level} ${result.section}: ${result.message}`;
+  switch (result.outcome) {
+    case 'fail':
+      return `${open}\n      <failure type="${result.level}" message="${xml(result.message)}">${xml(`${result.title}\n${detail}`)}</failure>\n    </testcase>`;
+    case 'skip':
+      return `${open}\n      <skipped message="${xml(result.message)}"/>\n    </testcase>`;
+    case 'advisory':
+      return `${open}\n      <system-out>${xml(`ADVISORY (should, ${result.section}): ${result.message}`)}</system-out>\n    </testcase>`;
+    default:
+      return `${open}</testcase>`;
+  }
+}
+
+/** Renders a report as JUnit XML: one testsuite per group, one testcase per check (its id). */
+export function renderJunit(report: ConformanceReport): string {
+  const suites = GROUPS.flatMap((group) => {
+    const results = report.results.filter((r) => r.group === group);
+    if (results.length === 0) return [];
+    const failures = results.filter((r) => r.outcome === 'fail').length;
+    const skipped = results.filter((r) => r.outcome === 'skip').length;
+    const time = results.reduce((sum, r) => sum + r.ms, 0);
+    return [
+      `  <testsuite name="${group}" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(time)}" timestamp="${report.startedAt}">`,
+      '    <properties>',
+      `      <property name="baseUrl" value="${xml(report.baseUrl)}"/>`,
+      `      <property name="runId" value="${report.runId}"/>`,
+      `      <property name="kitVersion" value="${xml(report.kit.version)}"/>`,
+      '    </properties>',
+      ...results.map(testcase),
+      '  </testsuite>',
+    ];
+  });
+  const { summary } = report;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="animal-store-conformance" tests="${report.results.length}" failures="${summary.failed}" errors="0" skipped="${summary.skipped}" time="${seconds(report.durationMs)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,106 @@
+import type { CheckContext } from './context.js';
+
+/** `must`: the spec requires it. `should`: a recommendation where the spec leaves a gap. */
+export type Level = 'must' | 'should';
+
+/** The groups checks are organised in; `--only` selects among them. */
+export const GROUPS = ['auth', 'listPets', 'createPet', 'getPet', 'errors'] as const;
+/** One of `GROUPS`. */
+export type Group = (typeof GROUPS)[number];
+
+/**
+ * How a check ended. `advisory` is a failed `should` check (a failure only with `strict`);
+ * `skip` means the check could not judge (read-only mode, missing data, rate limiting).
+ */
+export type Outcome = 'pass' | 'fail' | 'advisory' | 'skip';
+
+/** The message of every check a read-only run skips because it creates data. */
+export const READ_ONLY_SKIP = 'read-only run: this check creates data';
+
+/** What a check's `run` returns: `fail` on a `should` check is reported as an advisory. */
+export interface Verdict {
+  readonly outcome: 'pass' | 'fail' | 'skip';
+  readonly message: string;
+}
+
+/** One conformance check: data plus the function that judges the server. */
+export interface Check {
+  /** Stable identifier, e.g. `listPets.limit-100`. */
+  readonly id: string;
+  readonly title: string;
+  /** Spec section(s) the check rests on, e.g. `§4.1`. */
+  readonly section: string;
+  readonly level: Level;
+  readonly group: Group;
+  /** True when the check creates data; `readOnly` runs skip it. */
+  readonly writes: boolean;
+  run(ctx: CheckContext): Promise<Verdict>;
+}
+
+/** The outcome of one check in a report. */
+export interface CheckResult {
+  readonly id: string;
+  readonly title: string;
+  readonly section: string;
+  readonly level: Level;
+  readonly group: Group;
+  readonly outcome: Outcome;
+  readonly message: string;
+  readonly ms: number;
+}
+
+/** One HTTP exchange the kit made; `status` is null when no answer came. */
+export interface RequestRecord {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | null;
+  readonly ms: number;
+  readonly error?: string;
+}
+
+/** Counts of outcomes over a run. */
+export interface Summary {
+  readonly passed: number;
+  readonly failed: number;
+  readonly advisories: number;
+  readonly skipped: number;
+}
+
+/** Everything a run found out, as the reporters render it. */
+export interface ConformanceReport {
+  readonly kit: { readonly name: string; readonly version: string };
+  readonly baseUrl: string;
+  readonly runId: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly strict: boolean;
+  readonly readOnly: boolean;
+  readonly groups: readonly Group[];
+  /** True when no check failed (every `must`, and with `strict` every `should`, passed). */
+  readonly ok: boolean;
+  readonly summary: Summary;
+  readonly results: readonly CheckResult[];
+  /** Pets this run created: they stay on the server (the spec has no delete). */
+  readonly created: {
+    readonly count: number;
+    readonly namePrefix: string;
+    readonly ids: readonly string[];
+  };
+  readonly requests: readonly RequestRecord[];
+}
+
+/** Progress of a run, for reporters that show it while it goes. */
+export type ProgressEvent =
+  | {
+      readonly type: 'start';
+      readonly baseUrl: string;
+      readonly runId: string;
+      readonly checks: number;
+    }
+  | { readonly type: 'notice'; readonly message: string }
+  | {
+      readonly type: 'check';
+      readonly result: CheckResult;
+      readonly index: number;
+      readonly total: number;
+    };

@@ -1,0 +1,230 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HELP } from '../src/cli.js';
+import { CHECKS, KIT_VERSION } from '../src/index.js';
+import {
+  closedBaseUrl,
+  type FakeServer,
+  type FakeServerOptions,
+  startFakeServer,
+} from './support/fake-server.js';
+import { runCli } from './support/run-cli.js';
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A fake server and the arguments that point the CLI at it. */
+async function target(options: FakeServerOptions = {}) {
+  const server = await startFakeServer(options);
+  servers.push(server);
+  return { server, args: ['--base-url', server.baseUrl, '--api-key', server.apiKey] };
+}
+
+describe('animal-store-conformance', () => {
+  it('prints the usage with --help and exits 0', async () => {
+    const { stdout, stderr, exitCode } = await runCli(['--help']);
+    expect(exitCode).toBe(0);
+    expect(stdout).toBe(HELP);
+    expect(stdout).toMatch(/^Usage: animal-store-conformance --base-url URL --api-key KEY/);
+    expect(stderr).toBe('');
+  });
+
+  it('prints the kit version with --version', async () => {
+    expect(await runCli(['--version'])).toEqual({
+      stdout: `${KIT_VERSION}\n`,
+      stderr: '',
+      exitCode: 0,
+    });
+  });
+
+  it.each([
+    ['no arguments', [], /--base-url is required/],
+    ['no API key', ['--base-url', 'http://127.0.0.1:9/v1'], /--api-key is required/],
+    ['an unknown option', ['--base-url', 'http://x/v1', '--api-key', 'k', '--fast'], /'--fast'/],
+    ['a positional argument', ['http://x/v1'], /positional/],
+    [
+      'an unknown reporter',
+      ['--base-url', 'http://x/v1', '--api-key', 'k', '--reporter', 'tap'],
+      /--reporter must be one of pretty, json, junit/,
+    ],
+    [
+      'an unknown group',
+      ['--base-url', 'http://x/v1', '--api-key', 'k', '--only', 'pets'],
+      /unknown group or check "pets"/,
+    ],
+    ['a base URL that is no URL', ['--base-url', 'pets', '--api-key', 'k'], /is not a URL/],
+    [
+      'a bad timeout',
+      ['--base-url', 'http://x/v1', '--api-key', 'k', '--timeout-ms', '0'],
+      /--timeout-ms/,
+    ],
+  ])('exits 2 with one line on stderr for %s', async (_, args, message) => {
+    const { stdout, stderr, exitCode } = await runCli(args);
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message);
+    expect(stderr).toMatch(/^animal-store-conformance: .*\(see --help\)\n$/);
+  });
+
+  it.each([
+    'pretty',
+    'json',
+    'junit',
+  ])('exits 2 with one clear line when the base URL is unreachable (%s)', async (reporter) => {
+    const url = await closedBaseUrl();
+    const args = ['--base-url', url, '--api-key', 'k', '--reporter', reporter];
+    const { stdout, stderr, exitCode } = await runCli(args);
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(
+      new RegExp(`^animal-store-conformance: cannot reach ${url}: .*ECONNREFUSED[^\\n]*\\n$`),
+    );
+  });
+
+  it('takes the API key from ANIMAL_STORE_API_KEY', async () => {
+    const { server } = await target();
+    const result = await runCli(['--base-url', server.baseUrl, '--only', 'auth'], {
+      ANIMAL_STORE_API_KEY: server.apiKey,
+    });
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('exits 0 against a conforming server, with a summary on stdout and progress on stderr', async () => {
+    const { args } = await target();
+    const { stdout, stderr, exitCode } = await runCli(args);
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(/^Animal Store conformance kit /);
+    expect(stdout).toMatch(
+      new RegExp(`\\n${CHECKS.length} passed, 0 failed, 0 advisories, 0 skipped\\n`),
+    );
+    expect(stdout).toMatch(/\nCreated \d+ pets named conformance-[0-9a-f]{8}-<n>; they stay/);
+    expect(stdout).toMatch(/\nPASS: every must check passed\n$/);
+    expect(stderr).toMatch(
+      /^Checking http:\/\/127\.0\.0\.1:\d+\/v1 \(run [0-9a-f]{8}, \d+ checks\)\n/,
+    );
+    expect(stderr).toContain('  ✓ listPets.limit-100\n');
+  });
+
+  it('exits 1 against a failing server and gives each failure its section and reason', async () => {
+    const { args } = await target({ faults: ['list-ignores-status-filter'] });
+    const { stdout, exitCode } = await runCli(args);
+    expect(exitCode).toBe(1);
+    expect(stdout).toMatch(
+      /\n {2}✗ listPets\.status-filter\.sold \(§4\.1\): GET \/pets\?status=sold&limit=100 returned pet \d+ with status "\w+"\n/,
+    );
+    expect(stdout).toMatch(/\nFAIL: 3 must checks failed\n$/);
+  });
+
+  it('prints one JSON document with the documented shape for --reporter json', async () => {
+    const { args } = await target({ faults: ['sunset-wrong-date'] });
+    const { stdout, stderr, exitCode } = await runCli([...args, '--reporter', 'json']);
+    expect(exitCode).toBe(1);
+    expect(stderr).toBe('');
+    const report = JSON.parse(stdout);
+    expect(report.kit).toEqual({ name: '@animal-store/conformance', version: KIT_VERSION });
+    expect(Object.keys(report.summary).sort()).toEqual([
+      'advisories',
+      'failed',
+      'passed',
+      'skipped',
+    ]);
+    expect(report.summary.failed).toBe(1);
+    expect(report.results).toHaveLength(CHECKS.length);
+    for (const result of report.results) {
+      expect(Object.keys(result).sort()).toEqual([
+        'id',
+        'level',
+        'message',
+        'outcome',
+        'section',
+        'title',
+      ]);
+    }
+    expect(report.results.find((r: { id: string }) => r.id === 'getPet.sunset-date')).toMatchObject(
+      {
+        level: 'must',
+        outcome: 'fail',
+        section: '§4.3, §9',
+      },
+    );
+    expect(report.requests.length).toBeGreaterThan(100);
+    for (const request of report.requests) {
+      expect(request).toMatchObject({
+        method: expect.any(String),
+        path: expect.any(String),
+        ms: expect.any(Number),
+      });
+    }
+    expect(report.requests.some((r: { status: number }) => r.status === 200)).toBe(true);
+    expect(report.created.count).toBeGreaterThan(100);
+  });
+
+  it('prints well-formed JUnit XML with one testcase per check for --reporter junit', async () => {
+    const { args } = await target({ faults: ['auth-skipped-on-get'], choices: ['no-location'] });
+    const { stdout, exitCode } = await runCli([...args, '--reporter', 'junit']);
+    expect(exitCode).toBe(1);
+    expect(XMLValidator.validate(stdout)).toBe(true);
+    const xml = new XMLParser({
+      ignoreAttributes: false,
+      isArray: (name) => ['testsuite', 'testcase'].includes(name),
+    }).parse(stdout);
+    const cases = xml.testsuites.testsuite.flatMap(
+      (suite: { testcase: unknown[] }) => suite.testcase,
+    );
+    expect(cases.map((c: Record<string, string>) => c['@_name'])).toEqual(CHECKS.map((c) => c.id));
+    const failed = cases.filter((c: Record<string, unknown>) => c.failure !== undefined);
+    expect(failed.map((c: Record<string, string>) => c['@_name'])).toContain(
+      'auth.getPet.missing-header',
+    );
+    expect(xml.testsuites['@_failures']).toBe(String(failed.length));
+    const location = cases.find(
+      (c: Record<string, string>) => c['@_name'] === 'createPet.location-header',
+    );
+    expect(location['system-out']).toMatch(/^ADVISORY \(should, §4\.2\)/);
+  });
+
+  it('runs only the groups given to --only', async () => {
+    const { args, server } = await target();
+    const { stdout, exitCode } = await runCli([
+      ...args,
+      '--only',
+      'getPet,errors',
+      '--reporter',
+      'json',
+    ]);
+    expect(exitCode).toBe(0);
+    const ids: string[] = JSON.parse(stdout).results.map((r: { id: string }) => r.id);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => id.startsWith('getPet.') || id.startsWith('errors.'))).toBe(true);
+    expect(server.created()).toBeLessThan(10);
+  });
+
+  it('sends no POST with --read-only', async () => {
+    const { args, server } = await target();
+    const { stdout, exitCode } = await runCli([...args, '--read-only']);
+    expect(exitCode).toBe(0);
+    expect(server.requests.filter((r) => r.method === 'POST')).toEqual([]);
+    const writing = CHECKS.filter((c) => c.writes).length;
+    expect(stdout).toContain(`\n  - ${writing} checks that create pets (--read-only)\n`);
+    expect(stdout).not.toContain('read-only run: this check creates data');
+    expect(stdout).toContain('Created no pets.');
+  });
+
+  it('exits 0 with advisories, and 1 once --strict turns them into failures', async () => {
+    const { args } = await target({ lenient: true });
+    const lenient = await runCli(args);
+    expect(lenient.exitCode).toBe(0);
+    expect(lenient.stdout).toContain(
+      '\nAdvisories (should: recommended where the spec leaves a gap)\n',
+    );
+    expect(lenient.stdout).toContain(
+      '\n  ! createPet.location-header (§4.2): POST /pets answered 201 without Location\n',
+    );
+    const strict = await runCli([...args, '--strict']);
+    expect(strict.exitCode).toBe(1);
+    expect(strict.stdout).toMatch(/\nFAIL: \d+ checks failed\n$/);
+  });
+});

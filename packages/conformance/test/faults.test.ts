@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../src/index.js';
+import { FAULTS, type Fault } from './support/fake-server.js';
+import { resultOf, runAgainst } from './support/run-kit.js';
+
+// One row per fault of the fake server: what the server does wrong, and the `must` checks that
+// have to fail because of it (each named check must fail; others may fail too).
+const CAUGHT: readonly [behaviour: string, fault: Fault, checks: readonly string[]][] = [
+  [
+    'skips auth on listPets',
+    'auth-skipped-on-list',
+    ['auth.listPets.missing-header', 'auth.listPets.unknown-key'],
+  ],
+  [
+    'skips auth on createPet',
+    'auth-skipped-on-create',
+    ['auth.createPet.missing-header', 'auth.createPet.unknown-key'],
+  ],
+  [
+    'skips auth on getPet',
+    'auth-skipped-on-get',
+    ['auth.getPet.missing-header', 'auth.getPet.unknown-key'],
+  ],
+  [
+    'accepts any bearer key',
+    'auth-accepts-unknown-key',
+    ['auth.listPets.unknown-key', 'auth.createPet.unknown-key', 'auth.getPet.unknown-key'],
+  ],
+  [
+    'ignores the auth scheme',
+    'auth-ignores-scheme',
+    ['auth.listPets.wrong-scheme', 'auth.createPet.wrong-scheme', 'auth.getPet.wrong-scheme'],
+  ],
+  [
+    'accepts an empty bearer token',
+    'auth-accepts-empty-token',
+    ['auth.listPets.empty-token', 'auth.getPet.empty-token'],
+  ],
+  [
+    'answers 403 instead of 401',
+    'auth-answers-403',
+    ['auth.listPets.missing-header', 'auth.getPet.unknown-key'],
+  ],
+  [
+    'sends a 401 without an Error body',
+    'auth-error-body-malformed',
+    ['auth.listPets.missing-header', 'errors.error-schema'],
+  ],
+  [
+    'answers listPets with 203',
+    'list-wrong-success-status',
+    ['listPets.returns-pet-array', 'auth.listPets.valid-key'],
+  ],
+  ['wraps the list in an object', 'list-not-array', ['listPets.returns-pet-array']],
+  ['serves the list as text/plain', 'list-text-content-type', ['listPets.returns-pet-array']],
+  ['lists pets whose status is a number', 'list-status-wrong-type', ['listPets.returns-pet-array']],
+  [
+    'ignores the status filter',
+    'list-ignores-status-filter',
+    [
+      'listPets.status-filter.available',
+      'listPets.status-filter.pending',
+      'listPets.status-filter.sold',
+    ],
+  ],
+  [
+    'leaves the newest match out of a filtered list',
+    'list-drops-newest-match',
+    ['listPets.status-filter.sold.includes-created'],
+  ],
+  [
+    'ignores limit',
+    'list-ignores-limit',
+    ['listPets.limit-1', 'listPets.limit-100', 'listPets.default-limit'],
+  ],
+  ['defaults limit to 10', 'list-default-limit-10', ['listPets.default-limit']],
+  ['caps limit at 50', 'list-caps-at-50', ['listPets.limit-100']],
+  ['lists a pet twice', 'list-repeats-a-pet', ['listPets.unique-ids']],
+  [
+    'answers 500 to limit=0',
+    'list-500-on-limit-0',
+    ['listPets.limit-out-of-range', 'errors.no-server-errors'],
+  ],
+  [
+    'answers createPet with 200',
+    'create-answers-200',
+    ['createPet.created', 'auth.createPet.valid-key'],
+  ],
+  ['creates a pet without name', 'create-accepts-missing-name', ['createPet.missing-name']],
+  [
+    'creates a pet without categoryId',
+    'create-accepts-missing-category-id',
+    ['createPet.missing-category-id'],
+  ],
+  [
+    'turns a numeric name into a string',
+    'create-coerces-name-number',
+    ['createPet.name-wrong-type'],
+  ],
+  [
+    'turns a string categoryId into a number',
+    'create-coerces-category-id-string',
+    ['createPet.category-id-wrong-type'],
+  ],
+  [
+    'truncates a fractional categoryId',
+    'create-truncates-category-id',
+    ['createPet.category-id-fractional'],
+  ],
+  [
+    'drops a status of the wrong type',
+    'create-accepts-status-number',
+    ['createPet.status-wrong-type'],
+  ],
+  ['drops an unknown status', 'create-drops-unknown-status', ['createPet.unknown-status']],
+  [
+    'answers 500 to malformed JSON',
+    'create-500-on-malformed-json',
+    ['createPet.malformed-json', 'errors.no-server-errors'],
+  ],
+  ['creates a pet from an empty body', 'create-accepts-empty-body', ['createPet.empty-body']],
+  [
+    'answers 400 with an empty body',
+    'create-400-without-error-body',
+    ['createPet.missing-name', 'errors.json-body'],
+  ],
+  ['rounds a categoryId beyond 2^53', 'create-rounds-category-id', ['createPet.category-id-exact']],
+  [
+    'stores every pet as available',
+    'create-ignores-status',
+    ['createPet.created', 'listPets.status-filter.available'],
+  ],
+  [
+    'changes the name it was sent',
+    'create-alters-name',
+    ['createPet.created', 'getPet.returns-pet'],
+  ],
+  [
+    'does not keep a created pet',
+    'create-not-persisted',
+    ['createPet.readable-by-id', 'createPet.listed'],
+  ],
+  ['gives two pets the same id', 'create-reuses-ids', ['createPet.distinct-ids']],
+  [
+    'returns another pet from getPet',
+    'get-returns-other-pet',
+    ['getPet.returns-pet', 'createPet.readable-by-id'],
+  ],
+  ['answers 404 with an HTML body', 'get-404-as-html', ['getPet.not-found', 'errors.json-body']],
+  [
+    'puts another status in a 404 Error body',
+    'get-404-status-mismatch',
+    ['getPet.not-found', 'errors.status-matches'],
+  ],
+  [
+    'writes the Error status as a string',
+    'get-404-status-as-string',
+    ['getPet.not-found', 'errors.error-schema'],
+  ],
+  ['answers 200 null for an absent pet', 'get-200-null-for-absent', ['getPet.not-found']],
+  ['answers 400 for an absent pet', 'get-400-for-absent', ['getPet.not-found']],
+  ['answers 500 to a malformed petId', 'get-500-on-malformed-id', ['errors.no-server-errors']],
+  ['announces the wrong sunset date', 'sunset-wrong-date', ['getPet.sunset-date']],
+  ['writes Sunset as ISO 8601', 'sunset-not-http-date', ['getPet.sunset-date']],
+  ['sends "Deprecation: true"', 'deprecation-not-structured', ['getPet.deprecation-date']],
+  ['deprecates after the sunset', 'deprecation-after-sunset', ['getPet.sunset-after-deprecation']],
+];
+
+describe.concurrent('against a server that breaks one rule of the spec', () => {
+  it.each(CAUGHT)('catches a server that %s', async (_, fault, checks) => {
+    const { report } = await runAgainst({ faults: [fault] });
+    for (const id of checks) {
+      const result = resultOf(report, id);
+      expect(result.level, id).toBe('must');
+      expect(result.outcome, `${id}: ${result.message}`).toBe('fail');
+      expect(result.message, id).not.toBe('');
+    }
+    expect(report.ok).toBe(false);
+  });
+});
+
+describe('the fault table', () => {
+  it('covers every fault the fake server can inject, at least 25', () => {
+    expect(CAUGHT.map(([, fault]) => fault).sort()).toEqual([...FAULTS].sort());
+    expect(FAULTS.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('names only checks that exist', () => {
+    const ids = new Set(CHECKS.map((c) => c.id));
+    for (const [, , checks] of CAUGHT) for (const id of checks) expect(ids).toContain(id);
+  });
+});

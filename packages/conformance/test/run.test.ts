@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  CHECKS,
+  ConnectionError,
+  GROUPS,
+  type ProgressEvent,
+  runConformance,
+  selectChecks,
+  UsageError,
+} from '../src/index.js';
+import { closedBaseUrl } from './support/fake-server.js';
+import { notPassed, resultOf, runAgainst } from './support/run-kit.js';
+
+describe('the check registry', () => {
+  it('gives every check a unique id that starts with its group', () => {
+    const ids = CHECKS.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const c of CHECKS) expect(c.id.startsWith(`${c.group}.`)).toBe(true);
+  });
+
+  it('cites a spec section for every check and has checks in every group', () => {
+    for (const c of CHECKS) expect(c.section).toMatch(/^§\d/);
+    for (const group of GROUPS) expect(CHECKS.some((c) => c.group === group)).toBe(true);
+  });
+
+  it('selects groups and single checks, and refuses unknown names', () => {
+    expect(selectChecks(['errors']).every((c) => c.group === 'errors')).toBe(true);
+    expect(selectChecks(['getPet.not-found']).map((c) => c.id)).toEqual(['getPet.not-found']);
+    expect(() => selectChecks(['pets'])).toThrow(UsageError);
+  });
+});
+
+describe('runConformance', () => {
+  it('reports the pets it created, tagged with the run id, and the kit version', async () => {
+    const { report, server } = await runAgainst();
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(report.kit).toEqual({ name: '@animal-store/conformance', version: manifest.version });
+    expect(report.created.count).toBe(server.created());
+    expect(report.created.count).toBeGreaterThan(100);
+    expect(report.created.namePrefix).toBe(`conformance-${report.runId}-`);
+    expect(report.requests.length).toBe(server.requests.length);
+  });
+
+  it('creates nothing in read-only mode and skips the checks that would', async () => {
+    const { report, server } = await runAgainst({}, { readOnly: true });
+    expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(report.created.count).toBe(0);
+    for (const check of CHECKS.filter((c) => c.writes)) {
+      expect(resultOf(report, check.id).outcome).toBe('skip');
+    }
+    expect(report.ok).toBe(true);
+  });
+
+  it('judges existing data in read-only mode without failing a conforming server', async () => {
+    const { report } = await runAgainst({ lenient: true }, { readOnly: true });
+    expect(report.results.filter((r) => r.outcome === 'fail')).toEqual([]);
+    expect(resultOf(report, 'getPet.returns-pet').outcome).toBe('pass');
+    expect(resultOf(report, 'listPets.limit-1').outcome).toBe('pass');
+  });
+
+  it('catches a faulty server in read-only mode from the data already there', async () => {
+    const { report } = await runAgainst(
+      { faults: ['list-ignores-limit'], choices: ['others-pets-descending'] },
+      { readOnly: true },
+    );
+    expect(resultOf(report, 'listPets.limit-1').outcome).toBe('fail');
+  });
+
+  it('runs only the groups asked for', async () => {
+    const { report, server } = await runAgainst({}, { only: ['auth', 'errors'] });
+    expect(new Set(report.results.map((r) => r.group))).toEqual(new Set(['auth', 'errors']));
+    expect(report.groups).toEqual(['auth', 'errors']);
+    expect(server.created()).toBeLessThan(10);
+  });
+
+  it('judges error answers on its own when only the errors group runs', async () => {
+    const { report } = await runAgainst({ faults: ['get-404-as-html'] }, { only: ['errors'] });
+    expect(resultOf(report, 'errors.json-body').outcome).toBe('fail');
+  });
+
+  it('retries 429 after Retry-After and counts it neither as a pass nor a failure', async () => {
+    const { report } = await runAgainst({ rateLimitFirst: 5 });
+    expect(report.requests.filter((r) => r.status === 429)).toHaveLength(5);
+    expect(notPassed(report)).toEqual([]);
+  });
+
+  it('skips a check whose request stays rate-limited after the retries', async () => {
+    const { report } = await runAgainst(
+      { alwaysRateLimit: (method, path) => method === 'GET' && path === '/pets/not-a-number' },
+      { retry: { maxRetries: 2 } },
+    );
+    const result = resultOf(report, 'getPet.malformed-id-rejected');
+    expect(result.outcome).toBe('skip');
+    expect(result.message).toMatch(/429 after 2 retries/);
+    expect(report.requests.filter((r) => r.status === 429)).toHaveLength(3);
+    expect(report.ok).toBe(true);
+  });
+
+  it('fails a check whose request gets no answer in time, and goes on', async () => {
+    const { report } = await runAgainst(
+      { hang: (method, path) => method === 'GET' && path === '/pets?limit=abc' },
+      { timeoutMs: 300 },
+    );
+    const result = resultOf(report, 'listPets.limit-out-of-range');
+    expect(result.outcome).toBe('fail');
+    expect(result.message).toBe('GET /pets?limit=abc: no answer within 300 ms');
+    expect(resultOf(report, 'getPet.returns-pet').outcome).toBe('pass');
+    expect(report.requests.find((r) => r.status === null)).toMatchObject({
+      method: 'GET',
+      path: '/pets?limit=abc',
+    });
+  });
+
+  it('stops waiting on a server that no longer answers at all', async () => {
+    let answered = 0;
+    const started = performance.now();
+    const { report } = await runAgainst({ hang: () => answered++ > 0 }, { timeoutMs: 100 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(report.requests.filter((r) => r.status === null)).toHaveLength(5);
+    expect(report.summary.passed).toBe(0);
+    expect(resultOf(report, 'listPets.limit-1').message).toMatch(
+      /^(GET|POST) \/pets\S*: not sent: the last 5 requests got no answer$/,
+    );
+  });
+
+  it('throws a ConnectionError with one clear line when nothing answers', async () => {
+    const baseUrl = await closedBaseUrl();
+    const run = runConformance({ baseUrl, apiKey: 'k' });
+    await expect(run).rejects.toThrow(ConnectionError);
+    await expect(run).rejects.toThrow(new RegExp(`^cannot reach ${baseUrl}: .*ECONNREFUSED`));
+  });
+
+  it('refuses options that cannot work', async () => {
+    await expect(runConformance({ baseUrl: 'not a url', apiKey: 'k' })).rejects.toThrow(UsageError);
+    await expect(runConformance({ baseUrl: 'ftp://x/v1', apiKey: 'k' })).rejects.toThrow(
+      UsageError,
+    );
+    await expect(runConformance({ baseUrl: 'http://x/v1', apiKey: '' })).rejects.toThrow(
+      UsageError,
+    );
+  });
+
+  it('reports progress: the start, what it creates, and every check', async () => {
+    const events: ProgressEvent[] = [];
+    await runAgainst({}, { onProgress: (event) => events.push(event) });
+    expect(events[0]?.type).toBe('start');
+    const notices = events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
+    expect(notices.some((m) => /creating \d+ pets named conformance-/.test(m))).toBe(true);
+    expect(events.filter((e) => e.type === 'check')).toHaveLength(CHECKS.length);
+  });
+});

@@ -1,0 +1,498 @@
+// A small in-memory Animal Store for the kit's self-tests: the spec plus DESIGN.md's gap decisions
+// (the reference), a lenient variant that fills every gap differently but still conforms, and a
+// switch per fault that breaks exactly one rule of the spec.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  BODY_LIMIT_BYTES,
+  DEFAULT_PET_STATUS,
+  describeDetails,
+  GET_PET_DEPRECATION_HEADERS,
+  ID_MAX,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  PET_STATUSES,
+  type PetStatus,
+  parseListPetsQuery,
+  parsePetId,
+  validateNewPet,
+} from '@animal-store/contract';
+
+/** Each fault breaks one rule of the spec; the kit must catch it with a `must` check. */
+export const FAULTS = [
+  'auth-skipped-on-list',
+  'auth-skipped-on-create',
+  'auth-skipped-on-get',
+  'auth-accepts-unknown-key',
+  'auth-ignores-scheme',
+  'auth-accepts-empty-token',
+  'auth-answers-403',
+  'auth-error-body-malformed',
+  'list-wrong-success-status',
+  'list-not-array',
+  'list-text-content-type',
+  'list-status-wrong-type',
+  'list-ignores-status-filter',
+  'list-drops-newest-match',
+  'list-ignores-limit',
+  'list-default-limit-10',
+  'list-caps-at-50',
+  'list-repeats-a-pet',
+  'list-500-on-limit-0',
+  'create-answers-200',
+  'create-accepts-missing-name',
+  'create-accepts-missing-category-id',
+  'create-coerces-name-number',
+  'create-coerces-category-id-string',
+  'create-truncates-category-id',
+  'create-accepts-status-number',
+  'create-drops-unknown-status',
+  'create-500-on-malformed-json',
+  'create-accepts-empty-body',
+  'create-400-without-error-body',
+  'create-rounds-category-id',
+  'create-ignores-status',
+  'create-alters-name',
+  'create-not-persisted',
+  'create-reuses-ids',
+  'get-returns-other-pet',
+  'get-404-as-html',
+  'get-404-status-mismatch',
+  'get-404-status-as-string',
+  'get-200-null-for-absent',
+  'get-400-for-absent',
+  'get-500-on-malformed-id',
+  'sunset-wrong-date',
+  'sunset-not-http-date',
+  'deprecation-not-structured',
+  'deprecation-after-sunset',
+] as const;
+export type Fault = (typeof FAULTS)[number];
+
+/** Conforming alternatives to our gap decisions; `lenient: true` turns them all on. */
+export const GAP_CHOICES = [
+  'clamps-limit',
+  'omits-status',
+  'extra-pet-fields',
+  'no-location',
+  'no-deprecation-headers',
+  'no-www-authenticate',
+  'others-pets-descending',
+  'huge-ids',
+  'own-error-codes',
+  'ignores-unknown-fields',
+  'unknown-status-filter-empty',
+  'no-next-link',
+  'malformed-id-404',
+  'validates-before-auth',
+  'exact-big-category-ids',
+  'deprecation-on-list',
+] as const;
+export type GapChoice = (typeof GAP_CHOICES)[number];
+
+export interface FakeServerOptions {
+  readonly apiKey?: string;
+  readonly faults?: readonly Fault[];
+  readonly choices?: readonly GapChoice[];
+  readonly lenient?: boolean;
+  /** Answer `429` with `Retry-After: 0` to the first N requests. */
+  readonly rateLimitFirst?: number;
+  /** Always answer `429` to matching requests. */
+  readonly alwaysRateLimit?: (method: string, path: string) => boolean;
+  /** Never answer matching requests. */
+  readonly hang?: (method: string, path: string) => boolean;
+}
+
+export interface FakeServer {
+  /** `http://127.0.0.1:<port>/v1` */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  /** Every request received: method and path below `/v1` (query included). */
+  readonly requests: { method: string; path: string }[];
+  /** How many pets `createPet` stored. */
+  created(): number;
+  close(): Promise<void>;
+}
+
+interface StoredPet {
+  id: bigint;
+  name: string;
+  categoryId: bigint;
+  status?: PetStatus;
+}
+
+/** JSON with bigint values written as plain integers. */
+function stringify(value: unknown): string {
+  return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `__int:${v}` : v)).replace(
+    /"__int:(-?\d+)"/g,
+    '$1',
+  );
+}
+
+const CODES = {
+  reference: {
+    400: 'validation_failed',
+    401: 'unauthorized',
+    404: 'not_found',
+    405: 'method_not_allowed',
+    413: 'payload_too_large',
+    415: 'unsupported_media_type',
+    429: 'rate_limited',
+    500: 'internal_error',
+  },
+  own: {
+    400: 'BAD_REQUEST',
+    401: 'AUTH_REQUIRED',
+    404: 'NO_SUCH_THING',
+    405: 'BAD_METHOD',
+    413: 'TOO_BIG',
+    415: 'BAD_MEDIA',
+    429: 'SLOW_DOWN',
+    500: 'OOPS',
+  },
+} as const;
+type ErrorStatus = keyof (typeof CODES)['reference'];
+
+/** Starts a fake server on 127.0.0.1, port 0. */
+export async function startFakeServer(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const apiKey = options.apiKey ?? 'test-key-123';
+  const faults = new Set<Fault>(options.faults ?? []);
+  const choices = new Set<GapChoice>(options.lenient ? GAP_CHOICES : (options.choices ?? []));
+  const has = (fault: Fault) => faults.has(fault);
+  const gap = (choice: GapChoice) => choices.has(choice);
+  const requests: { method: string; path: string }[] = [];
+  const pets = new Map<bigint, StoredPet>();
+  let nextId = gap('huge-ids') ? 1_790_000_000_000_000_123n : 1n;
+  let creations = 0;
+  let stored = 0;
+  let rateLimited = 0;
+
+  if (gap('others-pets-descending')) {
+    // Someone else's pets, there before the kit: any status, some without one.
+    for (let i = 0; i < 30; i++) {
+      const pet: StoredPet = { id: nextId, name: `someone else's pet ${i}`, categoryId: 9n };
+      if (i % 4 !== 3) pet.status = PET_STATUSES[i % 3] as PetStatus;
+      pets.set(pet.id, pet);
+      nextId += 7n;
+    }
+  }
+
+  function send(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    const contentType = gap('own-error-codes')
+      ? 'application/json'
+      : 'application/json; charset=utf-8';
+    res.writeHead(status, { 'content-type': contentType, ...headers });
+    res.end(body === undefined ? '' : stringify(body));
+  }
+
+  function error(
+    res: ServerResponse,
+    status: ErrorStatus,
+    message: string,
+    headers: Record<string, string> = {},
+  ) {
+    const code = CODES[gap('own-error-codes') ? 'own' : 'reference'][status];
+    const extra = gap('own-error-codes') ? { details: message, traceId: 'abc123' } : {};
+    send(res, status, { code, message, status, ...extra }, headers);
+  }
+
+  function view(pet: StoredPet): Record<string, unknown> {
+    const out: Record<string, unknown> = { id: pet.id, name: pet.name, categoryId: pet.categoryId };
+    if (pet.status !== undefined && !gap('omits-status')) out.status = pet.status;
+    if (gap('extra-pet-fields')) {
+      Object.assign(out, { createdAt: '2025-01-01T00:00:00Z', tags: [], category: { id: 1 } });
+    }
+    return out;
+  }
+
+  /** True when the request may go on; otherwise answers 401 (or the fault's status). */
+  function authenticate(req: IncomingMessage, res: ServerResponse, extra: Record<string, string>) {
+    const header = req.headers.authorization ?? '';
+    const [scheme = '', token = ''] = header.split(/ +/, 2);
+    let ok = /^bearer$/i.test(scheme) && token === apiKey;
+    if (has('auth-accepts-unknown-key') && /^bearer$/i.test(scheme) && token !== '') ok = true;
+    if (has('auth-ignores-scheme') && token === apiKey) ok = true;
+    if (has('auth-accepts-empty-token') && /^bearer\s*$/i.test(header)) ok = true;
+    if (ok) return true;
+    const headers = gap('no-www-authenticate')
+      ? extra
+      : { ...extra, 'www-authenticate': 'Bearer realm="animal-store"' };
+    if (has('auth-error-body-malformed')) send(res, 401, { error: 'unauthorized' }, headers);
+    else if (has('auth-answers-403'))
+      send(res, 403, { code: 'forbidden', message: 'no', status: 403 }, headers);
+    else error(res, 401, 'a valid API key is required', headers);
+    return false;
+  }
+
+  function listPets(url: URL, res: ServerResponse, extra: Record<string, string>) {
+    const params = url.searchParams;
+    if (has('list-500-on-limit-0') && params.get('limit') === '0') {
+      return error(res, 500, 'division by zero', extra);
+    }
+    const checked = new URLSearchParams(params);
+    let clamped: number | undefined;
+    if (gap('clamps-limit') && params.has('limit')) {
+      const raw = Number.parseInt(params.get('limit') ?? '', 10);
+      clamped = Number.isNaN(raw) ? LIMIT_DEFAULT : Math.min(LIMIT_MAX, Math.max(LIMIT_MIN, raw));
+      checked.delete('limit');
+    }
+    const unknownStatus = !PET_STATUSES.includes(params.get('status') as PetStatus);
+    if (gap('unknown-status-filter-empty') && params.has('status') && unknownStatus) {
+      return send(res, 200, [], extra);
+    }
+    // int64 cursors beyond 2^53 are read exactly, never through a double.
+    let after: bigint | undefined;
+    const rawAfter = checked.get('after');
+    if (gap('huge-ids') && rawAfter !== null && /^\d{1,19}$/.test(rawAfter)) {
+      after = BigInt(rawAfter);
+      checked.delete('after');
+    }
+    const parsed = parseListPetsQuery(checked);
+    if (!parsed.ok) return error(res, 400, describeDetails(parsed.details), extra);
+    let limit = clamped ?? parsed.value.limit;
+    const status = parsed.value.status;
+    if (parsed.value.after !== undefined) after = BigInt(parsed.value.after);
+    if (has('list-default-limit-10') && !params.has('limit')) limit = 10;
+    if (has('list-caps-at-50')) limit = Math.min(limit, 50);
+    let items = [...pets.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (gap('others-pets-descending')) items.reverse();
+    if (status !== undefined && !has('list-ignores-status-filter')) {
+      items = items.filter((p) => p.status === status);
+      if (has('list-drops-newest-match')) items = items.slice(0, -1);
+    }
+    if (after !== undefined) {
+      const cursor = after;
+      const descending = gap('others-pets-descending');
+      items = items.filter((p) => (descending ? p.id < cursor : p.id > cursor));
+    }
+    const page = has('list-ignores-limit') ? items : items.slice(0, limit);
+    const headers = { ...extra };
+    const last = page.at(-1);
+    if (items.length > page.length && last !== undefined && !gap('no-next-link')) {
+      const next = new URLSearchParams({ limit: String(limit), after: String(last.id) });
+      if (status !== undefined) next.set('status', status);
+      headers.link = `</v1/pets?${next}>; rel="next"`;
+    }
+    let body: unknown[] = page.map(view);
+    if (has('list-repeats-a-pet') && body.length > 1) body = [body[0], ...body.slice(0, -1)];
+    if (has('list-status-wrong-type')) {
+      body = body.map((p) => ({ ...(p as object), status: 1 }));
+    }
+    if (has('list-text-content-type')) {
+      res.writeHead(200, { 'content-type': 'text/plain', ...headers });
+      return res.end(stringify(body));
+    }
+    const wrapped = has('list-not-array') ? { items: body } : body;
+    send(res, has('list-wrong-success-status') ? 203 : 200, wrapped, headers);
+  }
+
+  type Parsed =
+    | { ok: true; name: string; categoryId: bigint; status?: PetStatus }
+    | { ok: false; fail: (res: ServerResponse, extra: Record<string, string>) => void };
+
+  /** Reads a NewPet from the raw body, as the spec and the faults say. */
+  function parseNewPet(raw: string, req: IncomingMessage): Parsed {
+    const refuse = (status: ErrorStatus, message: string): Parsed => ({
+      ok: false,
+      fail: (res, extra) =>
+        status === 400 && has('create-400-without-error-body')
+          ? send(res, 400, undefined, extra)
+          : error(res, status, message, extra),
+    });
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim();
+    if (contentType !== 'application/json') return refuse(415, 'send application/json');
+    if (Buffer.byteLength(raw) > BODY_LIMIT_BYTES) return refuse(413, 'too large');
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      if (has('create-accepts-empty-body') && raw === '') body = { name: 'empty', categoryId: 1 };
+      else if (has('create-500-on-malformed-json')) return refuse(500, 'parser crashed');
+      else return refuse(400, 'the body is not JSON');
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      return refuse(400, 'not an object');
+    }
+    body = { ...body };
+    if (has('create-accepts-missing-name') && body.name === undefined) body.name = 'unnamed';
+    if (has('create-accepts-missing-category-id') && body.categoryId === undefined) {
+      body.categoryId = 1;
+    }
+    if (has('create-coerces-name-number') && typeof body.name === 'number') {
+      body.name = String(body.name);
+    }
+    if (has('create-coerces-category-id-string') && typeof body.categoryId === 'string') {
+      body.categoryId = Number(body.categoryId);
+    }
+    if (has('create-truncates-category-id') && typeof body.categoryId === 'number') {
+      body.categoryId = Math.trunc(body.categoryId);
+    }
+    if (has('create-accepts-status-number') && typeof body.status === 'number') delete body.status;
+    if (has('create-drops-unknown-status') && !PET_STATUSES.includes(body.status as PetStatus)) {
+      delete body.status;
+    }
+    if (gap('ignores-unknown-fields')) {
+      for (const key of Object.keys(body)) {
+        if (!['name', 'categoryId', 'status'].includes(key)) delete body[key];
+      }
+    }
+    // Beyond 2^53-1 the reference refuses; a lenient server keeps the digits; a faulty one rounds.
+    let big: bigint | undefined;
+    if (typeof body.categoryId === 'number' && body.categoryId > ID_MAX) {
+      const literal = /"categoryId"\s*:\s*(-?\d+)\s*[,}]/.exec(raw)?.[1];
+      if (gap('exact-big-category-ids') && literal !== undefined) big = BigInt(literal);
+      if (has('create-rounds-category-id')) big = BigInt(body.categoryId);
+    }
+    const checked = validateNewPet(big === undefined ? body : { ...body, categoryId: 1 });
+    if (!checked.ok) return refuse(400, describeDetails(checked.details));
+    const { name, categoryId, status } = checked.value;
+    return {
+      ok: true,
+      name: has('create-alters-name') ? name.toUpperCase() : name,
+      categoryId: big ?? BigInt(categoryId),
+      status: has('create-ignores-status') ? undefined : status,
+    };
+  }
+
+  function createPet(parsed: Parsed, res: ServerResponse, extra: Record<string, string>) {
+    if (!parsed.ok) return parsed.fail(res, extra);
+    const pet: StoredPet = { id: nextId, name: parsed.name, categoryId: parsed.categoryId };
+    if (parsed.status !== undefined) pet.status = parsed.status;
+    else if (!gap('omits-status')) pet.status = DEFAULT_PET_STATUS;
+    creations += 1;
+    if (!has('create-reuses-ids') || creations % 2 === 0) nextId += gap('huge-ids') ? 7n : 1n;
+    if (!has('create-not-persisted')) {
+      pets.set(pet.id, pet);
+      stored += 1;
+    }
+    const headers = gap('no-location') ? extra : { ...extra, location: `/v1/pets/${pet.id}` };
+    send(res, has('create-answers-200') ? 200 : 201, view(pet), headers);
+  }
+
+  function getPet(raw: string, res: ServerResponse, extra: Record<string, string>) {
+    if (gap('malformed-id-404') && !/^-?\d+$/.test(raw))
+      return error(res, 404, 'no such pet', extra);
+    let id: bigint;
+    if (gap('huge-ids')) {
+      // int64 ids beyond 2^53: parsed exactly, never through a double.
+      if (!/^\d{1,19}$/.test(raw)) return error(res, 400, 'petId must be an integer', extra);
+      id = BigInt(raw);
+    } else {
+      const parsed = parsePetId(raw);
+      if (!parsed.ok) {
+        if (has('get-500-on-malformed-id')) return error(res, 500, 'NaN', extra);
+        return error(res, 400, describeDetails(parsed.details), extra);
+      }
+      id = BigInt(parsed.value);
+    }
+    let pet = pets.get(id);
+    if (has('get-returns-other-pet') && pet !== undefined) {
+      pet = [...pets.values()].find((p) => p.id !== id) ?? pet;
+    }
+    if (pet !== undefined) return send(res, 200, view(pet), extra);
+    if (has('get-404-as-html')) {
+      res.writeHead(404, { 'content-type': 'text/html', ...extra });
+      return res.end('<html><body><h1>Not Found</h1></body></html>');
+    }
+    if (has('get-404-status-mismatch')) {
+      return send(res, 404, { code: 'not_found', message: 'no such pet', status: 400 }, extra);
+    }
+    if (has('get-404-status-as-string')) {
+      return send(res, 404, { code: 'not_found', message: 'no such pet', status: '404' }, extra);
+    }
+    if (has('get-200-null-for-absent')) return send(res, 200, null, extra);
+    if (has('get-400-for-absent')) return error(res, 400, 'no such pet', extra);
+    error(res, 404, `no pet ${id}`, extra);
+  }
+
+  function deprecationHeaders(): Record<string, string> {
+    if (gap('no-deprecation-headers')) return {};
+    const headers: Record<string, string> = {
+      deprecation: GET_PET_DEPRECATION_HEADERS.Deprecation,
+      sunset: GET_PET_DEPRECATION_HEADERS.Sunset,
+      link: GET_PET_DEPRECATION_HEADERS.Link,
+    };
+    if (has('sunset-wrong-date')) headers.sunset = 'Fri, 06 Dec 2030 00:00:00 GMT';
+    if (has('sunset-not-http-date')) headers.sunset = '2030-12-05T00:00:00Z';
+    if (has('deprecation-not-structured')) headers.deprecation = 'true';
+    if (has('deprecation-after-sunset')) headers.deprecation = '@1924992000'; // 2031-01-01
+    return headers;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const method = req.method ?? 'GET';
+    const path = `${url.pathname.replace(/^\/v1/, '')}${url.search}`;
+    requests.push({ method, path });
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    if (options.hang?.(method, path)) return; // never answers
+    if (rateLimited < (options.rateLimitFirst ?? 0) || options.alwaysRateLimit?.(method, path)) {
+      rateLimited += 1;
+      return error(res, 429, 'slow down', { 'retry-after': '0' });
+    }
+    if (!url.pathname.startsWith('/v1/')) return error(res, 404, 'no such route');
+    const route = url.pathname.slice('/v1'.length);
+    const petMatch = /^\/pets\/([^/]+)$/.exec(route);
+    if (route === '/pets') {
+      const extra: Record<string, string> = gap('deprecation-on-list')
+        ? { deprecation: GET_PET_DEPRECATION_HEADERS.Deprecation }
+        : {};
+      if (method === 'GET') {
+        if (!has('auth-skipped-on-list') && !authenticate(req, res, extra)) return;
+        return listPets(url, res, extra);
+      }
+      if (method === 'POST') {
+        // A server may validate before it authenticates: the kit sends valid bodies to test auth.
+        const parsed = parseNewPet(raw, req);
+        if (gap('validates-before-auth') && !parsed.ok) return parsed.fail(res, extra);
+        if (!has('auth-skipped-on-create') && !authenticate(req, res, extra)) return;
+        return createPet(parsed, res, extra);
+      }
+      return error(res, 405, 'use GET or POST', { allow: 'GET, POST' });
+    }
+    if (petMatch) {
+      const extra = deprecationHeaders();
+      if (method !== 'GET') return error(res, 405, 'use GET', { ...extra, allow: 'GET' });
+      if (!has('auth-skipped-on-get') && !authenticate(req, res, extra)) return;
+      return getPet(decodeURIComponent(petMatch[1] ?? ''), res, extra);
+    }
+    error(res, 404, 'no such route');
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(e));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    apiKey,
+    requests,
+    created: () => stored,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((e) => (e ? reject(e) : resolve()));
+      }),
+  };
+}
+
+/** A base URL on 127.0.0.1 where nothing listens any more. */
+export async function closedBaseUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}/v1`;
+}

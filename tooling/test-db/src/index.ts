@@ -1,0 +1,17 @@
+import './vitest-context.js';
+
+export { FERRETDB_VERSION, ferretdbBinary } from './ferretdb.js';
+export {
+  type Attempt,
+  NoTestMongoError,
+  startTestMongo,
+  strategiesFromEnv,
+  uniqueDbName,
+} from './start.js';
+export {
+  type Outage,
+  STRATEGIES,
+  type Strategy,
+  type TestMongo,
+  type TestMongoOptions,
+} from './types.js';

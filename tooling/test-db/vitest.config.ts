@@ -1,0 +1,12 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'test-db',
+    include: ['test/**/*.test.ts'],
+    // One server for the run, as other packages use it; the first FerretDB build can take minutes.
+    globalSetup: ['./src/vitest-global-setup.ts'],
+    hookTimeout: 300_000,
+    testTimeout: 120_000,
+  },
+});
