@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ReadyMessage, ServerSpec } from './servers/protocol.js';
+import type { ReadyMessage, ServerSpec, StatsMessage, StatsRequest } from './servers/protocol.js';
 import { SERVER_SPEC_ENV } from './servers/protocol.js';
 
 export type ServerKind = 'api' | 'baseline';
@@ -26,6 +26,8 @@ export interface ServerChild {
   resetPeakRss(): boolean;
   /** Peak resident set size since the last reset (or start), in MiB. */
   peakRssMb(): number;
+  /** Database commands the child has sent so far, by name (none for the in-memory store). */
+  commands(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -140,6 +142,22 @@ export async function startServerChild(
       }
     },
     peakRssMb: () => procStatusKb(pid, 'VmHWM') / 1024,
+    commands: () =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.off('message', onMessage);
+          reject(new Error(`${kind} server did not report its stats`));
+        }, 10_000);
+        const onMessage = (message: StatsMessage) => {
+          if (message.type !== 'stats') return;
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          resolve(message.commands);
+        };
+        child.on('message', onMessage);
+        const request: StatsRequest = { type: 'stats' };
+        child.send(request);
+      }),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

@@ -33,6 +33,9 @@ export interface EndpointComparison {
   endpoint: EndpointId;
   label: string;
   pets: number;
+  /** The load of the throughput runs (the fixed-rate runs use the same connections). */
+  connections: number;
+  pipelining: number;
   throughput: {
     /** API req/s over baseline req/s, paired by round. */
     ratio: Spread;
@@ -49,6 +52,8 @@ export interface EndpointComparison {
     p99Ratio: number;
   };
   peakRssMb: { api: number; baseline: number };
+  /** Database commands per response during the throughput rounds, by name (MongoDB only). */
+  commandsPerRequest: { api: Record<string, number>; baseline: Record<string, number> };
   /** Whether the peak covers only the measured load (false: it runs from start-up). */
   peakRssUnderLoadOnly: boolean;
 }
@@ -127,6 +132,20 @@ export function interleaved<T>(round: number, a: T, b: T): [T, T] {
 
 export type Progress = (line: string) => void;
 
+/** Commands sent between two counts, per response. */
+function perRequest(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  responses: number,
+): Record<string, number> {
+  const rates: Record<string, number> = {};
+  for (const [name, count] of Object.entries(after)) {
+    const sent = count - (before[name] ?? 0);
+    if (sent > 0) rates[name] = round(sent / responses, 4);
+  }
+  return rates;
+}
+
 /**
  * The API against the baseline on one endpoint: verify the answers match, warm up, then
  * interleaved throughput rounds and interleaved fixed-rate latency rounds.
@@ -168,17 +187,21 @@ export async function compareEndpoint(
       expectStatus: endpoint.expectStatus,
     };
     for (const server of [api, baseline]) {
-      await saturate(server, requests, { ...load, durationS: settings.warmupS });
+      await saturate(server, requests, { ...load, durationS: settings.warmupS, warmup: true });
     }
 
+    const commandsBefore = [await api.commands(), await baseline.commands()] as const;
     const rounds: EndpointComparison['throughput']['rounds'] = [];
+    const answered = new Map<ServerChild, number>([
+      [api, 0],
+      [baseline, 0],
+    ]);
     for (let r = 0; r < settings.rounds; r++) {
       const results = new Map<ServerChild, RunSummary>();
       for (const server of interleaved(r, api, baseline)) {
-        results.set(
-          server,
-          summarise(await saturate(server, requests, { ...load, durationS: settings.durationS })),
-        );
+        const run = await saturate(server, requests, { ...load, durationS: settings.durationS });
+        answered.set(server, (answered.get(server) ?? 0) + run.requests);
+        results.set(server, summarise(run));
       }
       const a = results.get(api) as RunSummary;
       const b = results.get(baseline) as RunSummary;
@@ -189,6 +212,14 @@ export async function compareEndpoint(
           `others used ${Math.max(a.otherCpu, b.otherCpu)} cores`,
       );
     }
+    const commandsPerRequest = {
+      api: perRequest(commandsBefore[0], await api.commands(), answered.get(api) ?? 0),
+      baseline: perRequest(
+        commandsBefore[1],
+        await baseline.commands(),
+        answered.get(baseline) ?? 0,
+      ),
+    };
     const baselineSide = medianOf(rounds.map((r) => r.baseline));
     const rate = Math.max(1, Math.round(baselineSide.rps * settings.rateFraction));
 
@@ -221,6 +252,8 @@ export async function compareEndpoint(
       endpoint: endpointId,
       label: endpoint.label,
       pets: settings.pets,
+      connections: settings.connections,
+      pipelining: settings.pipelining,
       throughput: {
         ratio: spread(rounds.map((r) => r.ratio)),
         api: medianOf(rounds.map((r) => r.api)),
@@ -235,6 +268,7 @@ export async function compareEndpoint(
       },
       peakRssMb: { api: round(api.peakRssMb(), 1), baseline: round(baseline.peakRssMb(), 1) },
       peakRssUnderLoadOnly: underLoadOnly,
+      commandsPerRequest,
     };
   } finally {
     await Promise.all([api.stop(), baseline?.stop()]);

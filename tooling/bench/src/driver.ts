@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import type { ServerChild } from './children.js';
 import { fixedRate } from './open-loop.js';
@@ -58,6 +59,8 @@ export interface SaturateOptions {
   pipelining: number;
   durationS: number;
   expectStatus: number;
+  /** A warm-up run: what it measures is thrown away, so it may be too short to see a response. */
+  warmup?: boolean;
 }
 
 /** Drives the server as hard as it goes: autocannon, `connections` x `pipelining` in flight. */
@@ -77,7 +80,9 @@ export async function saturate(
             connections: options.connections,
             pipelining: options.pipelining,
             duration: options.durationS,
-            timeout: 10,
+            timeout: 30,
+            // Ticks decide when a run ends: fine ticks keep short runs short.
+            sampleInt: 100,
             requests: requests.map((r) => ({ ...r })),
           },
           (error, done) => (error ? reject(error) : resolve(done)),
@@ -87,6 +92,11 @@ export async function saturate(
       }),
   );
   const result = metering.value;
+  // autocannon drops its connections with requests still in flight; let the server finish them
+  // before the next run, so no run starts behind the previous one's leftovers.
+  const inFlight = options.connections * options.pipelining;
+  const rps = result.requests.total / result.duration;
+  await sleep(rps > 0 ? Math.min(5_000, Math.max(100, (inFlight / rps) * 2_000)) : 5_000);
   const statuses = Object.keys(result.statusCodeStats ?? {}).map(Number);
   const unexpected = statuses.filter((status) => status !== options.expectStatus);
   if (result.errors > 0 || result.timeouts > 0 || unexpected.length > 0) {
@@ -95,7 +105,9 @@ export async function saturate(
         `statuses ${JSON.stringify(result.statusCodeStats)} (expected only ${options.expectStatus})`,
     );
   }
-  if (result.requests.total === 0) throw new RunError(`${server.kind}: no response at all`);
+  if (result.requests.total === 0 && !options.warmup) {
+    throw new RunError(`${server.kind} at ${server.origin}: no response in ${result.duration} s`);
+  }
   return {
     rps: result.requests.total / result.duration,
     requests: result.requests.total,

@@ -55,7 +55,7 @@ export async function growthRuns(
           pipelining: settings.pipelining,
           expectStatus: endpoint.expectStatus,
         };
-        await saturate(api, requests, { ...load, durationS: settings.warmupS });
+        await saturate(api, requests, { ...load, durationS: settings.warmupS, warmup: true });
         const runs: RunSummary[] = [];
         for (let r = 0; r < settings.growthRounds; r++) {
           runs.push(

@@ -47,13 +47,23 @@ async function run(settings: Settings): Promise<void> {
   const startedAt = new Date().toISOString();
   const comparisons: EndpointComparison[] = [];
   const growth: GrowthSeries[] = [];
+  const notes: string[] = [];
   for (const kind of settings.stores) {
-    const store = await openBenchStore(kind);
+    const store = await openBenchStore(kind, progress);
     try {
-      for (const endpoint of settings.endpoints) {
-        comparisons.push(await compareEndpoint(store, endpoint, settings, progress, profileDir));
+      const tuned = store.tune(settings);
+      if (tuned.note) {
+        notes.push(tuned.note);
+        progress(tuned.note);
       }
-      if (settings.growth.length > 0) growth.push(...(await growthRuns(store, settings, progress)));
+      for (const endpoint of settings.endpoints) {
+        comparisons.push(
+          await compareEndpoint(store, endpoint, tuned.settings, progress, profileDir),
+        );
+      }
+      if (tuned.settings.growth.length > 0) {
+        growth.push(...(await growthRuns(store, tuned.settings, progress)));
+      }
     } finally {
       await store.close();
     }
@@ -66,6 +76,7 @@ async function run(settings: Settings): Promise<void> {
     finishedAt: new Date().toISOString(),
     machine: describeMachine(),
     settings: kept,
+    notes,
     comparisons,
     growth,
     targets: evaluateTargets(comparisons, growth),

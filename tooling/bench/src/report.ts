@@ -28,6 +28,8 @@ export interface Report {
   finishedAt: string;
   machine: Machine;
   settings: Omit<Settings, 'out' | 'readme'>;
+  /** Where a store's runs departed from the settings, and why. */
+  notes: string[];
   comparisons: EndpointComparison[];
   growth: GrowthSeries[];
   targets: Target[];
@@ -66,6 +68,15 @@ export function evaluateTargets(
       measured: `${c.throughput.ratio.median} (${c.throughput.ratio.min}-${c.throughput.ratio.max})`,
       met: c.throughput.ratio.median >= floor,
     });
+    const allocations = c.commandsPerRequest.api.findAndModify;
+    if (c.endpoint === 'create' && c.commandsPerRequest.api.insert !== undefined) {
+      targets.push({
+        name: `${c.store} ${c.label}: id allocation round-trips per create`,
+        goal: '< 1',
+        measured: `${allocations ?? 0} (plus ${c.commandsPerRequest.api.insert} insert)`,
+        met: (allocations ?? 0) < 1,
+      });
+    }
     if (c.store !== 'memory') continue;
     targets.push({
       name: `${c.store} ${c.label}: p99 at ${c.fixedRate.rate} req/s, API/baseline`,
@@ -110,41 +121,67 @@ export function renderMarkdown(report: Report): string {
     `Run ${report.finishedAt.slice(0, 10)} (${report.mode}) on ${machine.cpus} × ${machine.cpuModel}, ` +
       `${machine.memoryGiB} GiB, Node ${machine.node}, Linux ${machine.kernel}. ` +
       `Driver and server share the machine${settings.pin ? ' (driver pinned to CPU 0, servers to CPU 1)' : ''}; ` +
-      `${settings.pets} pets; ${settings.rounds} interleaved rounds of ${settings.durationS} s per server; ` +
-      `-c ${settings.connections}, pipelining ${settings.pipelining}.`,
+      `${settings.pets} pets; ${settings.rounds} interleaved rounds of ${settings.durationS} s per server ` +
+      `after ${settings.warmupS} s of warm-up; load -c connections / -p pipelining.`,
   );
+  for (const note of report.notes) parts.push(`Note: ${note}`);
   if (report.comparisons.length > 0) {
     parts.push(
       table(
         [
           'store',
           'endpoint',
+          'load',
           'API req/s',
           'baseline req/s',
           'API/baseline (min–max)',
+          'CPU µs/req API / baseline',
           'API p50 / p99 ms',
           'baseline p50 / p99 ms',
-          'server CPU API / baseline',
           'peak RSS API / baseline MiB',
+          "others' CPU",
         ],
         report.comparisons.map((c) => {
           const t = c.throughput;
           return [
             c.store,
             `\`${c.label}\``,
+            `-c ${c.connections} -p ${c.pipelining}`,
             n(t.api.rps),
             n(t.baseline.rps),
             `**${t.ratio.median.toFixed(2)}** (${t.ratio.min.toFixed(2)}–${t.ratio.max.toFixed(2)})`,
+            `${t.api.cpuUsPerRequest.toFixed(0)} / ${t.baseline.cpuUsPerRequest.toFixed(0)}`,
             `${ms(t.api.p50Ms)} / ${ms(t.api.p99Ms)}`,
             `${ms(t.baseline.p50Ms)} / ${ms(t.baseline.p99Ms)}`,
-            `${t.api.serverCpu.toFixed(2)} / ${t.baseline.serverCpu.toFixed(2)}`,
             `${c.peakRssMb.api.toFixed(0)} / ${c.peakRssMb.baseline.toFixed(0)}`,
+            `${Math.max(t.api.otherCpu, t.baseline.otherCpu).toFixed(2)}`,
           ];
         }),
       ),
     );
     parts.push(
-      `Fixed rate (open loop, no pipelining, -c ${settings.connections}, ${settings.rateFraction} × the baseline's throughput):`,
+      "CPU µs/req: the server's CPU time per response, which a busy machine disturbs far less than " +
+        "req/s. Others' CPU: cores used by other processes during the runs (median; 0 on a quiet machine).",
+    );
+    const calls = report.comparisons.filter(
+      (c) => Object.keys(c.commandsPerRequest.api).length > 0,
+    );
+    if (calls.length > 0) {
+      const render = (rates: Record<string, number>) =>
+        Object.entries(rates)
+          .map(([name, rate]) => `${name} ${rate}`)
+          .join(', ');
+      parts.push(
+        `Database commands per request, API / baseline: ${calls
+          .map(
+            (c) =>
+              `\`${c.label}\` ${render(c.commandsPerRequest.api)} / ${render(c.commandsPerRequest.baseline)}`,
+          )
+          .join('; ')}.`,
+      );
+    }
+    parts.push(
+      `Fixed rate (open loop, no pipelining, same connections, ${settings.rateFraction} × the baseline's throughput; latency counted from when each request was due):`,
     );
     parts.push(
       table(
@@ -170,16 +207,16 @@ export function renderMarkdown(report: Report): string {
       ),
     );
   }
-  if (report.growth.length > 0) {
-    const sizes = report.growth[0]?.points.map((p) => p.pets) ?? [];
+  for (const store of new Set(report.growth.map((g) => g.store))) {
+    const series = report.growth.filter((g) => g.store === store);
+    const sizes = series[0]?.points.map((p) => p.pets) ?? [];
     parts.push(
-      'Growth (API only; req/s at saturation; p50 / p99 ms at a fixed rate, the same for every size):',
+      `Growth, ${store} store (API only): req/s at saturation; p50 / p99 ms at a fixed rate, the same for every size:`,
     );
     parts.push(
       table(
-        ['store', 'endpoint', 'rate req/s', ...sizes.map((s) => `${n(s)} pets`), 'rise p50 / p99'],
-        report.growth.map((g) => [
-          g.store,
+        ['endpoint', 'rate req/s', ...sizes.map((size) => `${n(size)} pets`), 'rise p50 / p99'],
+        series.map((g) => [
           `\`${g.label}\``,
           n(g.points[0]?.fixedRate.rate ?? 0),
           ...g.points.map(
@@ -190,10 +227,10 @@ export function renderMarkdown(report: Report): string {
         ]),
       ),
     );
-    const rss = report.growth[0]?.points.map(
-      (p) => `${n(p.pets)} pets: ${p.peakRssMb.toFixed(0)} MiB`,
+    const points = series[0]?.points ?? [];
+    parts.push(
+      `API peak RSS: ${points.map((p) => `${n(p.pets)} pets ${p.peakRssMb.toFixed(0)} MiB (seeded in ${(p.seedMs / 1000).toFixed(1)} s)`).join(', ')}.`,
     );
-    if (rss) parts.push(`API peak RSS ${report.growth[0]?.store}: ${rss.join(', ')}.`);
   }
   if (report.targets.length > 0) {
     parts.push(

@@ -7,7 +7,7 @@ Benchmarks the API against a bare node:http baseline doing the same work, and pr
 
 Options:
   --smoke              a short run that only checks everything works (under a minute)
-  --store KIND         memory, mongo or all                              (default: memory)
+  --store KIND         memory, mongo or all             (default: all; with --smoke: memory)
   --endpoints LIST     comma list of ${ENDPOINT_IDS.join(', ')}          (default: all)
   --growth SIZES       comma list of store sizes, or "off"   (default: 1000,100000,1000000)
   --rounds N           interleaved measured rounds per server                 (default: 5)
@@ -98,7 +98,8 @@ export function parseSettings(argv: string[]): Settings | 'help' {
   });
   if (values.help) return 'help';
   const smoke = values.smoke ?? false;
-  const store = values.store ?? 'memory';
+  // A smoke run stays under a minute: the in-memory store unless asked for more.
+  const store = values.store ?? (smoke ? 'memory' : 'all');
   const stores =
     store === 'all'
       ? (['memory', 'mongo'] as StoreKind[])

@@ -11,6 +11,13 @@ const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Runs the bench CLI as `pnpm bench` would, from a scratch directory. */
+const run = (args: string[]) =>
+  promisify(execFile)(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, INIT_CWD: dir },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+
 const sides = { rps: expect.any(Number), p50Ms: expect.any(Number), p99Ms: expect.any(Number) };
 
 // A benchmark, not a test of speed: this only proves `pnpm bench --smoke` still runs end to end
@@ -43,5 +50,33 @@ describe('pnpm bench --smoke', () => {
     for (const g of report.growth) expect(g.points.map((p) => p.pets)).toEqual([1000, 10000]);
     expect(report.targets.length).toBeGreaterThan(0);
     expect(readFileSync(join(dir, 'smoke.md'), 'utf8')).toContain('| store |');
+  });
+
+  it('runs against MongoDB through the test database helper and counts its round-trips', async () => {
+    const out = join(dir, 'mongo.json');
+    await run([
+      '--smoke',
+      '--store',
+      'mongo',
+      '--endpoints',
+      'create',
+      '--growth',
+      '1000,2000',
+      '--out',
+      out,
+    ]);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
+    const [create] = report.comparisons;
+    expect(create?.store).toBe('mongo');
+    expect(create?.commandsPerRequest.api.insert).toBeGreaterThan(0);
+    expect(create?.commandsPerRequest.baseline.insert).toBeGreaterThan(0);
+    expect(report.targets.map((t) => t.name)).toContain(
+      'mongo POST /v1/pets: id allocation round-trips per create',
+    );
+    expect(report.growth.map((g) => g.points.map((p) => p.pets))).toEqual([
+      [1000, 2000],
+      [1000, 2000],
+      [1000, 2000],
+    ]);
   });
 });

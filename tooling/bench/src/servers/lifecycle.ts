@@ -1,6 +1,6 @@
 import type { PetStore } from '@animal-store/api';
-import type { ReadyMessage, ServerSpec } from './protocol.js';
-import { openStore, seedStore } from './store.js';
+import type { ReadyMessage, ServerSpec, StatsMessage, StatsRequest } from './protocol.js';
+import { openStore } from './store.js';
 
 /** A server a child runs: started on 127.0.0.1, port 0, and stopped on SIGTERM. */
 export interface ChildServer {
@@ -16,9 +16,9 @@ export async function runChild(
   spec: ServerSpec,
   listen: (store: PetStore) => Promise<ChildServer>,
 ): Promise<void> {
-  const store = await openStore(spec.store);
+  const { store, seed, commands } = await openStore(spec.store);
   const seedStarted = performance.now();
-  await seedStore(store, spec.pets);
+  await seed(spec.pets);
   const seedMs = Math.round(performance.now() - seedStarted);
   const server = await listen(store);
   let stopping = false;
@@ -33,6 +33,11 @@ export async function runChild(
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
   process.on('disconnect', () => void stop());
+  process.on('message', (message: StatsRequest) => {
+    if (message.type !== 'stats') return;
+    const stats: StatsMessage = { type: 'stats', commands: commands() };
+    process.send?.(stats);
+  });
   const ready: ReadyMessage = { type: 'ready', port: server.port, seedMs };
   process.send?.(ready);
 }

@@ -15,12 +15,23 @@ export type StoreSpec =
       dbName: string;
     };
 
-/** The one message a child sends, once it listens. */
+/** The message a child sends once it listens. */
 export interface ReadyMessage {
   type: 'ready';
   port: number;
   /** Time spent seeding the store, in milliseconds. */
   seedMs: number;
+}
+
+/** What the orchestrator asks a child for between runs. */
+export interface StatsRequest {
+  type: 'stats';
+}
+
+/** A child's answer: database commands it has sent so far, by name. */
+export interface StatsMessage {
+  type: 'stats';
+  commands: Record<string, number>;
 }
 
 export const SERVER_SPEC_ENV = 'BENCH_SERVER';
