@@ -4,14 +4,29 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 // The black-box HTTP suites run once per store adapter.
-const blackBox = ['auth', 'list-pets', 'create-pet', 'get-pet', 'errors', 'meta'].map(
-  (name) => `test/${name}.test.ts`,
-);
+const blackBox = [
+  'auth',
+  'list-pets',
+  'create-pet',
+  'get-pet',
+  'errors',
+  'meta',
+  'conformance',
+  'idempotency-key',
+  'idempotent-retries',
+].map((name) => `test/${name}.test.ts`);
 
 /** The api's vitest projects: every test on the in-memory store, and the MongoDB run. */
 export const apiProjects: TestProjectInlineConfiguration[] = [
   {
-    test: { name: 'api', root, include: ['test/**/*.test.ts'], exclude: ['test/mongo/**'] },
+    // Generous timeouts: CI runs every package's tests at once on two cores.
+    test: {
+      name: 'api',
+      root,
+      include: ['test/**/*.test.ts'],
+      exclude: ['test/mongo/**'],
+      testTimeout: 30_000,
+    },
   },
   {
     test: {

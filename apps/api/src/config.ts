@@ -11,6 +11,8 @@ export interface Config {
   mongodbDb: string;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** How long an API key lookup in MongoDB is reused (0: never): how late a revocation bites. */
+  apiKeyCacheMs: number;
 }
 
 /** A configuration problem, worded for the person who set the variable. */
@@ -59,5 +61,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbDb,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', BODY_LIMIT_BYTES, 1, 10 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 600_000),
   };
 }

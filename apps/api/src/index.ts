@@ -7,6 +7,9 @@ export {
   parseApiKeys,
   StaticApiKeys,
 } from './keys/api-key.js';
+export { ApiKeyRegistry, type ApiKeySummary } from './keys/api-key-registry.js';
+export { ChainedApiKeys } from './keys/chained-api-keys.js';
+export { MongoApiKeys, type MongoApiKeysOptions } from './keys/mongo-api-keys.js';
 export { createLogger } from './logger.js';
 export { type RunningServer, startServer } from './server.js';
 export { MemoryPetStore } from './store/memory-pet-store.js';

@@ -1,28 +1,28 @@
 #!/usr/bin/env node
 import { API_PREFIX } from '@animal-store/contract';
 import { ConfigError, loadConfig } from './config.js';
-import { generateApiKey, parseApiKeys, StaticApiKeys } from './keys/api-key.js';
+import { setUpApiKeys } from './keys/api-key-setup.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 import { createStore } from './store/create-store.js';
+import { MongoPetStore } from './store/mongo-pet-store.js';
 import { StoreUnavailableError } from './store/pet-store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  let digests = parseApiKeys(config.apiKeys);
-  if (digests.length === 0) {
-    const key = generateApiKey();
-    digests = parseApiKeys(key);
+  const store = await createStore(config, logger);
+  const keys = await setUpApiKeys(config, store instanceof MongoPetStore ? store.db : undefined);
+  const key = keys.generatedKey;
+  if (key !== undefined) {
     // Printed once to the terminal, never through the logger: logs must not hold keys.
     process.stderr.write(
       `\nNo API_KEYS configured; generated a key for this run only:\n\n    ${key}\n\n` +
         `Send it as: Authorization: Bearer ${key}\n\n`,
     );
   }
-  const store = await createStore(config, logger);
   const running = await startServer(
-    { store, apiKeys: new StaticApiKeys(digests), logger, bodyLimitBytes: config.bodyLimitBytes },
+    { store, apiKeys: keys.verifier, logger, bodyLimitBytes: config.bodyLimitBytes },
     { host: config.host, port: config.port },
   );
   logger.info({ url: `${running.origin}${API_PREFIX}` }, 'listening');

@@ -18,8 +18,14 @@ describe('loadConfig', () => {
     [{ MONGODB_URI: 'http://x' }, /MONGODB_URI must start with mongodb/],
     [{ MONGODB_DB: 'a b' }, /MONGODB_DB must be/],
     [{ BODY_LIMIT_BYTES: '0' }, /BODY_LIMIT_BYTES/],
+    [{ API_KEY_CACHE_MS: '-1' }, /API_KEY_CACHE_MS must be an integer from 0 to 600000/],
   ])('rejects %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('caches API key lookups 5 s unless API_KEY_CACHE_MS says otherwise', () => {
+    expect(loadConfig({}).apiKeyCacheMs).toBe(5_000);
+    expect(loadConfig({ API_KEY_CACHE_MS: '0' }).apiKeyCacheMs).toBe(0);
   });
 
   it('never echoes a MONGODB_URI, which may hold a password', () => {

@@ -1,4 +1,4 @@
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import { petStoreSuite } from './store/pet-store-suite.js';
 
-petStoreSuite('MemoryPetStore', async () => new MemoryPetStore());
+petStoreSuite('MemoryPetStore', async (options) => new MemoryPetStore(options));

@@ -13,3 +13,7 @@ export const NAME_MAX_LENGTH = 200;
 export const ID_MAX = Number.MAX_SAFE_INTEGER;
 /** Default maximum request body size, in bytes. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
+/** Longest accepted `Idempotency-Key` on `POST /pets`, in characters (printable ASCII). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** How long the service remembers an `Idempotency-Key`, in milliseconds (24 hours). */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,10 @@
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from './limits.js';
+import {
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_KEY_TTL_MS,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  LIMIT_MIN,
+} from './limits.js';
 import { ERROR_CODES, ErrorBody } from './schemas/error.js';
 import { ListPetsQuery, PetIdParams } from './schemas/params.js';
 import { NewPet, Pet, PetStatus } from './schemas/pet.js';
@@ -38,6 +44,22 @@ const queryParam = (name: keyof typeof ListPetsQuery.properties) => ({
   required: false,
   schema: name === 'status' ? ref('PetStatus') : ListPetsQuery.properties[name],
 });
+
+const idempotencyKeyParam = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retried create safe: a request repeating the key and the exact body bytes gets the ' +
+    'first answer again and creates nothing. Keys belong to the API key that sent them and are ' +
+    `kept ${IDEMPOTENCY_KEY_TTL_MS / 3_600_000} hours. 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`,
+  schema: {
+    type: 'string',
+    minLength: 1,
+    maxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
+    pattern: '^[\\x20-\\x7E]+$',
+  },
+};
 
 /** Builds the OpenAPI 3.1 document of the service from the contract's schemas. */
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
@@ -94,16 +116,28 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           tags: ['pets'],
           summary: 'Add an animal',
           security: [{ bearerAuth: [] }],
+          parameters: [idempotencyKeyParam],
           requestBody: { required: true, content: json(ref('NewPet')) },
           responses: {
             '201': {
-              description: 'The created animal',
+              description:
+                'The created animal (or, for a repeated `Idempotency-Key`, the first answer again)',
               headers: {
                 Location: { description: 'URL of the created animal', schema: { type: 'string' } },
+                'Idempotency-Replayed': {
+                  description: '`true` when this is the stored answer to an earlier request',
+                  schema: { type: 'string', enum: ['true'] },
+                },
               },
               content: json(ref('Pet')),
             },
             '400': { $ref: '#/components/responses/BadRequest' },
+            '409': errorResponse(
+              'A request with this `Idempotency-Key` is still in progress (`conflict`); retry later',
+            ),
+            '422': errorResponse(
+              'This `Idempotency-Key` was used with a different body (`idempotency_key_reused`)',
+            ),
             '413': errorResponse('Request body too large'),
             '415': errorResponse('Request body is not `application/json`'),
             ...commonErrors,

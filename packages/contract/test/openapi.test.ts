@@ -71,6 +71,13 @@ describe('OpenAPI document', () => {
     expect(byId('listPets').responses['200']?.headers).toHaveProperty('Link');
   });
 
+  it('documents the Idempotency-Key header of createPet with its 409 and 422', () => {
+    const createPet = byId('createPet') as Operation & { parameters?: { name: string }[] };
+    expect(createPet.parameters?.map((p) => p.name)).toEqual(['Idempotency-Key']);
+    expect(Object.keys(createPet.responses)).toEqual(expect.arrayContaining(['409', '422']));
+    expect(createPet.responses['201']?.headers).toHaveProperty('Idempotency-Replayed');
+  });
+
   it('references Error from every error response', () => {
     const text = JSON.stringify(openApiDocument);
     for (const op of operations) {

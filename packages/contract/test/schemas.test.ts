@@ -105,7 +105,7 @@ describe('Error', () => {
 
   it('lists every code from the design card', () => {
     expect(ERROR_CODES).toContain('validation_failed');
-    expect(new Set(ERROR_CODES).size).toBe(12);
+    expect(new Set(ERROR_CODES).size).toBe(13);
   });
 });
 

@@ -13,11 +13,17 @@ interface RawBodyError {
   status?: number;
 }
 
+/** A parsed JSON request body, with the bytes it was parsed from (for fingerprints). */
+export interface JsonBody {
+  value: unknown;
+  bytes: Buffer;
+}
+
 /**
  * Reads a JSON request body: 415 unless `application/json`, 413 beyond `limitBytes`,
  * 400 when absent or not parseable. The body is never parsed before authentication.
  */
-export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+export async function readJsonBody(ctx: Context, limitBytes: number): Promise<JsonBody> {
   if (!ctx.request.length && ctx.get('Transfer-Encoding') === '') {
     throw new ValidationError('request body is required', [{ path: '', message: 'is required' }]);
   }
@@ -30,12 +36,11 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   if (charset !== '' && charset.toLowerCase() !== 'utf-8') {
     throw new UnsupportedMediaTypeError(`request body must be UTF-8, not ${charset}`);
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await getRawBody(ctx.req, {
+    bytes = await getRawBody(ctx.req, {
       limit: limitBytes,
       length: ctx.get('Content-Length') || undefined,
-      encoding: 'utf8',
     });
   } catch (error) {
     const { type, status } = error as RawBodyError;
@@ -45,11 +50,13 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
     }
     throw error;
   }
+  // As raw-body's own decoding did: a leading BOM is dropped, bad sequences become U+FFFD.
+  const text = new TextDecoder('utf-8').decode(bytes);
   if (text.trim() === '') {
     throw new ValidationError('request body is required', [{ path: '', message: 'is required' }]);
   }
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), bytes };
   } catch (error) {
     throw new MalformedJsonError(`request body is not valid JSON: ${(error as Error).message}`);
   }

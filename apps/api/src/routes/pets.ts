@@ -13,6 +13,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppState } from '../http/app-state.js';
 import { GoneError, NotFoundError, ValidationError } from '../http/errors.js';
+import { bodyFingerprint, idempotencyKeyOf, idempotentPet } from '../http/idempotency-key.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { PetStore } from '../store/pet-store.js';
 
@@ -59,12 +60,23 @@ export function petRoutes({
   });
 
   router.post('/pets', route('/pets'), guard, async (ctx) => {
-    const checked = validateNewPet(await readJsonBody(ctx, bodyLimitBytes));
+    const key = idempotencyKeyOf(ctx);
+    const body = await readJsonBody(ctx, bodyLimitBytes);
+    const checked = validateNewPet(body.value);
     if (!checked.ok) throw new ValidationError(describeDetails(checked.details), checked.details);
-    const pet = await store.create({
-      ...checked.value,
-      status: checked.value.status ?? DEFAULT_PET_STATUS,
-    });
+    const draft = { ...checked.value, status: checked.value.status ?? DEFAULT_PET_STATUS };
+    const pet =
+      key === undefined
+        ? await store.create(draft)
+        : idempotentPet(
+            await store.createOnce({
+              scope: ctx.state.apiKeyName ?? '',
+              key,
+              fingerprint: bodyFingerprint(body.bytes),
+              draft,
+            }),
+            ctx,
+          );
     ctx.status = 201;
     ctx.set('Location', `${API_PREFIX}/pets/${pet.id}`);
     ctx.body = pet;

@@ -1,5 +1,26 @@
-import { PET_STATUSES, type PetStatus } from '@animal-store/contract';
-import type { ListPetsOptions, PetDraft, PetPage, PetStore, StoredPet } from './pet-store.js';
+import { IDEMPOTENCY_KEY_TTL_MS, PET_STATUSES, type PetStatus } from '@animal-store/contract';
+import {
+  type IdempotentCreate,
+  type IdempotentCreateResult,
+  idempotencyRecordId,
+  type ListPetsOptions,
+  type PetDraft,
+  type PetPage,
+  type PetStore,
+  type StoredPet,
+} from './pet-store.js';
+
+export interface MemoryPetStoreOptions {
+  /** Injected so tests can move time (idempotency keys expire). */
+  clock?: () => Date;
+}
+
+interface IdempotencyRecord {
+  fingerprint: string;
+  expiresAt: number;
+  /** Set once the create finished; absent while it is in flight. */
+  pet?: StoredPet;
+}
 
 /** Index of the first pet whose id is greater than `after` in an id-ascending array. */
 function firstAfter(pets: readonly StoredPet[], after: number): number {
@@ -22,6 +43,13 @@ export class MemoryPetStore implements PetStore {
   readonly #byId = new Map<number, StoredPet>();
   readonly #all: StoredPet[] = [];
   readonly #byStatus = new Map<PetStatus, StoredPet[]>(PET_STATUSES.map((s) => [s, []]));
+  /** In insertion order, which is expiry order: the oldest are forgotten from the front. */
+  readonly #idempotency = new Map<string, IdempotencyRecord>();
+  readonly #clock: () => Date;
+
+  constructor(options: MemoryPetStoreOptions = {}) {
+    this.#clock = options.clock ?? (() => new Date());
+  }
 
   async create(draft: PetDraft): Promise<StoredPet> {
     const pet: StoredPet = {
@@ -34,6 +62,40 @@ export class MemoryPetStore implements PetStore {
     this.#all.push(pet);
     this.#byStatus.get(pet.status)?.push(pet);
     return pet;
+  }
+
+  async createOnce({
+    scope,
+    key,
+    fingerprint,
+    draft,
+  }: IdempotentCreate): Promise<IdempotentCreateResult> {
+    const now = this.#clock().getTime();
+    this.#forgetExpired(now);
+    const id = idempotencyRecordId(scope, key);
+    const found = this.#idempotency.get(id);
+    if (found && found.expiresAt > now) {
+      if (found.fingerprint !== fingerprint) return { outcome: 'key-reused' };
+      return found.pet ? { outcome: 'replayed', pet: found.pet } : { outcome: 'in-flight' };
+    }
+    const record: IdempotencyRecord = { fingerprint, expiresAt: now + IDEMPOTENCY_KEY_TTL_MS };
+    this.#idempotency.delete(id);
+    this.#idempotency.set(id, record);
+    try {
+      const pet = await this.create(draft);
+      record.pet = pet;
+      return { outcome: 'created', pet };
+    } catch (error) {
+      this.#idempotency.delete(id);
+      throw error;
+    }
+  }
+
+  #forgetExpired(now: number): void {
+    for (const [id, record] of this.#idempotency) {
+      if (record.expiresAt > now) break;
+      this.#idempotency.delete(id);
+    }
   }
 
   async get(id: number): Promise<StoredPet | undefined> {

@@ -1,22 +1,25 @@
-import type { PetStatus } from '@animal-store/contract';
+import { IDEMPOTENCY_KEY_TTL_MS } from '@animal-store/contract';
 import {
   type Collection,
   type Db,
   type Filter,
   Long,
-  MongoClient,
+  type MongoClient,
   type MongoClientOptions,
 } from 'mongodb';
+import { connectMongo } from './mongo-client.js';
 import { guarded, isDuplicateKey } from './mongo-errors.js';
-import type { ListPetsOptions, PetDraft, PetPage, PetStore, StoredPet } from './pet-store.js';
-
-/** A pet document: keyed by its numeric id; integers stored as int64. */
-interface PetDocument {
-  _id: number | Long;
-  name: string;
-  categoryId: number | Long;
-  status: PetStatus;
-}
+import { type IdempotencyDocument, MongoIdempotency } from './mongo-idempotency.js';
+import { type PetDocument, toNumber, toPet, toPetDocument } from './mongo-pet-document.js';
+import type {
+  IdempotentCreate,
+  IdempotentCreateResult,
+  ListPetsOptions,
+  PetDraft,
+  PetPage,
+  PetStore,
+  StoredPet,
+} from './pet-store.js';
 
 interface CounterDocument {
   _id: string;
@@ -31,22 +34,17 @@ export interface MongoPetStoreOptions {
   idBlockSize?: number;
   /** Passed to the driver (e.g. `monitorCommands` in tests). */
   clientOptions?: MongoClientOptions;
+  /** Injected so tests can move time (idempotency keys expire, leases run out). */
+  clock?: () => Date;
+  /**
+   * How long a create with an `Idempotency-Key` holds its key before a retry may take over
+   * (default 10 s). Taking over early is safe, only wasteful: the pet id is reserved.
+   */
+  idempotencyLeaseMs?: number;
 }
 
 /** Retries of a create whose id turned out to be taken, before giving up. */
 const MAX_ID_COLLISIONS = 20;
-
-const toNumber = (value: number | Long): number =>
-  typeof value === 'number' ? value : value.toNumber();
-
-function toPet(doc: PetDocument): StoredPet {
-  return {
-    id: toNumber(doc._id),
-    name: doc.name,
-    categoryId: toNumber(doc.categoryId),
-    status: doc.status,
-  };
-}
 
 /**
  * The production store on the official driver. No transactions and no shared process state:
@@ -56,6 +54,7 @@ function toPet(doc: PetDocument): StoredPet {
 export class MongoPetStore implements PetStore {
   readonly #pets: Collection<PetDocument>;
   readonly #counters: Collection<CounterDocument>;
+  readonly #idempotency: MongoIdempotency;
   readonly #blockSize: number;
   #next = 0;
   #end = 0;
@@ -69,6 +68,17 @@ export class MongoPetStore implements PetStore {
     this.#pets = db.collection<PetDocument>('pets');
     this.#counters = db.collection<CounterDocument>('counters');
     this.#blockSize = options.idBlockSize ?? 64;
+    this.#idempotency = new MongoIdempotency({
+      pets: this.#pets,
+      records: db.collection<IdempotencyDocument>('idempotency_keys'),
+      allocateId: (collided) => {
+        if (collided) this.#next = this.#end;
+        return this.#allocateId();
+      },
+      now: options.clock ?? (() => new Date()),
+      leaseMs: options.idempotencyLeaseMs ?? 10_000,
+      ttlMs: IDEMPOTENCY_KEY_TTL_MS,
+    });
   }
 
   /** Connects, creates the indexes (idempotently) and returns the store. */
@@ -77,28 +87,17 @@ export class MongoPetStore implements PetStore {
     dbName: string,
     options: MongoPetStoreOptions = {},
   ): Promise<MongoPetStore> {
-    const client = new MongoClient(uri, {
-      // Fail fast while the database is down: the API answers 503 instead of hanging.
-      serverSelectionTimeoutMS: 2_000,
-      connectTimeoutMS: 2_000,
-      appName: 'animal-store-api',
-      ...options.clientOptions,
-    });
-    await guarded(() => client.connect());
+    const client = await connectMongo(uri, options.clientOptions);
     const store = new MongoPetStore(client, client.db(dbName), options);
     await guarded(() => store.#pets.createIndex({ status: 1, _id: 1 }, { name: 'status_id' }));
+    await store.#idempotency.createIndexes();
     return store;
   }
 
   async create(draft: PetDraft): Promise<StoredPet> {
     for (let attempt = 1; ; attempt++) {
       const id = await this.#allocateId();
-      const doc: PetDocument = {
-        _id: Long.fromNumber(id),
-        name: draft.name,
-        categoryId: Long.fromNumber(draft.categoryId),
-        status: draft.status,
-      };
+      const doc = toPetDocument(id, draft);
       try {
         await guarded(() => this.#pets.insertOne(doc));
         return toPet(doc);
@@ -110,6 +109,10 @@ export class MongoPetStore implements PetStore {
         this.#next = this.#end;
       }
     }
+  }
+
+  createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult> {
+    return this.#idempotency.createOnce(request);
   }
 
   async get(id: number): Promise<StoredPet | undefined> {

@@ -20,10 +20,41 @@ export interface PetPage {
   hasMore: boolean;
 }
 
+/** A create that may be a retry: one `key` of one `scope` creates at most one pet. */
+export interface IdempotentCreate {
+  /** Whose key it is (the API key's name): keys of different callers never meet. */
+  scope: string;
+  /** The client's `Idempotency-Key`. */
+  key: string;
+  /** SHA-256 (hex) of the request body: the same key with another body is refused. */
+  fingerprint: string;
+  draft: PetDraft;
+}
+
+export type IdempotentCreateResult =
+  /** This call created the pet (or finished the create of an earlier call that died). */
+  | { outcome: 'created'; pet: StoredPet }
+  /** An earlier call with this key and fingerprint created it: nothing new was stored. */
+  | { outcome: 'replayed'; pet: StoredPet }
+  /** The key was used with another fingerprint: nothing was stored. */
+  | { outcome: 'key-reused' }
+  /** An earlier call with this key is still at work: try again shortly. */
+  | { outcome: 'in-flight' };
+
+/** How adapters name an idempotency record: unambiguous for any scope and key. */
+export const idempotencyRecordId = (scope: string, key: string): string =>
+  JSON.stringify([scope, key]);
+
 /** The storage port: the in-memory and MongoDB adapters both pass `test/store/pet-store-suite.ts`. */
 export interface PetStore {
   /** Stores a new pet under a fresh, unique, ascending id. */
   create(draft: PetDraft): Promise<StoredPet>;
+  /**
+   * `create`, at most once per scope and key for `IDEMPOTENCY_KEY_TTL_MS` (24 h): a repeat with
+   * the same fingerprint gets the first pet back, even when the call that created it never
+   * finished (a crash, a lost connection).
+   */
+  createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult>;
   get(id: number): Promise<StoredPet | undefined>;
   list(options: ListPetsOptions): Promise<PetPage>;
   /** Resolves when the store can serve requests; rejects with `StoreUnavailableError` otherwise. */

@@ -1,15 +1,18 @@
 import { uniqueDbName } from '@animal-store/test-db';
 import { inject } from 'vitest';
 import { MemoryPetStore } from '../../src/store/memory-pet-store.js';
-import { MongoPetStore } from '../../src/store/mongo-pet-store.js';
+import { MongoPetStore, type MongoPetStoreOptions } from '../../src/store/mongo-pet-store.js';
 import type { PetStore } from '../../src/store/pet-store.js';
 
 /** Which adapter the black-box suites run against: `memory` (default) or `mongo`. */
 export const testStoreKind = process.env.ANIMAL_STORE_TEST_STORE ?? 'memory';
 
 /** A MongoDB store on a database of its own, dropped when the store is closed. */
-export async function openMongoTestStore(uri = inject('mongoUri')): Promise<MongoPetStore> {
-  const store = await MongoPetStore.connect(uri, uniqueDbName());
+export async function openMongoTestStore(
+  uri = inject('mongoUri'),
+  options: MongoPetStoreOptions = {},
+): Promise<MongoPetStore> {
+  const store = await MongoPetStore.connect(uri, uniqueDbName(), options);
   const close = store.close.bind(store);
   store.close = async () => {
     await store.db.dropDatabase().catch(() => {});

@@ -5,7 +5,7 @@ import { MongoPetStore } from '../../src/store/mongo-pet-store.js';
 import { openMongoTestStore } from '../helpers/store.js';
 import { petStoreSuite } from '../store/pet-store-suite.js';
 
-petStoreSuite('MongoPetStore', () => openMongoTestStore());
+petStoreSuite('MongoPetStore', (options) => openMongoTestStore(undefined, options));
 
 describe('MongoPetStore on disk', () => {
   it('stores ids and categoryIds as int64, keyed by _id, with a status+id index', async () => {

@@ -1,16 +1,33 @@
-import { ID_MAX } from '@animal-store/contract';
+import { ID_MAX, IDEMPOTENCY_KEY_TTL_MS } from '@animal-store/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PetStore } from '../../src/store/pet-store.js';
+import type { IdempotentCreate, PetStore } from '../../src/store/pet-store.js';
+
+/** What the suite asks of an adapter's factory. */
+export interface TestStoreOptions {
+  /** The store's clock (idempotency keys expire). */
+  clock?: () => Date;
+}
 
 /** The behaviour every PetStore adapter must show; run once per adapter. */
-export function petStoreSuite(name: string, open: () => Promise<PetStore>): void {
+export function petStoreSuite(
+  name: string,
+  open: (options: TestStoreOptions) => Promise<PetStore>,
+): void {
   describe(name, () => {
     const opened: PetStore[] = [];
-    const fresh = async () => {
-      const store = await open();
+    const fresh = async (options: TestStoreOptions = {}) => {
+      const store = await open(options);
       opened.push(store);
       return store;
     };
+    const once = (overrides: Partial<IdempotentCreate> = {}): IdempotentCreate => ({
+      scope: 'client-a',
+      key: 'key-1',
+      fingerprint: 'f1',
+      draft: { name: 'Once', categoryId: 1, status: 'available' },
+      ...overrides,
+    });
+    const count = async (store: PetStore) => (await store.list({ limit: 1000 })).pets.length;
     afterEach(async () => {
       await Promise.all(opened.splice(0).map((s) => s.close()));
     });
@@ -79,6 +96,61 @@ export function petStoreSuite(name: string, open: () => Promise<PetStore>): void
       expect(listed.pets.map((p) => p.id).sort((x, y) => x - y)).toEqual(
         created.map((p) => p.id).sort((x, y) => x - y),
       );
+    });
+
+    it('creates once per idempotency key: a repeat gets the same pet and stores nothing', async () => {
+      const store = await fresh();
+      const first = await store.createOnce(once());
+      expect(first).toEqual({
+        outcome: 'created',
+        pet: { id: expect.any(Number), name: 'Once', categoryId: 1, status: 'available' },
+      });
+      const pet = first.outcome === 'created' ? first.pet : undefined;
+      expect(await store.createOnce(once())).toEqual({ outcome: 'replayed', pet });
+      expect(await store.createOnce(once())).toEqual({ outcome: 'replayed', pet });
+      expect(await count(store)).toBe(1);
+      expect(await store.get(pet?.id ?? 0)).toEqual(pet);
+    });
+
+    it('refuses an idempotency key reused with another fingerprint, storing nothing', async () => {
+      const store = await fresh();
+      await store.createOnce(once());
+      const reused = await store.createOnce(
+        once({ fingerprint: 'f2', draft: { name: 'Other', categoryId: 2, status: 'sold' } }),
+      );
+      expect(reused).toEqual({ outcome: 'key-reused' });
+      expect(await count(store)).toBe(1);
+    });
+
+    it('keeps the idempotency keys of different scopes apart', async () => {
+      const store = await fresh();
+      const a = await store.createOnce(once({ scope: 'client-a' }));
+      const b = await store.createOnce(once({ scope: 'client-b', fingerprint: 'f2' }));
+      expect([a.outcome, b.outcome]).toEqual(['created', 'created']);
+      expect(await count(store)).toBe(2);
+    });
+
+    it('forgets an idempotency key 24 hours after its first use', async () => {
+      let now = new Date('2026-06-01T00:00:00Z');
+      const store = await fresh({ clock: () => now });
+      await store.createOnce(once());
+      now = new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS - 1);
+      expect((await store.createOnce(once())).outcome).toBe('replayed');
+      now = new Date(now.getTime() + 1);
+      const again = await store.createOnce(once({ fingerprint: 'f2' }));
+      expect(again.outcome).toBe('created');
+      expect(await count(store)).toBe(2);
+    });
+
+    it('lets one of many concurrent duplicates create; the others wait or get its pet', async () => {
+      const store = await fresh();
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.createOnce(once())));
+      const outcomes = results.map((r) => r.outcome);
+      expect(outcomes.filter((o) => o === 'created')).toHaveLength(1);
+      expect(
+        outcomes.filter((o) => o !== 'created' && o !== 'in-flight' && o !== 'replayed'),
+      ).toEqual([]);
+      expect(await count(store)).toBe(1);
     });
 
     it('answers ping when healthy', async () => {

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'gone',
   'rate_limited',
   'conflict',
+  'idempotency_key_reused',
   'internal_error',
   'service_unavailable',
 ] as const;

@@ -3,6 +3,8 @@ import { ID_MAX, NAME_MAX_LENGTH } from '../limits.js';
 
 /** Availability status of an animal (spec §2). */
 export const PetStatus = Type.Enum(['available', 'pending', 'sold'], {
+  // Stated explicitly so OpenAPI tools (Swagger UI, generators) see a string enum.
+  type: 'string',
   description: 'Availability status',
 });
 export type PetStatus = Static<typeof PetStatus>;

@@ -1,0 +1,41 @@
+import type { Db } from 'mongodb';
+import type { Config } from '../config.js';
+import { type ApiKeyVerifier, generateApiKey, parseApiKeys, StaticApiKeys } from './api-key.js';
+import { ApiKeyRegistry } from './api-key-registry.js';
+import { ChainedApiKeys } from './chained-api-keys.js';
+import { MongoApiKeys } from './mongo-api-keys.js';
+
+export interface ApiKeySetup {
+  verifier: ApiKeyVerifier;
+  /** A key made up for this run because none is configured: print it once, never log it. */
+  generatedKey?: string;
+}
+
+/**
+ * The keys a process accepts: those of `API_KEYS`, then (with MongoDB) those of the `api_keys`
+ * collection. Only when neither holds a key, revoked ones included, is a key generated: once
+ * keys are managed with the CLI, revoking the last one locks the API instead of opening it.
+ */
+export async function setUpApiKeys(
+  config: Pick<Config, 'apiKeys' | 'apiKeyCacheMs'>,
+  db?: Db,
+): Promise<ApiKeySetup> {
+  const digests = parseApiKeys(config.apiKeys);
+  let managed: MongoApiKeys | undefined;
+  let managedCount = 0;
+  if (db !== undefined) {
+    const registry = await ApiKeyRegistry.open(db);
+    managed = new MongoApiKeys(registry.collection, { cacheMs: config.apiKeyCacheMs });
+    managedCount = await registry.count();
+  }
+  let generatedKey: string | undefined;
+  if (digests.length === 0 && managedCount === 0) {
+    generatedKey = generateApiKey();
+    digests.push(...parseApiKeys(generatedKey));
+  }
+  const fromConfig = new StaticApiKeys(digests);
+  return {
+    verifier: managed ? new ChainedApiKeys([fromConfig, managed]) : fromConfig,
+    generatedKey,
+  };
+}

@@ -1,0 +1,66 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const KEYS_CLI = fileURLToPath(new URL('../../dist/keys-cli.js', import.meta.url));
+
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) child.kill('SIGTERM');
+});
+
+export interface ApiProcess {
+  /** Base URL ending in `/v1`. */
+  base: string;
+  /** Everything the process wrote so far, stdout and stderr interleaved. */
+  output(): string;
+}
+
+/**
+ * Starts the built service (`dist/main.js`) on a free port with only `env` (and PATH) set;
+ * stopped after the file's tests.
+ */
+export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk;
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const url = /"url":"([^"]+)","msg":"listening"/.exec(output)?.[1];
+    if (url) return { base: url, output: () => output };
+    if (child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`API did not start: ${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface CliRun {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** Runs the built `keys` CLI (`dist/keys-cli.js`) with only `env` (and PATH) set. */
+export function runKeysCliProcess(args: string[], env: Record<string, string>): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [KEYS_CLI, ...args],
+      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = (error as { code?: unknown } | null)?.code;
+        resolve({ stdout, stderr, exitCode: typeof code === 'number' ? code : error ? -1 : 0 });
+      },
+    );
+  });
+}
