@@ -23,6 +23,8 @@ export interface RunSummary {
   cpuUsPerRequest: number;
   /** CPU used by other processes on the machine during the run, in cores. */
   otherCpu: number;
+  /** CPU the driver used during the run, in cores. */
+  driverCpu: number;
 }
 
 /** Medians over the rounds of one server. */
@@ -66,6 +68,7 @@ export function summarise(run: RunResult): RunSummary {
     serverCpu: round(run.serverCpu, 2),
     cpuUsPerRequest: round((run.serverCpu * 1e6) / run.rps, 1),
     otherCpu: round(run.otherCpu, 2),
+    driverCpu: round(run.driverCpu, 2),
   };
 }
 
@@ -92,6 +95,10 @@ export function medianOf(runs: readonly RunSummary[]): SideSummary {
     ),
     otherCpu: round(
       of((r) => r.otherCpu),
+      2,
+    ),
+    driverCpu: round(
+      of((r) => r.driverCpu),
       2,
     ),
   };
@@ -209,7 +216,7 @@ export async function compareEndpoint(
       progress(
         `${tag}: round ${r + 1}/${settings.rounds}: API ${a.rps} req/s (${a.cpuUsPerRequest} µs CPU/req), ` +
           `baseline ${b.rps} req/s (${b.cpuUsPerRequest} µs), ratio ${round(a.rps / b.rps, 3)}, ` +
-          `others used ${Math.max(a.otherCpu, b.otherCpu)} cores`,
+          `driver ${Math.max(a.driverCpu, b.driverCpu)} cores, others ${Math.max(a.otherCpu, b.otherCpu)} cores`,
       );
     }
     const commandsPerRequest = {

@@ -20,6 +20,8 @@ export interface RunResult {
    * on a shared machine, which the numbers of that run suffer from.
    */
   otherCpu: number;
+  /** CPU the driver (this process) used, in cores: near 1 means the driver may be the limit. */
+  driverCpu: number;
 }
 
 /** CPU time the whole machine has been busy, in seconds (all cores, from /proc/stat). */
@@ -35,7 +37,13 @@ function machineBusySeconds(): number {
 async function metered<T>(
   server: ServerChild,
   work: () => Promise<T>,
-): Promise<{ value: T; seconds: number; serverCpu: number; otherCpu: number }> {
+): Promise<{
+  value: T;
+  seconds: number;
+  serverCpu: number;
+  otherCpu: number;
+  driverCpu: number;
+}> {
   const server0 = server.cpuSeconds();
   const machine0 = machineBusySeconds();
   const self0 = process.cpuUsage();
@@ -46,7 +54,13 @@ async function metered<T>(
   const self = process.cpuUsage(self0);
   const selfCpu = (self.user + self.system) / 1e6;
   const others = Math.max(0, machineBusySeconds() - machine0 - serverCpu - selfCpu);
-  return { value, seconds, serverCpu: serverCpu / seconds, otherCpu: others / seconds };
+  return {
+    value,
+    seconds,
+    serverCpu: serverCpu / seconds,
+    otherCpu: others / seconds,
+    driverCpu: selfCpu / seconds,
+  };
 }
 
 /** A run that saw an error, a timeout or a status other than the expected one. */
@@ -115,6 +129,7 @@ export async function saturate(
     latencyMs: latencies.summary(),
     serverCpu: metering.serverCpu,
     otherCpu: metering.otherCpu,
+    driverCpu: metering.driverCpu,
   };
 }
 
@@ -141,6 +156,7 @@ export async function steady(
       latencyMs: result.latencies.summary(),
       serverCpu: metering.serverCpu,
       otherCpu: metering.otherCpu,
+      driverCpu: metering.driverCpu,
     };
   } catch (error) {
     throw new RunError(`${server.kind} at ${server.origin}: ${(error as Error).message}`);

@@ -139,7 +139,7 @@ export function renderMarkdown(report: Report): string {
           'API p50 / p99 ms',
           'baseline p50 / p99 ms',
           'peak RSS API / baseline MiB',
-          "others' CPU",
+          "CPU driver / others'",
         ],
         report.comparisons.map((c) => {
           const t = c.throughput;
@@ -154,14 +154,16 @@ export function renderMarkdown(report: Report): string {
             `${ms(t.api.p50Ms)} / ${ms(t.api.p99Ms)}`,
             `${ms(t.baseline.p50Ms)} / ${ms(t.baseline.p99Ms)}`,
             `${c.peakRssMb.api.toFixed(0)} / ${c.peakRssMb.baseline.toFixed(0)}`,
-            `${Math.max(t.api.otherCpu, t.baseline.otherCpu).toFixed(2)}`,
+            `${Math.max(t.api.driverCpu, t.baseline.driverCpu).toFixed(2)} / ${Math.max(t.api.otherCpu, t.baseline.otherCpu).toFixed(2)}`,
           ];
         }),
       ),
     );
     parts.push(
       "CPU µs/req: the server's CPU time per response, which a busy machine disturbs far less than " +
-        "req/s. Others' CPU: cores used by other processes during the runs (median; 0 on a quiet machine).",
+        "req/s. CPU driver / others': cores used by the load generator (near 1: it may be the limit) " +
+        'and by every other process during the runs (medians; 0 on a quiet machine: more means the ' +
+        'figures of that row are disturbed).',
     );
     const calls = report.comparisons.filter(
       (c) => Object.keys(c.commandsPerRequest.api).length > 0,
