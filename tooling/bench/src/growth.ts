@@ -26,8 +26,8 @@ export interface GrowthSeries {
   endpoint: EndpointId;
   label: string;
   points: GrowthPoint[];
-  /** Largest store over smallest: fixed-rate p50 and p99 latency, and throughput. */
-  rise: { p50: number; p99: number; rps: number };
+  /** Largest store over smallest: fixed-rate p50 and p99 latency, throughput, CPU per request. */
+  rise: { p50: number; p99: number; rps: number; cpuUsPerRequest: number };
 }
 
 /**
@@ -64,7 +64,7 @@ export async function growthRuns(
         }
         const throughput = medianOf(runs);
         const rate =
-          rates.get(id) ?? Math.max(1, Math.round(throughput.rps * settings.rateFraction));
+          rates.get(id) ?? Math.max(1, Math.round(throughput.rps * settings.growthRateFraction));
         rates.set(id, rate);
         const fixed = summarise(
           await steady(api, requests, {
@@ -109,6 +109,7 @@ export async function growthRuns(
         p50: ratio((p) => p.fixedRate.p50Ms),
         p99: ratio((p) => p.fixedRate.p99Ms),
         rps: ratio((p) => p.throughput.rps),
+        cpuUsPerRequest: ratio((p) => p.throughput.cpuUsPerRequest),
       },
     };
   });

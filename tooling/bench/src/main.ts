@@ -48,6 +48,25 @@ async function run(settings: Settings): Promise<void> {
   const comparisons: EndpointComparison[] = [];
   const growth: GrowthSeries[] = [];
   const notes: string[] = [];
+  const { out: _out, readme: _readme, ...kept } = settings;
+  const report = (complete: boolean): Report => ({
+    version: 1,
+    mode: settings.smoke ? 'smoke' : 'full',
+    complete,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine: describeMachine(),
+    settings: kept,
+    notes,
+    comparisons,
+    growth,
+    targets: evaluateTargets(comparisons, growth),
+  });
+  // Written after every step, marked incomplete, so a run that is stopped still leaves its figures.
+  const checkpoint = () => {
+    const partial = report(false);
+    writeReport(out, partial, renderMarkdown(partial));
+  };
   for (const kind of settings.stores) {
     const store = await openBenchStore(kind, progress);
     try {
@@ -60,30 +79,20 @@ async function run(settings: Settings): Promise<void> {
         comparisons.push(
           await compareEndpoint(store, endpoint, tuned.settings, progress, profileDir),
         );
+        checkpoint();
       }
       if (tuned.settings.growth.length > 0) {
         growth.push(...(await growthRuns(store, tuned.settings, progress)));
+        checkpoint();
       }
     } finally {
       await store.close();
     }
   }
-  const { out: _out, readme: _readme, ...kept } = settings;
-  const report: Report = {
-    version: 1,
-    mode: settings.smoke ? 'smoke' : 'full',
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    machine: describeMachine(),
-    settings: kept,
-    notes,
-    comparisons,
-    growth,
-    targets: evaluateTargets(comparisons, growth),
-  };
-  const markdown = renderMarkdown(report);
+  const final = report(true);
+  const markdown = renderMarkdown(final);
   process.stdout.write(`\n${markdown}`);
-  writeReport(out, report, markdown);
+  writeReport(out, final, markdown);
   progress(`wrote ${out}`);
   if (settings.readme) {
     const readme = resolve(cwd, settings.readme);

@@ -24,6 +24,8 @@ export interface Target {
 export interface Report {
   version: 1;
   mode: 'full' | 'smoke';
+  /** False while the run is still going (or was stopped): the figures so far. */
+  complete: boolean;
   startedAt: string;
   finishedAt: string;
   machine: Machine;
@@ -98,7 +100,7 @@ export function evaluateTargets(
     targets.push({
       name: `${g.store} ${g.label}: p50 latency, ${last.pets} vs ${first.pets} pets`,
       goal: `< ${TARGETS.growthRise}x`,
-      measured: `${g.rise.p50}x (p99 ${g.rise.p99}x)`,
+      measured: `${g.rise.p50}x (p99 ${g.rise.p99}x, CPU per request ${g.rise.cpuUsPerRequest}x)`,
       met: g.rise.p50 < TARGETS.growthRise,
     });
   }
@@ -118,7 +120,7 @@ export function renderMarkdown(report: Report): string {
   const { machine, settings } = report;
   const parts: string[] = [];
   parts.push(
-    `Run ${report.finishedAt.slice(0, 10)} (${report.mode}) on ${machine.cpus} × ${machine.cpuModel}, ` +
+    `${report.complete ? 'Run' : 'INCOMPLETE run'} ${report.finishedAt.slice(0, 10)} (${report.mode}) on ${machine.cpus} × ${machine.cpuModel}, ` +
       `${machine.memoryGiB} GiB, Node ${machine.node}, Linux ${machine.kernel}. ` +
       `Driver and server share the machine${settings.pin ? ' (driver pinned to CPU 0, servers to CPU 1)' : ''}; ` +
       `${settings.pets} pets; ${settings.rounds} interleaved rounds of ${settings.durationS} s per server ` +
@@ -194,6 +196,7 @@ export function renderMarkdown(report: Report): string {
           'API p50 / p99 / p99.9 ms',
           'baseline p50 / p99 / p99.9 ms',
           'p99 API/baseline',
+          'server CPU API / baseline',
         ],
         report.comparisons.map((c) => {
           const f = c.fixedRate;
@@ -204,6 +207,7 @@ export function renderMarkdown(report: Report): string {
             `${ms(f.api.p50Ms)} / ${ms(f.api.p99Ms)} / ${ms(f.api.p999Ms)}`,
             `${ms(f.baseline.p50Ms)} / ${ms(f.baseline.p99Ms)} / ${ms(f.baseline.p999Ms)}`,
             `**${f.p99Ratio.toFixed(2)}**`,
+            `${f.api.serverCpu.toFixed(2)} / ${f.baseline.serverCpu.toFixed(2)}`,
           ];
         }),
       ),
@@ -213,19 +217,25 @@ export function renderMarkdown(report: Report): string {
     const series = report.growth.filter((g) => g.store === store);
     const sizes = series[0]?.points.map((p) => p.pets) ?? [];
     parts.push(
-      `Growth, ${store} store (API only): req/s at saturation; p50 / p99 ms at a fixed rate, the same for every size:`,
+      `Growth, ${store} store (API only). Each cell: req/s at saturation (CPU µs per request); ` +
+        `p50 / p99 ms at a fixed rate, ${settings.growthRateFraction} × the capacity at the smallest size, the same for every size:`,
     );
     parts.push(
       table(
-        ['endpoint', 'rate req/s', ...sizes.map((size) => `${n(size)} pets`), 'rise p50 / p99'],
+        [
+          'endpoint',
+          'rate req/s',
+          ...sizes.map((size) => `${n(size)} pets`),
+          'rise p50 / p99 / CPU µs per req',
+        ],
         series.map((g) => [
           `\`${g.label}\``,
           n(g.points[0]?.fixedRate.rate ?? 0),
           ...g.points.map(
             (p) =>
-              `${n(p.throughput.rps)} req/s; ${ms(p.fixedRate.p50Ms)} / ${ms(p.fixedRate.p99Ms)}`,
+              `${n(p.throughput.rps)} req/s (${p.throughput.cpuUsPerRequest.toFixed(0)} µs); ${ms(p.fixedRate.p50Ms)} / ${ms(p.fixedRate.p99Ms)}`,
           ),
-          `**${g.rise.p50.toFixed(2)}×** / ${g.rise.p99.toFixed(2)}×`,
+          `**${g.rise.p50.toFixed(2)}×** / ${g.rise.p99.toFixed(2)}× / ${g.rise.cpuUsPerRequest.toFixed(2)}×`,
         ]),
       ),
     );

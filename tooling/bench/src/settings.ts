@@ -43,6 +43,11 @@ export interface Settings {
   pipelining: number;
   /** Fixed rate, as a fraction of the baseline's measured capacity. */
   rateFraction: number;
+  /**
+   * Fixed rate of the growth runs, as a fraction of the API's capacity at the smallest store: low,
+   * so the latency is the cost of a request, not queueing behind other work on a shared machine.
+   */
+  growthRateFraction: number;
   cpuProf: boolean;
   pin: boolean;
   /** Where the JSON report goes (a Markdown copy goes beside it); relative to the caller's cwd. */
@@ -126,6 +131,7 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     connections: positive('connections', values.connections, 100),
     pipelining: positive('pipelining', values.pipelining, 10),
     rateFraction: 0.5,
+    growthRateFraction: 0.25,
     cpuProf: values['cpu-prof'] ?? false,
     pin: !(values['no-pin'] ?? false),
     out: values.out,
