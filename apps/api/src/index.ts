@@ -20,4 +20,5 @@ export { createLogger } from './logger.js';
 export { ApiMetrics } from './metrics/api-metrics.js';
 export { type RunningServer, startServer } from './server.js';
 export { MemoryPetStore } from './store/memory-pet-store.js';
+export { MongoPetStore, type MongoPetStoreOptions } from './store/mongo-pet-store.js';
 export * from './store/pet-store.js';

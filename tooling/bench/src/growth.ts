@@ -1,0 +1,116 @@
+import {
+  medianOf,
+  type Progress,
+  type RunSummary,
+  type SideSummary,
+  startChild,
+  summarise,
+} from './compare.js';
+import { saturate, steady } from './driver.js';
+import { ENDPOINTS, type EndpointId, GROWTH_ENDPOINTS } from './scenario.js';
+import type { Settings } from './settings.js';
+import { round } from './stats.js';
+import type { BenchStore } from './stores.js';
+
+export interface GrowthPoint {
+  pets: number;
+  /** How long seeding the store took, in milliseconds. */
+  seedMs: number;
+  throughput: SideSummary;
+  fixedRate: SideSummary & { rate: number };
+  peakRssMb: number;
+}
+
+export interface GrowthSeries {
+  store: string;
+  endpoint: EndpointId;
+  label: string;
+  points: GrowthPoint[];
+  /** Largest store over smallest: fixed-rate p50 and p99 latency, throughput, CPU per request. */
+  rise: { p50: number; p99: number; rps: number; cpuUsPerRequest: number };
+}
+
+/**
+ * The API alone on the read endpoints, with the store at each size: throughput rounds, then a
+ * fixed-rate run at the same rate for every size (half the API's capacity at the smallest size),
+ * so latency is compared at equal load.
+ */
+export async function growthRuns(
+  store: BenchStore,
+  settings: Settings,
+  progress: Progress,
+): Promise<GrowthSeries[]> {
+  const points = new Map<EndpointId, GrowthPoint[]>(GROWTH_ENDPOINTS.map((id) => [id, []]));
+  const rates = new Map<EndpointId, number>();
+  for (const pets of settings.growth) {
+    progress(`${store.kind} growth: seeding ${pets} pets`);
+    const api = await startChild('api', store, `bench_growth_${pets}`, pets, settings);
+    try {
+      api.resetPeakRss();
+      for (const id of GROWTH_ENDPOINTS) {
+        const endpoint = ENDPOINTS[id];
+        const requests = endpoint.requests(pets);
+        const load = {
+          connections: settings.connections,
+          pipelining: settings.pipelining,
+          expectStatus: endpoint.expectStatus,
+        };
+        await saturate(api, requests, { ...load, durationS: settings.warmupS, warmup: true });
+        const runs: RunSummary[] = [];
+        for (let r = 0; r < settings.growthRounds; r++) {
+          runs.push(
+            summarise(await saturate(api, requests, { ...load, durationS: settings.durationS })),
+          );
+        }
+        const throughput = medianOf(runs);
+        const rate =
+          rates.get(id) ?? Math.max(1, Math.round(throughput.rps * settings.growthRateFraction));
+        rates.set(id, rate);
+        const fixed = summarise(
+          await steady(api, requests, {
+            rate,
+            connections: settings.connections,
+            durationS: settings.durationS,
+            expectStatus: endpoint.expectStatus,
+          }),
+        );
+        points.get(id)?.push({
+          pets,
+          seedMs: api.seedMs,
+          throughput,
+          fixedRate: { ...fixed, rate },
+          peakRssMb: 0,
+        });
+        progress(
+          `${store.kind} growth ${pets} pets, ${endpoint.label}: ${throughput.rps} req/s; at ${rate} req/s p50 ${fixed.p50Ms} ms, p99 ${fixed.p99Ms} ms`,
+        );
+      }
+      const peak = round(api.peakRssMb(), 1);
+      for (const series of points.values()) {
+        const last = series.at(-1);
+        if (last) last.peakRssMb = peak;
+      }
+    } finally {
+      await api.stop();
+    }
+  }
+  return GROWTH_ENDPOINTS.map((id) => {
+    const series = points.get(id) ?? [];
+    const first = series[0];
+    const last = series.at(-1);
+    const ratio = (pick: (p: GrowthPoint) => number) =>
+      first && last ? round(pick(last) / pick(first), 2) : Number.NaN;
+    return {
+      store: store.kind,
+      endpoint: id,
+      label: ENDPOINTS[id].label,
+      points: series,
+      rise: {
+        p50: ratio((p) => p.fixedRate.p50Ms),
+        p99: ratio((p) => p.fixedRate.p99Ms),
+        rps: ratio((p) => p.throughput.rps),
+        cpuUsPerRequest: ratio((p) => p.throughput.cpuUsPerRequest),
+      },
+    };
+  });
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+import { spawnSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { killAllChildren } from './children.js';
+import { compareEndpoint, DRIVER_CPU, type EndpointComparison } from './compare.js';
+import { type GrowthSeries, growthRuns } from './growth.js';
+import {
+  describeMachine,
+  evaluateTargets,
+  type Report,
+  renderMarkdown,
+  updateReadme,
+  writeReport,
+} from './report.js';
+import { HELP, parseSettings, type Settings, UsageError } from './settings.js';
+import { openBenchStore } from './stores.js';
+
+const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Pins this process (the driver) to one CPU; false when that is not possible here. */
+function pinDriver(): boolean {
+  if (cpus().length < 2) return false;
+  const pinned = spawnSync('taskset', ['-a', '-p', '-c', String(DRIVER_CPU), String(process.pid)], {
+    stdio: 'ignore',
+  });
+  return pinned.status === 0;
+}
+
+async function run(settings: Settings): Promise<void> {
+  const started = performance.now();
+  const progress = (line: string) =>
+    process.stderr.write(
+      `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,
+    );
+  if (settings.pin && !pinDriver()) {
+    progress('cannot pin processes to CPUs (taskset missing or one CPU): running unpinned');
+    settings.pin = false;
+  }
+  // Paths on the command line are the caller's (pnpm runs scripts in the package directory).
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const out = settings.out
+    ? resolve(cwd, settings.out)
+    : resolve(PACKAGE_ROOT, 'results', settings.smoke ? 'smoke.json' : 'latest.json');
+  const profileDir = resolve(PACKAGE_ROOT, 'results', 'profiles');
+  const startedAt = new Date().toISOString();
+  const comparisons: EndpointComparison[] = [];
+  const growth: GrowthSeries[] = [];
+  const notes: string[] = [];
+  const { out: _out, readme: _readme, ...kept } = settings;
+  const report = (complete: boolean): Report => ({
+    version: 1,
+    mode: settings.smoke ? 'smoke' : 'full',
+    complete,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine: describeMachine(),
+    settings: kept,
+    notes,
+    comparisons,
+    growth,
+    targets: evaluateTargets(comparisons, growth),
+  });
+  // Written after every step, marked incomplete, so a run that is stopped still leaves its figures.
+  const checkpoint = () => {
+    const partial = report(false);
+    writeReport(out, partial, renderMarkdown(partial));
+  };
+  for (const kind of settings.stores) {
+    const store = await openBenchStore(kind, progress);
+    try {
+      const tuned = store.tune(settings);
+      if (tuned.note) {
+        notes.push(tuned.note);
+        progress(tuned.note);
+      }
+      for (const endpoint of settings.endpoints) {
+        comparisons.push(
+          await compareEndpoint(store, endpoint, tuned.settings, progress, profileDir),
+        );
+        checkpoint();
+      }
+      if (tuned.settings.growth.length > 0) {
+        growth.push(...(await growthRuns(store, tuned.settings, progress)));
+        checkpoint();
+      }
+    } finally {
+      await store.close();
+    }
+  }
+  const final = report(true);
+  const markdown = renderMarkdown(final);
+  process.stdout.write(`\n${markdown}`);
+  writeReport(out, final, markdown);
+  progress(`wrote ${out}`);
+  if (settings.readme) {
+    const readme = resolve(cwd, settings.readme);
+    updateReadme(readme, markdown);
+    progress(`updated ${readme}`);
+  }
+  if (settings.cpuProf) progress(`CPU profiles of the API servers are in ${profileDir}`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  let settings: Settings | 'help';
+  try {
+    settings = parseSettings(argv);
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (settings === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  try {
+    await run(settings);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`bench: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`bench: FAILED: ${(error as Error).stack ?? error}\n`);
+    return 1;
+  } finally {
+    killAllChildren();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,83 @@
+import { PET_STATUSES, type PetStatus } from '@animal-store/contract';
+
+/** The key every benchmark server accepts; it never leaves this machine. */
+export const BENCH_API_KEY = 'bench-key-0123456789abcdef';
+
+/** One HTTP request as the driver sends it. */
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** An endpoint under measurement: the requests the driver cycles through and the status it expects. */
+export interface Endpoint {
+  id: EndpointId;
+  /** As printed in the report, e.g. `GET /v1/pets?limit=20`. */
+  label: string;
+  expectStatus: number;
+  /** The requests each connection cycles through (several for `get`, spread over the store). */
+  requests(pets: number): BenchRequest[];
+}
+
+export const ENDPOINT_IDS = ['list', 'sold', 'get', 'create'] as const;
+export type EndpointId = (typeof ENDPOINT_IDS)[number];
+
+const auth = { Authorization: `Bearer ${BENCH_API_KEY}` };
+
+/** How many distinct ids `GET /v1/pets/{id}` spreads over the store. */
+export const GET_ID_SPREAD = 64;
+
+/** Ids spread evenly over `1..pets`, so lookups touch the whole store, not one hot entry. */
+export function spreadIds(pets: number, count = GET_ID_SPREAD): number[] {
+  const n = Math.min(count, pets);
+  return Array.from({ length: n }, (_, k) => Math.floor(((k + 0.5) * pets) / n) + 1);
+}
+
+export const ENDPOINTS: Readonly<Record<EndpointId, Endpoint>> = {
+  list: {
+    id: 'list',
+    label: 'GET /v1/pets?limit=20',
+    expectStatus: 200,
+    requests: () => [{ method: 'GET', path: '/v1/pets?limit=20', headers: auth }],
+  },
+  sold: {
+    id: 'sold',
+    label: 'GET /v1/pets?status=sold&limit=100',
+    expectStatus: 200,
+    requests: () => [{ method: 'GET', path: '/v1/pets?status=sold&limit=100', headers: auth }],
+  },
+  get: {
+    id: 'get',
+    label: 'GET /v1/pets/{id}',
+    expectStatus: 200,
+    requests: (pets) =>
+      spreadIds(pets).map((id) => ({ method: 'GET', path: `/v1/pets/${id}`, headers: auth })),
+  },
+  create: {
+    id: 'create',
+    label: 'POST /v1/pets',
+    expectStatus: 201,
+    requests: () => [
+      {
+        method: 'POST',
+        path: '/v1/pets',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', categoryId: 7, status: 'pending' }),
+      },
+    ],
+  },
+};
+
+/** The endpoints the growth runs repeat at every store size (reads only). */
+export const GROWTH_ENDPOINTS: readonly EndpointId[] = ['list', 'sold', 'get'];
+
+/** The n-th seeded pet (1-based): the same on every server, so responses match byte for byte. */
+export function seedPet(n: number): { name: string; categoryId: number; status: PetStatus } {
+  return {
+    name: `pet-${n}`,
+    categoryId: 1 + (n % 7),
+    status: PET_STATUSES[n % PET_STATUSES.length] as PetStatus,
+  };
+}

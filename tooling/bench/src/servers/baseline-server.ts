@@ -1,0 +1,241 @@
+/**
+ * Server child: the matched baseline. Bare `node:http` doing the API's work for the benchmarked
+ * routes with the same pieces: request id, bearer key check (`StaticApiKeys`), the contract's
+ * query/id parsing and body validation, the same store class, the same access-log line through
+ * the same logger, and the same status, headers (in the same order) and body bytes. What it lacks
+ * is the framework: no Koa context, no router, no middleware chain. Not meant to be started by hand.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createLogger,
+  loadConfig,
+  type PetStore,
+  parseApiKeys,
+  StaticApiKeys,
+} from '@animal-store/api';
+import {
+  API_PREFIX,
+  DEFAULT_PET_STATUS,
+  describeDetails,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetail,
+  GET_PET_DEPRECATION_HEADERS,
+  GET_PET_SUNSET_AT,
+  parseListPetsQuery,
+  parsePetId,
+  type ResolvedListPetsQuery,
+  validateNewPet,
+} from '@animal-store/contract';
+import { main, runChild } from './lifecycle.js';
+import { readServerSpec } from './protocol.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const PETS = `${API_PREFIX}/pets`;
+const PET = `${API_PREFIX}/pets/`;
+
+/** A failed request: becomes an Error body, as the API's HttpError does. */
+class Failure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const invalid = (details: ErrorDetail[]) =>
+  new Failure(400, 'validation_failed', describeDetails(details), details);
+
+/** What a handler answers: status, extra headers (in order) and a JSON body. */
+interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+function nextLink(query: ResolvedListPetsQuery, lastId: number): string {
+  const params = new URLSearchParams({ limit: String(query.limit) });
+  if (query.status !== undefined) params.set('status', query.status);
+  params.set('after', String(lastId));
+  return `<${PETS}?${params}>; rel="next"`;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new Failure(413, 'payload_too_large', `request body exceeds ${limit} bytes`));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const length = req.headers['content-length'];
+  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
+    throw invalid([{ path: '', message: 'is required' }]);
+  }
+  const [type = '', ...params] = (req.headers['content-type'] ?? '').split(';');
+  if (type.trim().toLowerCase() !== 'application/json') {
+    throw new Failure(415, 'unsupported_media_type', 'request body must be application/json');
+  }
+  for (const param of params) {
+    const [name, value = ''] = param.split('=');
+    if (name?.trim().toLowerCase() === 'charset' && value.trim().toLowerCase() !== 'utf-8') {
+      throw new Failure(415, 'unsupported_media_type', 'request body must be UTF-8');
+    }
+  }
+  if (Number(length) > limit) {
+    throw new Failure(413, 'payload_too_large', `request body exceeds ${limit} bytes`);
+  }
+  const text = await readBody(req, limit);
+  if (text.trim() === '') throw invalid([{ path: '', message: 'is required' }]);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Failure(400, 'malformed_json', `request body is not valid JSON: ${error}`);
+  }
+}
+
+main(async () => {
+  const spec = readServerSpec();
+  const config = loadConfig({ ...process.env, API_KEYS: spec.apiKey });
+  const logger = createLogger(config.logLevel);
+  const keys = new StaticApiKeys(parseApiKeys(config.apiKeys));
+
+  async function authenticate(req: IncomingMessage): Promise<string> {
+    const header = req.headers.authorization;
+    const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    const identity = token === undefined ? undefined : await keys.verify(token);
+    if (!identity) {
+      throw new Failure(401, 'unauthorized', 'invalid API key', undefined, {
+        'WWW-Authenticate': 'Bearer realm="animal-store"',
+      });
+    }
+    return identity.name;
+  }
+
+  async function listPets(store: PetStore, query: string): Promise<Reply> {
+    const parsed = parseListPetsQuery(new URLSearchParams(query));
+    if (!parsed.ok) throw invalid(parsed.details);
+    const page = await store.list(parsed.value);
+    const last = page.pets.at(-1);
+    const headers: Record<string, string> = {};
+    if (page.hasMore && last) headers.Link = nextLink(parsed.value, last.id);
+    return { status: 200, headers, body: page.pets };
+  }
+
+  async function createPet(store: PetStore, req: IncomingMessage): Promise<Reply> {
+    // The API looks for an Idempotency-Key first; the benchmark sends none, and the baseline
+    // does not implement replays.
+    if (req.headersDistinct['idempotency-key'] !== undefined) {
+      throw new Failure(400, 'validation_failed', 'the baseline does not take Idempotency-Key');
+    }
+    const checked = validateNewPet(await readJson(req, config.bodyLimitBytes));
+    if (!checked.ok) throw invalid(checked.details);
+    const pet = await store.create({
+      ...checked.value,
+      status: checked.value.status ?? DEFAULT_PET_STATUS,
+    });
+    return { status: 201, headers: { Location: `${PETS}/${pet.id}` }, body: pet };
+  }
+
+  async function getPet(store: PetStore, rawId: string): Promise<Reply> {
+    if (Date.now() >= GET_PET_SUNSET_AT.getTime()) {
+      throw new Failure(410, 'gone', 'GET /pets/{petId} has reached its sunset');
+    }
+    const parsed = parsePetId(rawId);
+    if (!parsed.ok) throw invalid(parsed.details);
+    const pet = await store.get(parsed.value);
+    if (!pet) throw new Failure(404, 'not_found', `no pet with id ${parsed.value}`);
+    return { status: 200, headers: {}, body: pet };
+  }
+
+  await runChild(spec, async (store) => {
+    async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const started = performance.now();
+      const given = req.headers['x-request-id'];
+      const requestId =
+        typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const path = q === -1 ? url : url.slice(0, q);
+      const headers: Record<string, string> = { 'X-Request-Id': requestId };
+      let route = path;
+      let key: string | undefined;
+      let reply: Reply;
+      try {
+        if (path === PETS && (req.method === 'GET' || req.method === 'POST')) {
+          route = PETS;
+          key = await authenticate(req);
+          reply =
+            req.method === 'GET'
+              ? await listPets(store, q === -1 ? '' : url.slice(q + 1))
+              : await createPet(store, req);
+        } else if (path.startsWith(PET) && req.method === 'GET') {
+          route = `${PETS}/:petId`;
+          Object.assign(headers, GET_PET_DEPRECATION_HEADERS);
+          key = await authenticate(req);
+          reply = await getPet(store, decodeURIComponent(path.slice(PET.length)));
+        } else {
+          throw new Failure(404, 'not_found', `no route for ${req.method} ${path}`);
+        }
+      } catch (caught) {
+        const failure =
+          caught instanceof Failure
+            ? caught
+            : new Failure(500, 'internal_error', 'internal server error');
+        if (!(caught instanceof Failure)) logger.error({ err: caught }, 'unhandled error');
+        const body: ErrorBody = {
+          code: failure.code,
+          message: failure.message,
+          status: failure.status,
+        };
+        if (failure.details && failure.details.length > 0) body.details = failure.details;
+        reply = { status: failure.status, headers: failure.headers, body };
+      }
+      const text = JSON.stringify(reply.body);
+      Object.assign(headers, reply.headers);
+      headers['Content-Type'] = JSON_TYPE;
+      headers['Content-Length'] = String(Buffer.byteLength(text));
+      res.writeHead(reply.status, headers);
+      res.end(text);
+      logger.info(
+        {
+          requestId,
+          method: req.method,
+          route,
+          status: reply.status,
+          ms: Math.round((performance.now() - started) * 100) / 100,
+          key,
+        },
+        'request',
+      );
+    }
+
+    const server = createServer((req, res) => void handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: (server.address() as AddressInfo).port,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    };
+  });
+});

@@ -1,0 +1,140 @@
+import { parseArgs } from 'node:util';
+import { ENDPOINT_IDS, type EndpointId } from './scenario.js';
+
+export const HELP = `Usage: pnpm bench [options]
+
+Benchmarks the API against a bare node:http baseline doing the same work, and prints a table.
+
+Options:
+  --smoke              a short run that only checks everything works (under a minute)
+  --store KIND         memory, mongo or all             (default: all; with --smoke: memory)
+  --endpoints LIST     comma list of ${ENDPOINT_IDS.join(', ')}          (default: all)
+  --growth SIZES       comma list of store sizes, or "off"   (default: 1000,100000,1000000)
+  --rounds N           interleaved measured rounds per server                 (default: 5)
+  --duration S         seconds per measured run                               (default: 4)
+  --warmup S           seconds of warm-up per server                          (default: 2)
+  --connections N      connections                                          (default: 100)
+  --pipelining N       requests in flight per connection, throughput runs    (default: 10)
+  --cpu-prof           write V8 CPU profiles of the server children to results/profiles
+  --no-pin             do not pin the driver and the servers to separate CPUs
+  --out FILE           the JSON report  (default: results/latest.json; smoke: results/smoke.json)
+  --readme FILE        replace the table between the bench markers in FILE
+  -h, --help           this text
+`;
+
+export type StoreKind = 'memory' | 'mongo';
+
+export interface Settings {
+  smoke: boolean;
+  stores: StoreKind[];
+  endpoints: EndpointId[];
+  /** Store sizes for the growth runs; empty for none. */
+  growth: number[];
+  /** Pets in the store for the API-vs-baseline runs (enough for `status=sold&limit=100`). */
+  pets: number;
+  rounds: number;
+  /** Rounds of the fixed-rate latency run, per server. */
+  latencyRounds: number;
+  /** Rounds of the throughput run at each growth size. */
+  growthRounds: number;
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  pipelining: number;
+  /** Fixed rate, as a fraction of the baseline's measured capacity. */
+  rateFraction: number;
+  /**
+   * Fixed rate of the growth runs, as a fraction of the API's capacity at the smallest store: low,
+   * so the latency is the cost of a request, not queueing behind other work on a shared machine.
+   */
+  growthRateFraction: number;
+  cpuProf: boolean;
+  pin: boolean;
+  /** Where the JSON report goes (a Markdown copy goes beside it); relative to the caller's cwd. */
+  out?: string;
+  /** A README whose bench section is replaced by the tables. */
+  readme?: string;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function positive(name: string, raw: string | undefined, fallback: number, integer = true): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new UsageError(`--${name} must be a positive ${integer ? 'integer' : 'number'}`);
+  }
+  return value;
+}
+
+function list<T extends string>(name: string, raw: string, allowed: readonly T[]): T[] {
+  const values = raw.split(',').map((v) => v.trim());
+  for (const value of values) {
+    if (!allowed.includes(value as T)) {
+      throw new UsageError(`--${name}: unknown "${value}" (one of ${allowed.join(', ')})`);
+    }
+  }
+  return values as T[];
+}
+
+/** Reads the command line; throws `UsageError` on anything it does not know. */
+export function parseSettings(argv: string[]): Settings | 'help' {
+  const { values } = parseArgs({
+    args: argv.filter((arg) => arg !== '--'),
+    strict: true,
+    options: {
+      smoke: { type: 'boolean' },
+      store: { type: 'string' },
+      endpoints: { type: 'string' },
+      growth: { type: 'string' },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      pipelining: { type: 'string' },
+      'cpu-prof': { type: 'boolean' },
+      'no-pin': { type: 'boolean' },
+      out: { type: 'string' },
+      readme: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const smoke = values.smoke ?? false;
+  // A smoke run stays under a minute: the in-memory store unless asked for more.
+  const store = values.store ?? (smoke ? 'memory' : 'all');
+  const stores =
+    store === 'all'
+      ? (['memory', 'mongo'] as StoreKind[])
+      : list('store', store, ['memory', 'mongo'] as const);
+  const growthRaw = values.growth ?? (smoke ? '1000,10000' : '1000,100000,1000000');
+  const growth =
+    growthRaw === 'off'
+      ? []
+      : growthRaw.split(',').map((size) => positive('growth', size.trim(), 0));
+  const rounds = positive('rounds', values.rounds, smoke ? 1 : 5);
+  return {
+    smoke,
+    stores,
+    endpoints: values.endpoints
+      ? list('endpoints', values.endpoints, ENDPOINT_IDS)
+      : [...ENDPOINT_IDS],
+    growth,
+    pets: 1000,
+    rounds,
+    latencyRounds: smoke ? 1 : Math.max(1, Math.ceil(rounds / 2)),
+    growthRounds: smoke ? 1 : 3,
+    durationS: positive('duration', values.duration, smoke ? 0.5 : 4, false),
+    warmupS: positive('warmup', values.warmup, smoke ? 0.25 : 2, false),
+    connections: positive('connections', values.connections, 100),
+    pipelining: positive('pipelining', values.pipelining, 10),
+    rateFraction: 0.5,
+    growthRateFraction: 0.25,
+    cpuProf: values['cpu-prof'] ?? false,
+    pin: !(values['no-pin'] ?? false),
+    out: values.out,
+    readme: values.readme,
+  };
+}
