@@ -35,12 +35,14 @@ function nextLink(query: ResolvedListPetsQuery, lastId: number): string {
   return `<${API_PREFIX}/pets?${params}>; rel="next"`;
 }
 
-const route =
-  (template: string): Middleware<AppState> =>
-  (ctx, next) => {
-    ctx.state.route = `${API_PREFIX}${template}`;
+/** Names the route for logs and metrics; the full template is built once, not per request. */
+function route(template: string): Middleware<AppState> {
+  const full = `${API_PREFIX}${template}`;
+  return (ctx, next) => {
+    ctx.state.route = full;
     return next();
   };
+}
 
 /** The three operations of the spec (§4), mounted under `/v1` by the caller. */
 export function petRoutes({
