@@ -76,9 +76,9 @@ export function exchange(
 
 /**
  * Splits what a server sent into responses (`Content-Length` or chunked bodies). The first
- * response answers the request, so with `head` it has no body; interim (1xx), 204 and 304
- * answers have none either, whatever their headers say. Any further response refuses what
- * followed the request (a second request, or bytes that were not one).
+ * final (non-1xx) response answers the request, so with `head` it has no body; interim (1xx),
+ * 204 and 304 answers have none either, whatever their headers say. Any further response refuses
+ * what followed the request (a second request, or bytes that were not one).
  */
 export function parseResponses(data: Buffer, { head = false } = {}): RawResponse[] {
   const responses: RawResponse[] = [];
@@ -98,7 +98,9 @@ export function parseResponses(data: Buffer, { head = false } = {}): RawResponse
     }
     rest = rest.subarray(end + 4);
     let body: Buffer;
-    if ((head && responses.length === 0) || status < 200 || status === 204 || status === 304) {
+    // The first final (2xx-5xx) answer is the HEAD request's: an interim 100 may come before it.
+    const answersHead = head && status >= 200 && !responses.some((r) => r.status >= 200);
+    if (answersHead || status < 200 || status === 204 || status === 304) {
       body = Buffer.alloc(0);
     } else if (headers['transfer-encoding']?.toLowerCase() === 'chunked') {
       const pieces: Buffer[] = [];
