@@ -1,6 +1,13 @@
 import { ID_MAX, validatePet } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
-import { auth, errorBody, json, type PetBody, read, startTestApi } from './helpers/api.js';
+import {
+  auth,
+  errorBody,
+  json,
+  listAllPets,
+  read,
+  startTestApi,
+} from './helpers/api.js';
 
 const api = await startTestApi({ bodyLimitBytes: 1024 });
 
@@ -195,14 +202,7 @@ describe('POST /v1/pets', () => {
       ),
     );
     expect(new Set(created).size).toBe(300);
-    const listed: number[] = [];
-    let query = 'limit=100';
-    for (;;) {
-      const page = await read<PetBody[]>(fetch(`${fresh.base}/pets?${query}`, { headers: auth }));
-      if (page.length === 0) break;
-      listed.push(...page.map((p) => p.id));
-      query = `limit=100&after=${page.at(-1)?.id}`;
-    }
+    const listed = (await listAllPets(fresh.base)).map((p) => p.id);
     expect(listed.sort((a, b) => a - b)).toEqual([...created].sort((a, b) => a - b));
   });
 });

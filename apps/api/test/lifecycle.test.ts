@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import type { PetDraft } from '../src/store/pet-store.js';
 import { json, startTestApi } from './helpers/api.js';
+import { startApiProcess } from './helpers/processes.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const children: ChildProcess[] = [];
@@ -12,35 +13,10 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-/** Starts the built service as a user would, on a free port; resolves once it listens. */
-async function startMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const deadline = Date.now() + 10_000;
-  while (!/"msg":"listening"/.test(stdout)) {
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const url = /"url":"([^"]+)"/.exec(stdout)?.[1] as string;
-  return { child, url, output: () => ({ stdout, stderr }) };
-}
-
 describe('the service process', () => {
   it('generates a key when none is configured, prints it once, and never logs it', async () => {
-    const { child, url, output } = await startMain({});
-    const key = /Bearer (as_[A-Za-z0-9_-]+)/.exec(output().stderr)?.[1];
+    const { child, base: url, stdout: out, stderr: err } = await startApiProcess({});
+    const key = /Bearer (as_[A-Za-z0-9_-]+)/.exec(err())?.[1];
     expect(key).toBeDefined();
     expect(
       (await fetch(`${url}/pets`, { headers: { Authorization: `Bearer ${key}` } })).status,
@@ -51,7 +27,8 @@ describe('the service process', () => {
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
-    const { stdout, stderr } = output();
+    const stdout = out();
+    const stderr = err();
     expect(stdout).not.toContain(key);
     expect(stderr.split(key as string)).toHaveLength(3); // the key and the example header, once
     expect(stdout).toContain('in-memory store');
@@ -75,7 +52,7 @@ describe('the service process', () => {
   });
 
   it('applies the limits set in the environment', async () => {
-    const { url } = await startMain({
+    const { base: url } = await startApiProcess({
       API_KEYS: 'k1',
       MAX_URL_BYTES: '1024',
       MAX_HEADER_BYTES: '2048',
@@ -100,11 +77,11 @@ describe('the service process', () => {
   });
 
   it('stops on SIGINT with exit 0', async () => {
-    const { child, output } = await startMain({ API_KEYS: 'k1,k2' });
+    const { child, stdout } = await startApiProcess({ API_KEYS: 'k1,k2' });
     child.kill('SIGINT');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
-    expect(output().stdout).toContain('"msg":"stopped"');
+    expect(stdout()).toContain('"msg":"stopped"');
   });
 });
 

@@ -83,6 +83,21 @@ export async function read<T = PetBody>(res: Response | Promise<Response>): Prom
   return (await (await res).json()) as T;
 }
 
+/** Every pet the API at `base` lists, page by page through the `after` cursor. */
+export async function listAllPets(
+  base: string,
+  headers: Record<string, string> = auth,
+): Promise<PetBody[]> {
+  const listed: PetBody[] = [];
+  let query = 'limit=100';
+  for (;;) {
+    const page = await read<PetBody[]>(fetch(`${base}/pets?${query}`, { headers }));
+    if (page.length === 0) return listed;
+    listed.push(...page);
+    query = `limit=100&after=${page.at(-1)?.id}`;
+  }
+}
+
 /** Creates a pet through the API and returns the response body. */
 export async function createPet(
   api: TestApi,

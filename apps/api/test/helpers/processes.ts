@@ -13,8 +13,11 @@ afterAll(() => {
 export interface ApiProcess {
   /** Base URL ending in `/v1`. */
   base: string;
+  child: ChildProcess;
   /** Everything the process wrote so far, stdout and stderr interleaved. */
   output(): string;
+  stdout(): string;
+  stderr(): string;
 }
 
 /**
@@ -28,15 +31,22 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
   });
   children.push(child);
   let output = '';
-  const collect = (chunk: Buffer) => {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk;
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk;
+    stderr += chunk;
+  });
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const url = /"url":"([^"]+)","msg":"listening"/.exec(output)?.[1];
-    if (url) return { base: url, output: () => output };
+    const url = /"url":"([^"]+)","msg":"listening"/.exec(stdout)?.[1];
+    if (url) {
+      return { base: url, child, output: () => output, stdout: () => stdout, stderr: () => stderr };
+    }
     if (child.exitCode !== null || Date.now() > deadline) {
       throw new Error(`API did not start: ${output}`);
     }

@@ -1,6 +1,6 @@
 import { uniqueDbName } from '@animal-store/test-db';
 import { describe, expect, inject, it } from 'vitest';
-import { type PetBody, read } from '../helpers/api.js';
+import { listAllPets, type PetBody, read } from '../helpers/api.js';
 import { startApiProcess } from '../helpers/processes.js';
 
 const KEY = 'multi-process-key';
@@ -36,14 +36,7 @@ describe('two API processes on one database', () => {
     expect(new Set(created.map((p) => p.id)).size).toBe(400);
 
     // Read back through the other process than the one that created each pet.
-    const listed: PetBody[] = [];
-    let query = 'limit=100';
-    for (;;) {
-      const page = await read<PetBody[]>(fetch(`${bases[1]}/pets?${query}`, { headers }));
-      if (page.length === 0) break;
-      listed.push(...page);
-      query = `limit=100&after=${page.at(-1)?.id}`;
-    }
+    const listed = await listAllPets(bases[1] as string, headers);
     const byId = (a: PetBody, b: PetBody) => a.id - b.id;
     expect(listed.sort(byId)).toEqual([...created].sort(byId));
   });

@@ -1,6 +1,6 @@
 import { startTestMongo, type TestMongo } from '@animal-store/test-db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { auth, json, type PetBody, read, startTestApi } from '../helpers/api.js';
+import { json, listAllPets, type PetBody, read, startTestApi } from '../helpers/api.js';
 import { openMongoTestStore } from '../helpers/store.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -72,14 +72,7 @@ describe('a database outage under load', () => {
     expect(downStatuses.has(503)).toBe(true);
     expect([...statuses.keys()].sort()).toEqual([201, 503]);
     expect((await fetch(`${api.origin}/readyz`)).status).toBe(200);
-    const listed = new Map<number, PetBody>();
-    let query = 'limit=100';
-    for (;;) {
-      const page = await read<PetBody[]>(fetch(`${api.base}/pets?${query}`, { headers: auth }));
-      if (page.length === 0) break;
-      for (const pet of page) listed.set(pet.id, pet);
-      query = `limit=100&after=${page.at(-1)?.id}`;
-    }
+    const listed = new Map((await listAllPets(api.base)).map((pet) => [pet.id, pet]));
     expect(acknowledged.length).toBeGreaterThan(100);
     for (const pet of acknowledged) expect(listed.get(pet.id), `pet ${pet.id}`).toEqual(pet);
   });
