@@ -1,5 +1,6 @@
 export { type AppDeps, createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
+export { nextPageLink } from './http/next-link.js';
 export { DEFAULT_RATE_LIMIT, type RateLimitSettings } from './http/rate-limit.js';
 export {
   DEFAULT_MAX_URL_BYTES,

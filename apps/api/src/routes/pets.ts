@@ -6,7 +6,6 @@ import {
   GET_PET_SUNSET_AT,
   parseListPetsQuery,
   parsePetId,
-  type ResolvedListPetsQuery,
   validateNewPet,
 } from '@animal-store/contract';
 import Router from '@koa/router';
@@ -15,6 +14,7 @@ import type { AppState } from '../http/app-state.js';
 import { GoneError, NotFoundError, ValidationError } from '../http/errors.js';
 import { bodyFingerprint, idempotencyKeyOf, idempotentPet } from '../http/idempotency-key.js';
 import { readJsonBody } from '../http/json-body.js';
+import { nextPageLink } from '../http/next-link.js';
 import type { PetStore } from '../store/pet-store.js';
 
 export interface PetRoutesDeps {
@@ -25,14 +25,6 @@ export interface PetRoutesDeps {
   bodyTimeoutMs?: number;
   /** Runs before every pets operation; authentication lives here. */
   guard: Middleware<AppState>;
-}
-
-/** RFC 8288 link to the page after `lastId`, repeating the caller's filter. */
-function nextLink(query: ResolvedListPetsQuery, lastId: number): string {
-  const params = new URLSearchParams({ limit: String(query.limit) });
-  if (query.status !== undefined) params.set('status', query.status);
-  params.set('after', String(lastId));
-  return `<${API_PREFIX}/pets?${params}>; rel="next"`;
 }
 
 /** Names the route for logs and metrics; the full template is built once, not per request. */
@@ -60,7 +52,7 @@ export function petRoutes({
     const query = parsed.value;
     const page = await store.list(query);
     const last = page.pets.at(-1);
-    if (page.hasMore && last) ctx.set('Link', nextLink(query, last.id));
+    if (page.hasMore && last) ctx.set('Link', nextPageLink(query, last.id));
     ctx.body = page.pets;
   });
 

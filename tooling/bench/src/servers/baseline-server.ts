@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import {
   createLogger,
   loadConfig,
+  nextPageLink,
   type PetStore,
   parseApiKeys,
   StaticApiKeys,
@@ -26,7 +27,6 @@ import {
   GET_PET_SUNSET_AT,
   parseListPetsQuery,
   parsePetId,
-  type ResolvedListPetsQuery,
   validateNewPet,
 } from '@animal-store/contract';
 import { main, runChild } from './lifecycle.js';
@@ -59,13 +59,6 @@ interface Reply {
   status: number;
   headers: Record<string, string>;
   body: unknown;
-}
-
-function nextLink(query: ResolvedListPetsQuery, lastId: number): string {
-  const params = new URLSearchParams({ limit: String(query.limit) });
-  if (query.status !== undefined) params.set('status', query.status);
-  params.set('after', String(lastId));
-  return `<${PETS}?${params}>; rel="next"`;
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -135,7 +128,7 @@ main(async () => {
     const page = await store.list(parsed.value);
     const last = page.pets.at(-1);
     const headers: Record<string, string> = {};
-    if (page.hasMore && last) headers.Link = nextLink(parsed.value, last.id);
+    if (page.hasMore && last) headers.Link = nextPageLink(parsed.value, last.id);
     return { status: 200, headers, body: page.pets };
   }
 
