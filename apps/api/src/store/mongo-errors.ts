@@ -20,8 +20,16 @@ const SOCKET_ERROR_CODES = new Set([
   'EHOSTUNREACH',
 ]);
 
-// Server codes meaning "not now, try again": shutdown, stepdown, no primary.
-const TRANSIENT_SERVER_CODES = new Set([91, 189, 10107, 11600, 11602, 13435, 13436]);
+// Server codes meaning "not now, try again": the driver's retryable codes (host unreachable,
+// network timeout, shutdown, stepdown, no primary, stale shard routing) and an interrupt.
+const TRANSIENT_SERVER_CODES = new Set([
+  6, 7, 63, 89, 91, 134, 150, 189, 262, 9001, 10107, 11600, 11601, 11602, 13435, 13436,
+]);
+
+// FerretDB cancels the operations in flight when it shuts down and reports each as an
+// InternalError (code 1) whose message ends in "context canceled".
+const INTERNAL_ERROR = 1;
+const CANCELLED_AT_SHUTDOWN = /context canceled$/;
 
 /** Whether a driver error means the database cannot be reached right now. */
 export function isUnavailable(error: unknown): boolean {
@@ -44,7 +52,12 @@ export function isUnavailable(error: unknown): boolean {
   ) {
     return true;
   }
-  return error instanceof MongoServerError && TRANSIENT_SERVER_CODES.has(Number(error.code));
+  if (!(error instanceof MongoServerError)) return false;
+  const code = Number(error.code);
+  return (
+    TRANSIENT_SERVER_CODES.has(code) ||
+    (code === INTERNAL_ERROR && CANCELLED_AT_SHUTDOWN.test(error.message))
+  );
 }
 
 /** Runs a store operation, turning "database unreachable" into `StoreUnavailableError`. */

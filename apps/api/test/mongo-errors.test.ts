@@ -1,0 +1,44 @@
+import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { guarded, isUnavailable } from '../src/store/mongo-errors.js';
+import { StoreUnavailableError } from '../src/store/pet-store.js';
+
+const serverError = (code: number, errmsg: string) =>
+  new MongoServerError({ ok: 0, code, errmsg, message: errmsg });
+
+describe('which driver errors mean the database is unreachable', () => {
+  it('counts network and server-selection failures', () => {
+    expect(isUnavailable(new MongoNetworkError('connection reset'))).toBe(true);
+    const noServer = new MongoServerSelectionError('no server', { error: undefined } as never);
+    expect(isUnavailable(noServer)).toBe(true);
+  });
+
+  it('counts shutdown, stepdown and interrupt codes', () => {
+    for (const code of [91, 189, 10107, 11600, 11601, 11602, 13435, 13436]) {
+      expect(isUnavailable(serverError(code, 'not now')), `code ${code}`).toBe(true);
+    }
+  });
+
+  it('counts an operation FerretDB cancelled while shutting down', () => {
+    const cancelled = serverError(
+      1,
+      '[msg_insert.go:168 handler.(*Handler).MsgInsert] [db.go:134 fsql.(*DB).InTransaction] context canceled',
+    );
+    expect(isUnavailable(cancelled)).toBe(true);
+  });
+
+  it('does not count other internal errors, duplicate keys or plain bugs', () => {
+    expect(isUnavailable(serverError(1, 'index out of range'))).toBe(false);
+    expect(isUnavailable(serverError(11000, 'E11000 duplicate key error'))).toBe(false);
+    expect(isUnavailable(new TypeError('x is undefined'))).toBe(false);
+  });
+
+  it('turns an unreachable database into StoreUnavailableError and passes the rest on', async () => {
+    const cancelled = serverError(1, 'context canceled');
+    await expect(guarded(() => Promise.reject(cancelled))).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    const bug = new TypeError('x is undefined');
+    await expect(guarded(() => Promise.reject(bug))).rejects.toBe(bug);
+  });
+});
