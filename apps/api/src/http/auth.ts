@@ -1,4 +1,4 @@
-import type { Middleware, ParameterizedContext } from 'koa';
+import type { ParameterizedContext } from 'koa';
 import type { ApiKeyIdentity, ApiKeyVerifier } from '../keys/api-key.js';
 import type { AppState } from './app-state.js';
 import { UnauthorizedError } from './errors.js';
@@ -12,13 +12,17 @@ export type AuthenticatedHook = (
   identity: ApiKeyIdentity,
 ) => void;
 
+/** Checks a request's bearer API key; rejects with a 401 `HttpError` unless it is valid. */
+export type Authenticate = (ctx: ParameterizedContext<AppState>) => Promise<void>;
+
 /** Refuses any request without a valid bearer API key, before anything else looks at it. */
 export function requireApiKey(
   verifier: ApiKeyVerifier,
   onAuthenticated?: AuthenticatedHook,
-): Middleware<AppState> {
-  return async (ctx, next) => {
-    const header = ctx.get('Authorization');
+): Authenticate {
+  return async (ctx) => {
+    // Straight from Node's parsed headers: the hot path skips Koa's accessors.
+    const header = ctx.req.headers.authorization ?? '';
     if (header === '')
       throw new UnauthorizedError('missing API key: send Authorization: Bearer <key>');
     const token = BEARER.exec(header)?.[1];
@@ -29,6 +33,5 @@ export function requireApiKey(
     if (!identity) throw new UnauthorizedError('invalid API key');
     ctx.state.apiKeyName = identity.name;
     onAuthenticated?.(ctx, identity);
-    await next();
   };
 }

@@ -46,7 +46,7 @@ export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppS
   const { maxUrlBytes = DEFAULT_MAX_URL_BYTES, observe } = options;
   return async (ctx, next) => {
     const started = performance.now();
-    const requestId = requestIdFor(ctx.get('X-Request-Id'));
+    const requestId = requestIdFor(ctx.req.headers['x-request-id']);
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     try {
@@ -75,9 +75,9 @@ export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppS
     logger.info(
       {
         requestId,
-        method: ctx.method,
+        method: ctx.req.method,
         route: ctx.state.route ?? ctx.path,
-        status: ctx.status,
+        status: ctx.res.statusCode,
         ms: Math.round(ms * 100) / 100,
         key: ctx.state.apiKeyName,
       },

@@ -4,6 +4,6 @@ import { randomUUID } from 'node:crypto';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 /** The caller's `X-Request-Id` when sane, otherwise a fresh UUID. */
-export function requestIdFor(header: string): string {
-  return SANE_REQUEST_ID.test(header) ? header : randomUUID();
+export function requestIdFor(header: string | string[] | undefined): string {
+  return typeof header === 'string' && SANE_REQUEST_ID.test(header) ? header : randomUUID();
 }
