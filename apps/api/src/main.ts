@@ -5,7 +5,6 @@ import { setUpApiKeys } from './keys/api-key-setup.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 import { createStore } from './store/create-store.js';
-import { MongoPetStore } from './store/mongo-pet-store.js';
 import { StoreUnavailableError } from './store/pet-store.js';
 
 /** Time a stop may take beyond SHUTDOWN_TIMEOUT_MS (closing the store) before the process leaves. */
@@ -14,8 +13,8 @@ const SHUTDOWN_MARGIN_MS = 5_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const store = await createStore(config, logger);
-  const keys = await setUpApiKeys(config, store instanceof MongoPetStore ? store.db : undefined);
+  const { store, db } = await createStore(config, logger);
+  const keys = await setUpApiKeys(config, db);
   const key = keys.generatedKey;
   if (key !== undefined) {
     // Printed once to the terminal, never through the logger: logs must not hold keys.

@@ -1,9 +1,8 @@
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { type ApiKeyVerifier, generateApiKey, parseApiKeys, StaticApiKeys } from './api-key.js';
-import { ApiKeyRegistry } from './api-key-registry.js';
 import { ChainedApiKeys } from './chained-api-keys.js';
-import { MongoApiKeys } from './mongo-api-keys.js';
+import type { MongoApiKeys } from './mongo-api-keys.js';
 
 export interface ApiKeySetup {
   verifier: ApiKeyVerifier;
@@ -24,6 +23,9 @@ export async function setUpApiKeys(
   let managed: MongoApiKeys | undefined;
   let managedCount = 0;
   if (db !== undefined) {
+    // Loaded here, not at the top: without MongoDB the driver is never loaded.
+    const { ApiKeyRegistry } = await import('./api-key-registry.js');
+    const { MongoApiKeys } = await import('./mongo-api-keys.js');
     const registry = await ApiKeyRegistry.open(db);
     managed = new MongoApiKeys(registry.collection, { cacheMs: config.apiKeyCacheMs });
     managedCount = await registry.count();

@@ -21,11 +21,14 @@ export interface ApiProcess {
 }
 
 /**
- * Starts the built service (`dist/main.js`) on a free port with only `env` (and PATH) set;
- * stopped after the file's tests.
+ * Starts the built service (`dist/main.js`) on a free port with only `env` (and PATH) set,
+ * `nodeArgs` before the script; stopped after the file's tests.
  */
-export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+export async function startApiProcess(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ApiProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,5 @@
-import { MemoryPetStore, MongoPetStore, type PetStore } from '@animal-store/api';
-import { Long } from 'mongodb';
+import { MemoryPetStore, type PetStore } from '@animal-store/api';
+import type { Long } from 'mongodb';
 import { seedPet } from '../scenario.js';
 import type { StoreSpec } from './protocol.js';
 
@@ -39,6 +39,9 @@ export async function openStore(spec: StoreSpec): Promise<ChildStore> {
       commands: () => ({}),
     };
   }
+  // Loaded only for MongoDB, as the service does: an in-memory child never carries the driver.
+  const { MongoPetStore } = await import('@animal-store/api/mongo');
+  const { Long } = await import('mongodb');
   const store = await MongoPetStore.connect(spec.uri, spec.dbName, {
     clientOptions: { monitorCommands: true },
   });
