@@ -1,5 +1,5 @@
 // The MongoDB parts live in `@animal-store/api/mongo`: importing this entry never loads the
-// driver, so a service on the embedded store does not carry it (about 23 MiB of RSS).
+// driver, so a service on the embedded store neither loads nor initialises it.
 export { type AppDeps, createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { nextPageLink } from './http/next-link.js';
