@@ -2,8 +2,10 @@
 // driver, so a service on the embedded store neither loads nor initialises it.
 export { type AppDeps, createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
+export { bearerToken } from './http/auth.js';
 export { nextPageLink } from './http/next-link.js';
 export { DEFAULT_RATE_LIMIT, type RateLimitSettings } from './http/rate-limit.js';
+export { requestIdFor } from './http/request-id.js';
 export {
   DEFAULT_MAX_URL_BYTES,
   DEFAULT_SERVER_LIMITS,

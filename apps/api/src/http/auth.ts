@@ -6,6 +6,11 @@ import { UnauthorizedError } from './errors.js';
 // RFC 6750 token68 characters; the scheme name is case-insensitive (RFC 9110 §11.1).
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** The token of an `Authorization: Bearer <token>` header, if it is one. */
+export function bearerToken(header: string): string | undefined {
+  return BEARER.exec(header)?.[1];
+}
+
 /** Runs once a request has authenticated, before anything else; may throw an `HttpError`. */
 export type AuthenticatedHook = (
   ctx: ParameterizedContext<AppState>,
@@ -25,7 +30,7 @@ export function requireApiKey(
     const header = ctx.req.headers.authorization ?? '';
     if (header === '')
       throw new UnauthorizedError('missing API key: send Authorization: Bearer <key>');
-    const token = BEARER.exec(header)?.[1];
+    const token = bearerToken(header);
     if (token === undefined) {
       throw new UnauthorizedError('malformed Authorization header: expected Bearer <key>');
     }

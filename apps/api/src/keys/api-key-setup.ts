@@ -24,8 +24,7 @@ export async function setUpApiKeys(
   let managedCount = 0;
   if (db !== undefined) {
     // Loaded here, not at the top: without MongoDB the driver is never loaded.
-    const { ApiKeyRegistry } = await import('./api-key-registry.js');
-    const { MongoApiKeys } = await import('./mongo-api-keys.js');
+    const { ApiKeyRegistry, MongoApiKeys } = await import('../mongo.js');
     const registry = await ApiKeyRegistry.open(db);
     managed = new MongoApiKeys(registry.collection, { cacheMs: config.apiKeyCacheMs });
     managedCount = await registry.count();

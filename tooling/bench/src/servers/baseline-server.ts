@@ -5,15 +5,16 @@
  * the same logger, and the same status, headers (in the same order) and body bytes. What it lacks
  * is the framework: no Koa context, no router, no middleware chain. Not meant to be started by hand.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  bearerToken,
   createLogger,
   loadConfig,
   nextPageLink,
   type PetStore,
   parseApiKeys,
+  requestIdFor,
   StaticApiKeys,
 } from '@animal-store/api';
 import {
@@ -33,8 +34,6 @@ import { main, runChild } from './lifecycle.js';
 import { readServerSpec } from './protocol.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const PETS = `${API_PREFIX}/pets`;
 const PET = `${API_PREFIX}/pets/`;
 
@@ -112,7 +111,7 @@ main(async () => {
 
   async function authenticate(req: IncomingMessage): Promise<string> {
     const header = req.headers.authorization;
-    const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    const token = header === undefined ? undefined : bearerToken(header);
     const identity = token === undefined ? undefined : await keys.verify(token);
     if (!identity) {
       throw new Failure(401, 'unauthorized', 'invalid API key', undefined, {
@@ -161,9 +160,7 @@ main(async () => {
   await runChild(spec, async (store) => {
     async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const started = performance.now();
-      const given = req.headers['x-request-id'];
-      const requestId =
-        typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+      const requestId = requestIdFor(req.headers['x-request-id']);
       const url = req.url ?? '/';
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
