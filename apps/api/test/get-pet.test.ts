@@ -21,6 +21,16 @@ describe('GET /v1/pets/{petId}', () => {
     expectDeprecationHeaders(res);
   });
 
+  it('answers HEAD with the headers of the GET and no body', async () => {
+    const full = await get(pet.id);
+    const res = await fetch(`${api.base}/pets/${pet.id}`, { method: 'HEAD', headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('content-length')).toBe(full.headers.get('content-length'));
+    expectDeprecationHeaders(res);
+    expect(await res.text()).toBe('');
+  });
+
   it('answers 404 for an absent id, still deprecated', async () => {
     const res = await get(999_999);
     expect(res.status).toBe(404);

@@ -164,7 +164,7 @@ describe('timeouts', () => {
     expect(response.headers.connection).toBe('close');
   });
 
-  it("answers 408 at Node's request timeout when the body read waits longer", async () => {
+  it("answers 408 at Node's request timeout when the body read waits longer, with the request's id", async () => {
     const slow = await startTestApi(
       { bodyTimeoutMs: 10_000 },
       { headersTimeoutMs: 200, requestTimeoutMs: 400 },
@@ -172,13 +172,16 @@ describe('timeouts', () => {
     const { data, closedByServer, ms } = await exchange(
       slow.origin,
       `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\n` +
+        'X-Request-Id: slow-body-1\r\n' +
         'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
     );
     expect(closedByServer).toBe(true);
     expect(ms).toBeLessThan(3000);
     expect(onlyError(data, 408).code).toBe('request_timeout');
     const { response } = onlyError(data, 408);
+    // The id the request was given in the application, not a fresh one.
     const requestId = response.headers['x-request-id'];
+    expect(requestId).toBe('slow-body-1');
     expect(slow.logs).toContainEqual(
       expect.objectContaining({ msg: 'request refused', status: 408, requestId }),
     );

@@ -1,6 +1,11 @@
 /** Per-request state shared by the middleware. */
 export interface AppState {
   requestId: string;
+  /**
+   * Headers of the answer, in the order they go out; `sendJson` writes them all at once. Our
+   * middleware adds here rather than through `ctx.set` (see `json-response.ts`).
+   */
+  headers: Record<string, string>;
   /** Name of the API key the request authenticated with; never the key itself. */
   apiKeyName?: string;
   /** Route template, for logs and metrics (e.g. `/v1/pets/:petId`). */

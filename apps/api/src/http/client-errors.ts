@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorBody, ErrorCode } from '@animal-store/contract';
+import { assignedRequestId } from './request-id.js';
 
 /** A request Node refused before the application saw it. */
 export interface ClientErrorEvent {
@@ -96,8 +97,7 @@ export function clientErrorListener(
     }
     const refusal = known[cause] ?? BAD_REQUEST;
     // A request the application is reading (a body too slow) keeps the id it was given there.
-    const assigned = inFlight?.getHeader('X-Request-Id');
-    const requestId = typeof assigned === 'string' ? assigned : randomUUID();
+    const requestId = (inFlight && assignedRequestId(inFlight)) ?? randomUUID();
     const head = isHead(error, inFlight);
     socket.end(rawResponse(refusal, requestId, head), () => socket.destroy());
     onClientError?.({ requestId, status: refusal.status, code: refusal.code, cause });

@@ -4,8 +4,9 @@ import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
 import { HttpError, internalError, ServiceUnavailableError } from './errors.js';
+import { sendJson } from './json-response.js';
 import { assertAcceptableRequest } from './request-checks.js';
-import { requestIdFor } from './request-id.js';
+import { assignRequestId, requestIdFor } from './request-id.js';
 import { DEFAULT_MAX_URL_BYTES } from './server-limits.js';
 
 /** Seconds a client should wait before retrying while the database is down. */
@@ -39,8 +40,8 @@ export interface EdgeOptions {
 
 /**
  * The outermost middleware: request id, Error bodies for every failure (including the router's
- * bare 404/405), and one access-log line per request. Koa serialises object bodies as
- * `application/json; charset=utf-8`.
+ * bare 404/405), and one access-log line per request. JSON answers and errors go out through
+ * `sendJson`; an answer some route left to Koa (documents, metrics) gets the gathered headers.
  */
 export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppState> {
   const { maxUrlBytes = DEFAULT_MAX_URL_BYTES, observe } = options;
@@ -48,11 +49,12 @@ export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppS
     const started = performance.now();
     const requestId = requestIdFor(ctx.req.headers['x-request-id']);
     ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    ctx.state.headers = { 'X-Request-Id': requestId };
+    assignRequestId(ctx.res, requestId);
     try {
       assertAcceptableRequest(ctx.req, maxUrlBytes);
       await next();
-      if (ctx.body === undefined || ctx.body === null) {
+      if (ctx.respond !== false && (ctx.body === undefined || ctx.body === null)) {
         if (ctx.status === 404) {
           throw new HttpError(404, 'not_found', `no route for ${ctx.method} ${ctx.path}`);
         }
@@ -64,11 +66,12 @@ export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppS
           );
         }
       }
+      if (ctx.respond !== false) ctx.set(ctx.state.headers);
     } catch (caught) {
       const error = toHttpError(caught, logger.child({ requestId }));
-      ctx.set(error.headers);
-      ctx.status = error.status;
-      ctx.body = bodyOf(error);
+      Object.assign(ctx.state.headers, error.headers);
+      // A route that wrote its answer before failing keeps it: nothing can be added.
+      if (!ctx.res.headersSent) sendJson(ctx, error.status, bodyOf(error));
     }
     const ms = performance.now() - started;
     observe?.(ctx, ms);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@animal-store/contract';
-import type { Context } from 'koa';
+import type { Context, ParameterizedContext } from 'koa';
 import type { IdempotentCreateResult, StoredPet } from '../store/pet-store.js';
+import type { AppState } from './app-state.js';
 import { HttpError, ValidationError } from './errors.js';
 
 const HEADER = 'Idempotency-Key';
@@ -38,12 +39,15 @@ export const bodyFingerprint = (bytes: Buffer): string =>
  * The pet to answer with, marking a replay with `Idempotency-Replayed: true`; 422 for a key
  * used with another body, 409 while the first request with the key is still at work.
  */
-export function idempotentPet(result: IdempotentCreateResult, ctx: Context): StoredPet {
+export function idempotentPet(
+  result: IdempotentCreateResult,
+  ctx: ParameterizedContext<AppState>,
+): StoredPet {
   switch (result.outcome) {
     case 'created':
       return result.pet;
     case 'replayed':
-      ctx.set('Idempotency-Replayed', 'true');
+      ctx.state.headers['Idempotency-Replayed'] = 'true';
       return result.pet;
     case 'key-reused':
       throw new HttpError(

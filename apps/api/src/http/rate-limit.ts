@@ -83,8 +83,9 @@ export class RateLimit {
   enforce(ctx: ParameterizedContext<AppState>, key: string): void {
     const remaining = this.#limiter.take(key);
     const reset = this.#limiter.resetSeconds();
-    ctx.set('RateLimit-Policy', this.#policy);
-    ctx.set('RateLimit', `"default";r=${remaining < 0 ? 0 : remaining};t=${reset}`);
+    const headers = ctx.state.headers;
+    headers['RateLimit-Policy'] = this.#policy;
+    headers.RateLimit = `"default";r=${remaining < 0 ? 0 : remaining};t=${reset}`;
     if (remaining < 0) {
       this.#onRejected?.();
       throw new RateLimitedError(reset);

@@ -15,6 +15,7 @@ import type { Authenticate } from '../http/auth.js';
 import { GoneError, NotFoundError, ValidationError } from '../http/errors.js';
 import { bodyFingerprint, idempotencyKeyOf, idempotentPet } from '../http/idempotency-key.js';
 import { readJsonBody } from '../http/json-body.js';
+import { sendJson } from '../http/json-response.js';
 import { nextPageLink } from '../http/next-link.js';
 import type { PetStore } from '../store/pet-store.js';
 
@@ -32,7 +33,7 @@ type Context = ParameterizedContext<AppState>;
 
 /**
  * One operation as one middleware: names the route for logs and metrics (the template built
- * once), sets the headers every answer carries, authenticates, then handles. A single function
+ * once), adds the headers every answer carries, authenticates, then handles. A single function
  * instead of a chain of middleware saves the router a composition per request.
  */
 function operation(
@@ -44,7 +45,7 @@ function operation(
   const route = `${API_PREFIX}${template}`;
   return async (ctx) => {
     ctx.state.route = route;
-    if (headers) ctx.set(headers);
+    if (headers) Object.assign(ctx.state.headers, headers);
     await guard(ctx);
     await handle(ctx);
   };
@@ -68,8 +69,8 @@ export function petRoutes({
       const query = parsed.value;
       const page = await store.list(query);
       const last = page.pets.at(-1);
-      if (page.hasMore && last) ctx.set('Link', nextPageLink(query, last.id));
-      ctx.body = page.pets;
+      if (page.hasMore && last) ctx.state.headers.Link = nextPageLink(query, last.id);
+      sendJson(ctx, 200, page.pets);
     }),
   );
 
@@ -93,9 +94,8 @@ export function petRoutes({
               }),
               ctx,
             );
-      ctx.status = 201;
-      ctx.set('Location', `${API_PREFIX}/pets/${pet.id}`);
-      ctx.body = pet;
+      ctx.state.headers.Location = `${API_PREFIX}/pets/${pet.id}`;
+      sendJson(ctx, 201, pet);
     }),
   );
 
@@ -115,7 +115,7 @@ export function petRoutes({
         if (!parsed.ok) throw new ValidationError(describeDetails(parsed.details), parsed.details);
         const pet = await store.get(parsed.value);
         if (!pet) throw new NotFoundError(`no pet with id ${parsed.value}`);
-        ctx.body = pet;
+        sendJson(ctx, 200, pet);
       },
       GET_PET_DEPRECATION_HEADERS,
     ),
