@@ -6,7 +6,7 @@ import type { AppState } from './app-state.js';
 import { HttpError, internalError, ServiceUnavailableError } from './errors.js';
 import { sendJson } from './json-response.js';
 import { assertAcceptableRequest } from './request-checks.js';
-import { assignRequestId, requestIdFor } from './request-id.js';
+import { requestIdFor } from './request-id.js';
 import { DEFAULT_MAX_URL_BYTES } from './server-limits.js';
 
 /** Seconds a client should wait before retrying while the database is down. */
@@ -50,7 +50,6 @@ export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppS
     const requestId = requestIdFor(ctx.req.headers['x-request-id']);
     ctx.state.requestId = requestId;
     ctx.state.headers = { 'X-Request-Id': requestId };
-    assignRequestId(ctx.res, requestId);
     try {
       assertAcceptableRequest(ctx.req, maxUrlBytes);
       await next();

@@ -8,6 +8,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors.js';
+import { assignRequestId } from './request-id.js';
 
 interface RawBodyError {
   type?: string;
@@ -32,6 +33,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * a request open until Node's request timeout, and gets a `408` with an Error body.
  */
 function readBytes(ctx: Context, limitBytes: number, timeoutMs: number): Promise<Buffer> {
+  // Node answers a body too slow for its request timeout itself: with this request's id.
+  assignRequestId(ctx.res, ctx.state.requestId);
   return new Promise((resolve, reject) => {
     const reading = getRawBody(ctx.req, {
       limit: limitBytes,

@@ -9,11 +9,11 @@ export function requestIdFor(header: string | string[] | undefined): string {
   return typeof header === 'string' && SANE_REQUEST_ID.test(header) ? header : randomUUID();
 }
 
-// The id each response in flight was given, for an answer Node's client-error path writes
-// for it (a body too slow): its headers are only written at the end.
+// The id of each request whose body is being read, for the answer Node's client-error path
+// writes when that body is too slow: the request's own headers are only written at the end.
 const assigned = new WeakMap<ServerResponse, string>();
 
-/** Records the request id a response carries. */
+/** Records the request id of a response whose request body is about to be read. */
 export function assignRequestId(res: ServerResponse, requestId: string): void {
   assigned.set(res, requestId);
 }
