@@ -79,6 +79,10 @@ function main(): void {
     process.exitCode = 2;
     return;
   }
+  // Piped into `head`: the reader leaving early is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   const profiles = positionals.map((file) => JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
   let entries = selfTimes(profiles);
   if (values.owners) {
