@@ -9,16 +9,20 @@ export function requestIdFor(header: string | string[] | undefined): string {
   return typeof header === 'string' && SANE_REQUEST_ID.test(header) ? header : randomUUID();
 }
 
-// The id of each request whose body is being read, for the answer Node's client-error path
-// writes when that body is too slow: the request's own headers are only written at the end.
-const assigned = new WeakMap<ServerResponse, string>();
+// The id of a request whose body is being read, kept on its response for the answer Node's
+// client-error path writes when that body is too slow (the request's own headers are only
+// written at the end). A symbol property, not a WeakMap: a WeakMap entry per request showed as
+// 1% of a create's CPU in the profile.
+const REQUEST_ID = Symbol('animal-store.requestId');
+
+type TaggedResponse = ServerResponse & { [REQUEST_ID]?: string };
 
 /** Records the request id of a response whose request body is about to be read. */
 export function assignRequestId(res: ServerResponse, requestId: string): void {
-  assigned.set(res, requestId);
+  (res as TaggedResponse)[REQUEST_ID] = requestId;
 }
 
 /** The request id a response in flight was given, if any. */
 export function assignedRequestId(res: ServerResponse): string | undefined {
-  return assigned.get(res);
+  return (res as TaggedResponse)[REQUEST_ID];
 }
