@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type { ReadyMessage, ServerSpec, StatsMessage, StatsRequest } from './servers/protocol.js';
 import { SERVER_SPEC_ENV } from './servers/protocol.js';
 
-export type ServerKind = 'api' | 'baseline';
+export type ServerKind = 'api' | 'baseline' | 'floor';
 
 const ENTRIES: Record<ServerKind, string> = {
   api: fileURLToPath(new URL('./servers/api-server.js', import.meta.url)),
   baseline: fileURLToPath(new URL('./servers/baseline-server.js', import.meta.url)),
+  floor: fileURLToPath(new URL('./servers/floor-server.js', import.meta.url)),
 };
 
 /** A server child as the orchestrator sees it. */
@@ -38,6 +39,8 @@ export interface StartOptions {
   cpuProfile?: { dir: string; name: string };
   /** How long seeding and start-up may take. */
   readyTimeoutMs?: number;
+  /** Arguments for the child's script. */
+  args?: string[];
 }
 
 const live = new Set<ChildProcess>();
@@ -91,7 +94,7 @@ export async function startServerChild(
         `--cpu-prof-name=${options.cpuProfile.name}.cpuprofile`,
       ]
     : [];
-  const nodeArgs = [...profile, ENTRIES[kind]];
+  const nodeArgs = [...profile, ENTRIES[kind], ...(options.args ?? [])];
   const [command, args] =
     options.cpu === undefined
       ? [process.execPath, nodeArgs]

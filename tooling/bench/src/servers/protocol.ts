@@ -46,3 +46,7 @@ export function readServerSpec(env: NodeJS.ProcessEnv = process.env): ServerSpec
   }
   return JSON.parse(raw) as ServerSpec;
 }
+
+/** The servers `floor` compares, passed to `floor-server.js` as its argument. */
+export const FLOOR_VARIANTS = ['node', 'koa-write', 'koa-body'] as const;
+export type FloorVariant = (typeof FLOOR_VARIANTS)[number];
