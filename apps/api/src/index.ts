@@ -22,5 +22,6 @@ export { ChainedApiKeys } from './keys/chained-api-keys.js';
 export { createLogger } from './logger.js';
 export { ApiMetrics } from './metrics/api-metrics.js';
 export { type RunningServer, startServer } from './server.js';
+export { InstrumentedPetStore } from './store/instrumented-pet-store.js';
 export { MemoryPetStore } from './store/memory-pet-store.js';
 export * from './store/pet-store.js';

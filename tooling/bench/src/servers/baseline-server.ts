@@ -2,14 +2,18 @@
  * Server child: the matched baseline. Bare `node:http` doing the API's work for the benchmarked
  * routes with the same pieces: request id, bearer key check (`StaticApiKeys`), the contract's
  * query/id parsing and body validation, the same store class, the same access-log line through
- * the same logger, and the same status, headers (in the same order) and body bytes. What it lacks
- * is the framework: no Koa context, no router, no middleware chain. Not meant to be started by hand.
+ * the same logger, the same metrics (`ApiMetrics`, process metrics included, and the store timed
+ * by `InstrumentedPetStore`), and the same status, headers (in the same order) and body bytes.
+ * What it lacks is the framework: no Koa context, no router, no middleware chain. Not meant to be
+ * started by hand.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  ApiMetrics,
   bearerToken,
   createLogger,
+  InstrumentedPetStore,
   loadConfig,
   nextPageLink,
   type PetStore,
@@ -157,7 +161,9 @@ main(async () => {
     return { status: 200, headers: {}, body: pet };
   }
 
-  await runChild(spec, async (store) => {
+  const metrics = new ApiMetrics();
+  await runChild(spec, async (untimed) => {
+    const store = new InstrumentedPetStore(untimed, metrics.storeDuration);
     async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const started = performance.now();
       const requestId = requestIdFor(req.headers['x-request-id']);
@@ -165,7 +171,7 @@ main(async () => {
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
       const headers: Record<string, string> = { 'X-Request-Id': requestId };
-      let route = path;
+      let route: string | undefined;
       let key: string | undefined;
       let reply: Reply;
       try {
@@ -204,13 +210,15 @@ main(async () => {
       headers['Content-Length'] = String(Buffer.byteLength(text));
       res.writeHead(reply.status, headers);
       res.end(text);
+      const ms = performance.now() - started;
+      metrics.observeRequest(req.method ?? '', route, reply.status, ms / 1000);
       logger.info(
         {
           requestId,
           method: req.method,
-          route,
+          route: route ?? path,
           status: reply.status,
-          ms: Math.round((performance.now() - started) * 100) / 100,
+          ms: Math.round(ms * 100) / 100,
           key,
         },
         'request',
