@@ -35,8 +35,6 @@ async function main(): Promise<void> {
     { host: config.host, port: config.port },
     config.serverLimits,
   );
-  logger.info({ url: `${running.origin}${API_PREFIX}` }, 'listening');
-
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -46,6 +44,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Only now: whoever waits for this line may signal the process at once.
+  logger.info({ url: `${running.origin}${API_PREFIX}` }, 'listening');
 }
 
 main().catch((error: unknown) => {
