@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { cpus } from 'node:os';
 import { type ServerChild, type ServerKind, startServerChild } from './children.js';
 import { type RunResult, saturate, steady } from './driver.js';
 import { BENCH_API_KEY, ENDPOINTS, type EndpointId } from './scenario.js';
@@ -9,6 +11,15 @@ import { verifyMatched } from './verify.js';
 /** CPUs: the driver runs on the first, every server on the second (when pinning). */
 export const DRIVER_CPU = 0;
 export const SERVER_CPU = 1;
+
+/** Pins this process (the driver) to its CPU; false when that is not possible here. */
+export function pinDriver(): boolean {
+  if (cpus().length < 2) return false;
+  const pinned = spawnSync('taskset', ['-a', '-p', '-c', String(DRIVER_CPU), String(process.pid)], {
+    stdio: 'ignore',
+  });
+  return pinned.status === 0;
+}
 
 /** What one run is reduced to in the report (milliseconds, requests per second, cores). */
 export interface RunSummary {

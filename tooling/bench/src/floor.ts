@@ -6,13 +6,11 @@
  * Interleaved rounds, server CPU per request and req/s. The API cannot cost less over its
  * baseline than this difference.
  */
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { killAllChildren, startServerChild } from './children.js';
-import { DRIVER_CPU, SERVER_CPU } from './compare.js';
+import { pinDriver, SERVER_CPU } from './compare.js';
 import { type RunResult, saturate } from './driver.js';
 import { describeMachine } from './report.js';
 import { BENCH_API_KEY } from './scenario.js';
@@ -121,11 +119,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const pin =
-    cpus().length >= 2 &&
-    spawnSync('taskset', ['-a', '-p', '-c', String(DRIVER_CPU), String(process.pid)], {
-      stdio: 'ignore',
-    }).status === 0;
+  const pin = pinDriver();
   const rows = await measureFloor({
     rounds,
     durationS,

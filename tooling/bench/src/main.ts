@@ -1,10 +1,8 @@
 #!/usr/bin/env node
-import { spawnSync } from 'node:child_process';
-import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren } from './children.js';
-import { compareEndpoint, DRIVER_CPU, type EndpointComparison } from './compare.js';
+import { compareEndpoint, type EndpointComparison, pinDriver } from './compare.js';
 import { type GrowthSeries, growthRuns } from './growth.js';
 import {
   describeMachine,
@@ -18,15 +16,6 @@ import { HELP, parseSettings, type Settings, UsageError } from './settings.js';
 import { openBenchStore } from './stores.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** Pins this process (the driver) to one CPU; false when that is not possible here. */
-function pinDriver(): boolean {
-  if (cpus().length < 2) return false;
-  const pinned = spawnSync('taskset', ['-a', '-p', '-c', String(DRIVER_CPU), String(process.pid)], {
-    stdio: 'ignore',
-  });
-  return pinned.status === 0;
-}
 
 async function run(settings: Settings): Promise<void> {
   const started = performance.now();
