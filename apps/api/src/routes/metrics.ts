@@ -2,10 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 import type { AppState } from '../http/app-state.js';
+import { bearerToken } from '../http/auth.js';
 import { UnauthorizedError } from '../http/errors.js';
 import { digestKey } from '../keys/api-key.js';
-
-const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
  * The handler of `GET /metrics`: the Prometheus text format, outside `/v1` and without an API
@@ -17,7 +16,8 @@ export function metricsHandler(registry: Registry, token?: string): Middleware<A
   const expected = token === undefined ? undefined : digestKey(token);
   return async (ctx) => {
     if (expected) {
-      const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
+      // METRICS_TOKEN is token68 like an API key, so the API's bearer parse serves both.
+      const presented = bearerToken(ctx.get('Authorization'));
       if (presented === undefined || !timingSafeEqual(digestKey(presented), expected)) {
         throw new UnauthorizedError('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
       }
