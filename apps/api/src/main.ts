@@ -39,8 +39,8 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    const deps = { running, store, logger, timeoutMs: config.shutdownTimeoutMs };
-    void shutDown({ ...deps, exit: (code) => process.exit(code) }, signal);
+    const exit = (code: number) => process.exit(code);
+    void shutDown({ running, store, logger, timeoutMs: config.shutdownTimeoutMs, exit }, signal);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -53,19 +53,22 @@ export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppS
     try {
       assertAcceptableRequest(ctx.req, maxUrlBytes);
       await next();
-      if (ctx.respond !== false && (ctx.body === undefined || ctx.body === null)) {
-        if (ctx.status === 404) {
-          throw new HttpError(404, 'not_found', `no route for ${ctx.method} ${ctx.path}`);
+      // Not yet answered with `sendJson`: a route left the answer to Koa, or none matched.
+      if (ctx.respond !== false) {
+        if (ctx.body === undefined || ctx.body === null) {
+          if (ctx.status === 404) {
+            throw new HttpError(404, 'not_found', `no route for ${ctx.method} ${ctx.path}`);
+          }
+          if (ctx.status === 405) {
+            throw new HttpError(
+              405,
+              'method_not_allowed',
+              `${ctx.method} is not allowed on ${ctx.path}`,
+            );
+          }
         }
-        if (ctx.status === 405) {
-          throw new HttpError(
-            405,
-            'method_not_allowed',
-            `${ctx.method} is not allowed on ${ctx.path}`,
-          );
-        }
+        ctx.set(ctx.state.headers);
       }
-      if (ctx.respond !== false) ctx.set(ctx.state.headers);
     } catch (caught) {
       const error = toHttpError(caught, logger.child({ requestId }));
       Object.assign(ctx.state.headers, error.headers);
