@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { type ServerChild, type ServerKind, startServerChild } from './children.js';
 import { type RunResult, saturate, steady } from './driver.js';
 import { BENCH_API_KEY, ENDPOINTS, type EndpointId } from './scenario.js';
-import type { Settings } from './settings.js';
+import { runLength, type Settings } from './settings.js';
 import { round, type Spread, spread } from './stats.js';
 import type { BenchStore } from './stores.js';
 import { verifyMatched } from './verify.js';
@@ -205,7 +205,7 @@ export async function compareEndpoint(
       expectStatus: endpoint.expectStatus,
     };
     for (const server of [api, baseline]) {
-      await saturate(server, requests, { ...load, durationS: settings.warmupS, warmup: true });
+      await saturate(server, requests, { ...load, ...runLength(settings, 'warmup'), warmup: true });
     }
 
     const commandsBefore = [await api.commands(), await baseline.commands()] as const;
@@ -217,7 +217,10 @@ export async function compareEndpoint(
     for (let r = 0; r < settings.rounds; r++) {
       const results = new Map<ServerChild, RunSummary>();
       for (const server of interleaved(r, api, baseline)) {
-        const run = await saturate(server, requests, { ...load, durationS: settings.durationS });
+        const run = await saturate(server, requests, {
+          ...load,
+          ...runLength(settings, 'measure'),
+        });
         answered.set(server, (answered.get(server) ?? 0) + run.requests);
         results.set(server, summarise(run));
       }
@@ -250,7 +253,7 @@ export async function compareEndpoint(
         const run = await steady(server, requests, {
           rate,
           connections: settings.connections,
-          durationS: settings.durationS,
+          ...runLength(settings, 'measure'),
           expectStatus: endpoint.expectStatus,
         });
         steadyRuns.get(server)?.push({ ...summarise(run), p999Ms: round(run.latencyMs.p999, 3) });

@@ -72,6 +72,11 @@ export interface SaturateOptions {
   connections: number;
   pipelining: number;
   durationS: number;
+  /**
+   * Ends the run after this many responses instead of after `durationS`, with no per-request
+   * timeout: the run takes as long as the server needs (smoke runs).
+   */
+  amount?: number;
   expectStatus: number;
   /** A warm-up run: what it measures is thrown away, so it may be too short to see a response. */
   warmup?: boolean;
@@ -93,8 +98,10 @@ export async function saturate(
             url: server.origin,
             connections: options.connections,
             pipelining: options.pipelining,
-            duration: options.durationS,
-            timeout: 30,
+            ...(options.amount === undefined
+              ? { duration: options.durationS, timeout: 30 }
+              : // autocannon has no "never": a day stands for it.
+                { amount: options.amount, timeout: 86_400 }),
             // Ticks decide when a run ends: fine ticks keep short runs short.
             sampleInt: 100,
             requests: requests.map((r) => ({ ...r })),
@@ -137,6 +144,8 @@ export interface SteadyOptions {
   rate: number;
   connections: number;
   durationS: number;
+  /** Sends this many requests (at `rate`) instead of `rate * durationS`, with no deadline. */
+  amount?: number;
   expectStatus: number;
 }
 

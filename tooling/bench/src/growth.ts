@@ -8,7 +8,7 @@ import {
 } from './compare.js';
 import { saturate, steady } from './driver.js';
 import { ENDPOINTS, type EndpointId, GROWTH_ENDPOINTS } from './scenario.js';
-import type { Settings } from './settings.js';
+import { runLength, type Settings } from './settings.js';
 import { round } from './stats.js';
 import type { BenchStore } from './stores.js';
 
@@ -55,11 +55,13 @@ export async function growthRuns(
           pipelining: settings.pipelining,
           expectStatus: endpoint.expectStatus,
         };
-        await saturate(api, requests, { ...load, durationS: settings.warmupS, warmup: true });
+        await saturate(api, requests, { ...load, ...runLength(settings, 'warmup'), warmup: true });
         const runs: RunSummary[] = [];
         for (let r = 0; r < settings.growthRounds; r++) {
           runs.push(
-            summarise(await saturate(api, requests, { ...load, durationS: settings.durationS })),
+            summarise(
+              await saturate(api, requests, { ...load, ...runLength(settings, 'measure') }),
+            ),
           );
         }
         const throughput = medianOf(runs);
@@ -70,7 +72,7 @@ export async function growthRuns(
           await steady(api, requests, {
             rate,
             connections: settings.connections,
-            durationS: settings.durationS,
+            ...runLength(settings, 'measure'),
             expectStatus: endpoint.expectStatus,
           }),
         );

@@ -13,6 +13,11 @@ import { Samples } from './stats.js';
 export interface FixedRateOptions {
   rate: number;
   durationS: number;
+  /**
+   * Sends this many requests instead of `rate * durationS`, and waits for every answer however
+   * long it takes (smoke runs: no deadline that a busy machine could miss).
+   */
+  amount?: number;
   connections: number;
   expectStatus: number;
 }
@@ -94,7 +99,7 @@ export async function fixedRate(
 ): Promise<FixedRateResult> {
   const origin = new URL(originText);
   const buffers = requests.map((request) => requestBuffer(origin, request));
-  const total = Math.max(1, Math.round(options.rate * options.durationS));
+  const total = options.amount ?? Math.max(1, Math.round(options.rate * options.durationS));
   const interval = 1000 / options.rate;
   const latencies = new Samples();
   const idle: Connection[] = [];
@@ -112,11 +117,16 @@ export async function fixedRate(
       for (const conn of all) conn.socket.destroy();
       reject(error);
     };
-    const guard = setTimeout(
-      () => fail(new Error(`fixed-rate run did not finish: ${answered} of ${total} answered`)),
-      // A server that cannot keep up still has to answer everything: that is the finding.
-      (options.durationS * 4 + 60) * 1000,
-    );
+    // A server that cannot keep up still has to answer everything: that is the finding. A
+    // counted run has no deadline; its caller bounds it.
+    const guard =
+      options.amount === undefined
+        ? setTimeout(
+            () =>
+              fail(new Error(`fixed-rate run did not finish: ${answered} of ${total} answered`)),
+            (options.durationS * 4 + 60) * 1000,
+          )
+        : undefined;
 
     const dispatch = () => {
       // FIFO over idle connections keeps every one of them warm (servers drop idle sockets).

@@ -39,6 +39,11 @@ export interface Settings {
   growthRounds: number;
   durationS: number;
   warmupS: number;
+  /**
+   * Smoke runs only: every run ends after this many responses instead of after a duration, so a
+   * slow or busy machine makes a smoke run slower, never failing it.
+   */
+  requestsPerRun: number | undefined;
   connections: number;
   pipelining: number;
   /** Fixed rate, as a fraction of the baseline's measured capacity. */
@@ -77,6 +82,20 @@ function list<T extends string>(name: string, raw: string, allowed: readonly T[]
     }
   }
   return values as T[];
+}
+
+/**
+ * How long one run lasts: `requestsPerRun` responses in a smoke run, else the warm-up or the
+ * measured duration.
+ */
+export function runLength(
+  settings: Settings,
+  phase: 'warmup' | 'measure',
+): { durationS: number; amount?: number } {
+  const durationS = phase === 'warmup' ? settings.warmupS : settings.durationS;
+  return settings.requestsPerRun === undefined
+    ? { durationS }
+    : { durationS, amount: settings.requestsPerRun };
 }
 
 /** Reads the command line; throws `UsageError` on anything it does not know. */
@@ -128,8 +147,9 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     growthRounds: smoke ? 1 : 3,
     durationS: positive('duration', values.duration, smoke ? 0.5 : 4, false),
     warmupS: positive('warmup', values.warmup, smoke ? 0.25 : 2, false),
-    connections: positive('connections', values.connections, 100),
-    pipelining: positive('pipelining', values.pipelining, 10),
+    requestsPerRun: smoke ? 100 : undefined,
+    connections: positive('connections', values.connections, smoke ? 10 : 100),
+    pipelining: positive('pipelining', values.pipelining, smoke ? 2 : 10),
     rateFraction: 0.5,
     growthRateFraction: 0.25,
     cpuProf: values['cpu-prof'] ?? false,

@@ -33,6 +33,9 @@ function tuneForFerretdb(settings: Settings): { settings: Settings; note: string
       pipelining: 1,
       durationS: Math.max(settings.durationS, settings.smoke ? 1.5 : 5),
       warmupS: Math.max(settings.warmupS, 1),
+      // A smoke run proves the pipeline: a few requests per run are enough on a store this slow.
+      requestsPerRun:
+        settings.requestsPerRun === undefined ? undefined : Math.min(settings.requestsPerRun, 20),
       growth,
     },
     note:
@@ -62,7 +65,7 @@ export async function openBenchStore(
       close: async () => {},
     };
   }
-  const mongo: TestMongo = await startTestMongo({ log, readyTimeoutMs: 60_000 });
+  const mongo: TestMongo = await startTestMongo({ log, readyTimeoutMs: 5 * 60_000 });
   return {
     kind,
     server: mongo.kind,
