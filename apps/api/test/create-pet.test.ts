@@ -54,6 +54,18 @@ describe('POST /v1/pets', () => {
       'validation_failed',
       ['/categoryId'],
     ],
+    [
+      'categoryId a fraction a double rounds to an integer',
+      '{"name":"Rex","categoryId":1.0000000000000001}',
+      'validation_failed',
+      ['/categoryId'],
+    ],
+    [
+      'categoryId a fraction a double rounds to 2^53-1',
+      '{"name":"Rex","categoryId":9007199254740991.4}',
+      'validation_failed',
+      ['/categoryId'],
+    ],
     ['categoryId 0', '{"name":"Rex","categoryId":0}', 'validation_failed', ['/categoryId']],
     [
       'categoryId beyond 2^53-1',

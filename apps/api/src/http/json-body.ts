@@ -1,3 +1,4 @@
+import { parseJsonText } from '@animal-store/contract';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import {
@@ -102,7 +103,8 @@ export async function readJsonBody(
     throw new ValidationError('request body is required', [{ path: '', message: 'is required' }]);
   }
   try {
-    return { value: JSON.parse(text), bytes };
+    // Numbers are judged as written: 1.0000000000000001 is no integer, whatever a double says.
+    return { value: parseJsonText(text), bytes };
   } catch (error) {
     throw new MalformedJsonError(`request body is not valid JSON: ${(error as Error).message}`);
   }
