@@ -2,6 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_NAME_PREFIX, NAME_PREFIX_MAX } from './fixtures.js';
 import { renderJson } from './report/json.js';
 import { renderJunit } from './report/junit.js';
 import { prettyProgress, renderPretty } from './report/pretty.js';
@@ -24,6 +25,13 @@ Options:
                        (groups: ${GROUPS.join(', ')})
   --strict             count should-advisories as failures
   --read-only          skip every check that creates pets (for production)
+  --category-id LIST   comma-separated categoryIds that exist on the server, used in
+                       turn for every pet the kit creates (default 1)
+  --name-prefix P      starts the name of every pet the kit creates (default ${DEFAULT_NAME_PREFIX};
+                       up to ${NAME_PREFIX_MAX} of a-z 0-9 -; names are P + run id + n, <= 16 chars)
+  --settle-ms N        wait N ms after a write before reading, for servers whose
+                       lists lag writes (default 0: reads see writes at once)
+  --seed N             seed of the generated cases, to replay a run (default random)
   --timeout-ms N       per-request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
   -v, --version        print the kit version
   -h, --help           print this help
@@ -68,6 +76,18 @@ function parse(args: readonly string[], env: CliIo['env']) {
   if (timeout !== undefined && !/^[1-9]\d*$/.test(timeout)) {
     throw new UsageError(`--timeout-ms must be a positive integer, not "${timeout}"`);
   }
+  const count = (name: 'settle-ms' | 'seed') => {
+    const raw = values[name];
+    if (raw === undefined) return undefined;
+    if (!/^\d{1,15}$/.test(raw)) {
+      throw new UsageError(`--${name} must be a whole number of 0 or more, not "${raw}"`);
+    }
+    return Number(raw);
+  };
+  const categoryIds =
+    values['category-id'] === undefined
+      ? undefined
+      : values['category-id'].split(',').map((s) => s.trim());
   const only = (values.only ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -81,6 +101,10 @@ function parse(args: readonly string[], env: CliIo['env']) {
     only,
     strict: values.strict ?? false,
     readOnly: values['read-only'] ?? false,
+    categoryIds,
+    namePrefix: values['name-prefix'],
+    settleMs: count('settle-ms'),
+    seed: count('seed'),
     timeoutMs: timeout === undefined ? undefined : Number(timeout),
   };
 }
@@ -97,6 +121,10 @@ function parseOptions(args: readonly string[]) {
       only: { type: 'string' },
       strict: { type: 'boolean' },
       'read-only': { type: 'boolean' },
+      'category-id': { type: 'string' },
+      'name-prefix': { type: 'string' },
+      'settle-ms': { type: 'string' },
+      seed: { type: 'string' },
       'timeout-ms': { type: 'string' },
       version: { type: 'boolean', short: 'v' },
       help: { type: 'boolean', short: 'h' },

@@ -13,10 +13,16 @@ export class CheckContext {
     readonly readOnly: boolean,
     /** The valid key, for checks that send it in an unusual form. */
     readonly apiKey: string,
+    /** Seeds every generated case, so a run can be replayed. */
+    readonly seed: number,
   ) {}
 
-  /** Sends one request (retrying on 429, with the run's timeout). */
-  send(request: HttpRequest): Promise<HttpResponse> {
+  /**
+   * Sends one request (retrying on 429, with the run's timeout). A read first waits out the
+   * settle time after the last write, for servers whose reads lag their writes.
+   */
+  async send(request: HttpRequest): Promise<HttpResponse> {
+    if (request.method === 'GET') await this.fixtures.settled();
     return this.http.send(request);
   }
 

@@ -11,15 +11,53 @@ import { integerText } from './http/json.js';
 
 /** How many pets must exist for `limit=100` to be judged: one more than the maximum. */
 export const BULK_TARGET = LIMIT_MAX + 1;
+/**
+ * How many pets the bulk phase creates at least, even on a store that already holds plenty:
+ * every one is read back, so a server that loses one write in ten is caught there too.
+ */
+export const READ_BACK_MIN = 30;
 /** How many `createPet` requests the bulk phase keeps in flight. */
 export const CREATE_CONCURRENCY = 8;
 
-/** A NewPet as the kit sends it (only well-formed bodies go through `Fixtures.create`). */
+/**
+ * A NewPet as the kit sends it (only well-formed bodies go through `Fixtures.create`);
+ * `categoryId` is the exact integer text, so ids beyond 2^53 go out as given.
+ */
 export interface SentPet {
   readonly name: string;
-  readonly categoryId: number;
+  readonly categoryId: string;
   readonly status?: PetStatus;
 }
+
+/** The JSON text of a NewPet, with `categoryId` written as its exact integer text. */
+export function newPetJson(pet: SentPet): string {
+  const status = pet.status === undefined ? '' : `,"status":${JSON.stringify(pet.status)}`;
+  return `{"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`;
+}
+
+/** What the kit puts into the pets it creates; see `ConformanceOptions`. */
+export interface FixtureOptions {
+  readonly runId: string;
+  readonly readOnly: boolean;
+  /** categoryIds that exist on the server, as exact integer text; used in turn. */
+  readonly categoryIds: readonly string[];
+  /** Starts every name, before the run id. */
+  readonly namePrefix: string;
+  /** How long to wait after a write before reading (servers whose reads lag writes). */
+  readonly settleMs: number;
+  readonly progress: (message: string) => void;
+}
+
+/** The default name prefix: names are `cf<run id><n>`, letters and digits only. */
+export const DEFAULT_NAME_PREFIX = 'cf';
+/** Names the kit sends for pets it wants created are at most this long. */
+export const NAME_MAX = 16;
+/** Digits reserved for the counter in a name: room for 9 999 pets per run. */
+const COUNTER_DIGITS = 4;
+/** The longest `namePrefix` that keeps every name within `NAME_MAX`. */
+export const NAME_PREFIX_MAX = NAME_MAX - 8 - COUNTER_DIGITS;
+/** What a name prefix may hold: what a strict server's name rule still takes. */
+export const NAME_PREFIX_PATTERN = /^[a-z0-9-]*$/;
 
 /** One `createPet` the kit made, with what it sent and what came back. */
 export interface Creation {
@@ -57,28 +95,50 @@ export class Fixtures {
   readonly sentById = new Map<string, SentPet>();
   /** A lower bound on how many pets exist, once `ensureBulk` has run. */
   knownAtLeast = 0;
+  readonly runId: string;
+  readonly readOnly: boolean;
   private counter = 0;
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
   private samplesOnce?: Promise<Samples>;
   private bulkOnce?: Promise<void>;
 
   constructor(
     private readonly http: HttpClient,
-    readonly runId: string,
-    readonly readOnly: boolean,
-    private readonly progress: (message: string) => void,
+    private readonly options: FixtureOptions,
   ) {
-    this.namePrefix = `conformance-${runId}-`;
+    this.runId = options.runId;
+    this.readOnly = options.readOnly;
+    this.namePrefix = `${options.namePrefix}${options.runId}`;
   }
 
-  /** A fresh name tagged with the run id: `conformance-<runId>-<n>`. */
+  /** A fresh name tagged with the run id: `<prefix><runId><n>`, at most `NAME_MAX` characters. */
   nextName(): string {
     this.counter += 1;
     return `${this.namePrefix}${this.counter}`;
   }
 
-  /** A small positive categoryId that varies from pet to pet. */
-  nextCategoryId(): number {
-    return 1 + ((this.counter * 7) % 50);
+  /** The next of the categoryIds the server knows, in turn. */
+  nextCategoryId(): string {
+    const { categoryIds } = this.options;
+    return categoryIds[this.counter % categoryIds.length] as string;
+  }
+
+  /** A well-formed NewPet with a fresh name. */
+  nextPet(status?: PetStatus): SentPet {
+    const categoryId = this.nextCategoryId();
+    const name = this.nextName();
+    return status === undefined ? { name, categoryId } : { name, categoryId, status };
+  }
+
+  /** Notes that a request may have written data (reads wait `settleMs` after it). */
+  wrote(): void {
+    this.lastWriteAt = performance.now();
+  }
+
+  /** Waits until `settleMs` have passed since the last write: reads then see what was written. */
+  async settled(): Promise<void> {
+    const wait = this.lastWriteAt + this.options.settleMs - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 
   /** Records any created pet an answer reports, including ones the server should have refused. */
@@ -87,6 +147,7 @@ export class Fixtures {
     if (response.status < 200 || response.status > 299) return;
     const id = integerText(response.body, 'id');
     if (id === undefined) return;
+    this.wrote();
     this.creations += 1;
     if (this.createdIds.has(id)) this.duplicateId ??= id;
     this.createdIds.add(id);
@@ -94,9 +155,12 @@ export class Fixtures {
 
   /** Sends a well-formed `createPet` and records what was sent; never throws on a bad answer. */
   async create(status?: PetStatus): Promise<Creation> {
-    const sent: SentPet = { name: this.nextName(), categoryId: this.nextCategoryId() };
-    const body = status === undefined ? sent : { ...sent, status };
-    const response = await this.http.send({ method: 'POST', path: '/pets', json: body });
+    const body = this.nextPet(status);
+    const response = await this.http.send({
+      method: 'POST',
+      path: '/pets',
+      rawBody: newPetJson(body),
+    });
     const creation: Creation = { sent: body, response };
     if (response.status < 200 || response.status > 299) return creation;
     const checked = validatePet(response.body);
@@ -124,7 +188,9 @@ export class Fixtures {
   private async createSamples(): Promise<Samples> {
     const byStatus = new Map<PetStatus, Creation>();
     if (this.readOnly) return { byStatus, pets: [] };
-    this.progress(`creating ${PET_STATUSES.length + 1} sample pets named ${this.namePrefix}<n>`);
+    this.options.progress(
+      `creating ${PET_STATUSES.length + 1} sample pets named ${this.namePrefix}<n>`,
+    );
     for (const status of PET_STATUSES) byStatus.set(status, await this.create(status));
     const withoutStatus = await this.create();
     const pets = [...byStatus.values(), withoutStatus].filter(
@@ -136,6 +202,7 @@ export class Fixtures {
   private async createBulk(): Promise<void> {
     await this.samples();
     const visible = new Set<string>();
+    await this.settled();
     const listed = await this.http.send({ method: 'GET', path: `/pets?limit=${LIMIT_MAX}` });
     if (listed.status === 200 && Array.isArray(listed.body)) {
       for (const item of listed.body) {
@@ -144,12 +211,10 @@ export class Fixtures {
       }
     }
     if (!this.readOnly) {
-      const missing = Math.max(0, BULK_TARGET - visible.size);
-      if (missing > 0) {
-        this.progress(
-          `creating ${missing} pets named ${this.namePrefix}<n> so that more than ${LIMIT_MAX} exist`,
-        );
-      }
+      const missing = Math.max(READ_BACK_MIN, BULK_TARGET - visible.size);
+      this.options.progress(
+        `creating ${missing} pets named ${this.namePrefix}<n> so that more than ${LIMIT_MAX} exist, to read back`,
+      );
       const statuses = Array.from(
         { length: missing },
         (_, i) => PET_STATUSES[i % PET_STATUSES.length] as PetStatus,

@@ -1,8 +1,16 @@
+import { randomInt } from 'node:crypto';
 import { CHECKS } from './checks/index.js';
 import { CheckFailed, CheckSkipped } from './checks/support.js';
 import { CheckContext } from './context.js';
-import { Fixtures, newRunId } from './fixtures.js';
-import { HttpClient, RateLimitedError, RequestError } from './http/client.js';
+import {
+  DEFAULT_NAME_PREFIX,
+  Fixtures,
+  NAME_PREFIX_MAX,
+  NAME_PREFIX_PATTERN,
+  newRunId,
+} from './fixtures.js';
+import { HttpClient, type HttpResponse, RateLimitedError, RequestError } from './http/client.js';
+import { curlLine, errorSummary } from './http/replay.js';
 import {
   type Check,
   type CheckResult,
@@ -28,6 +36,20 @@ export interface ConformanceOptions {
   readonly strict?: boolean;
   /** Skip every check that creates data, for production targets. */
   readonly readOnly?: boolean;
+  /**
+   * categoryIds that exist on the server, used in turn for every pet the kit means to create
+   * (default `[1]`). Integers, or integer strings for ids beyond 2^53.
+   */
+  readonly categoryIds?: readonly (number | string)[];
+  /** Starts the name of every pet the kit creates (default `cf`; at most 4 of `[a-z0-9-]`). */
+  readonly namePrefix?: string;
+  /**
+   * Milliseconds to wait after a write before reading (default 0): for servers whose reads lag
+   * their writes. Without it the kit expects to read its own writes at once.
+   */
+  readonly settleMs?: number;
+  /** Seeds the generated cases (default: random); the report gives it, to replay a run. */
+  readonly seed?: number;
   /** Per-request timeout in milliseconds (default 10 000). */
   readonly timeoutMs?: number;
   /** Retries after `429` (default 3) and the longest wait honoured from `Retry-After` (default 5 000 ms). */
@@ -87,15 +109,69 @@ function parseBaseUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+function parseCategoryIds(ids: readonly (number | string)[] | undefined): string[] {
+  if (ids === undefined) return ['1'];
+  if (ids.length === 0) throw new UsageError('--category-id needs at least one id');
+  return ids.map((id) => {
+    const text = String(id).trim();
+    if (
+      !/^-?\d{1,19}$/.test(text) ||
+      BigInt(text) > 2n ** 63n - 1n ||
+      BigInt(text) < -(2n ** 63n)
+    ) {
+      throw new UsageError(`--category-id "${id}" is not an int64 integer`);
+    }
+    return BigInt(text).toString();
+  });
+}
+
+function parseNamePrefix(prefix: string | undefined): string {
+  if (prefix === undefined) return DEFAULT_NAME_PREFIX;
+  if (!NAME_PREFIX_PATTERN.test(prefix) || prefix.length > NAME_PREFIX_MAX) {
+    throw new UsageError(
+      `--name-prefix "${prefix}" must be at most ${NAME_PREFIX_MAX} of a-z, 0-9 and "-" (names stay within 16 characters)`,
+    );
+  }
+  return prefix;
+}
+
+function parseCount(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new UsageError(`${name} must be a whole number of 0 or more, not ${value}`);
+  }
+  return value;
+}
+
+/** A failure's message: the reason, what the server said, and the request to replay. */
+function failureMessage(error: CheckFailed | RequestError, fallback?: HttpResponse): string {
+  if (error instanceof RequestError) {
+    const { sent } = error;
+    return sent === undefined
+      ? error.message
+      : `${error.message}\nreplay: ${curlLine(sent.request, sent.url)}`;
+  }
+  const res = error.response ?? fallback;
+  if (res === undefined) return error.message;
+  const said = errorSummary(res);
+  return [
+    error.message,
+    ...(said === undefined ? [] : [`server said: ${said}`]),
+    `replay: ${curlLine(res.request, res.url)}`,
+  ].join('\n');
+}
+
 async function judge(check: Check, ctx: CheckContext): Promise<Verdict> {
   if (check.writes && ctx.readOnly) {
     return { outcome: 'skip', message: READ_ONLY_SKIP };
   }
+  const seen = ctx.responses.length;
   try {
     return await check.run(ctx);
   } catch (error) {
     if (error instanceof CheckFailed || error instanceof RequestError) {
-      return { outcome: 'fail', message: error.message };
+      // Without an answer named by the check, the last one the check itself received.
+      return { outcome: 'fail', message: failureMessage(error, ctx.responses.slice(seen).at(-1)) };
     }
     if (error instanceof CheckSkipped || error instanceof RateLimitedError) {
       return { outcome: 'skip', message: error.message };
@@ -116,6 +192,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const checks = selectChecks(options.only);
   const strict = options.strict ?? false;
   const readOnly = options.readOnly ?? false;
+  const categoryIds = parseCategoryIds(options.categoryIds);
+  const namePrefix = parseNamePrefix(options.namePrefix);
+  const settleMs = parseCount('--settle-ms', options.settleMs, 0);
+  const seed = parseCount('--seed', options.seed, randomInt(2 ** 31));
   const progress = options.onProgress ?? (() => {});
   const runId = newRunId();
   const startedAt = new Date();
@@ -135,13 +215,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       ctx?.fixtures.observe(res);
     },
   });
-  const fixtures = new Fixtures(http, runId, readOnly, (message) =>
-    progress({ type: 'notice', message }),
-  );
-  ctx = new CheckContext(http, fixtures, readOnly, options.apiKey);
+  const fixtures = new Fixtures(http, {
+    runId,
+    readOnly,
+    categoryIds,
+    namePrefix,
+    settleMs,
+    progress: (message) => progress({ type: 'notice', message }),
+  });
+  ctx = new CheckContext(http, fixtures, readOnly, options.apiKey, seed);
 
   const hint = await preflight(http, baseUrl);
-  progress({ type: 'start', baseUrl, runId, checks: checks.length });
+  progress({ type: 'start', baseUrl, runId, seed, checks: checks.length });
   if (hint !== undefined) progress({ type: 'notice', message: hint });
 
   const results: CheckResult[] = [];
@@ -178,6 +263,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     durationMs: Math.round(performance.now() - started),
     strict,
     readOnly,
+    seed,
+    inputs: { categoryIds, namePrefix, settleMs },
+    hints: hint === undefined ? [] : [hint],
     groups,
     ok: summary.failed === 0,
     summary,
@@ -201,8 +289,9 @@ async function preflight(http: HttpClient, baseUrl: string): Promise<string | un
     if (res.status === 404) {
       return `GET ${baseUrl}/pets answered 404: is the base URL right? It should end in /v1`;
     }
-    if (res.status === 401)
-      return `GET ${baseUrl}/pets answered 401 to the API key given: is it valid?`;
+    if (res.status === 401) {
+      return `GET ${baseUrl}/pets answered 401 to the API key given: is it valid? Every check that needs the key fails until it is`;
+    }
   } catch (error) {
     if (error instanceof RequestError) {
       throw new ConnectionError(`cannot reach ${baseUrl}: ${error.reason}`);

@@ -1,4 +1,7 @@
 import type { CheckContext } from './context.js';
+import type { RequestRecord } from './http/client.js';
+
+export type { RequestRecord } from './http/client.js';
 
 /** `must`: the spec requires it. `should`: a recommendation where the spec leaves a gap. */
 export type Level = 'must' | 'should';
@@ -30,6 +33,11 @@ export interface Check {
   readonly title: string;
   /** Spec section(s) the check rests on, e.g. `§4.1`. */
   readonly section: string;
+  /**
+   * For a `should` check, the rule it recommends besides the spec: an RFC (`RFC 8594`), an HTTP
+   * rule, or the reference's decision on a gap. A `must` check rests on the spec alone.
+   */
+  readonly rule?: string;
   readonly level: Level;
   readonly group: Group;
   /** True when the check creates data; `readOnly` runs skip it. */
@@ -49,15 +57,6 @@ export interface CheckResult {
   readonly ms: number;
 }
 
-/** One HTTP exchange the kit made; `status` is null when no answer came. */
-export interface RequestRecord {
-  readonly method: string;
-  readonly path: string;
-  readonly status: number | null;
-  readonly ms: number;
-  readonly error?: string;
-}
-
 /** Counts of outcomes over a run. */
 export interface Summary {
   readonly passed: number;
@@ -75,6 +74,16 @@ export interface ConformanceReport {
   readonly durationMs: number;
   readonly strict: boolean;
   readonly readOnly: boolean;
+  /** The seed of every generated case: `--seed` replays the run's cases. */
+  readonly seed: number;
+  /** What the kit put into the pets it created (`--category-id`, `--name-prefix`, `--settle-ms`). */
+  readonly inputs: {
+    readonly categoryIds: readonly string[];
+    readonly namePrefix: string;
+    readonly settleMs: number;
+  };
+  /** Things to fix before reading the results, e.g. a key the server refused. */
+  readonly hints: readonly string[];
   readonly groups: readonly Group[];
   /** True when no check failed (every `must`, and with `strict` every `should`, passed). */
   readonly ok: boolean;
@@ -95,6 +104,7 @@ export type ProgressEvent =
       readonly type: 'start';
       readonly baseUrl: string;
       readonly runId: string;
+      readonly seed: number;
       readonly checks: number;
     }
   | { readonly type: 'notice'; readonly message: string }

@@ -6,6 +6,7 @@ import {
   closedBaseUrl,
   type FakeServer,
   type FakeServerOptions,
+  KNOWN_CATEGORY_IDS,
   startFakeServer,
 } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
@@ -100,10 +101,10 @@ describe('animal-store-conformance', () => {
     expect(stdout).toMatch(
       new RegExp(`\\n${CHECKS.length} passed, 0 failed, 0 advisories, 0 skipped\\n`),
     );
-    expect(stdout).toMatch(/\nCreated \d+ pets named conformance-[0-9a-f]{8}-<n>; they stay/);
+    expect(stdout).toMatch(/\nCreated \d+ pets named cf[0-9a-f]{8}<n>; they stay/);
     expect(stdout).toMatch(/\nPASS: every must check passed\n$/);
     expect(stderr).toMatch(
-      /^Checking http:\/\/127\.0\.0\.1:\d+\/v1 \(run [0-9a-f]{8}, \d+ checks\)\n/,
+      /^Checking http:\/\/127\.0\.0\.1:\d+\/v1 \(run [0-9a-f]{8}, seed \d+, \d+ checks\)\n/,
     );
     expect(stderr).toContain('  ✓ listPets.limit-100\n');
   });
@@ -115,7 +116,7 @@ describe('animal-store-conformance', () => {
     expect(stdout).toMatch(
       /\n {2}✗ listPets\.status-filter\.sold \(§4\.1\): GET \/pets\?status=sold&limit=100 returned pet \d+ with status "\w+"\n/,
     );
-    expect(stdout).toMatch(/\nFAIL: 3 must checks failed\n$/);
+    expect(stdout).toMatch(/\nFAIL: 4 must checks failed\n$/);
   });
 
   it('prints one JSON document with the documented shape for --reporter json', async () => {
@@ -143,13 +144,14 @@ describe('animal-store-conformance', () => {
         'title',
       ]);
     }
-    expect(report.results.find((r: { id: string }) => r.id === 'getPet.sunset-date')).toMatchObject(
-      {
-        level: 'must',
-        outcome: 'fail',
-        section: '§4.3, §9',
-      },
-    );
+    expect(report.results.find((r: { id: string }) => r.id === 'getPet.sunset-day')).toMatchObject({
+      level: 'must',
+      outcome: 'fail',
+      section: '§4.3, §9',
+    });
+    expect(report.seed).toEqual(expect.any(Number));
+    expect(report.inputs).toEqual({ categoryIds: ['1'], namePrefix: 'cf', settleMs: 0 });
+    expect(report.hints).toEqual([]);
     expect(report.requests.length).toBeGreaterThan(100);
     for (const request of report.requests) {
       expect(request).toMatchObject({
@@ -214,14 +216,21 @@ describe('animal-store-conformance', () => {
   });
 
   it('exits 0 with advisories, and 1 once --strict turns them into failures', async () => {
-    const { args } = await target({ lenient: true });
+    const { args: serverArgs } = await target({ lenient: true });
+    const args = [
+      ...serverArgs,
+      '--category-id',
+      KNOWN_CATEGORY_IDS.join(','),
+      '--settle-ms',
+      '300',
+    ];
     const lenient = await runCli(args);
     expect(lenient.exitCode).toBe(0);
     expect(lenient.stdout).toContain(
       '\nAdvisories (should: recommended where the spec leaves a gap)\n',
     );
     expect(lenient.stdout).toContain(
-      '\n  ! createPet.location-header (§4.2): POST /pets answered 201 without Location\n',
+      '\n  ! createPet.location-header (§4.2): POST /pets answered 201 without Location\n    replay: curl -sS -i -X POST ',
     );
     const strict = await runCli([...args, '--strict']);
     expect(strict.exitCode).toBe(1);

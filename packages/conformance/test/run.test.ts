@@ -19,6 +19,13 @@ describe('the check registry', () => {
     for (const c of CHECKS) expect(c.id.startsWith(`${c.group}.`)).toBe(true);
   });
 
+  it('names the rule every should check rests on, and none for a must check (the spec alone)', () => {
+    for (const c of CHECKS) {
+      if (c.level === 'should') expect(c.rule, c.id).toMatch(/\S/);
+      else expect(c.rule, c.id).toBeUndefined();
+    }
+  });
+
   it('cites a spec section for every check and has checks in every group', () => {
     for (const c of CHECKS) expect(c.section).toMatch(/^§\d/);
     for (const group of GROUPS) expect(CHECKS.some((c) => c.group === group)).toBe(true);
@@ -38,7 +45,7 @@ describe('runConformance', () => {
     expect(report.kit).toEqual({ name: '@animal-store/conformance', version: manifest.version });
     expect(report.created.count).toBe(server.created());
     expect(report.created.count).toBeGreaterThan(100);
-    expect(report.created.namePrefix).toBe(`conformance-${report.runId}-`);
+    expect(report.created.namePrefix).toBe(`cf${report.runId}`);
     expect(report.requests.length).toBe(server.requests.length);
   });
 
@@ -104,7 +111,9 @@ describe('runConformance', () => {
     );
     const result = resultOf(report, 'listPets.limit-out-of-range');
     expect(result.outcome).toBe('fail');
-    expect(result.message).toBe('GET /pets?limit=abc: no answer within 300 ms');
+    expect(result.message).toMatch(
+      /^GET \/pets\?limit=abc: no answer within 300 ms\nreplay: curl -sS -i 'http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=abc' -H "Authorization: Bearer \$ANIMAL_STORE_API_KEY"$/,
+    );
     expect(resultOf(report, 'getPet.returns-pet').outcome).toBe('pass');
     expect(report.requests.find((r) => r.status === null)).toMatchObject({
       method: 'GET',
@@ -120,7 +129,7 @@ describe('runConformance', () => {
     expect(report.requests.filter((r) => r.status === null)).toHaveLength(5);
     expect(report.summary.passed).toBe(0);
     expect(resultOf(report, 'listPets.limit-1').message).toMatch(
-      /^(GET|POST) \/pets\S*: not sent: the last 5 requests got no answer$/,
+      /^(GET|POST) \/pets\S*: not sent: the last 5 requests got no answer\nreplay: curl .+$/,
     );
   });
 
@@ -146,7 +155,7 @@ describe('runConformance', () => {
     await runAgainst({}, { onProgress: (event) => events.push(event) });
     expect(events[0]?.type).toBe('start');
     const notices = events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
-    expect(notices.some((m) => /creating \d+ pets named conformance-/.test(m))).toBe(true);
+    expect(notices.some((m) => /creating \d+ pets named cf[0-9a-f]{8}<n>/.test(m))).toBe(true);
     expect(events.filter((e) => e.type === 'check')).toHaveLength(CHECKS.length);
   });
 });

@@ -1,6 +1,8 @@
 import { ID_MAX } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
-import type { HttpResponse } from '../http/client.js';
+import { newPetJson } from '../fixtures.js';
+import { type Credential, type HttpResponse, KEY_VARIABLE } from '../http/client.js';
+import { keyCredential, literalCredential } from '../http/replay.js';
 import type { Check } from '../types.js';
 import { check, described, expectError, expectStatus, fail, idOf, pass, skip } from './support.js';
 
@@ -10,7 +12,7 @@ interface Operation {
   readonly section: string;
   readonly writes: boolean;
   /** Sends the operation with the given `Authorization` (null: none, undefined: the valid key). */
-  send(ctx: CheckContext, authorization?: string | null): Promise<HttpResponse>;
+  send(ctx: CheckContext, authorization?: Credential | null): Promise<HttpResponse>;
   /** The success status a valid key must get, or undefined when no existing pet is known. */
   success(ctx: CheckContext): Promise<number | undefined>;
 }
@@ -41,7 +43,7 @@ const OPERATIONS: readonly Operation[] = [
         method: 'POST',
         path: '/pets',
         authorization,
-        json: { name: ctx.fixtures.nextName(), categoryId: ctx.fixtures.nextCategoryId() },
+        rawBody: newPetJson(ctx.fixtures.nextPet()),
       }),
     success: async () => 201,
   },
@@ -57,12 +59,21 @@ const OPERATIONS: readonly Operation[] = [
   },
 ];
 
+/** The valid key with the case of every ASCII letter swapped, or undefined when it has none. */
+function swapCase(key: string): string | undefined {
+  const swapped = key.replace(/[a-zA-Z]/g, (c) =>
+    c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase(),
+  );
+  return swapped === key ? undefined : swapped;
+}
+
 /** The ways a request can fail to carry a valid bearer key, each of which must get 401. */
 const BAD_CREDENTIALS: readonly {
   readonly id: string;
   readonly title: string;
   readonly how: string;
-  readonly authorization: (ctx: CheckContext) => string | null;
+  /** The credential to send; null sends none; undefined means this key allows no such variant. */
+  readonly authorization: (ctx: CheckContext) => Credential | null | undefined;
 }[] = [
   {
     id: 'missing-header',
@@ -74,19 +85,48 @@ const BAD_CREDENTIALS: readonly {
     id: 'empty-token',
     title: 'answers 401 with an Error body to a Bearer scheme with no token',
     how: 'with "Bearer" and no token',
-    authorization: () => 'Bearer ',
+    authorization: () => literalCredential('Bearer '),
   },
   {
     id: 'wrong-scheme',
     title: 'answers 401 with an Error body to the valid key under another scheme',
     how: 'with "Basic <valid key>"',
-    authorization: (ctx) => `Basic ${ctx.apiKey}`,
+    authorization: (ctx) => keyCredential('Basic ', ctx.apiKey),
   },
   {
     id: 'unknown-key',
     title: 'answers 401 with an Error body to an unknown key',
     how: 'with an unknown bearer key',
-    authorization: (ctx) => `Bearer conformance-unknown-${ctx.fixtures.runId}`,
+    authorization: (ctx) => literalCredential(`Bearer conformance-unknown-${ctx.fixtures.runId}`),
+  },
+  {
+    id: 'key-case-changed',
+    title: 'answers 401 to the valid key with its letters in the other case (keys are exact)',
+    how: 'with the valid key in the other letter case',
+    authorization: (ctx) => {
+      const swapped = swapCase(ctx.apiKey);
+      return swapped === undefined
+        ? undefined
+        : {
+            value: `Bearer ${swapped}`,
+            shell: `Bearer $(printf %s "$${KEY_VARIABLE}" | tr a-zA-Z A-Za-z)`,
+          };
+    },
+  },
+  {
+    id: 'key-appended',
+    title: 'answers 401 to the valid key with one character appended',
+    how: 'with the valid key plus one character',
+    authorization: (ctx) => keyCredential('Bearer ', ctx.apiKey, 'x'),
+  },
+  {
+    id: 'key-truncated',
+    title: 'answers 401 to the valid key with its last character removed',
+    how: 'with the valid key less its last character',
+    authorization: (ctx) => ({
+      value: `Bearer ${ctx.apiKey.slice(0, -1)}`,
+      shell: `Bearer \${${KEY_VARIABLE}%?}`,
+    }),
   },
 ];
 
@@ -106,6 +146,7 @@ function checksFor(op: Operation): Check[] {
       writes: op.writes,
       async run(ctx) {
         const authorization = bad.authorization(ctx);
+        if (authorization === undefined) skip(`the key given allows no such variant`);
         const res =
           authorization === null ? await withoutKey(ctx, op) : await op.send(ctx, authorization);
         expectError(res, 401, bad.how);
@@ -134,6 +175,7 @@ function checksFor(op: Operation): Check[] {
       id: `auth.${op.name}.www-authenticate`,
       title: `${op.name} sends a Bearer WWW-Authenticate challenge with 401 (RFC 6750)`,
       section: op.section,
+      rule: 'RFC 9110 §11.6.1, RFC 6750 §3',
       level: 'should',
       group: 'auth',
       writes: op.writes,
@@ -158,6 +200,7 @@ export const authChecks: readonly Check[] = [
     id: 'auth.scheme-case-insensitive',
     title: 'accepts the scheme name in any case ("bearer <key>"; RFC 9110 §11.1)',
     section: '§5',
+    rule: 'RFC 9110 §11.1',
     level: 'should',
     group: 'auth',
     writes: false,
@@ -166,10 +209,30 @@ export const authChecks: readonly Check[] = [
       const res = await ctx.send({
         method: 'GET',
         path: '/pets?limit=1',
-        authorization: `bearer ${ctx.apiKey}`,
+        authorization: keyCredential('bearer ', ctx.apiKey),
       });
       expectStatus(res, 200, how);
       return pass(`${described(res, how)} answered 200`);
+    },
+  }),
+  check({
+    id: 'auth.createPet.before-validation',
+    title: 'answers 401, not 400, to a request with no key and an invalid body',
+    section: '§4.2, §5',
+    rule: 'authentication before validation: a caller without a key learns nothing about bodies',
+    level: 'should',
+    group: 'auth',
+    writes: true,
+    async run(ctx) {
+      const how = 'without Authorization and with a body lacking name';
+      const res = await ctx.send({
+        method: 'POST',
+        path: '/pets',
+        authorization: null,
+        rawBody: `{"categoryId":${ctx.fixtures.nextCategoryId()}}`,
+      });
+      expectError(res, 401, how);
+      return pass(`${described(res, how)} answered 401`);
     },
   }),
 ];

@@ -2,7 +2,7 @@ import { ID_MAX, validateSpecErrorBody } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import type { Check } from '../types.js';
-import { brief, check, described, notJsonReason, pass } from './support.js';
+import { brief, check, described, fail, notJsonReason, pass } from './support.js';
 
 // These checks observe every answer the kit received during the run, whichever check asked.
 // Run alone (`--only errors`) they first provoke a 401 and a 404 so there is something to judge.
@@ -21,10 +21,10 @@ function verdict(offenders: readonly { res: HttpResponse; why: string }[], total
   const [first] = offenders;
   if (first === undefined) return pass(`${total} error answers checked`);
   const more = offenders.length > 1 ? ` (and ${offenders.length - 1} more)` : '';
-  return {
-    outcome: 'fail' as const,
-    message: `${described(first.res)} answered ${first.res.status}: ${first.why}${more}`,
-  };
+  return fail(
+    `${described(first.res)} answered ${first.res.status}: ${first.why}${more}`,
+    first.res,
+  );
 }
 
 /** Error answers across the run (spec §7). */

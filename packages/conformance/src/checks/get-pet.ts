@@ -1,8 +1,9 @@
 import { GET_PET_SUNSET_AT, ID_MAX, validatePet } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
-import { parseHttpDate, parseStructuredDate } from '../http/dates.js';
+import { fallsOnDay, parseHttpDate, parseStructuredDate, readableDate } from '../http/dates.js';
 import { linkTargets } from '../http/link.js';
+import { quote } from '../http/replay.js';
 import type { Check } from '../types.js';
 import {
   check,
@@ -50,11 +51,16 @@ function fetchTarget(
 
 const PET_PATH = /^\/pets\/[^/?#]+$/;
 
-/** Every answer to `getPet` the kit has seen, after making sure there is at least one. */
+/**
+ * Every answer of getPet itself (200 or 404) the kit has seen, after making sure there is one:
+ * an answer refused before the operation ran (401, 400) says nothing of its deprecation.
+ */
 async function getPetAnswers(ctx: CheckContext): Promise<HttpResponse[]> {
   await fetchTarget(ctx);
-  const answers = ctx.responses.filter((r) => r.method === 'GET' && PET_PATH.test(r.path));
-  if (answers.length === 0) skip('getPet was never answered');
+  const answers = ctx.responses.filter(
+    (r) => r.method === 'GET' && PET_PATH.test(r.path) && (r.status === 200 || r.status === 404),
+  );
+  if (answers.length === 0) skip('getPet never answered 200 or 404');
   return answers;
 }
 
@@ -66,18 +72,19 @@ async function otherAnswers(ctx: CheckContext): Promise<HttpResponse[]> {
 
 const SUNSET_DAY = GET_PET_SUNSET_AT.toISOString().slice(0, 10);
 
-/** A `must` check on the form of one deprecation header, on every getPet answer that has it. */
-function headerFormatCheck(
+/** A check on one deprecation header, on every getPet answer that has it. */
+function headerCheck(
   id: string,
   title: string,
   name: 'Sunset' | 'Deprecation',
+  basis: { level: 'must' } | { level: 'should'; rule: string },
   problem: (value: string) => string | undefined,
 ): Check {
   return check({
     id,
     title,
     section: '§4.3, §9',
-    level: 'must',
+    ...basis,
     group: 'getPet',
     writes: false,
     async run(ctx) {
@@ -88,17 +95,18 @@ function headerFormatCheck(
       for (const res of answers) {
         const value = res.headers.get(name) ?? '';
         const why = problem(value);
-        if (why !== undefined) fail(`${described(res)}: ${name} "${value}" ${why}`);
+        if (why !== undefined) fail(`${described(res)}: ${name} ${quote(value)} ${why}`, res);
       }
-      return pass(`${name} is well-formed on ${answers.length} answers`);
+      return pass(`${name} holds on ${answers.length} answers`);
     },
   });
 }
 
-/** The answer to getPet on the target pet, else any getPet answer. */
+/** The answer to getPet on the target pet when it is 200 or 404, else any such getPet answer. */
 async function someGetPetAnswer(ctx: CheckContext): Promise<HttpResponse> {
+  const answers = await getPetAnswers(ctx);
   const fetched = await fetchTarget(ctx);
-  return fetched?.res ?? (await getPetAnswers(ctx))[0] ?? skip('getPet was never answered');
+  return answers.find((r) => r === fetched?.res) ?? (answers[0] as HttpResponse);
 }
 
 /** Candidate ids for a pet that does not exist: the largest ids every client can hold. */
@@ -152,6 +160,7 @@ export const getPetChecks: readonly Check[] = [
     id: 'getPet.malformed-id-rejected',
     title: 'rejects a petId that is not an integer with 400 and an Error (the spec leaves it open)',
     section: '§4.3',
+    rule: 'the reference: a malformed id is a bad request, not a missing pet',
     level: 'should',
     group: 'getPet',
     writes: false,
@@ -161,44 +170,55 @@ export const getPetChecks: readonly Check[] = [
       return pass(`${described(res)} answered 400 with an Error`);
     },
   }),
-  headerFormatCheck(
-    'getPet.sunset-date',
-    'a Sunset header is an HTTP-date on 5 December 2030 (RFC 8594)',
+  headerCheck(
+    'getPet.sunset-day',
+    'a Sunset header the kit can read names 5 December 2030 (in some time zone), the removal the spec announces',
     'Sunset',
+    { level: 'must' },
     (value) => {
-      const date = parseHttpDate(value);
-      if (date === undefined) return 'is not an HTTP-date';
-      const day = date.toISOString().slice(0, 10);
-      return day === SUNSET_DAY ? undefined : `is ${day}, not ${SUNSET_DAY}`;
+      const date = readableDate(value);
+      if (date === undefined) return undefined; // unreadable: getPet.sunset-date advises
+      if (fallsOnDay(date, SUNSET_DAY)) return undefined;
+      return `names ${date.earliest.toISOString()}, which is ${SUNSET_DAY} in no time zone`;
     },
   ),
-  headerFormatCheck(
+  headerCheck(
+    'getPet.sunset-date',
+    'a Sunset header is an HTTP-date (RFC 8594)',
+    'Sunset',
+    { level: 'should', rule: 'RFC 8594 §3, RFC 9110 §5.6.7' },
+    (value) => (parseHttpDate(value) === undefined ? 'is not an HTTP-date' : undefined),
+  ),
+  headerCheck(
     'getPet.deprecation-date',
     'a Deprecation header is a structured date, @<seconds> (RFC 9745)',
     'Deprecation',
+    { level: 'should', rule: 'RFC 9745 §2.1' },
     (value) => (parseStructuredDate(value) === undefined ? 'is not @<seconds>' : undefined),
   ),
   check({
     id: 'getPet.sunset-after-deprecation',
     title: 'Sunset is not earlier than Deprecation (RFC 9745 §4)',
     section: '§9',
-    level: 'must',
+    rule: 'RFC 9745 §4',
+    level: 'should',
     group: 'getPet',
     writes: false,
     async run(ctx) {
       let compared = 0;
       for (const res of await getPetAnswers(ctx)) {
-        const sunset = parseHttpDate(res.headers.get('sunset') ?? '');
+        const sunset = readableDate(res.headers.get('sunset') ?? '')?.latest;
         const deprecation = parseStructuredDate(res.headers.get('deprecation') ?? '');
         if (sunset === undefined || deprecation === undefined) continue;
         compared += 1;
         if (sunset < deprecation) {
           fail(
             `${described(res)}: Sunset ${sunset.toISOString()} precedes Deprecation ${deprecation.toISOString()}`,
+            res,
           );
         }
       }
-      if (compared === 0) skip('no getPet answer carries both a valid Sunset and Deprecation');
+      if (compared === 0) skip('no getPet answer carries both a readable Sunset and Deprecation');
       return pass(`Sunset follows Deprecation on ${compared} answers`);
     },
   }),
@@ -206,13 +226,16 @@ export const getPetChecks: readonly Check[] = [
     id: 'getPet.deprecation-headers',
     title: 'announces the deprecation with Deprecation and Sunset headers',
     section: '§4.3, §9',
+    rule: 'RFC 9745 §2, RFC 8594 §3',
     level: 'should',
     group: 'getPet',
     writes: false,
     async run(ctx) {
       const res = await someGetPetAnswer(ctx);
       const missing = ['Deprecation', 'Sunset'].filter((name) => !res.headers.has(name));
-      if (missing.length > 0) fail(`${described(res)} answered without ${missing.join(' or ')}`);
+      if (missing.length > 0) {
+        fail(`${described(res)} answered without ${missing.join(' or ')}`, res);
+      }
       return pass('Deprecation and Sunset present');
     },
   }),
@@ -220,13 +243,16 @@ export const getPetChecks: readonly Check[] = [
     id: 'getPet.successor-link',
     title: 'links to its successor with Link rel="successor-version"',
     section: '§4.3',
+    rule: 'RFC 5829 §3.3, RFC 8288',
     level: 'should',
     group: 'getPet',
     writes: false,
     async run(ctx) {
       const res = await someGetPetAnswer(ctx);
       const [successor] = linkTargets(res.headers.get('link'), 'successor-version');
-      if (successor === undefined) fail(`${described(res)} has no Link rel="successor-version"`);
+      if (successor === undefined) {
+        fail(`${described(res)} has no Link rel="successor-version"`, res);
+      }
       return pass(`successor: ${successor}`);
     },
   }),
@@ -234,6 +260,7 @@ export const getPetChecks: readonly Check[] = [
     id: 'getPet.deprecation-only-on-get-pet',
     title: 'listPets and createPet, which are not deprecated, carry no Deprecation or Sunset',
     section: '§9',
+    rule: 'RFC 9745 §2: the header marks the resource it is sent with',
     level: 'should',
     group: 'getPet',
     writes: false,

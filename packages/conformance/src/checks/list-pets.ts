@@ -25,6 +25,9 @@ import {
 /** Values of `limit` outside 1..100 that the kit sends. */
 const OUT_OF_RANGE_LIMITS = [String(LIMIT_MIN - 1), String(LIMIT_MAX + 1), '-1', 'abc'];
 
+/** Limits above the maximum: one past it, and one far beyond. */
+const ABOVE_MAX_LIMITS = [String(LIMIT_MAX + 1), String(LIMIT_MAX * 10)];
+
 /** Lists once the data exists: every listPets check sees the same pets. */
 async function listAfterData(ctx: CheckContext, query: string): Promise<HttpResponse> {
   await ctx.fixtures.ensureBulk();
@@ -130,6 +133,9 @@ function statusFilterChecks(status: PetStatus): Check[] {
   ];
 }
 
+/** `status` combined with small limits: the filter and the limit both hold at once. */
+const STATUS_LIMITS = [1, 2] as const;
+
 /** `listPets` (spec §4.1, §8). */
 export const listPetsChecks: readonly Check[] = [
   check({
@@ -183,6 +189,46 @@ export const listPetsChecks: readonly Check[] = [
   ),
   ...PET_STATUSES.flatMap(statusFilterChecks),
   check({
+    id: 'listPets.status-with-limit',
+    title: `each status filter with limit=${STATUS_LIMITS.join(' and limit=')}: only that status, at most limit pets, exactly limit when more exist`,
+    section: '§4.1, §8',
+    level: 'must',
+    group: 'listPets',
+    writes: false,
+    async run(ctx) {
+      await ctx.fixtures.ensureBulk();
+      const seen: string[] = [];
+      for (const status of PET_STATUSES) {
+        // Pets known to have this status: the ones this run created so, else what a full list shows.
+        const created = [...ctx.fixtures.sentById.values()].filter((p) => p.status === status);
+        const all = expectPetList(await ctx.list(statusQuery(status)));
+        const known = Math.max(created.length, all.filter((p) => p.status === status).length);
+        for (const limit of STATUS_LIMITS) {
+          const res = await ctx.list(`?status=${status}&limit=${limit}`);
+          const pets = expectPetList(res);
+          if (pets.length > limit) {
+            fail(`${described(res)} returned ${countPets(pets.length)}, more than ${limit}`, res);
+          }
+          const other = pets.find((p) => p.status !== undefined && p.status !== status);
+          if (other !== undefined) {
+            fail(
+              `${described(res)} returned pet ${idOf(other)} with status "${other.status}"`,
+              res,
+            );
+          }
+          if (pets.length < limit && known > pets.length) {
+            fail(
+              `${described(res)} returned ${countPets(pets.length)} although at least ${known} have status "${status}"`,
+              res,
+            );
+          }
+          seen.push(`${status}&limit=${limit}: ${pets.length}`);
+        }
+      }
+      return pass(seen.join(', '));
+    },
+  }),
+  check({
     id: 'listPets.limit-out-of-range',
     title: `answers a limit outside ${LIMIT_MIN}..${LIMIT_MAX} without a server error: an Error or a Pet array`,
     section: '§4.1, §8',
@@ -210,6 +256,7 @@ export const listPetsChecks: readonly Check[] = [
     id: 'listPets.limit-out-of-range-rejected',
     title: `rejects a limit outside ${LIMIT_MIN}..${LIMIT_MAX} with 400 and an Error (the spec leaves it open)`,
     section: '§8',
+    rule: 'the reference: a bound the caller broke is named, not silently changed',
     level: 'should',
     group: 'listPets',
     writes: false,
@@ -227,9 +274,30 @@ export const listPetsChecks: readonly Check[] = [
     },
   }),
   check({
+    id: 'listPets.limit-above-max-capped',
+    title: `never returns more than ${LIMIT_MAX} pets, whatever limit asks for`,
+    section: '§4.1, §8',
+    rule: `the spec's maximum of ${LIMIT_MAX}: a server that accepts a larger limit still caps the page`,
+    level: 'should',
+    group: 'listPets',
+    writes: false,
+    async run(ctx) {
+      const seen: string[] = [];
+      for (const limit of ABOVE_MAX_LIMITS) {
+        const res = await listAfterData(ctx, `?limit=${limit}`);
+        if (res.status === 200 && Array.isArray(res.body) && res.body.length > LIMIT_MAX) {
+          fail(`${described(res)} returned ${countPets(res.body.length)}`, res);
+        }
+        seen.push(`limit=${limit}: ${res.status}`);
+      }
+      return pass(seen.join(', '));
+    },
+  }),
+  check({
     id: 'listPets.unknown-status-rejected',
     title: 'rejects an unknown status filter with 400 and an Error (the spec leaves it open)',
     section: '§4.1',
+    rule: 'the reference: an unknown filter value is an error, not an empty match',
     level: 'should',
     group: 'listPets',
     writes: false,
@@ -248,6 +316,7 @@ export const listPetsChecks: readonly Check[] = [
     id: 'listPets.next-link',
     title: 'points at the next page with Link rel="next" when more pets exist (RFC 8288)',
     section: '§4.1',
+    rule: 'RFC 8288 §3.3 (rel="next")',
     level: 'should',
     group: 'listPets',
     writes: false,

@@ -10,6 +10,7 @@ import {
 import type { SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
 import { integerText } from '../http/json.js';
+import { errorSummary, quote } from '../http/replay.js';
 import type { Check, Verdict } from '../types.js';
 
 /** The first few validation problems as one sentence, so a reason stays on one line. */
@@ -18,9 +19,16 @@ export function brief(details: readonly ErrorDetail[]): string {
   return details.length > 3 ? `${shown}; and ${details.length - 3} more` : shown;
 }
 
-/** Thrown inside a check to end it as failed with a one-line reason. */
+/** Thrown inside a check to end it as failed with a one-line reason and, when known, the answer. */
 export class CheckFailed extends Error {
   override readonly name = 'CheckFailed';
+  constructor(
+    message: string,
+    /** The answer that shows the failure, for the report's replay line. */
+    readonly response?: HttpResponse,
+  ) {
+    super(message);
+  }
 }
 
 /** Thrown inside a check that cannot judge (missing data, read-only mode). */
@@ -38,9 +46,9 @@ export function pass(message: string): Verdict {
   return { outcome: 'pass', message };
 }
 
-/** Ends the check as failed. */
-export function fail(message: string): never {
-  throw new CheckFailed(message);
+/** Ends the check as failed; `res` is the answer that shows it (else the check's last one). */
+export function fail(message: string, res?: HttpResponse): never {
+  throw new CheckFailed(message, res);
 }
 
 /** Ends the check as skipped. */
@@ -53,20 +61,20 @@ export function described(res: HttpResponse, how?: string): string {
   return `${res.method} ${res.path}${how ? ` ${how}` : ''}`;
 }
 
-/** A short view of a body for messages: its error code, or the first characters. */
+/**
+ * A short view of a body that is no Error, for messages (an Error's code and message get a line
+ * of their own in the report).
+ */
 function bodyHint(res: HttpResponse): string {
-  const body = res.body as Record<string, unknown> | undefined;
-  if (body && typeof body === 'object' && typeof body.code === 'string') {
-    return ` (code ${JSON.stringify(body.code)})`;
-  }
+  if (errorSummary(res) !== undefined) return '';
   const text = res.text.replace(/\s+/g, ' ').trim();
-  return text === '' ? '' : ` (${text.length > 60 ? `${text.slice(0, 57)}...` : text})`;
+  return text === '' ? '' : ` (${quote(text.length > 60 ? `${text.slice(0, 57)}...` : text)})`;
 }
 
 /** Fails unless the answer has exactly `status`. */
 export function expectStatus(res: HttpResponse, status: number, how?: string): void {
   if (res.status !== status) {
-    fail(`${described(res, how)} answered ${res.status}${bodyHint(res)}, expected ${status}`);
+    fail(`${described(res, how)} answered ${res.status}${bodyHint(res)}, expected ${status}`, res);
   }
 }
 
@@ -86,14 +94,16 @@ export function notJsonReason(res: HttpResponse): string | undefined {
 /** Fails unless the answer is JSON with a JSON `Content-Type`. */
 export function expectJson(res: HttpResponse, how?: string): void {
   const reason = notJsonReason(res);
-  if (reason !== undefined) fail(`${described(res, how)} answered ${res.status}: ${reason}`);
+  if (reason !== undefined) fail(`${described(res, how)} answered ${res.status}: ${reason}`, res);
 }
 
 /** Fails unless the body is a valid Pet (the contract's schema); returns it. */
 export function expectPet(res: HttpResponse, how?: string): Pet {
   expectJson(res, how);
   const checked = validatePet(res.body);
-  if (!checked.ok) fail(`${described(res, how)}: not a valid Pet: ${brief(checked.details)}`);
+  if (!checked.ok) {
+    fail(`${described(res, how)}: not a valid Pet: ${brief(checked.details)}`, res);
+  }
   return checked.value;
 }
 
@@ -103,7 +113,7 @@ export function expectPetList(res: HttpResponse, how?: string): Pet[] {
   expectJson(res, how);
   const checked = validatePetList(res.body);
   if (!checked.ok) {
-    fail(`${described(res, how)}: not a JSON array of Pets: ${brief(checked.details)}`);
+    fail(`${described(res, how)}: not a JSON array of Pets: ${brief(checked.details)}`, res);
   }
   return checked.value;
 }
@@ -124,7 +134,7 @@ export function errorBodyProblem(res: HttpResponse): string | undefined {
 export function expectError(res: HttpResponse, status: number, how?: string): SpecErrorBody {
   expectStatus(res, status, how);
   const problem = errorBodyProblem(res);
-  if (problem !== undefined) fail(`${described(res, how)} answered ${res.status}: ${problem}`);
+  if (problem !== undefined) fail(`${described(res, how)} answered ${res.status}: ${problem}`, res);
   return res.body as SpecErrorBody;
 }
 
@@ -142,7 +152,7 @@ export interface PetFields {
 
 /** The fields the kit sent for a pet. */
 export function sentFields(sent: SentPet): PetFields {
-  return { name: sent.name, categoryId: String(sent.categoryId), status: sent.status };
+  return { name: sent.name, categoryId: sent.categoryId, status: sent.status };
 }
 
 /** The fields of a pet the server returned (categoryId exact, from its JSON literal). */

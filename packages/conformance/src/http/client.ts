@@ -1,13 +1,34 @@
-import type { RequestRecord } from '../types.js';
 import { parseJson } from './json.js';
+
+/** One HTTP exchange the kit made; `status` is null when no answer came. */
+export interface RequestRecord {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | null;
+  readonly ms: number;
+  readonly error?: string;
+}
+
+/** The name a replayed request gives the API key: the kit never prints the key itself. */
+export const KEY_VARIABLE = 'ANIMAL_STORE_API_KEY';
+
+/**
+ * An `Authorization` value the kit sends, with how a shell writes it for a replay: `shell` is
+ * the text between double quotes, with the key as `$ANIMAL_STORE_API_KEY`
+ * (e.g. `value: 'Basic s3cret'`, `shell: 'Basic $ANIMAL_STORE_API_KEY'`).
+ */
+export interface Credential {
+  readonly value: string;
+  readonly shell: string;
+}
 
 /** A request the kit sends, relative to the base URL. */
 export interface HttpRequest {
   readonly method: 'GET' | 'POST';
   /** Path and query below the base URL (`/pets?limit=1`), or an absolute URL (a `Link` target). */
   readonly path: string;
-  /** The `Authorization` value: omitted means the valid bearer key, `null` means no header. */
-  readonly authorization?: string | null;
+  /** The `Authorization` header: omitted means the valid bearer key, `null` means none. */
+  readonly authorization?: Credential | null;
   /** A body sent as JSON. */
   readonly json?: unknown;
   /** A body sent as-is with `Content-Type: application/json` (malformed JSON, big numbers). */
@@ -16,6 +37,8 @@ export interface HttpRequest {
 
 /** A response with its body read and, when it is JSON, parsed. */
 export interface HttpResponse {
+  /** The request this answers, as the kit sent it. */
+  readonly request: HttpRequest;
   readonly method: string;
   readonly path: string;
   readonly url: string;
@@ -39,6 +62,8 @@ export class RequestError extends Error {
     message: string,
     /** Why, without the request: `no answer within 10000 ms`, `connect ECONNREFUSED ...`. */
     readonly reason: string,
+    /** The request that got no answer, and where it went. */
+    readonly sent?: { readonly request: HttpRequest; readonly url: string },
   ) {
     super(message);
   }
@@ -100,8 +125,10 @@ export class HttpClient {
       'user-agent': this.options.userAgent,
     };
     const authorization =
-      request.authorization === undefined ? `Bearer ${this.options.apiKey}` : request.authorization;
-    if (authorization !== null) headers.authorization = authorization;
+      request.authorization === undefined
+        ? `Bearer ${this.options.apiKey}`
+        : request.authorization?.value;
+    if (authorization !== undefined) headers.authorization = authorization;
     let body: string | undefined;
     if (request.json !== undefined || request.rawBody !== undefined) {
       headers['content-type'] = 'application/json';
@@ -110,7 +137,10 @@ export class HttpClient {
     if (this.timeoutsInARow >= GIVE_UP_AFTER_TIMEOUTS) {
       // A run against a server that stopped answering ends in seconds, not hours.
       const reason = `not sent: the last ${this.timeoutsInARow} requests got no answer`;
-      throw new RequestError('timeout', `${request.method} ${path}: ${reason}`, reason);
+      throw new RequestError('timeout', `${request.method} ${path}: ${reason}`, reason, {
+        request,
+        url,
+      });
     }
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
@@ -126,6 +156,7 @@ export class HttpClient {
       this.timeoutsInARow = 0;
       this.log.push({ method: request.method, path, status: res.status, ms });
       return {
+        request,
         method: request.method,
         path,
         url,
@@ -136,7 +167,7 @@ export class HttpClient {
         ...readBody(res.headers, text),
       };
     } catch (error) {
-      const failure = this.describeFailure(request.method, path, error);
+      const failure = this.describeFailure(request, url, path, error);
       if (failure.kind === 'timeout') this.timeoutsInARow += 1;
       this.log.push({
         method: request.method,
@@ -149,16 +180,25 @@ export class HttpClient {
     }
   }
 
-  private describeFailure(method: string, path: string, error: unknown): RequestError {
+  private describeFailure(
+    request: HttpRequest,
+    url: string,
+    path: string,
+    error: unknown,
+  ): RequestError {
+    const { method } = request;
     const name = (error as { name?: string } | null)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
       const reason = `no answer within ${this.options.timeoutMs} ms`;
-      return new RequestError('timeout', `${method} ${path}: ${reason}`, reason);
+      return new RequestError('timeout', `${method} ${path}: ${reason}`, reason, { request, url });
     }
     const cause = causeOf(error);
     // Fetch will not connect to some ports at all (the Fetch standard's "bad ports").
     const reason = cause === 'bad port' ? 'fetch refuses to connect to this port' : cause;
-    return new RequestError('network', `${method} ${path} failed: ${reason}`, reason);
+    return new RequestError('network', `${method} ${path} failed: ${reason}`, reason, {
+      request,
+      url,
+    });
   }
 }
 

@@ -63,3 +63,47 @@ export function parseStructuredDate(value: string): Date | undefined {
   const m = /^ *@(-?\d{1,15})(?:;.*)? *$/.exec(value);
   return m ? new Date(Number(m[1]) * 1000) : undefined;
 }
+
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * Reads a date as a person would write one in a header that should hold an HTTP-date: an
+ * HTTP-date, or ISO 8601 (a date alone, or a date and time with or without a zone). Returns the
+ * earliest and latest instant it can mean: a date without a zone may be in any zone.
+ */
+export function readableDate(value: string): { earliest: Date; latest: Date } | undefined {
+  const http = parseHttpDate(value.trim());
+  if (http !== undefined) return { earliest: http, latest: http };
+  const m = ISO_8601.exec(value.trim());
+  if (!m) return undefined;
+  const [, year, month, day, hh = '00', mm = '00', ss = '00', zone] = m;
+  const local = Date.UTC(Number(year), Number(month) - 1, Number(day), +hh, +mm, +ss);
+  if (Number.isNaN(local) || new Date(local).getUTCDate() !== Number(day)) return undefined;
+  if (zone !== undefined) {
+    const offset = /^z$/i.test(zone)
+      ? 0
+      : (zone.startsWith('-') ? -1 : 1) *
+        (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) *
+        60_000;
+    const at = new Date(local - offset);
+    return { earliest: at, latest: at };
+  }
+  // No zone: any of the world's offsets, UTC-12:00 to UTC+14:00.
+  const span = m[4] === undefined ? 86_400_000 - 1 : 0;
+  return {
+    earliest: new Date(local - 14 * 3_600_000),
+    latest: new Date(local + span + 12 * 3_600_000),
+  };
+}
+
+/**
+ * True when some instant `date` can mean falls on `day` (YYYY-MM-DD) in some time zone of the
+ * world (UTC-12:00 to UTC+14:00): a day named without a zone is that day somewhere.
+ */
+export function fallsOnDay(date: { earliest: Date; latest: Date }, day: string): boolean {
+  const start = Date.parse(`${day}T00:00:00Z`);
+  const from = start - 14 * 3_600_000;
+  const to = start + 86_400_000 + 12 * 3_600_000;
+  return date.latest.getTime() >= from && date.earliest.getTime() < to;
+}

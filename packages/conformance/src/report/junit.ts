@@ -46,8 +46,14 @@ export function renderJunit(report: ConformanceReport): string {
       `      <property name="baseUrl" value="${xml(report.baseUrl)}"/>`,
       `      <property name="runId" value="${report.runId}"/>`,
       `      <property name="kitVersion" value="${xml(report.kit.version)}"/>`,
+      `      <property name="seed" value="${report.seed}"/>`,
       '    </properties>',
       ...results.map(testcase),
+      ...(report.hints.length === 0
+        ? []
+        : [
+            `    <system-out>${xml(report.hints.map((h) => `HINT: ${h}`).join('\n'))}</system-out>`,
+          ]),
       '  </testsuite>',
     ];
   });

@@ -8,20 +8,52 @@ import {
 
 const MARK: Record<Outcome, string> = { pass: '✓', fail: '✗', advisory: '!', skip: '-' };
 
+/** True for C0 and C1 controls, and for the Unicode marks that reorder or break lines. */
+function isControl(code: number): boolean {
+  return (
+    code <= 0x1f ||
+    (code >= 0x7f && code <= 0x9f) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
+}
+
+/**
+ * Text for a terminal: every control character a server may have sent (escape sequences, bells,
+ * carriage returns) shown as `\xNN` / `\uNNNN` instead of acted on; line breaks become indented
+ * continuation lines.
+ */
+export function terminalSafe(text: string, indent = '    '): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) as number;
+    if (char === '\n') out += `\n${indent}`;
+    else if (!isControl(code)) out += char;
+    else if (code <= 0xff) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else out += `\\u${code.toString(16).padStart(4, '0')}`;
+  }
+  return out;
+}
+
 /** A progress handler that writes one line per step (for stderr). */
 export function prettyProgress(write: (text: string) => void): (event: ProgressEvent) => void {
   return (event) => {
     switch (event.type) {
       case 'start':
-        write(`Checking ${event.baseUrl} (run ${event.runId}, ${event.checks} checks)\n`);
+        write(
+          `Checking ${terminalSafe(event.baseUrl)} (run ${event.runId}, seed ${event.seed}, ${event.checks} checks)\n`,
+        );
         break;
       case 'notice':
-        write(`  … ${event.message}\n`);
+        write(`  … ${terminalSafe(event.message)}\n`);
         break;
       case 'check': {
         const { result } = event;
-        const reason = result.outcome === 'pass' ? '' : `  ${result.message}`;
-        write(`  ${MARK[result.outcome]} ${result.id}${reason}\n`);
+        // Progress shows the first line of a reason; the report gives all of it.
+        const reason = result.outcome === 'pass' ? '' : `  ${result.message.split('\n')[0]}`;
+        write(`  ${MARK[result.outcome]} ${result.id}${terminalSafe(reason)}\n`);
         break;
       }
     }
@@ -29,7 +61,7 @@ export function prettyProgress(write: (text: string) => void): (event: ProgressE
 }
 
 function line(result: CheckResult): string {
-  return `  ${MARK[result.outcome]} ${result.id} (${result.section}): ${result.message}`;
+  return `  ${MARK[result.outcome]} ${result.id} (${result.section}): ${terminalSafe(result.message)}`;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -61,9 +93,11 @@ export function renderPretty(report: ConformanceReport): string {
   const verdict = report.ok
     ? `PASS: every must check passed${summary.advisories > 0 ? ` (${plural(summary.advisories, 'advisory', 'advisories')} to consider)` : ''}`
     : `FAIL: ${plural(summary.failed, failedWhat)} failed`;
+  const hints = report.hints.map((hint) => `HINT: ${terminalSafe(hint)}`);
   return [
-    `Animal Store conformance kit ${report.kit.version}: ${report.baseUrl}`,
-    `run ${report.runId}, ${plural(report.requests.length, 'request')} in ${seconds} s${report.readOnly ? ', read-only' : ''}${report.strict ? ', strict' : ''}`,
+    `Animal Store conformance kit ${report.kit.version}: ${terminalSafe(report.baseUrl)}`,
+    `run ${report.runId}, seed ${report.seed} (--seed ${report.seed} replays its cases), ${plural(report.requests.length, 'request')} in ${seconds} s${report.readOnly ? ', read-only' : ''}${report.strict ? ', strict' : ''}`,
+    ...(hints.length === 0 ? [] : ['', ...hints]),
     ...section(report.strict ? 'Failed' : 'Failed (must)', 'fail'),
     ...section('Advisories (should: recommended where the spec leaves a gap)', 'advisory'),
     ...section('Skipped (could not be judged)', 'skip'),

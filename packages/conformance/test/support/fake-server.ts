@@ -14,6 +14,7 @@ import {
   LIMIT_MIN,
   PET_STATUSES,
   type PetStatus,
+  parseJsonText,
   parseListPetsQuery,
   parsePetId,
   validateNewPet,
@@ -64,9 +65,17 @@ export const FAULTS = [
   'get-400-for-absent',
   'get-500-on-malformed-id',
   'sunset-wrong-date',
-  'sunset-not-http-date',
-  'deprecation-not-structured',
-  'deprecation-after-sunset',
+  'create-folds-status-case',
+  'create-refuses-only-lost',
+  'create-trims-status',
+  'create-accepts-boolean-category-id',
+  'create-accepts-null-name',
+  'create-parses-numbers-as-doubles',
+  'list-ignores-limit-with-status',
+  'auth-key-case-insensitive',
+  'auth-key-prefix-match',
+  'auth-accepts-key-prefix',
+  'create-loses-writes-when-full',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -88,6 +97,16 @@ export const GAP_CHOICES = [
   'validates-before-auth',
   'exact-big-category-ids',
   'deprecation-on-list',
+  'sunset-iso-8601',
+  'sunset-central-europe',
+  'deprecation-true',
+  'deprecation-after-sunset',
+  'known-categories-only',
+  'short-names-only',
+  'lagging-reads',
+  'preloaded-store',
+  'null-status-absent',
+  'serves-any-limit',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -102,14 +121,23 @@ export interface FakeServerOptions {
   readonly alwaysRateLimit?: (method: string, path: string) => boolean;
   /** Never answer matching requests. */
   readonly hang?: (method: string, path: string) => boolean;
+  /** The message of every Error body (e.g. one with terminal escape sequences). */
+  readonly errorMessage?: string;
 }
+
+/** The categories a `known-categories-only` server knows. */
+export const KNOWN_CATEGORY_IDS = ['7', '42'] as const;
+/** How long a `lagging-reads` server takes to show a write, in milliseconds. */
+export const READ_LAG_MS = 150;
+/** How many pets of others a `preloaded-store` server holds before the run. */
+export const PRELOADED_PETS = 3000;
 
 export interface FakeServer {
   /** `http://127.0.0.1:<port>/v1` */
   readonly baseUrl: string;
   readonly apiKey: string;
   /** Every request received: method and path below `/v1` (query included). */
-  readonly requests: { method: string; path: string }[];
+  readonly requests: { method: string; path: string; body: string }[];
   /** How many pets `createPet` stored. */
   created(): number;
   close(): Promise<void>;
@@ -120,6 +148,8 @@ interface StoredPet {
   name: string;
   categoryId: bigint;
   status?: PetStatus;
+  /** When reads start to show it (`lagging-reads`); 0: at once. */
+  visibleAt?: number;
 }
 
 /** JSON with bigint values written as plain integers. */
@@ -161,12 +191,23 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const choices = new Set<GapChoice>(options.lenient ? GAP_CHOICES : (options.choices ?? []));
   const has = (fault: Fault) => faults.has(fault);
   const gap = (choice: GapChoice) => choices.has(choice);
-  const requests: { method: string; path: string }[] = [];
+  const requests: { method: string; path: string; body: string }[] = [];
   const pets = new Map<bigint, StoredPet>();
   let nextId = gap('huge-ids') ? 1_790_000_000_000_000_123n : 1n;
   let creations = 0;
   let stored = 0;
   let rateLimited = 0;
+
+  if (gap('preloaded-store')) {
+    for (let i = 0; i < PRELOADED_PETS; i++) {
+      const pet: StoredPet = { id: nextId, name: `pet${i}`, categoryId: 3n };
+      pet.status = PET_STATUSES[i % 3] as PetStatus;
+      pets.set(pet.id, pet);
+      nextId += 1n;
+    }
+  }
+  const visible = (pet: StoredPet | undefined) =>
+    pet !== undefined && (pet.visibleAt ?? 0) <= Date.now() ? pet : undefined;
 
   if (gap('others-pets-descending')) {
     // Someone else's pets, there before the kit: any status, some without one.
@@ -198,6 +239,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     headers: Record<string, string> = {},
   ) {
     const code = CODES[gap('own-error-codes') ? 'own' : 'reference'][status];
+    message = options.errorMessage ?? message;
     const extra = gap('own-error-codes') ? { details: message, traceId: 'abc123' } : {};
     send(res, status, { code, message, status, ...extra }, headers);
   }
@@ -219,6 +261,18 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('auth-accepts-unknown-key') && /^bearer$/i.test(scheme) && token !== '') ok = true;
     if (has('auth-ignores-scheme') && token === apiKey) ok = true;
     if (has('auth-accepts-empty-token') && /^bearer\s*$/i.test(header)) ok = true;
+    const bearer = /^bearer$/i.test(scheme);
+    if (
+      has('auth-key-case-insensitive') &&
+      bearer &&
+      token.toLowerCase() === apiKey.toLowerCase()
+    ) {
+      ok = true;
+    }
+    if (has('auth-key-prefix-match') && bearer && token.startsWith(apiKey)) ok = true;
+    if (has('auth-accepts-key-prefix') && bearer && token !== '' && apiKey.startsWith(token)) {
+      ok = true;
+    }
     if (ok) return true;
     const headers = gap('no-www-authenticate')
       ? extra
@@ -237,6 +291,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     const checked = new URLSearchParams(params);
     let clamped: number | undefined;
+    if (gap('serves-any-limit') && /^\d+$/.test(params.get('limit') ?? '')) checked.delete('limit');
     if (gap('clamps-limit') && params.has('limit')) {
       const raw = Number.parseInt(params.get('limit') ?? '', 10);
       clamped = Number.isNaN(raw) ? LIMIT_DEFAULT : Math.min(LIMIT_MAX, Math.max(LIMIT_MIN, raw));
@@ -260,7 +315,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (parsed.value.after !== undefined) after = BigInt(parsed.value.after);
     if (has('list-default-limit-10') && !params.has('limit')) limit = 10;
     if (has('list-caps-at-50')) limit = Math.min(limit, 50);
-    let items = [...pets.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (has('list-ignores-limit-with-status') && status !== undefined) limit = LIMIT_MAX;
+    if (gap('serves-any-limit') && /^\d+$/.test(params.get('limit') ?? '')) {
+      limit = Number(params.get('limit'));
+    }
+    let items = [...pets.values()]
+      .filter((p) => visible(p) !== undefined)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (gap('others-pets-descending')) items.reverse();
     if (status !== undefined && !has('list-ignores-status-filter')) {
       items = items.filter((p) => p.status === status);
@@ -310,7 +371,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (Buffer.byteLength(raw) > BODY_LIMIT_BYTES) return refuse(413, 'too large');
     let body: Record<string, unknown>;
     try {
-      body = JSON.parse(raw);
+      const parse = has('create-parses-numbers-as-doubles') ? JSON.parse : parseJsonText;
+      body = parse(raw) as Record<string, unknown>;
     } catch {
       if (has('create-accepts-empty-body') && raw === '') body = { name: 'empty', categoryId: 1 };
       else if (has('create-500-on-malformed-json')) return refuse(500, 'parser crashed');
@@ -337,6 +399,25 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('create-drops-unknown-status') && !PET_STATUSES.includes(body.status as PetStatus)) {
       delete body.status;
     }
+    if (has('create-folds-status-case') && typeof body.status === 'string') {
+      body.status = body.status.toLowerCase();
+    }
+    if (has('create-trims-status') && typeof body.status === 'string') {
+      body.status = body.status.trim();
+    }
+    if (
+      has('create-refuses-only-lost') &&
+      typeof body.status === 'string' &&
+      body.status !== 'lost' &&
+      !PET_STATUSES.includes(body.status as PetStatus)
+    ) {
+      body.status = DEFAULT_PET_STATUS;
+    }
+    if (has('create-accepts-boolean-category-id') && typeof body.categoryId === 'boolean') {
+      body.categoryId = body.categoryId ? 1 : 2;
+    }
+    if (has('create-accepts-null-name') && body.name === null) body.name = 'null';
+    if (gap('null-status-absent') && body.status === null) delete body.status;
     if (gap('ignores-unknown-fields')) {
       for (const key of Object.keys(body)) {
         if (!['name', 'categoryId', 'status'].includes(key)) delete body[key];
@@ -346,12 +427,23 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     let big: bigint | undefined;
     if (typeof body.categoryId === 'number' && body.categoryId > ID_MAX) {
       const literal = /"categoryId"\s*:\s*(-?\d+)\s*[,}]/.exec(raw)?.[1];
-      if (gap('exact-big-category-ids') && literal !== undefined) big = BigInt(literal);
+      const int64 = literal !== undefined && BigInt(literal) < 2n ** 63n;
+      if (gap('exact-big-category-ids') && int64) big = BigInt(literal);
       if (has('create-rounds-category-id')) big = BigInt(body.categoryId);
     }
     const checked = validateNewPet(big === undefined ? body : { ...body, categoryId: 1 });
     if (!checked.ok) return refuse(400, describeDetails(checked.details));
     const { name, categoryId, status } = checked.value;
+    const known = (KNOWN_CATEGORY_IDS as readonly string[]).includes(String(big ?? categoryId));
+    if (gap('known-categories-only') && !known) {
+      return refuse(
+        400,
+        `no category ${big ?? categoryId}; known: ${KNOWN_CATEGORY_IDS.join(', ')}`,
+      );
+    }
+    if (gap('short-names-only') && !/^[A-Za-z0-9]{1,16}$/.test(name)) {
+      return refuse(400, 'a name is 1 to 16 letters or digits');
+    }
     return {
       ok: true,
       name: has('create-alters-name') ? name.toUpperCase() : name,
@@ -367,7 +459,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     else if (!gap('omits-status')) pet.status = DEFAULT_PET_STATUS;
     creations += 1;
     if (!has('create-reuses-ids') || creations % 2 === 0) nextId += gap('huge-ids') ? 7n : 1n;
-    if (!has('create-not-persisted')) {
+    if (gap('lagging-reads')) pet.visibleAt = Date.now() + READ_LAG_MS;
+    // A store that drops one write in ten once it holds a thousand pets.
+    const full = has('create-loses-writes-when-full') && pets.size >= 1000 && creations % 10 === 0;
+    if (!has('create-not-persisted') && !full) {
       pets.set(pet.id, pet);
       stored += 1;
     }
@@ -391,7 +486,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       }
       id = BigInt(parsed.value);
     }
-    let pet = pets.get(id);
+    let pet = visible(pets.get(id));
     if (has('get-returns-other-pet') && pet !== undefined) {
       pet = [...pets.values()].find((p) => p.id !== id) ?? pet;
     }
@@ -418,10 +513,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       sunset: GET_PET_DEPRECATION_HEADERS.Sunset,
       link: GET_PET_DEPRECATION_HEADERS.Link,
     };
-    if (has('sunset-wrong-date')) headers.sunset = 'Fri, 06 Dec 2030 00:00:00 GMT';
-    if (has('sunset-not-http-date')) headers.sunset = '2030-12-05T00:00:00Z';
-    if (has('deprecation-not-structured')) headers.deprecation = 'true';
-    if (has('deprecation-after-sunset')) headers.deprecation = '@1924992000'; // 2031-01-01
+    // 6 December 2030 at noon UTC is that day everywhere: 5 December in no time zone.
+    if (has('sunset-wrong-date')) headers.sunset = 'Fri, 06 Dec 2030 12:00:00 GMT';
+    if (gap('sunset-iso-8601')) headers.sunset = '2030-12-05T00:00:00Z';
+    if (gap('sunset-central-europe')) headers.sunset = 'Wed, 04 Dec 2030 23:00:00 GMT';
+    if (gap('deprecation-true')) headers.deprecation = 'true';
+    if (gap('deprecation-after-sunset')) headers.deprecation = '@1924992000'; // 2031-01-01
     return headers;
   }
 
@@ -429,10 +526,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const url = new URL(req.url ?? '/', 'http://fake');
     const method = req.method ?? 'GET';
     const path = `${url.pathname.replace(/^\/v1/, '')}${url.search}`;
-    requests.push({ method, path });
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
+    requests.push({ method, path, body: raw });
     if (options.hang?.(method, path)) return; // never answers
     if (rateLimited < (options.rateLimitFirst ?? 0) || options.alwaysRateLimit?.(method, path)) {
       rateLimited += 1;

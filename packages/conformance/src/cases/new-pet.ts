@@ -1,0 +1,137 @@
+// Request bodies that break one field of NewPet, derived from the contract's Pet schema (the
+// spec's fields: types, int64 format, the status enum), never from the reference's own limits.
+// Values are drawn with fast-check from the run's seed, so `--seed` replays a run's cases.
+import { NewPet, Pet } from '@animal-store/contract';
+import fc from 'fast-check';
+import type { Level } from '../types.js';
+
+/** A JSON property schema as the contract writes it. */
+interface FieldSchema {
+  readonly type?: string;
+  readonly format?: string;
+  readonly enum?: readonly string[];
+}
+
+/** One NewPet field the spec defines: its schema and whether a body must carry it. */
+export interface SpecField {
+  readonly name: string;
+  readonly schema: FieldSchema;
+  readonly required: boolean;
+}
+
+/** NewPet's fields as the spec defines them: Pet's properties less the assigned `id`. */
+export const NEW_PET_FIELDS: readonly SpecField[] = Object.entries(
+  Pet.properties as Record<string, FieldSchema>,
+)
+  .filter(([name]) => name !== 'id')
+  .map(([name, schema]) => ({
+    name,
+    schema,
+    required: (NewPet.required as readonly string[]).includes(name),
+  }));
+
+/** One invalid value for a field, as JSON text. */
+export interface FieldCase {
+  /** What is wrong, for messages: `a boolean`, `"Sold" (another letter case)`. */
+  readonly what: string;
+  /** The value as it goes into the JSON body. */
+  readonly literal: string;
+  /** `must` when the spec forbids the value; `should` where the spec leaves it open. */
+  readonly level: Level;
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -(2n ** 63n);
+
+/** Draws one value of an arbitrary, reproducibly from `seed`. */
+function draw<T>(arbitrary: fc.Arbitrary<T>, seed: number): T {
+  return fc.sample(arbitrary, { seed, numRuns: 1 })[0] as T;
+}
+
+/** A sample of every JSON type, as text, each a value the type of the field is not. */
+const JSON_TYPES: Record<string, fc.Arbitrary<string>> = {
+  null: fc.constant('null'),
+  boolean: fc.boolean().map(String),
+  number: fc.integer({ min: -1000, max: 1000 }).map(String),
+  string: fc.stringMatching(/^[a-z]{1,8}$/).map((s) => JSON.stringify(s)),
+  array: fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 2 }).map((a) => JSON.stringify(a)),
+  object: fc.constantFrom('{}', '{"value":1}'),
+};
+
+/** The JSON type names a field's schema type allows (an integer is a number). */
+function ownTypes(schema: FieldSchema): readonly string[] {
+  if (schema.type === 'integer') return ['number'];
+  return schema.type === undefined ? [] : [schema.type];
+}
+
+function wrongTypes(field: SpecField, seed: number): FieldCase[] {
+  return Object.entries(JSON_TYPES)
+    .filter(([type]) => !ownTypes(field.schema).includes(type))
+    .map(([type, arbitrary], i) => ({
+      what: type === 'null' ? 'null' : `a${/^[aeiou]/.test(type) ? 'n' : ''} ${type}`,
+      literal: draw(arbitrary, seed + i),
+      // An optional field sent as null may mean "absent" to some servers: the spec is silent.
+      level: type === 'null' && !field.required ? 'should' : 'must',
+    }));
+}
+
+/** Numbers that are no int64 integer, and integers written as strings. */
+function notInt64(seed: number): FieldCase[] {
+  const whole = draw(fc.integer({ min: 1, max: 9999 }), seed);
+  const fraction = draw(fc.stringMatching(/^[0-9]{0,3}[1-9]$/), seed + 1);
+  const above = INT64_MAX + 1n + draw(fc.bigInt({ min: 0n, max: 10n ** 6n }), seed + 2);
+  const below = INT64_MIN - 1n - draw(fc.bigInt({ min: 0n, max: 10n ** 6n }), seed + 3);
+  return [
+    { what: `a fraction (${whole}.${fraction})`, literal: `${whole}.${fraction}`, level: 'must' },
+    {
+      // A double cannot tell this from an integer: only the JSON text can.
+      what: `a fraction a double rounds to an integer (${whole}.0000000000000001)`,
+      literal: `${whole}.0000000000000001`,
+      level: 'must',
+    },
+    { what: `a number above the int64 range (${above})`, literal: `${above}`, level: 'must' },
+    { what: `a number below the int64 range (${below})`, literal: `${below}`, level: 'must' },
+    { what: `an integer in a string ("${whole}")`, literal: `"${whole}"`, level: 'must' },
+  ];
+}
+
+/** Strings that are not one of the enum's values: other letter case, other words, padding. */
+function enumNearMisses(values: readonly string[], seed: number): FieldCase[] {
+  const value = draw(fc.constantFrom(...values), seed);
+  const recased = draw(
+    fc
+      .array(fc.boolean(), { minLength: value.length, maxLength: value.length })
+      .map((upper) => [...value].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''))
+      .filter((s) => s !== value),
+    seed + 1,
+  );
+  const word = draw(
+    fc.stringMatching(/^[a-z]{3,10}$/).filter((w) => !values.includes(w)),
+    seed + 2,
+  );
+  const cases: [string, string][] = [
+    [value.toUpperCase(), 'another letter case'],
+    [recased, 'another letter case'],
+    [word, 'not a value of the enumeration'],
+    [` ${value}`, 'padded with a space'],
+    [`${value} `, 'padded with a space'],
+  ];
+  return cases.map(([text, why]) => ({
+    what: `${JSON.stringify(text)} (${why})`,
+    literal: JSON.stringify(text),
+    level: 'must',
+  }));
+}
+
+/** Every invalid value of one field the run sends, drawn from `seed`. */
+export function fieldCases(field: SpecField, seed: number): FieldCase[] {
+  const cases = wrongTypes(field, seed);
+  if (field.schema.type === 'integer') cases.push(...notInt64(seed + 100));
+  if (field.schema.enum !== undefined) cases.push(...enumNearMisses(field.schema.enum, seed + 200));
+  return cases;
+}
+
+/** Seeds differ per field, so two fields never draw the same values. */
+export function fieldSeed(seed: number, field: SpecField): number {
+  return (seed + 1000 * NEW_PET_FIELDS.indexOf(field)) | 0;
+}

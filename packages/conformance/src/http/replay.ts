@@ -1,0 +1,67 @@
+import { type Credential, type HttpRequest, type HttpResponse, KEY_VARIABLE } from './client.js';
+
+/** Longest piece of a server's text a report quotes. */
+export const QUOTE_MAX = 200;
+
+/** Text as a shell word in single quotes, or `$'…'` with escapes when it holds control characters. */
+function shellWord(text: string): string {
+  if (/^[\x20-\x7e]*$/.test(text)) return `'${text.replaceAll("'", "'\\''")}'`;
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) as number;
+    if (char === "'" || char === '\\') out += `\\${char}`;
+    else if (code >= 0x20 && code <= 0x7e) out += char;
+    else if (code <= 0xff) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else if (code <= 0xffff) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += `\\U${code.toString(16).padStart(8, '0')}`;
+  }
+  return `$'${out}'`;
+}
+
+/** A credential whose value holds no key: the shell form is the value, escaped for "…". */
+export function literalCredential(value: string): Credential {
+  return { value, shell: value.replace(/["\\$`]/g, '\\$&') };
+}
+
+/** The valid key under another prefix, e.g. `Basic <key>`. */
+export function keyCredential(prefix: string, key: string, suffix = ''): Credential {
+  return {
+    value: `${prefix}${key}${suffix}`,
+    shell: `${literalCredential(prefix).shell}\${${KEY_VARIABLE}}${literalCredential(suffix).shell}`,
+  };
+}
+
+/**
+ * A request the kit sent to `url`, as one curl command line. The key appears only as
+ * `$ANIMAL_STORE_API_KEY`: a report may be pasted anywhere.
+ */
+export function curlLine(request: HttpRequest, url: string): string {
+  const parts = ['curl -sS -i'];
+  if (request.method !== 'GET') parts.push(`-X ${request.method}`);
+  parts.push(shellWord(url));
+  const authorization =
+    request.authorization === undefined ? `Bearer $${KEY_VARIABLE}` : request.authorization?.shell;
+  if (authorization !== undefined) parts.push(`-H "Authorization: ${authorization}"`);
+  const body =
+    request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
+  if (body !== undefined) {
+    parts.push("-H 'Content-Type: application/json'", `--data-raw ${shellWord(body)}`);
+  }
+  return parts.join(' ');
+}
+
+/** A server's text quoted for a report: JSON-escaped (no control character survives), cut short. */
+export function quote(text: string): string {
+  const cut = text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text;
+  return JSON.stringify(cut);
+}
+
+/** `code "…", message "…"` of an Error body, or undefined when the body is none. */
+export function errorSummary(res: HttpResponse): string | undefined {
+  const body = res.body as { code?: unknown; message?: unknown } | undefined;
+  if (body === null || typeof body !== 'object') return undefined;
+  const parts: string[] = [];
+  if (typeof body.code === 'string') parts.push(`code ${quote(body.code)}`);
+  if (typeof body.message === 'string') parts.push(`message ${quote(body.message)}`);
+  return parts.length === 0 ? undefined : parts.join(', ');
+}

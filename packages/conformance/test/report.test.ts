@@ -1,0 +1,200 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { XMLParser } from 'fast-xml-parser';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fieldCases, NEW_PET_FIELDS } from '../src/cases/new-pet.js';
+import { NAME_MAX } from '../src/fixtures.js';
+import { CHECKS, type CheckResult, type ConformanceReport } from '../src/index.js';
+import { type FakeServer, type FakeServerOptions, startFakeServer } from './support/fake-server.js';
+import { runCli } from './support/run-cli.js';
+import { resultOf } from './support/run-kit.js';
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A key long and odd enough that any trace of it in a report is found. */
+const KEY = 'Kit-Key-7f3a9c2e5b1d';
+
+async function target(options: FakeServerOptions = {}) {
+  const server = await startFakeServer({ apiKey: KEY, ...options });
+  servers.push(server);
+  return { server, args: ['--base-url', server.baseUrl, '--api-key', KEY] };
+}
+
+/** The replay line of a failed check's message. */
+function replayOf(result: CheckResult): string {
+  const line = result.message.split('\n').find((l) => l.startsWith('replay: '));
+  if (line === undefined) throw new Error(`no replay line in: ${result.message}`);
+  return line.slice('replay: '.length);
+}
+
+/** Runs a replay line in bash with the key in the environment; returns the status it got. */
+async function replay(line: string): Promise<number> {
+  const { stdout } = await promisify(execFile)('bash', ['-c', line], {
+    env: { ...process.env, ANIMAL_STORE_API_KEY: KEY },
+  });
+  return Number(/^HTTP\/1\.1 (\d{3})/.exec(stdout)?.[1]);
+}
+
+describe('a failure in the report', () => {
+  it('carries a curl line that replays the request, with the key only as $ANIMAL_STORE_API_KEY', async () => {
+    // Each key variant is sent in its own shell form: the line must reproduce the server's answer.
+    const { args } = await target({
+      faults: ['auth-key-case-insensitive', 'auth-key-prefix-match', 'auth-accepts-key-prefix'],
+    });
+    const { stdout } = await runCli([...args, '--reporter', 'json']);
+    const report = JSON.parse(stdout) as ConformanceReport;
+    const ids = ['auth.getPet.key-case-changed', 'auth.listPets.key-appended'];
+    ids.push('auth.listPets.key-truncated', 'auth.createPet.key-case-changed');
+    for (const id of ids) {
+      const result = resultOf(report, id);
+      expect(result.outcome, id).toBe('fail');
+      const line = replayOf(result);
+      expect(line).toMatch(/\$\{?ANIMAL_STORE_API_KEY/);
+      expect(await replay(line), line).toBe(/createPet/.test(id) ? 201 : 200);
+    }
+    expect(stdout).not.toContain(KEY);
+  });
+
+  it('quotes the Error code and message the server answered with', async () => {
+    const { args } = await target({ faults: ['get-400-for-absent'] });
+    const report = JSON.parse((await runCli([...args, '--reporter', 'json'])).stdout);
+    const result = resultOf(report, 'getPet.not-found');
+    expect(result.message).toContain(
+      'server said: code "validation_failed", message "no such pet"',
+    );
+    expect(await replay(replayOf(result))).toBe(400);
+  });
+
+  it('never lets a server’s control characters reach the terminal, and cuts long text', async () => {
+    const hostile = `\u001b[2J\u001b]0;owned\u0007${'x'.repeat(500)}`;
+    const { args } = await target({ faults: ['get-400-for-absent'], errorMessage: hostile });
+    const { stdout, stderr } = await runCli(args);
+    for (const text of [stdout, stderr]) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for control characters
+      expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    }
+    expect(stdout).toContain('\\u001b[2J');
+    expect(stdout).not.toContain('x'.repeat(201));
+    expect(stdout).not.toContain(KEY);
+  });
+});
+
+describe('a key the server refuses', () => {
+  it('is named in every reporter: pretty, JSON (hints) and JUnit (system-out)', async () => {
+    const { server } = await target();
+    const args = ['--base-url', server.baseUrl, '--api-key', 'not-the-key'];
+    const pretty = await runCli(args);
+    expect(pretty.stdout).toMatch(
+      /\nHINT: GET \S+ answered 401 to the API key given: is it valid\?/,
+    );
+    const json = JSON.parse((await runCli([...args, '--reporter', 'json'])).stdout);
+    expect(json.hints).toEqual([expect.stringMatching(/answered 401 to the API key given/)]);
+    const junit = new XMLParser().parse((await runCli([...args, '--reporter', 'junit'])).stdout);
+    const suites = [junit.testsuites.testsuite].flat();
+    for (const suite of suites) expect(suite['system-out']).toMatch(/^HINT: .*answered 401/);
+  });
+});
+
+describe('the inputs the kit sends', () => {
+  it('names its pets with at most 16 of [a-z0-9-], carrying the run id, and uses the categories given', async () => {
+    const { args, server } = await target();
+    const { stdout } = await runCli([
+      ...args,
+      '--reporter',
+      'json',
+      '--category-id',
+      '5, 9007199254740993',
+      '--name-prefix',
+      'x-',
+    ]);
+    const { runId } = JSON.parse(stdout);
+    // Every body with a string name and an integer categoryId: the pets meant to be created.
+    const created = server.requests
+      .filter((r) => r.method === 'POST')
+      .flatMap((r) => {
+        const name = /"name":("(?:[^"\\]|\\.)*")/.exec(r.body)?.[1];
+        const categoryId = /"categoryId":(-?\d+)[,}]/.exec(r.body)?.[1];
+        return name === undefined || categoryId === undefined
+          ? []
+          : [{ name: JSON.parse(name) as string, categoryId }];
+      });
+    for (const { name } of created) {
+      expect(name).toMatch(new RegExp(`^x-${runId}\\d+$`));
+      expect(name.length).toBeLessThanOrEqual(NAME_MAX);
+    }
+    // Besides the checks that try large or invalid categoryIds, only the ones given are used.
+    const given = created.filter((c) => ['5', '9007199254740993'].includes(c.categoryId));
+    expect(given.length).toBeGreaterThan(100);
+    expect(given.length).toBeGreaterThan(created.length - 20);
+  });
+
+  it.each([
+    [['--category-id', 'abc'], /--category-id "abc" is not an int64 integer/],
+    [['--category-id', '9223372036854775808'], /is not an int64 integer/],
+    [['--name-prefix', 'toolong'], /--name-prefix "toolong" must be at most 4/],
+    [['--name-prefix', 'A'], /--name-prefix "A"/],
+    [['--settle-ms=-1'], /--settle-ms must be a whole number/],
+    [['--seed', '1.5'], /--seed must be a whole number/],
+  ])('refuses %j with exit status 2', async (extra, message) => {
+    const { args } = await target();
+    const { stderr, exitCode } = await runCli([...args, ...extra]);
+    expect(exitCode).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it('draws the generated cases from the seed: the same seed sends the same values', async () => {
+    const bodies = async (seed: string) => {
+      const { args, server } = await target();
+      const { stdout } = await runCli([...args, '--seed', seed, '--reporter', 'json']);
+      expect(JSON.parse(stdout).seed).toBe(Number(seed));
+      // Names carry the run id, which differs from run to run: compare everything else.
+      return server.requests
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.body.replace(/"name":\s*"[^"]*"/, '"name":""'));
+    };
+    const first = await bodies('12345');
+    expect(await bodies('12345')).toEqual(first);
+    expect(await bodies('54321')).not.toEqual(first);
+  });
+
+  it('generates, per field, every other JSON type and the field’s near-misses', () => {
+    const byName = new Map(NEW_PET_FIELDS.map((f) => [f.name, f]));
+    expect([...byName.keys()]).toEqual(['name', 'categoryId', 'status']);
+    const status = fieldCases(byName.get('status') as never, 7);
+    const literals = status.map((c) => c.literal);
+    expect(literals).toEqual(expect.arrayContaining(['null']));
+    expect(status.find((c) => c.literal === 'null')?.level).toBe('should');
+    expect(literals.some((l) => /^" \w+"$/.test(l))).toBe(true);
+    expect(literals.some((l) => /^"[A-Z]+"$/.test(l))).toBe(true);
+    const categoryId = fieldCases(byName.get('categoryId') as never, 7).map((c) => c.literal);
+    expect(categoryId).toEqual(expect.arrayContaining(['null', expect.stringMatching(/^"\d+"$/)]));
+    expect(categoryId.some((l) => /^\d+\.0000000000000001$/.test(l))).toBe(true);
+    const integers = categoryId.filter((l) => /^-?\d+$/.test(l)).map(BigInt);
+    expect(integers.some((n) => n >= 2n ** 63n)).toBe(true);
+    expect(integers.some((n) => n < -(2n ** 63n))).toBe(true);
+    for (const field of NEW_PET_FIELDS) {
+      expect(fieldCases(field, 1)).toEqual(fieldCases(field, 1));
+      expect(fieldCases(field, 1).every((c) => c.level === 'must' || c.literal === 'null')).toBe(
+        true,
+      );
+    }
+  });
+});
+
+describe('the registry', () => {
+  it('never requires what the spec leaves open: categoryId 0 or a negative id is never sent as invalid', () => {
+    const categoryId = NEW_PET_FIELDS.find((f) => f.name === 'categoryId');
+    for (let seed = 0; seed < 50; seed++) {
+      for (const c of fieldCases(categoryId as never, seed)) {
+        if (/^-?\d+$/.test(c.literal)) {
+          const value = BigInt(c.literal);
+          expect(value < -(2n ** 63n) || value >= 2n ** 63n, c.literal).toBe(true);
+        }
+      }
+    }
+    expect(CHECKS.length).toBeGreaterThan(70);
+  });
+});
