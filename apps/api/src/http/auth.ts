@@ -1,7 +1,21 @@
 import type { ParameterizedContext } from 'koa';
 import type { ApiKeyIdentity, ApiKeyVerifier } from '../keys/api-key.js';
 import type { AppState } from './app-state.js';
-import { UnauthorizedError } from './errors.js';
+import { BadRequestError, UnauthorizedError } from './errors.js';
+
+/** How many `Authorization` fields a request carries (Node keeps only the first). */
+function authorizationFields(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (
+      (rawHeaders[i] as string).length === 13 &&
+      /^authorization$/i.test(rawHeaders[i] as string)
+    ) {
+      count++;
+    }
+  }
+  return count;
+}
 
 // RFC 6750 token68 characters; the scheme name is case-insensitive (RFC 9110 §11.1).
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -26,8 +40,14 @@ export function requireApiKey(
   onAuthenticated?: AuthenticatedHook,
 ): Authenticate {
   return async (ctx) => {
+    // Answers to keyed requests are the caller's own: no cache may keep them, 401s included.
+    ctx.state.headers['Cache-Control'] = 'no-store';
     // Straight from Node's parsed headers: the hot path skips Koa's accessors.
     const header = ctx.req.headers.authorization ?? '';
+    // Node keeps the first of two; a proxy may read the last: the caller would be ambiguous.
+    if (header !== '' && authorizationFields(ctx.req.rawHeaders) > 1) {
+      throw new BadRequestError('more than one Authorization header: send exactly one');
+    }
     if (header === '')
       throw new UnauthorizedError('missing API key: send Authorization: Bearer <key>');
     const token = bearerToken(header);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorBody, ErrorCode } from '@animal-store/contract';
-import { assignedRequestId } from './request-id.js';
+import { assignedRequestId, requestIdFor } from './request-id.js';
 
 /** A request Node refused before the application saw it. */
 export interface ClientErrorEvent {
@@ -65,6 +65,7 @@ function rawResponse(refusal: Refusal, requestId: string, head: boolean): string
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(json)}\r\n` +
     `X-Request-Id: ${requestId}\r\n` +
+    'X-Content-Type-Options: nosniff\r\n' +
     'Connection: close\r\n\r\n' +
     (head ? '' : json)
   );
@@ -102,4 +103,18 @@ export function clientErrorListener(
     socket.end(rawResponse(refusal, requestId, head), () => socket.destroy());
     onClientError?.({ requestId, status: refusal.status, code: refusal.code, cause });
   };
+}
+
+/**
+ * `CONNECT` (a proxy tunnel request) reaches no route: Node hands it over as a bare socket, which
+ * gets a `404` Error and is closed, instead of being dropped without an answer.
+ */
+export function connectListener(req: IncomingMessage, socket: Duplex): void {
+  const refusal: Refusal = {
+    status: 404,
+    reason: 'Not Found',
+    code: 'not_found',
+    message: `no route for CONNECT ${req.url ?? ''}`.slice(0, 200),
+  };
+  socket.end(rawResponse(refusal, requestIdFor(req.headers['x-request-id']), false));
 }

@@ -3,7 +3,13 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
-import { HttpError, internalError, ServiceUnavailableError } from './errors.js';
+import {
+  HttpError,
+  internalError,
+  MethodNotAllowedError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from './errors.js';
 import { sendJson } from './json-response.js';
 import { assertAcceptableRequest } from './request-checks.js';
 import { requestIdFor } from './request-id.js';
@@ -23,6 +29,27 @@ function toHttpError(error: unknown, logger: Logger): HttpError {
   }
   logger.error({ err: error }, 'unhandled error');
   return internalError();
+}
+
+/**
+ * Turns the router's bare answers into the API's: `404`, and `405` or `501` (a method it does not
+ * know, e.g. `TRACE`) become Error bodies (`405` with `Allow` where the path exists, `404`
+ * elsewhere); `OPTIONS` on a known path is `204` with `Allow`.
+ */
+function routerAnswer(ctx: ParameterizedContext<AppState>): void {
+  if (ctx.body !== undefined && ctx.body !== null && ctx.method !== 'OPTIONS') return;
+  const allow = ctx.response.get('Allow');
+  if (ctx.method === 'OPTIONS' && ctx.status === 200 && allow !== '') {
+    ctx.status = 204;
+    return;
+  }
+  if (ctx.body !== undefined && ctx.body !== null) return;
+  if (ctx.status === 404 || (ctx.status === 501 && allow === '')) {
+    throw new NotFoundError(`no route for ${ctx.method} ${ctx.path}`);
+  }
+  if (ctx.status === 405 || ctx.status === 501) {
+    throw new MethodNotAllowedError(`${ctx.method} is not allowed on ${ctx.path}`, allow);
+  }
 }
 
 function bodyOf(error: HttpError): ErrorBody {
@@ -49,24 +76,13 @@ export function edge(logger: Logger, options: EdgeOptions = {}): Middleware<AppS
     const started = performance.now();
     const requestId = requestIdFor(ctx.req.headers['x-request-id']);
     ctx.state.requestId = requestId;
-    ctx.state.headers = { 'X-Request-Id': requestId };
+    ctx.state.headers = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff' };
     try {
       assertAcceptableRequest(ctx.req, maxUrlBytes);
       await next();
       // Not yet answered with `sendJson`: a route left the answer to Koa, or none matched.
       if (ctx.respond !== false) {
-        if (ctx.body === undefined || ctx.body === null) {
-          if (ctx.status === 404) {
-            throw new HttpError(404, 'not_found', `no route for ${ctx.method} ${ctx.path}`);
-          }
-          if (ctx.status === 405) {
-            throw new HttpError(
-              405,
-              'method_not_allowed',
-              `${ctx.method} is not allowed on ${ctx.path}`,
-            );
-          }
-        }
+        routerAnswer(ctx);
         ctx.set(ctx.state.headers);
       }
     } catch (caught) {

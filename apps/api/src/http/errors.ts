@@ -40,6 +40,20 @@ export class NotFoundError extends HttpError {
   }
 }
 
+/** A known path and a method it does not serve; `allow` lists the ones it does. */
+export class MethodNotAllowedError extends HttpError {
+  constructor(message: string, allow: string) {
+    super(405, 'method_not_allowed', message, undefined, { Allow: allow });
+  }
+}
+
+/** A request whose meaning is ambiguous or that the API will not read (`400 bad_request`). */
+export class BadRequestError extends HttpError {
+  constructor(message: string) {
+    super(400, 'bad_request', message);
+  }
+}
+
 export class GoneError extends HttpError {
   constructor(message: string) {
     super(410, 'gone', message);
@@ -60,8 +74,8 @@ export class PayloadTooLargeError extends HttpError {
 }
 
 export class UnsupportedMediaTypeError extends HttpError {
-  constructor(message: string) {
-    super(415, 'unsupported_media_type', message);
+  constructor(message: string, headers: Readonly<Record<string, string>> = {}) {
+    super(415, 'unsupported_media_type', message, undefined, headers);
   }
 }
 

@@ -72,6 +72,14 @@ export async function readJsonBody(
   if (!ctx.request.length && ctx.get('Transfer-Encoding') === '') {
     throw new ValidationError('request body is required', [{ path: '', message: 'is required' }]);
   }
+  const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    // A compressed body would be read as garbled JSON, or worse, as a different one.
+    throw new UnsupportedMediaTypeError(
+      `Content-Encoding ${JSON.stringify(ctx.get('Content-Encoding'))} is not supported: send the body unencoded`,
+      { 'Accept-Encoding': 'identity' },
+    );
+  }
   if (ctx.request.is('application/json') === false) {
     throw new UnsupportedMediaTypeError(
       `request body must be application/json, not ${ctx.get('Content-Type') || 'untyped'}`,

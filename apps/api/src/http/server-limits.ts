@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { type ClientErrorListener, clientErrorListener } from './client-errors.js';
+import { type ClientErrorListener, clientErrorListener, connectListener } from './client-errors.js';
 
 /** What the HTTP server accepts at the socket level, before the application sees a request. */
 export interface ServerLimits {
@@ -65,5 +65,6 @@ export function createLimitedServer(
   // still gets its answer; by default Node drops any request not answered by then.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.on('clientError', clientErrorListener(limits, onClientError));
+  server.on('connect', connectListener);
   return server;
 }
