@@ -1,4 +1,5 @@
 import { BODY_LIMIT_BYTES } from '@animal-store/contract';
+import { ConfigError } from './config-error.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './http/json-body.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitSettings } from './http/rate-limit.js';
 import {
@@ -6,6 +7,7 @@ import {
   DEFAULT_SERVER_LIMITS,
   type ServerLimits,
 } from './http/server-limits.js';
+import { parseApiKeys } from './keys/api-key.js';
 
 /** Everything the process reads from its environment, validated. */
 export interface Config {
@@ -32,10 +34,7 @@ export interface Config {
   metricsToken?: string;
 }
 
-/** A configuration problem, worded for the person who set the variable. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError } from './config-error.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -69,6 +68,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `MONGODB_DB must be 1-63 letters, digits, _ or - (got ${JSON.stringify(mongodbDb)})`,
     );
   }
+  // Checked here so a bad entry stops the process before anything starts.
+  parseApiKeys(env.API_KEYS ?? '');
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',

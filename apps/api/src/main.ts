@@ -56,7 +56,12 @@ main().catch((error: unknown) => {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     process.stderr.write(`animal-store-api: cannot reach MongoDB${cause}\n`);
   } else {
-    process.stderr.write(`animal-store-api: failed to start: ${(error as Error).stack ?? error}\n`);
+    // One line: the first of the message, no stack (LOG_LEVEL=debug logs the whole error).
+    const first = String((error as Error)?.message ?? error).split('\n')[0];
+    process.stderr.write(`animal-store-api: failed to start: ${first}\n`);
+    if (process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace') {
+      process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+    }
   }
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ConfigError } from '../config-error.js';
 
 /** Who a request authenticated as. Only the name is ever logged. */
 export interface ApiKeyIdentity {
@@ -37,7 +38,10 @@ export function parseApiKeys(value: string): Buffer[] {
     if (entry.toLowerCase().startsWith(DIGEST_PREFIX)) {
       const hex = entry.slice(DIGEST_PREFIX.length);
       if (!HEX_DIGEST.test(hex)) {
-        throw new Error(`API_KEYS entry ${index + 1} is not a valid sha256:<64 hex digits> digest`);
+        // The entry itself is never echoed: a mistyped digest may be a plain key.
+        throw new ConfigError(
+          `API_KEYS entry ${index + 1} is not a valid sha256:<64 hex digits> digest`,
+        );
       }
       digests.push(Buffer.from(hex, 'hex'));
     } else {

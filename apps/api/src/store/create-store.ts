@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { MemoryPetStore } from './memory-pet-store.js';
 import type { PetStore } from './pet-store.js';
 
@@ -11,13 +12,34 @@ export interface CreatedStore {
 }
 
 /**
+ * The driver's refusal of a connection string as a `ConfigError`, with any part of the URI that
+ * may hold a credential cut out of its message; undefined for any other error.
+ */
+export function uriError(error: unknown, uri: string): ConfigError | undefined {
+  const name = (error as { name?: string } | null)?.name;
+  if (name !== 'MongoParseError' && name !== 'MongoRuntimeError' && name !== 'MongoAPIError') {
+    return undefined;
+  }
+  let message = String((error as Error).message).split('\n')[0] ?? '';
+  const secrets = [uri, /^[^:]+:\/\/([^@/]*)@/.exec(uri)?.[1]].filter(
+    (s): s is string => s !== undefined && s !== '',
+  );
+  for (const secret of secrets) message = message.replaceAll(secret, '<hidden>');
+  return new ConfigError(`MONGODB_URI is not a usable MongoDB connection string: ${message}`);
+}
+
+/**
  * MongoDB when `MONGODB_URI` is set, otherwise the embedded in-memory store. The driver is
  * loaded only for MongoDB: the embedded default does not carry it.
  */
 export async function createStore(config: Config, logger: Logger): Promise<CreatedStore> {
   if (config.mongodbUri !== undefined) {
     const { MongoPetStore } = await import('./mongo-pet-store.js');
-    const store = await MongoPetStore.connect(config.mongodbUri, config.mongodbDb);
+    const store = await MongoPetStore.connect(config.mongodbUri, config.mongodbDb).catch(
+      (error: unknown) => {
+        throw uriError(error, config.mongodbUri as string) ?? error;
+      },
+    );
     logger.info({ db: config.mongodbDb }, 'using the MongoDB store');
     return { store, db: store.db };
   }
