@@ -113,7 +113,11 @@ main(async () => {
   const logger = createLogger(config.logLevel);
   const keys = new StaticApiKeys(parseApiKeys(config.apiKeys));
 
-  async function authenticate(req: IncomingMessage): Promise<string> {
+  /** Checks the bearer key and, as the API does, marks an authenticated answer `no-store`. */
+  async function authenticate(
+    req: IncomingMessage,
+    headers: Record<string, string>,
+  ): Promise<string> {
     const header = req.headers.authorization;
     const token = header === undefined ? undefined : bearerToken(header);
     const identity = token === undefined ? undefined : await keys.verify(token);
@@ -122,6 +126,7 @@ main(async () => {
         'WWW-Authenticate': 'Bearer realm="animal-store"',
       });
     }
+    headers['Cache-Control'] = 'no-store';
     return identity.name;
   }
 
@@ -170,14 +175,17 @@ main(async () => {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
-      const headers: Record<string, string> = { 'X-Request-Id': requestId };
+      const headers: Record<string, string> = {
+        'X-Request-Id': requestId,
+        'X-Content-Type-Options': 'nosniff',
+      };
       let route: string | undefined;
       let key: string | undefined;
       let reply: Reply;
       try {
         if (path === PETS && (req.method === 'GET' || req.method === 'POST')) {
           route = PETS;
-          key = await authenticate(req);
+          key = await authenticate(req, headers);
           reply =
             req.method === 'GET'
               ? await listPets(store, q === -1 ? '' : url.slice(q + 1))
@@ -185,7 +193,7 @@ main(async () => {
         } else if (path.startsWith(PET) && req.method === 'GET') {
           route = `${PETS}/:petId`;
           Object.assign(headers, GET_PET_DEPRECATION_HEADERS);
-          key = await authenticate(req);
+          key = await authenticate(req, headers);
           reply = await getPet(store, decodeURIComponent(path.slice(PET.length)));
         } else {
           throw new Failure(404, 'not_found', `no route for ${req.method} ${path}`);
