@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { AppState } from './http/app-state.js';
 import { requireApiKey } from './http/auth.js';
+import { corsFor } from './http/cors.js';
 import { edge } from './http/edge.js';
 import { RateLimit, type RateLimitSettings } from './http/rate-limit.js';
 import type { ApiKeyVerifier } from './keys/api-key.js';
@@ -34,6 +35,8 @@ export interface AppDeps {
   metrics?: ApiMetrics;
   /** Bearer token `GET /metrics` asks for; open when absent. */
   metricsToken?: string;
+  /** Origins whose pages may call the API (`*`: any); no CORS when absent or empty. */
+  corsOrigins?: readonly string[];
 }
 
 /** Builds the Koa application without listening. */
@@ -74,6 +77,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         metrics.observeRequest(ctx.method, routeTemplate(ctx), ctx.status, ms / 1000),
     }),
   );
+  if (deps.corsOrigins && deps.corsOrigins.length > 0) app.use(corsFor(deps.corsOrigins));
   app.use(root.routes()).use(root.allowedMethods());
   // Koa logs what reaches it to stderr; the edge has already answered and logged it.
   app.silent = true;

@@ -1,5 +1,6 @@
 import { BODY_LIMIT_BYTES } from '@animal-store/contract';
 import { ConfigError } from './config-error.js';
+import { parseCorsOrigins } from './http/cors.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './http/json-body.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitSettings } from './http/rate-limit.js';
 import {
@@ -32,6 +33,8 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Bearer token `GET /metrics` asks for; absent means the endpoint is open. */
   metricsToken?: string;
+  /** Origins whose pages may call the API (`*`: any); empty: no CORS. */
+  corsOrigins: string[];
 }
 
 export { ConfigError } from './config-error.js';
@@ -80,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', BODY_LIMIT_BYTES, 1, 10 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 600_000),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS ?? ''),
     ...protectionConfig(env),
   };
 }

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
       maxUrlBytes: config.maxUrlBytes,
       rateLimit: config.rateLimit,
       metricsToken: config.metricsToken,
+      corsOrigins: config.corsOrigins,
     },
     { host: config.host, port: config.port },
     config.serverLimits,

@@ -1,11 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { ERROR_CODES, GET_PET_SUNSET_AT } from '@animal-store/contract';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, TEST_KEY } from './helpers/api.js';
+import { launchChromium } from './helpers/chromium.js';
 
-// Debian's Chromium, installed by .ci/run when missing. Without it this file fails: never skips.
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = new URL('../test-results/docs-page.png', import.meta.url);
 
 const api = await startTestApi();
@@ -17,23 +16,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium) to run the browser test`,
-    );
-  }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.on('request', (request) => requested.push(request.url()));
   page = await context.newPage();

@@ -58,6 +58,7 @@ const BAD: readonly [variable: string, value: string, says: RegExp][] = [
   ['KEEP_ALIVE_TIMEOUT_MS', 'x', /KEEP_ALIVE_TIMEOUT_MS must be an integer/],
   ['MAX_CONNECTIONS', '0', /MAX_CONNECTIONS must be an integer from 1/],
   ['METRICS_TOKEN', `${SECRET} with spaces`, /METRICS_TOKEN must be at least 16 characters/],
+  ['CORS_ORIGINS', 'https://app.example/path', /CORS_ORIGINS entries are origins/],
 ];
 
 describe('a bad value in the configuration', () => {

@@ -113,11 +113,12 @@ main(async () => {
   const logger = createLogger(config.logLevel);
   const keys = new StaticApiKeys(parseApiKeys(config.apiKeys));
 
-  /** Checks the bearer key and, as the API does, marks an authenticated answer `no-store`. */
+  /** Checks the bearer key; as the API does, marks the answer `no-store`, a 401 included. */
   async function authenticate(
     req: IncomingMessage,
     headers: Record<string, string>,
   ): Promise<string> {
+    headers['Cache-Control'] = 'no-store';
     const header = req.headers.authorization;
     const token = header === undefined ? undefined : bearerToken(header);
     const identity = token === undefined ? undefined : await keys.verify(token);
@@ -126,7 +127,6 @@ main(async () => {
         'WWW-Authenticate': 'Bearer realm="animal-store"',
       });
     }
-    headers['Cache-Control'] = 'no-store';
     return identity.name;
   }
 
