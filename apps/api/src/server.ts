@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppDeps, createApp } from './app.js';
 import {
@@ -12,8 +12,52 @@ export interface RunningServer {
   server: Server;
   /** e.g. `http://127.0.0.1:3000` (no prefix). */
   origin: string;
-  /** Stops accepting connections, lets in-flight requests finish, then resolves. */
+  /**
+   * Drains: stops accepting connections, answers every request still to be answered with
+   * `Connection: close`, closes idle keep-alive connections, lets in-flight requests finish (cut
+   * after `timeoutMs`), then resolves.
+   */
   close(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * The draining state of a server. Each response not yet written is tracked, so that once the
+ * server drains it says `Connection: close` and the client knows not to send on that connection
+ * again: closing a keep-alive connection between requests is what resets a request already on
+ * its way.
+ */
+class Drain {
+  private draining = false;
+  private readonly unwritten = new Set<ServerResponse>();
+
+  /** Wraps the request listener. The `close` listener is one shared function, not a closure. */
+  listener(handle: (req: IncomingMessage, res: ServerResponse) => void) {
+    const unwritten = this.unwritten;
+    function written(this: ServerResponse) {
+      unwritten.delete(this);
+    }
+    return (req: IncomingMessage, res: ServerResponse) => {
+      if (this.draining) {
+        res.shouldKeepAlive = false;
+      } else {
+        unwritten.add(res);
+        res.once('close', written);
+      }
+      handle(req, res);
+    };
+  }
+
+  /** Marks every response not yet started `Connection: close`, then closes the server. */
+  start(server: Server, closed: () => void): void {
+    this.draining = true;
+    for (const res of this.unwritten) if (!res.headersSent) res.shouldKeepAlive = false;
+    this.unwritten.clear();
+    // A poll of the sockets first (there is always one between two check phases): a request
+    // whose bytes have already arrived on an idle connection is read, so that connection counts
+    // as busy and gets its answer. `close()` then closes the connections that are idle (Node 19+
+    // does so in `close()`); the busy ones close after their `Connection: close` answer.
+    setImmediate(() => setImmediate(() => server.close(closed)));
+  }
 }
 
 /** Starts the API on `host:port` (port 0 picks a free one), within `limits` (see the README). */
@@ -23,8 +67,9 @@ export async function startServer(
   limits: Partial<ServerLimits> = {},
 ): Promise<RunningServer> {
   const metrics = deps.metrics ?? new ApiMetrics();
+  const drain = new Drain();
   const server = createLimitedServer(
-    createApp({ ...deps, metrics }).callback(),
+    drain.listener(createApp({ ...deps, metrics }).callback()),
     { ...DEFAULT_SERVER_LIMITS, ...limits },
     ({ requestId, status, code, cause }) => {
       metrics.protocolErrors.inc({ status });
@@ -47,14 +92,10 @@ export async function startServer(
     close: (timeoutMs = 10_000) =>
       new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
-        // Keep-alive sockets hold close() open once their last response is sent: reap them.
-        const reap = setInterval(() => server.closeIdleConnections(), 20);
-        server.close(() => {
+        drain.start(server, () => {
           clearTimeout(force);
-          clearInterval(reap);
           resolve();
         });
-        server.closeIdleConnections();
       }),
   };
 }

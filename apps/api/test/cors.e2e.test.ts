@@ -58,7 +58,7 @@ describe('a page on another origin, in Chromium', { timeout: 30_000 }, () => {
         const again = await send();
         return {
           status: first.status,
-          body: await first.json(),
+          body: (await first.json()) as { id: number },
           location: first.headers.get('Location'),
           requestId: first.headers.get('X-Request-Id'),
           rateLimit: first.headers.get('RateLimit'),
@@ -86,7 +86,7 @@ describe('a page on another origin, in Chromium', { timeout: 30_000 }, () => {
         return {
           status: list.status,
           names: ((await list.json()) as { name: string }[]).map((pet) => pet.name),
-          refused: { status: refused.status, body: await refused.json() },
+          refused: { status: refused.status, body: (await refused.json()) as { code: string } },
         };
       },
       { base: api.base, key: TEST_KEY },

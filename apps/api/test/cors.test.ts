@@ -87,7 +87,7 @@ describe('with CORS_ORIGINS listing one origin', async () => {
     const refused = await fetch(`${api.base}/pets`, { headers: { Origin: PAGE } });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe(PAGE);
-    expect((await refused.json()).code).toBe('unauthorized');
+    expect(((await refused.json()) as { code: string }).code).toBe('unauthorized');
   });
 
   it('gives an origin not listed no CORS header, on the preflight and on the answer', async () => {
