@@ -9,6 +9,7 @@ import {
   type ServerLimits,
 } from './http/server-limits.js';
 import { parseApiKeys } from './keys/api-key.js';
+import { AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW_MS } from './keys/lookup-throttle.js';
 
 /** Everything the process reads from its environment, validated. */
 export interface Config {
@@ -23,6 +24,9 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long an API key lookup in MongoDB is reused (0: never): how late a revocation bites. */
   apiKeyCacheMs: number;
+  /** With MongoDB: key lookups that may fail per client address per window (0: no limit). */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
   /** Requests per window per API key, per process; absent when `RATE_LIMIT_REQUESTS=0`. */
   rateLimit?: RateLimitSettings;
   /** Socket-level limits of the HTTP server. */
@@ -83,6 +87,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', BODY_LIMIT_BYTES, 1, 10 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 600_000),
+    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', AUTH_FAILURE_LIMIT, 0, 1e9),
+    authFailureWindowSeconds: integer(
+      env,
+      'AUTH_FAILURE_WINDOW_SECONDS',
+      AUTH_FAILURE_WINDOW_MS / 1000,
+      1,
+      86_400,
+    ),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS ?? ''),
     ...protectionConfig(env),
   };

@@ -54,7 +54,7 @@ export function requireApiKey(
     if (token === undefined) {
       throw new UnauthorizedError('malformed Authorization header: expected Bearer <key>');
     }
-    const identity = await verifier.verify(token);
+    const identity = await verifier.verify(token, ctx.req.socket.remoteAddress);
     if (!identity) throw new UnauthorizedError('invalid API key');
     ctx.state.apiKeyName = identity.name;
     onAuthenticated?.(ctx, identity);

@@ -1,6 +1,7 @@
 import type { ErrorBody } from '@animal-store/contract';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
+import { KeyLookupThrottledError } from '../keys/api-key.js';
 import { StoreUnavailableError } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
 import {
@@ -8,6 +9,7 @@ import {
   internalError,
   MethodNotAllowedError,
   NotFoundError,
+  RateLimitedError,
   ServiceUnavailableError,
 } from './errors.js';
 import { sendJson } from './json-response.js';
@@ -20,6 +22,12 @@ const STORE_RETRY_AFTER_SECONDS = 5;
 
 function toHttpError(error: unknown, logger: Logger): HttpError {
   if (error instanceof HttpError) return error;
+  if (error instanceof KeyLookupThrottledError) {
+    return new RateLimitedError(
+      error.retryAfterSeconds,
+      'too many failed API key checks from this address; retry later',
+    );
+  }
   if (error instanceof StoreUnavailableError) {
     logger.warn({ err: error.message }, 'store unavailable');
     return new ServiceUnavailableError(

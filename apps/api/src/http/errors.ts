@@ -86,8 +86,11 @@ export class UriTooLongError extends HttpError {
 }
 
 export class RateLimitedError extends HttpError {
-  constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'rate limit exceeded for this API key; retry later', undefined, {
+  constructor(
+    retryAfterSeconds: number,
+    message = 'rate limit exceeded for this API key; retry later',
+  ) {
+    super(429, 'rate_limited', message, undefined, {
       'Retry-After': String(retryAfterSeconds),
     });
   }

@@ -16,7 +16,8 @@ export interface ApiKeySetup {
  * keys are managed with the CLI, revoking the last one locks the API instead of opening it.
  */
 export async function setUpApiKeys(
-  config: Pick<Config, 'apiKeys' | 'apiKeyCacheMs'>,
+  config: Pick<Config, 'apiKeys' | 'apiKeyCacheMs'> &
+    Partial<Pick<Config, 'authFailureLimit' | 'authFailureWindowSeconds'>>,
   db?: Db,
 ): Promise<ApiKeySetup> {
   const digests = parseApiKeys(config.apiKeys);
@@ -26,7 +27,14 @@ export async function setUpApiKeys(
     // Loaded here, not at the top: without MongoDB the driver is never loaded.
     const { ApiKeyRegistry, MongoApiKeys } = await import('../mongo.js');
     const registry = await ApiKeyRegistry.open(db);
-    managed = new MongoApiKeys(registry.collection, { cacheMs: config.apiKeyCacheMs });
+    managed = new MongoApiKeys(registry.collection, {
+      cacheMs: config.apiKeyCacheMs,
+      failedLookupsPerAddress: config.authFailureLimit,
+      failedLookupWindowMs:
+        config.authFailureWindowSeconds === undefined
+          ? undefined
+          : config.authFailureWindowSeconds * 1000,
+    });
     managedCount = await registry.count();
   }
   let generatedKey: string | undefined;

@@ -6,9 +6,23 @@ export interface ApiKeyIdentity {
   name: string;
 }
 
-/** Decides whether a presented bearer token is a valid API key. */
+/**
+ * Decides whether a presented bearer token is a valid API key. `client` is the caller's address,
+ * for verifiers that limit what one address may make them do.
+ */
 export interface ApiKeyVerifier {
-  verify(token: string): Promise<ApiKeyIdentity | undefined>;
+  verify(token: string, client?: string): Promise<ApiKeyIdentity | undefined>;
+}
+
+/**
+ * Thrown instead of an answer when checking a key would take a database lookup the caller's
+ * address has no right to now (too many failed ones): the API answers `429` with `Retry-After`.
+ */
+export class KeyLookupThrottledError extends Error {
+  override name = 'KeyLookupThrottledError';
+  constructor(readonly retryAfterSeconds: number) {
+    super('too many failed API key lookups from this address');
+  }
 }
 
 /** SHA-256 digest of a key: the only form in which keys are compared or stored. */
@@ -16,9 +30,16 @@ export function digestKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
 
-/** A new random API key (256 bits, URL-safe). */
+/** A new random API key (256 bits, URL-safe): `as_` and 43 base64url characters. */
 export function generateApiKey(): string {
   return `as_${randomBytes(32).toString('base64url')}`;
+}
+
+const ISSUED_KEY = /^as_[A-Za-z0-9_-]{43}$/;
+
+/** Whether `token` has the shape of a key `generateApiKey` makes: anything else was never issued. */
+export function hasIssuedKeyShape(token: string): boolean {
+  return ISSUED_KEY.test(token);
 }
 
 const DIGEST_PREFIX = 'sha256:';

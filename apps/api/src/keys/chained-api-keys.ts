@@ -12,9 +12,9 @@ export class ChainedApiKeys implements ApiKeyVerifier {
     this.#verifiers = verifiers;
   }
 
-  async verify(token: string): Promise<ApiKeyIdentity | undefined> {
+  async verify(token: string, client?: string): Promise<ApiKeyIdentity | undefined> {
     for (const verifier of this.#verifiers) {
-      const identity = await verifier.verify(token);
+      const identity = await verifier.verify(token, client);
       if (identity) return identity;
     }
     return undefined;

@@ -1,7 +1,7 @@
 import { uniqueDbName } from '@animal-store/test-db';
 import { type Db, MongoClient } from 'mongodb';
 import { afterAll, describe, expect, inject, it, onTestFinished } from 'vitest';
-import { digestKey, parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
+import { digestKey, generateApiKey, parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
 import { ApiKeyRegistry } from '../../src/keys/api-key-registry.js';
 import { setUpApiKeys } from '../../src/keys/api-key-setup.js';
 import { ChainedApiKeys } from '../../src/keys/chained-api-keys.js';
@@ -84,6 +84,7 @@ describe('MongoApiKeys', () => {
     const keys = await MongoApiKeys.open(db, { cacheMs: 0 });
     expect(await keys.verify(good)).toEqual({ name: 'good' });
     expect(await keys.verify(revoked)).toBeUndefined();
+    expect(await keys.verify(generateApiKey())).toBeUndefined();
     expect(await keys.verify('as_not-a-key')).toBeUndefined();
   });
 
@@ -103,13 +104,18 @@ describe('MongoApiKeys', () => {
 
   it('caches a "no" too, so repeated bad keys do not each cost a query', async () => {
     const db = await freshDb();
-    const keys = await MongoApiKeys.open(db, { cacheMs: 60_000 });
-    expect(await keys.verify('as_unknown')).toBeUndefined();
+    const keys = await MongoApiKeys.open(db, { cacheMs: 0 });
+    const unknown = generateApiKey();
+    expect(await keys.verify(unknown)).toBeUndefined();
     await db.dropDatabase();
     await db.client.close();
-    // The database is gone for this client: only the cache can answer.
-    expect(await keys.verify('as_unknown')).toBeUndefined();
-    await expect(keys.verify('as_other')).rejects.toBeInstanceOf(StoreUnavailableError);
+    // The database is gone for this client: only the cache can answer (whatever cacheMs says:
+    // a key unknown once is never issued later).
+    expect(await keys.verify(unknown)).toBeUndefined();
+    await expect(keys.verify(generateApiKey())).rejects.toBeInstanceOf(StoreUnavailableError);
+    // A token that cannot be an issued key needs no database at all.
+    expect(await keys.verify('as_too-short')).toBeUndefined();
+    expect(await keys.verify(`${unknown}x`)).toBeUndefined();
   });
 });
 
