@@ -5,7 +5,7 @@ import {
   LIMIT_MAX,
   LIMIT_MIN,
 } from './limits.js';
-import { ERROR_CODES, ErrorBody } from './schemas/error.js';
+import { ERROR_CODES, ErrorBody, type ErrorBody as ErrorBodyType } from './schemas/error.js';
 import { ListPetsQuery, PetIdParams } from './schemas/params.js';
 import { NewPet, Pet, PetStatus } from './schemas/pet.js';
 import {
@@ -19,15 +19,169 @@ import {
 /** Component schemas of the OpenAPI document: the TypeBox schemas themselves. */
 export const componentSchemas = { PetStatus, NewPet, Pet, Error: ErrorBody } as const;
 
-const ref = (name: keyof typeof componentSchemas) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const errorResponse = (description: string) => ({ description, content: json(ref('Error')) });
+/**
+ * The `Idempotency-Key` the API accepts: 1 to 255 printable ASCII characters, the first and last
+ * not a space (HTTP strips spaces around a header value, so none could arrive there). Written
+ * with ASCII ranges only, so every regex engine compiles it to the same set.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$';
 
-const commonErrors = {
-  '401': { $ref: '#/components/responses/Unauthorized' },
-  '429': errorResponse('Too many requests for this API key; retry after `Retry-After` seconds'),
-  '500': errorResponse('Unexpected server fault'),
-  '503': errorResponse('The store is unavailable; retry after `Retry-After` seconds'),
+const ref = (name: keyof typeof componentSchemas) => ({ $ref: `#/components/schemas/${name}` });
+const headerRef = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const stringHeader = (description: string, example?: string, required = false) => ({
+  description,
+  required,
+  schema: example === undefined ? { type: 'string' } : { type: 'string', examples: [example] },
+});
+
+/** Every response header the API sends, declared once. */
+const headers = {
+  'X-Request-Id': stringHeader(
+    "Identifies the request in the service's logs: the caller's own `X-Request-Id` when it is 1-128 safe characters, else a new one",
+    '5f0c6a0e-2b1d-4c47-9d0e-0d8f2f5a9b71',
+    true,
+  ),
+  RateLimit: stringHeader(
+    'draft-ietf-httpapi-ratelimit-headers: requests left in the window and seconds until it resets; on answers to requests with a valid key, when a rate limit is set',
+    '"default";r=5999;t=60',
+  ),
+  'RateLimit-Policy': stringHeader(
+    'draft-ietf-httpapi-ratelimit-headers: the quota and its window in seconds',
+    '"default";q=6000;w=60',
+  ),
+  'Retry-After': {
+    description: 'Seconds to wait before retrying (RFC 9110)',
+    required: true,
+    schema: { type: 'integer', minimum: 0, examples: [5] },
+  },
+  Location: stringHeader('Path of the created animal', '/v1/pets/1', true),
+  'Idempotency-Replayed': {
+    description: '`true` when this is the stored answer to an earlier request with the same key',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+  },
+  NextLink: stringHeader(
+    'RFC 8288 `rel="next"` link to the next page, when more animals exist',
+    '</v1/pets?limit=20&after=20>; rel="next"',
+  ),
+  Deprecation: stringHeader(
+    `RFC 9745: deprecated since ${GET_PET_DEPRECATED_AT.toISOString()}`,
+    GET_PET_DEPRECATION_HEADERS.Deprecation,
+    true,
+  ),
+  Sunset: stringHeader(
+    `RFC 8594: removed on ${GET_PET_SUNSET_AT.toISOString()}; 410 from then on`,
+    GET_PET_DEPRECATION_HEADERS.Sunset,
+    true,
+  ),
+  SuccessorLink: stringHeader(
+    'RFC 8288 link to the successor, `GET /pets` with the `status` filter',
+    GET_PET_DEPRECATION_HEADERS.Link,
+    true,
+  ),
+  'WWW-Authenticate': stringHeader('RFC 6750 challenge', 'Bearer realm="animal-store"', true),
+  Allow: stringHeader('The methods the path answers (RFC 9110)', 'GET, HEAD, POST', true),
+} as const;
+
+type HeaderName = keyof typeof headers;
+/** Response header names as sent, for the component names that differ from them. */
+const SENT_AS: Partial<Record<HeaderName, string>> = {
+  NextLink: 'Link',
+  SuccessorLink: 'Link',
+};
+const headerSet = (...names: HeaderName[]) =>
+  Object.fromEntries(names.map((name) => [SENT_AS[name] ?? name, headerRef(name)]));
+/** Headers on every answer to a request that passed the key check. */
+const KEYED: HeaderName[] = ['X-Request-Id', 'RateLimit', 'RateLimit-Policy'];
+
+const errorExample = (status: number, code: ErrorBodyType['code'], message: string) => {
+  const example: ErrorBodyType = { code, message, status };
+  if (code === 'validation_failed') {
+    example.details = [{ path: '/categoryId', message: 'must be an integer' }];
+  }
+  return example;
+};
+
+/** An Error answer: its description, the headers it carries and a valid example. */
+const errorResponse = (
+  status: number,
+  code: ErrorBodyType['code'],
+  description: string,
+  names: HeaderName[],
+) => ({
+  description,
+  headers: headerSet(...names),
+  content: {
+    'application/json': {
+      schema: ref('Error'),
+      example: errorExample(status, code, description),
+    },
+  },
+});
+
+/** Error answers shared by operations, by status. */
+const errorResponses = {
+  BadRequest: errorResponse(
+    400,
+    'validation_failed',
+    'Invalid parameters or body; `details` names each field',
+    KEYED,
+  ),
+  Unauthorized: errorResponse(401, 'unauthorized', 'Missing or invalid API key', [
+    'X-Request-Id',
+    'WWW-Authenticate',
+  ]),
+  MethodNotAllowed: errorResponse(
+    405,
+    'method_not_allowed',
+    'The path does not answer this method',
+    ['X-Request-Id', 'Allow'],
+  ),
+  RequestTimeout: errorResponse(
+    408,
+    'request_timeout',
+    'The request did not arrive in time; the connection closes',
+    ['X-Request-Id'],
+  ),
+  UriTooLong: errorResponse(
+    414,
+    'uri_too_long',
+    'The request target is longer than the service answers',
+    ['X-Request-Id'],
+  ),
+  RateLimited: errorResponse(
+    429,
+    'rate_limited',
+    'Too many requests for this API key, or too many failed key checks from this address; retry after `Retry-After` seconds',
+    ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After'],
+  ),
+  HeadersTooLarge: errorResponse(
+    431,
+    'request_header_fields_too_large',
+    'The request line and headers are too large; the connection closes',
+    ['X-Request-Id'],
+  ),
+  InternalError: errorResponse(500, 'internal_error', 'Unexpected server fault', ['X-Request-Id']),
+  Unavailable: errorResponse(
+    503,
+    'service_unavailable',
+    'The store is unavailable; retry after `Retry-After` seconds',
+    ['X-Request-Id', 'Retry-After'],
+  ),
+};
+
+/** The answers every operation can give besides its own. */
+const commonResponses = {
+  '400': responseRef('BadRequest'),
+  '401': responseRef('Unauthorized'),
+  '405': responseRef('MethodNotAllowed'),
+  '408': responseRef('RequestTimeout'),
+  '414': responseRef('UriTooLong'),
+  '429': responseRef('RateLimited'),
+  '431': responseRef('HeadersTooLarge'),
+  '500': responseRef('InternalError'),
+  '503': responseRef('Unavailable'),
 };
 
 /** The document's description: what the service is, then every error code it answers with. */
@@ -38,12 +192,11 @@ const description = [
     `${ERROR_CODES.map((code) => `\`${code}\``).join(', ')}.`,
 ].join('\n\n');
 
-const queryParam = (name: keyof typeof ListPetsQuery.properties) => ({
-  name,
-  in: 'query',
-  required: false,
-  schema: name === 'status' ? ref('PetStatus') : ListPetsQuery.properties[name],
-});
+/** A parameter object with the description on the parameter, where tools look for it. */
+function parameter(name: string, where: 'query' | 'path', schema: object, required: boolean) {
+  const { description: said, ...rest } = schema as { description?: string };
+  return { name, in: where, required, description: said, schema: rest };
+}
 
 const idempotencyKeyParam = {
   name: 'Idempotency-Key',
@@ -52,37 +205,31 @@ const idempotencyKeyParam = {
   description:
     'Makes a retried create safe: a request repeating the key and the exact body bytes gets the ' +
     'first answer again and creates nothing. Keys belong to the API key that sent them and are ' +
-    `kept ${IDEMPOTENCY_KEY_TTL_MS / 3_600_000} hours. 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`,
+    `kept ${IDEMPOTENCY_KEY_TTL_MS / 3_600_000} hours. 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters, not starting or ending with a space.`,
   schema: {
     type: 'string',
     minLength: 1,
     maxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
-    pattern: '^[\\x20-\\x7E]+$',
+    pattern: IDEMPOTENCY_KEY_PATTERN,
+    examples: ['3f1c7e52-order-42'],
   },
 };
 
+const rex = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
+const json = (schema: object, example: unknown) => ({
+  'application/json': { schema, example },
+});
+
 /** Builds the OpenAPI 3.1 document of the service from the contract's schemas. */
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
-  const deprecationHeaders = {
-    Deprecation: {
-      description: `RFC 9745: deprecated since ${GET_PET_DEPRECATED_AT.toISOString()}`,
-      schema: { type: 'string', examples: [GET_PET_DEPRECATION_HEADERS.Deprecation] },
-    },
-    Sunset: {
-      description: `RFC 8594: removed on ${GET_PET_SUNSET_AT.toISOString()}; 410 from then on`,
-      schema: { type: 'string', examples: [GET_PET_DEPRECATION_HEADERS.Sunset] },
-    },
-    Link: {
-      description: 'RFC 8288 link to the successor, `GET /pets` with the `status` filter',
-      schema: { type: 'string', examples: [GET_PET_DEPRECATION_HEADERS.Link] },
-    },
-  };
+  const deprecation: HeaderName[] = ['Deprecation', 'Sunset', 'SuccessorLink'];
   return {
     openapi: '3.1.0',
     info: {
       title: 'Animal Store',
       version: API_VERSION,
       description,
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: options.serverUrl ?? API_PREFIX }],
     tags: [{ name: 'pets', description: 'The animals in the store' }],
@@ -95,20 +242,18 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           summary: 'List animals',
           description: `Ascending by id. At most \`limit\` (${LIMIT_MIN}..${LIMIT_MAX}, default ${LIMIT_DEFAULT}) animals; a \`Link: rel="next"\` header points at the next page when more exist.`,
           security: [{ bearerAuth: [] }],
-          parameters: [queryParam('limit'), queryParam('status'), queryParam('after')],
+          parameters: [
+            parameter('limit', 'query', ListPetsQuery.properties.limit, false),
+            { ...parameter('status', 'query', PetStatus, false), schema: ref('PetStatus') },
+            parameter('after', 'query', ListPetsQuery.properties.after, false),
+          ],
           responses: {
             '200': {
               description: 'A page of animals',
-              headers: {
-                Link: {
-                  description: 'RFC 8288 `rel="next"` link to the next page, when more exist',
-                  schema: { type: 'string' },
-                },
-              },
-              content: json({ type: 'array', items: ref('Pet') }),
+              headers: headerSet(...KEYED, 'NextLink'),
+              content: json({ type: 'array', items: ref('Pet') }, [rex]),
             },
-            '400': { $ref: '#/components/responses/BadRequest' },
-            ...commonErrors,
+            ...commonResponses,
           },
         },
         post: {
@@ -117,30 +262,37 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           summary: 'Add an animal',
           security: [{ bearerAuth: [] }],
           parameters: [idempotencyKeyParam],
-          requestBody: { required: true, content: json(ref('NewPet')) },
+          requestBody: {
+            required: true,
+            content: json(ref('NewPet'), { name: 'Rex', categoryId: 1, status: 'available' }),
+          },
           responses: {
             '201': {
               description:
                 'The created animal (or, for a repeated `Idempotency-Key`, the first answer again)',
-              headers: {
-                Location: { description: 'URL of the created animal', schema: { type: 'string' } },
-                'Idempotency-Replayed': {
-                  description: '`true` when this is the stored answer to an earlier request',
-                  schema: { type: 'string', enum: ['true'] },
-                },
-              },
-              content: json(ref('Pet')),
+              headers: headerSet(...KEYED, 'Location', 'Idempotency-Replayed'),
+              content: json(ref('Pet'), rex),
             },
-            '400': { $ref: '#/components/responses/BadRequest' },
+            ...commonResponses,
             '409': errorResponse(
-              'A request with this `Idempotency-Key` is still in progress (`conflict`); retry later',
+              409,
+              'conflict',
+              'A request with this `Idempotency-Key` is still in progress; retry after `Retry-After` seconds',
+              [...KEYED, 'Retry-After'],
+            ),
+            '413': errorResponse(413, 'payload_too_large', 'Request body too large', KEYED),
+            '415': errorResponse(
+              415,
+              'unsupported_media_type',
+              'Request body is not `application/json` in UTF-8, or has a `Content-Encoding`',
+              KEYED,
             ),
             '422': errorResponse(
-              'This `Idempotency-Key` was used with a different body (`idempotency_key_reused`)',
+              422,
+              'idempotency_key_reused',
+              'This `Idempotency-Key` was used with a different body',
+              KEYED,
             ),
-            '413': errorResponse('Request body too large'),
-            '415': errorResponse('Request body is not `application/json`'),
-            ...commonErrors,
           },
         },
       },
@@ -152,41 +304,30 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           description: `Deprecated; removed on ${GET_PET_SUNSET_AT.toUTCString()}. Use \`GET /pets\` with the \`status\` filter instead.`,
           deprecated: true,
           security: [{ bearerAuth: [] }],
-          parameters: [
-            { name: 'petId', in: 'path', required: true, schema: PetIdParams.properties.petId },
-          ],
+          parameters: [parameter('petId', 'path', PetIdParams.properties.petId, true)],
           responses: {
             '200': {
               description: 'The animal',
-              headers: deprecationHeaders,
-              content: json(ref('Pet')),
+              headers: headerSet(...KEYED, ...deprecation),
+              content: json(ref('Pet'), rex),
             },
-            '400': { $ref: '#/components/responses/BadRequest' },
-            '404': { ...errorResponse('The animal cannot be found'), headers: deprecationHeaders },
-            '410': {
-              ...errorResponse('The operation has reached its sunset'),
-              headers: deprecationHeaders,
-            },
-            ...commonErrors,
+            ...commonResponses,
+            '404': errorResponse(404, 'not_found', 'The animal cannot be found', [
+              ...KEYED,
+              ...deprecation,
+            ]),
+            '410': errorResponse(410, 'gone', 'The operation has reached its sunset', [
+              ...KEYED,
+              ...deprecation,
+            ]),
           },
         },
       },
     },
     components: {
       schemas: componentSchemas,
-      responses: {
-        BadRequest: errorResponse('Invalid parameters or body; `details` names each field'),
-        Unauthorized: {
-          description: 'Missing or invalid API key',
-          headers: {
-            'WWW-Authenticate': {
-              description: 'RFC 6750 challenge',
-              schema: { type: 'string', examples: ['Bearer realm="animal-store"'] },
-            },
-          },
-          content: json(ref('Error')),
-        },
-      },
+      responses: errorResponses,
+      headers,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key' },
       },

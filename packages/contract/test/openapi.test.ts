@@ -64,7 +64,9 @@ describe('OpenAPI document', () => {
       'getPet',
     ]);
     const headers = byId('getPet').responses['200']?.headers ?? {};
-    expect(Object.keys(headers).sort()).toEqual(Object.keys(GET_PET_DEPRECATION_HEADERS).sort());
+    expect(Object.keys(headers)).toEqual(
+      expect.arrayContaining(Object.keys(GET_PET_DEPRECATION_HEADERS)),
+    );
   });
 
   it('documents the next-page Link header on listPets', () => {

@@ -19,6 +19,16 @@ export const PET_STATUSES = [
 /** Status given to a pet created without one (a gap the design card fills). */
 export const DEFAULT_PET_STATUS: PetStatus = 'available';
 
+/**
+ * What ECMAScript's `\s` matches, spelled out: the first and last character of a name are none
+ * of these. Only `\uXXXX` escapes and ranges, so Python's, Rust's and Java's engines compile the
+ * pattern to the same set; `[\s\S]` is any character in every engine.
+ */
+const WHITESPACE =
+  '\\u0009-\\u000D\\u0020\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF';
+/** The `name` pattern: no whitespace at either end. Unpaired surrogates are checked in code. */
+export const NAME_PATTERN = `^[^${WHITESPACE}](?:[\\s\\S]*[^${WHITESPACE}])?$`;
+
 /** A positive integer identifier that survives a JSON round-trip exactly. */
 export const Int64Id = Type.Integer({ format: 'int64', minimum: 1, maximum: ID_MAX });
 
@@ -38,12 +48,10 @@ export const NewPet = Type.Object(
     ...sharedFields,
     name: Type.String({
       description:
-        "The animal's name: 1 to 200 characters, no leading or trailing whitespace, no unpaired surrogates (text UTF-8 can carry)",
+        "The animal's name: 1 to 200 characters, not starting or ending with whitespace, Unicode text (no unpaired surrogate: UTF-8 cannot carry one)",
       minLength: 1,
       maxLength: NAME_MAX_LENGTH,
-      // Evaluated with the `u` flag (JSON Schema, TypeBox): `[^\uD800-\uDFFF]` is any code point
-      // but an unpaired surrogate, which `\ud800` escapes in JSON can smuggle in.
-      pattern: '^[^\\s\\uD800-\\uDFFF](?:[^\\uD800-\\uDFFF]*[^\\s\\uD800-\\uDFFF])?$',
+      pattern: NAME_PATTERN,
     }),
     categoryId: Type.Integer({ ...sharedFields.categoryId, minimum: 1, maximum: ID_MAX }),
   },

@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestApi } from './helpers/api.js';
+
+const REDOCLY = fileURLToPath(new URL('../node_modules/.bin/redocly', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the served OpenAPI document', () => {
+  it('passes Redocly’s recommended rules with no error and no warning', async () => {
+    const api = await startTestApi();
+    const answer = await fetch(`${api.base}/openapi.json`);
+    expect(answer.status).toBe(200);
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, await answer.text());
+    const { stdout } = await promisify(execFile)(
+      REDOCLY,
+      ['lint', '--extends', 'recommended', '--format', 'json', file],
+      {
+        // No telemetry or update check: CI reaches no other host.
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
+    const report = JSON.parse(stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: unknown[];
+    };
+    expect(report.problems).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  });
+});
