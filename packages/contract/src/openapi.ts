@@ -193,9 +193,15 @@ const description = [
 ].join('\n\n');
 
 /** A parameter object with the description on the parameter, where tools look for it. */
-function parameter(name: string, where: 'query' | 'path', schema: object, required: boolean) {
+function parameter(
+  name: string,
+  where: 'query' | 'path',
+  schema: object,
+  required: boolean,
+  example?: unknown,
+) {
   const { description: said, ...rest } = schema as { description?: string };
-  return { name, in: where, required, description: said, schema: rest };
+  return { name, in: where, required, description: said, schema: rest, example };
 }
 
 const idempotencyKeyParam = {
@@ -243,9 +249,12 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           description: `Ascending by id. At most \`limit\` (${LIMIT_MIN}..${LIMIT_MAX}, default ${LIMIT_DEFAULT}) animals; a \`Link: rel="next"\` header points at the next page when more exist.`,
           security: [{ bearerAuth: [] }],
           parameters: [
-            parameter('limit', 'query', ListPetsQuery.properties.limit, false),
-            { ...parameter('status', 'query', PetStatus, false), schema: ref('PetStatus') },
-            parameter('after', 'query', ListPetsQuery.properties.after, false),
+            parameter('limit', 'query', ListPetsQuery.properties.limit, false, 20),
+            {
+              ...parameter('status', 'query', PetStatus, false, 'available'),
+              schema: ref('PetStatus'),
+            },
+            parameter('after', 'query', ListPetsQuery.properties.after, false, 20),
           ],
           responses: {
             '200': {
@@ -272,6 +281,13 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
                 'The created animal (or, for a repeated `Idempotency-Key`, the first answer again)',
               headers: headerSet(...KEYED, 'Location', 'Idempotency-Replayed'),
               content: json(ref('Pet'), rex),
+              links: {
+                GetCreatedPet: {
+                  operationId: 'getPet',
+                  parameters: { petId: '$response.body#/id' },
+                  description: 'The created animal, by its `id`',
+                },
+              },
             },
             ...commonResponses,
             '409': errorResponse(
@@ -304,7 +320,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           description: `Deprecated; removed on ${GET_PET_SUNSET_AT.toUTCString()}. Use \`GET /pets\` with the \`status\` filter instead.`,
           deprecated: true,
           security: [{ bearerAuth: [] }],
-          parameters: [parameter('petId', 'path', PetIdParams.properties.petId, true)],
+          parameters: [parameter('petId', 'path', PetIdParams.properties.petId, true, 1)],
           responses: {
             '200': {
               description: 'The animal',

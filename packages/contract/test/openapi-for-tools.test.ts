@@ -112,8 +112,10 @@ describe('the OpenAPI document, for client generators and docs', () => {
         }
       }
       for (const parameter of op.parameters ?? []) {
-        for (const example of (resolve(parameter.schema).examples as unknown[]) ?? []) {
+        const examples = [parameter.example, ...((resolve(parameter.schema).examples as []) ?? [])];
+        for (const example of examples.filter((e) => e !== undefined)) {
           expect(validator(parameter.schema).Check(example), parameter.name as string).toBe(true);
+          checked++;
         }
       }
     }
