@@ -192,7 +192,10 @@ const description = [
     `${ERROR_CODES.map((code) => `\`${code}\``).join(', ')}.`,
 ].join('\n\n');
 
-/** A parameter object with the description on the parameter, where tools look for it. */
+/**
+ * A parameter object with the description on the parameter, where tools look for it. Optional
+ * filters get no example: the reference page would fill it in and filter the pets away.
+ */
 function parameter(
   name: string,
   where: 'query' | 'path',
@@ -254,7 +257,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
               ...parameter('status', 'query', PetStatus, false, 'available'),
               schema: ref('PetStatus'),
             },
-            parameter('after', 'query', ListPetsQuery.properties.after, false, 20),
+            parameter('after', 'query', ListPetsQuery.properties.after, false),
           ],
           responses: {
             '200': {
