@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type { ReadyMessage, ServerSpec, StatsMessage, StatsRequest } from './servers/protocol.js';
 import { SERVER_SPEC_ENV } from './servers/protocol.js';
 
-export type ServerKind = 'api' | 'baseline' | 'floor';
+export type ServerKind = 'api' | 'baseline' | 'limit' | 'floor';
 
 const ENTRIES: Record<ServerKind, string> = {
   api: fileURLToPath(new URL('./servers/api-server.js', import.meta.url)),
   baseline: fileURLToPath(new URL('./servers/baseline-server.js', import.meta.url)),
+  limit: fileURLToPath(new URL('./servers/replay-server.js', import.meta.url)),
   floor: fileURLToPath(new URL('./servers/floor-server.js', import.meta.url)),
 };
 

@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { type ServerChild, type ServerKind, startServerChild } from './children.js';
 import { type RunResult, saturate, steady } from './driver.js';
-import { BENCH_API_KEY, ENDPOINTS, type EndpointId } from './scenario.js';
+import { BENCH_API_KEY, type BenchRequest, ENDPOINTS, type EndpointId } from './scenario.js';
+import type { ReplayAnswer } from './servers/protocol.js';
 import { runLength, type Settings } from './settings.js';
 import { round, type Spread, spread } from './stats.js';
 import type { BenchStore } from './stores.js';
-import { verifyMatched } from './verify.js';
+import { assertSame, type Captured, capture, verifyMatched } from './verify.js';
 
 /** CPUs: the driver runs on the first, every server on the second (when pinning). */
 export const DRIVER_CPU = 0;
@@ -52,9 +53,18 @@ export interface EndpointComparison {
   throughput: {
     /** API req/s over baseline req/s, paired by round. */
     ratio: Spread;
+    /** API req/s over the replay limit's req/s, paired by round. */
+    limitRatio: Spread;
     api: SideSummary;
     baseline: SideSummary;
-    rounds: { api: RunSummary; baseline: RunSummary; ratio: number }[];
+    limit: SideSummary;
+    rounds: {
+      api: RunSummary;
+      baseline: RunSummary;
+      limit: RunSummary;
+      ratio: number;
+      limitRatio: number;
+    }[];
   };
   fixedRate: {
     /** Requests per second: a fraction of the baseline's median throughput. */
@@ -115,12 +125,7 @@ export function medianOf(runs: readonly RunSummary[]): SideSummary {
   };
 }
 
-export interface StartedServers {
-  api: ServerChild;
-  baseline: ServerChild;
-}
-
-/** Starts a server child of either kind on the server CPU, its store seeded with `pets` pets. */
+/** Starts a server child of any kind on the server CPU, its store seeded with `pets` pets. */
 export function startChild(
   kind: ServerKind,
   store: BenchStore,
@@ -128,10 +133,11 @@ export function startChild(
   pets: number,
   settings: Settings,
   profileDir?: string,
+  replay?: ReplayAnswer[],
 ): Promise<ServerChild> {
   return startServerChild(
     kind,
-    { store: store.spec(database), pets, apiKey: BENCH_API_KEY },
+    { store: store.spec(database), pets, apiKey: BENCH_API_KEY, replay },
     {
       cpu: settings.pin ? SERVER_CPU : undefined,
       cpuProfile:
@@ -146,6 +152,26 @@ export function startChild(
 /** A/B, B/A, A/B …: each round flips the order, so drift (heat, caches) hits both sides alike. */
 export function interleaved<T>(round: number, a: T, b: T): [T, T] {
   return round % 2 === 0 ? [a, b] : [b, a];
+}
+
+/** A, B, C / B, C, A / C, A, B …: each round starts with the next server. */
+export function rotated<T>(round: number, servers: readonly T[]): T[] {
+  const k = round % servers.length;
+  return [...servers.slice(k), ...servers.slice(0, k)];
+}
+
+/** The API's answers as the replay server sends them again. */
+function replayOf(requests: readonly BenchRequest[], answers: readonly Captured[]): ReplayAnswer[] {
+  return requests.map((request, i) => {
+    const answer = answers[i] as Captured;
+    return {
+      method: request.method,
+      path: request.path,
+      status: answer.status,
+      headers: answer.headers,
+      body: answer.body.toString('base64'),
+    };
+  });
 }
 
 export type Progress = (line: string) => void;
@@ -178,25 +204,42 @@ export async function compareEndpoint(
   const endpoint = ENDPOINTS[endpointId];
   const requests = endpoint.requests(settings.pets);
   const tag = `${store.kind} ${endpoint.label}`;
-  const api = await startChild(
-    'api',
-    store,
-    `bench_${endpointId}_api`,
-    settings.pets,
-    settings,
-    profileDir,
-  );
-  let baseline: ServerChild | undefined;
-  try {
-    baseline = await startChild(
-      'baseline',
+  const start = (kind: 'api' | 'baseline', fresh = '') =>
+    startChild(
+      kind,
       store,
-      `bench_${endpointId}_base`,
+      `bench_${endpointId}_${kind === 'api' ? 'api' : 'base'}${fresh}`,
       settings.pets,
       settings,
       profileDir,
     );
-    await verifyMatched(tag, api.origin, baseline.origin, requests, endpoint.expectStatus);
+  let api = await start('api');
+  let baseline: ServerChild | undefined;
+  let limit: ServerChild | undefined;
+  try {
+    baseline = await start('baseline');
+    const answers = await verifyMatched(
+      tag,
+      api.origin,
+      baseline.origin,
+      requests,
+      endpoint.expectStatus,
+    );
+    // The replay limit needs no store: an empty in-memory one.
+    limit = await startServerChild(
+      'limit',
+      {
+        store: { kind: 'memory' },
+        pets: 0,
+        apiKey: BENCH_API_KEY,
+        replay: replayOf(requests, answers),
+      },
+      { cpu: settings.pin ? SERVER_CPU : undefined },
+    );
+    for (const [i, request] of requests.entries()) {
+      const replayed = await capture(limit.origin, request);
+      assertSame(`${tag} (replay limit)`, answers[i] as Captured, replayed, endpoint.expectStatus);
+    }
     progress(`${tag}: responses match; warming up`);
     const underLoadOnly = api.resetPeakRss() && baseline.resetPeakRss();
     const load = {
@@ -204,42 +247,58 @@ export async function compareEndpoint(
       pipelining: settings.pipelining,
       expectStatus: endpoint.expectStatus,
     };
-    for (const server of [api, baseline]) {
-      await saturate(server, requests, { ...load, ...runLength(settings, 'warmup'), warmup: true });
-    }
+    // Creates grow the store: every POST round starts both stores from the same seeded state,
+    // after the same number of warm-up creates, so the ratio does not measure heap growth.
+    const restartsPerRound = endpointId === 'create' && store.kind === 'memory';
+    const warmUp = async (server: ServerChild) => {
+      const length = runLength(settings, 'warmup');
+      const fixed = restartsPerRound
+        ? { ...length, amount: length.amount ?? settings.createWarmupRequests }
+        : length;
+      await saturate(server, requests, { ...load, ...fixed, warmup: true });
+    };
+    for (const server of [api, baseline, limit]) await warmUp(server);
 
     const commandsBefore = [await api.commands(), await baseline.commands()] as const;
     const rounds: EndpointComparison['throughput']['rounds'] = [];
-    const answered = new Map<ServerChild, number>([
-      [api, 0],
-      [baseline, 0],
-    ]);
+    const answered = { api: 0, baseline: 0 };
     for (let r = 0; r < settings.rounds; r++) {
+      if (restartsPerRound && r > 0) {
+        await Promise.all([api.stop(), baseline.stop()]);
+        [api, baseline] = await Promise.all([start('api', `_${r}`), start('baseline', `_${r}`)]);
+        for (const server of [api, baseline]) await warmUp(server);
+      }
       const results = new Map<ServerChild, RunSummary>();
-      for (const server of interleaved(r, api, baseline)) {
+      const order: ServerChild[] = rotated(r, [api, baseline, limit]);
+      for (const server of order) {
         const run = await saturate(server, requests, {
           ...load,
           ...runLength(settings, 'measure'),
         });
-        answered.set(server, (answered.get(server) ?? 0) + run.requests);
+        if (server === api) answered.api += run.requests;
+        if (server === baseline) answered.baseline += run.requests;
         results.set(server, summarise(run));
       }
       const a = results.get(api) as RunSummary;
       const b = results.get(baseline) as RunSummary;
-      rounds.push({ api: a, baseline: b, ratio: round(a.rps / b.rps, 3) });
+      const l = results.get(limit) as RunSummary;
+      rounds.push({
+        api: a,
+        baseline: b,
+        limit: l,
+        ratio: round(a.rps / b.rps, 3),
+        limitRatio: round(a.rps / l.rps, 3),
+      });
       progress(
         `${tag}: round ${r + 1}/${settings.rounds}: API ${a.rps} req/s (${a.cpuUsPerRequest} µs CPU/req), ` +
-          `baseline ${b.rps} req/s (${b.cpuUsPerRequest} µs), ratio ${round(a.rps / b.rps, 3)}, ` +
+          `baseline ${b.rps} req/s (${b.cpuUsPerRequest} µs), limit ${l.rps} req/s (${l.cpuUsPerRequest} µs), ` +
+          `API/baseline ${round(a.rps / b.rps, 3)}, API/limit ${round(a.rps / l.rps, 3)}, ` +
           `driver ${Math.max(a.driverCpu, b.driverCpu)} cores, others ${Math.max(a.otherCpu, b.otherCpu)} cores`,
       );
     }
     const commandsPerRequest = {
-      api: perRequest(commandsBefore[0], await api.commands(), answered.get(api) ?? 0),
-      baseline: perRequest(
-        commandsBefore[1],
-        await baseline.commands(),
-        answered.get(baseline) ?? 0,
-      ),
+      api: perRequest(commandsBefore[0], await api.commands(), answered.api),
+      baseline: perRequest(commandsBefore[1], await baseline.commands(), answered.baseline),
     };
     const baselineSide = medianOf(rounds.map((r) => r.baseline));
     const rate = Math.max(1, Math.round(baselineSide.rps * settings.rateFraction));
@@ -248,8 +307,9 @@ export async function compareEndpoint(
       [api, []],
       [baseline, []],
     ]);
+    const steadyBaseline = baseline;
     for (let r = 0; r < settings.latencyRounds; r++) {
-      for (const server of interleaved(r, api, baseline)) {
+      for (const server of interleaved(r, api, steadyBaseline)) {
         const run = await steady(server, requests, {
           rate,
           connections: settings.connections,
@@ -277,8 +337,10 @@ export async function compareEndpoint(
       pipelining: settings.pipelining,
       throughput: {
         ratio: spread(rounds.map((r) => r.ratio)),
+        limitRatio: spread(rounds.map((r) => r.limitRatio)),
         api: medianOf(rounds.map((r) => r.api)),
         baseline: baselineSide,
+        limit: medianOf(rounds.map((r) => r.limit)),
         rounds,
       },
       fixedRate: {
@@ -292,6 +354,6 @@ export async function compareEndpoint(
       commandsPerRequest,
     };
   } finally {
-    await Promise.all([api.stop(), baseline?.stop()]);
+    await Promise.all([api.stop(), baseline?.stop(), limit?.stop()]);
   }
 }

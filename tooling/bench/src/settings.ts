@@ -44,6 +44,11 @@ export interface Settings {
    * slow or busy machine makes a smoke run slower, never failing it.
    */
   requestsPerRun: number | undefined;
+  /**
+   * Warm-up of each POST round, in creates (the same on both servers, whose stores are seeded
+   * afresh for every round): a count, so both stores start the measured run equally full.
+   */
+  createWarmupRequests: number;
   connections: number;
   pipelining: number;
   /** Fixed rate, as a fraction of the baseline's measured capacity. */
@@ -148,6 +153,7 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     durationS: positive('duration', values.duration, smoke ? 0.5 : 4, false),
     warmupS: positive('warmup', values.warmup, smoke ? 0.25 : 2, false),
     requestsPerRun: smoke ? 100 : undefined,
+    createWarmupRequests: 20_000,
     connections: positive('connections', values.connections, smoke ? 10 : 100),
     pipelining: positive('pipelining', values.pipelining, smoke ? 2 : 10),
     rateFraction: 0.5,

@@ -92,17 +92,23 @@ export function assertSame(
   }
 }
 
-/** Sends each request to both servers in turn and checks that the answers match. */
+/**
+ * Sends each request to both servers in turn, checks that the answers match, and returns the
+ * API's answers (what the replay limit sends again).
+ */
 export async function verifyMatched(
   label: string,
   apiOrigin: string,
   baselineOrigin: string,
   requests: readonly BenchRequest[],
   expectStatus: number,
-): Promise<void> {
+): Promise<Captured[]> {
+  const answers: Captured[] = [];
   for (const request of requests) {
     const api = await capture(apiOrigin, request);
     const baseline = await capture(baselineOrigin, request);
     assertSame(`${label} (${request.method} ${request.path})`, api, baseline, expectStatus);
+    answers.push(api);
   }
+  return answers;
 }

@@ -41,7 +41,9 @@ describe('pnpm bench --smoke', () => {
     for (const c of report.comparisons) {
       expect(c.throughput.api).toMatchObject(sides);
       expect(c.throughput.baseline).toMatchObject(sides);
+      expect(c.throughput.limit).toMatchObject(sides);
       expect(c.throughput.ratio.median).toBeGreaterThan(0);
+      expect(c.throughput.limitRatio.median).toBeGreaterThan(0);
       expect(c.fixedRate.rate).toBeGreaterThan(0);
       expect(c.fixedRate.p99Ratio).toBeGreaterThan(0);
       expect(c.peakRssMb.api).toBeGreaterThan(0);

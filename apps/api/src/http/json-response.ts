@@ -13,7 +13,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * (Node drops it).
  */
 export function sendJson(ctx: ParameterizedContext<AppState>, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  sendJsonText(ctx, status, JSON.stringify(body));
+}
+
+/** `sendJson` for a body already serialised (pets keep their JSON text: `pet-json.ts`). */
+export function sendJsonText(
+  ctx: ParameterizedContext<AppState>,
+  status: number,
+  text: string,
+): void {
   const headers = ctx.state.headers;
   headers['Content-Type'] = JSON_TYPE;
   headers['Content-Length'] = String(Buffer.byteLength(text));

@@ -15,8 +15,9 @@ import type { Authenticate } from '../http/auth.js';
 import { GoneError, NotFoundError, ValidationError } from '../http/errors.js';
 import { bodyFingerprint, idempotencyKeyOf, idempotentPet } from '../http/idempotency-key.js';
 import { readJsonBody } from '../http/json-body.js';
-import { sendJson } from '../http/json-response.js';
+import { sendJsonText } from '../http/json-response.js';
 import { nextPageLink } from '../http/next-link.js';
+import { petJson, petListJson } from '../http/pet-json.js';
 import type { PetStore } from '../store/pet-store.js';
 
 export interface PetRoutesDeps {
@@ -70,7 +71,7 @@ export function petRoutes({
       const page = await store.list(query);
       const last = page.pets.at(-1);
       if (page.hasMore && last) ctx.state.headers.Link = nextPageLink(query, last.id);
-      sendJson(ctx, 200, page.pets);
+      sendJsonText(ctx, 200, petListJson(page.pets));
     }),
   );
 
@@ -95,7 +96,7 @@ export function petRoutes({
               ctx,
             );
       ctx.state.headers.Location = `${API_PREFIX}/pets/${pet.id}`;
-      sendJson(ctx, 201, pet);
+      sendJsonText(ctx, 201, petJson(pet));
     }),
   );
 
@@ -115,7 +116,7 @@ export function petRoutes({
         if (!parsed.ok) throw new ValidationError(describeDetails(parsed.details), parsed.details);
         const pet = await store.get(parsed.value);
         if (!pet) throw new NotFoundError(`no pet with id ${parsed.value}`);
-        sendJson(ctx, 200, pet);
+        sendJsonText(ctx, 200, petJson(pet));
       },
       GET_PET_DEPRECATION_HEADERS,
     ),

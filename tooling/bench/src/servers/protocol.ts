@@ -5,6 +5,19 @@ export interface ServerSpec {
   /** How many pets to seed. */
   pets: number;
   apiKey: string;
+  /** For the replay server: the API's answer to each request of the scenario. */
+  replay?: ReplayAnswer[];
+}
+
+/** One answer of the API as the replay server sends it again. */
+export interface ReplayAnswer {
+  method: string;
+  path: string;
+  status: number;
+  /** As received: names in their case, in their order. */
+  headers: [string, string][];
+  /** The body bytes, base64. */
+  body: string;
 }
 
 export type StoreSpec =

@@ -1,0 +1,70 @@
+/**
+ * Server child: the replay limit. Bare `node:http` answering each request of the scenario with
+ * the status, headers and body bytes the API sent for it, after the same bearer check the API
+ * makes (`StaticApiKeys`: SHA-256 and a constant-time compare). Nothing else: no parsing, no
+ * store, no log. What this machine can do for these answers; API/limit says how close the API
+ * comes. Not meant to be started by hand.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bearerToken, parseApiKeys, StaticApiKeys } from '@animal-store/api';
+import { main, runChild } from './lifecycle.js';
+import { type ReplayAnswer, readServerSpec } from './protocol.js';
+
+/** Headers Node writes itself on every answer. */
+const NODE_OWN = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+interface Prepared {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+}
+
+function prepare(answer: ReplayAnswer): Prepared {
+  return {
+    status: answer.status,
+    headers: answer.headers.filter(([name]) => !NODE_OWN.has(name.toLowerCase())),
+    body: Buffer.from(answer.body, 'base64'),
+  };
+}
+
+const UNAUTHORIZED = Buffer.from(
+  '{"code":"unauthorized","message":"invalid API key","status":401}',
+);
+
+main(async () => {
+  const spec = readServerSpec();
+  const keys = new StaticApiKeys(parseApiKeys(spec.apiKey));
+  const answers = new Map<string, Prepared>();
+  for (const answer of spec.replay ?? []) {
+    answers.set(`${answer.method} ${answer.path}`, prepare(answer));
+  }
+  await runChild({ ...spec, pets: 0 }, async () => {
+    async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const header = req.headers.authorization;
+      const token = header === undefined ? undefined : bearerToken(header);
+      const identity = token === undefined ? undefined : await keys.verify(token);
+      const answer = identity && answers.get(`${req.method} ${req.url}`);
+      // A request body (POST) is read to its end, as the API reads it, before answering.
+      for await (const _ of req) {
+      }
+      if (!answer) {
+        res.writeHead(401, { 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(UNAUTHORIZED);
+        return;
+      }
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+    }
+    const server = createServer((req, res) => void handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: (server.address() as AddressInfo).port,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    };
+  });
+});
