@@ -6,7 +6,12 @@ import type { AppState } from './http/app-state.js';
 import { requireApiKey } from './http/auth.js';
 import { corsFor } from './http/cors.js';
 import { edge } from './http/edge.js';
-import { RateLimit, type RateLimitSettings } from './http/rate-limit.js';
+import {
+  FixedWindowRateLimiter,
+  RateLimit,
+  type RateLimiter,
+  type RateLimitSettings,
+} from './http/rate-limit.js';
 import type { ApiKeyVerifier } from './keys/api-key.js';
 import { ApiMetrics, routeTemplate } from './metrics/api-metrics.js';
 import { docsPageRoutes } from './routes/docs-page.js';
@@ -29,6 +34,8 @@ export interface AppDeps {
   maxUrlBytes?: number;
   /** Requests per window per API key; no rate limit when absent. */
   rateLimit?: RateLimitSettings;
+  /** Who counts them; counted in this process alone when absent (`FixedWindowRateLimiter`). */
+  rateLimiter?: RateLimiter;
   /** The rate limit's clock in epoch milliseconds, injected so tests can move time. */
   rateLimitClock?: () => number;
   /** Where the metrics go; a fresh registry with process metrics when absent. */
@@ -46,7 +53,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const store = new InstrumentedPetStore(deps.store, metrics.storeDuration);
   const rateLimit =
     deps.rateLimit &&
-    new RateLimit(deps.rateLimit, deps.rateLimitClock, () => metrics.rateLimited.inc());
+    new RateLimit(
+      deps.rateLimit,
+      deps.rateLimiter ?? new FixedWindowRateLimiter(deps.rateLimit, deps.rateLimitClock),
+      () => metrics.rateLimited.inc(),
+    );
   const v1 = new Router<AppState>({ prefix: API_PREFIX });
   const pets = petRoutes({
     store,

@@ -27,8 +27,10 @@ export interface Config {
   /** With MongoDB: key lookups that may fail per client address per window (0: no limit). */
   authFailureLimit: number;
   authFailureWindowSeconds: number;
-  /** Requests per window per API key, per process; absent when `RATE_LIMIT_REQUESTS=0`. */
+  /** Requests per window per API key; absent when `RATE_LIMIT_REQUESTS=0`. */
   rateLimit?: RateLimitSettings;
+  /** Where the quota is counted: shared through MongoDB (`cluster`) or in each process. */
+  rateLimitScope: 'cluster' | 'process';
   /** Socket-level limits of the HTTP server. */
   serverLimits: ServerLimits;
   /** Longest request target (path and query) answered; longer is `414`. */
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', BODY_LIMIT_BYTES, 1, 10 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 600_000),
+    rateLimitScope: rateLimitScope(env, mongodbUri !== undefined),
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', AUTH_FAILURE_LIMIT, 0, 1e9),
     authFailureWindowSeconds: integer(
       env,
@@ -98,6 +101,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS ?? ''),
     ...protectionConfig(env),
   };
+}
+
+/** `RATE_LIMIT_SCOPE`: `cluster` (the default with MongoDB, which it needs) or `process`. */
+function rateLimitScope(env: NodeJS.ProcessEnv, mongodb: boolean): 'cluster' | 'process' {
+  const raw = env.RATE_LIMIT_SCOPE || (mongodb ? 'cluster' : 'process');
+  if (raw !== 'cluster' && raw !== 'process') {
+    throw new ConfigError(
+      `RATE_LIMIT_SCOPE must be cluster or process (got ${JSON.stringify(raw)})`,
+    );
+  }
+  if (raw === 'cluster' && !mongodb) {
+    throw new ConfigError(
+      'RATE_LIMIT_SCOPE=cluster shares the limit through MongoDB: set MONGODB_URI',
+    );
+  }
+  return raw;
 }
 
 // RFC 6750 token68: what fits in `Authorization: Bearer <token>`.

@@ -1,12 +1,36 @@
 #!/usr/bin/env node
 import { API_PREFIX } from '@animal-store/contract';
+import type { Db } from 'mongodb';
+import type { Logger } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
+import type { RateLimiter, RateLimitSettings } from './http/rate-limit.js';
 import { setUpApiKeys } from './keys/api-key-setup.js';
 import { createLogger } from './logger.js';
+import { ApiMetrics } from './metrics/api-metrics.js';
 import { startServer } from './server.js';
 import { shutDown } from './shutdown.js';
 import { createStore } from './store/create-store.js';
 import { StoreUnavailableError } from './store/pet-store.js';
+
+/** The rate limit shared through MongoDB (`RATE_LIMIT_SCOPE=cluster`). */
+async function sharedRateLimiter(
+  db: Db,
+  settings: RateLimitSettings,
+  metrics: ApiMetrics,
+  logger: Logger,
+): Promise<RateLimiter> {
+  const { ClusterRateLimiter } = await import('./mongo.js');
+  return ClusterRateLimiter.open(db, settings, {
+    onLease: () => metrics.rateLimitLeases.inc(),
+    onFallback: (error, untilMs) => {
+      metrics.rateLimitFallbacks.inc();
+      logger.warn(
+        { err: (error as Error)?.message, until: new Date(untilMs).toISOString() },
+        'rate limit: MongoDB unreachable; counting in this process until the window ends',
+      );
+    },
+  });
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -21,9 +45,16 @@ async function main(): Promise<void> {
         `Send it as: Authorization: Bearer ${key}\n\n`,
     );
   }
+  const metrics = new ApiMetrics();
+  const rateLimiter =
+    config.rateLimit && config.rateLimitScope === 'cluster' && db
+      ? await sharedRateLimiter(db, config.rateLimit, metrics, logger)
+      : undefined;
   const running = await startServer(
     {
       store,
+      metrics,
+      rateLimiter,
       apiKeys: keys.verifier,
       logger,
       bodyLimitBytes: config.bodyLimitBytes,

@@ -47,6 +47,7 @@ const BAD: readonly [variable: string, value: string, says: RegExp][] = [
   ['BODY_LIMIT_BYTES', '0', /BODY_LIMIT_BYTES must be an integer from 1/],
   ['SHUTDOWN_TIMEOUT_MS', 'soon', /SHUTDOWN_TIMEOUT_MS must be an integer/],
   ['RATE_LIMIT_REQUESTS', '1.5', /RATE_LIMIT_REQUESTS must be an integer/],
+  ['RATE_LIMIT_SCOPE', 'cluster', /RATE_LIMIT_SCOPE=cluster shares the limit through MongoDB/],
   ['RATE_LIMIT_WINDOW_SECONDS', '0', /RATE_LIMIT_WINDOW_SECONDS must be an integer from 1/],
   ['MAX_URL_BYTES', '100', /MAX_URL_BYTES must be an integer from 256/],
   ['MAX_HEADER_BYTES', '10', /MAX_HEADER_BYTES must be an integer from 1024/],

@@ -25,11 +25,14 @@ export function bearerToken(header: string): string | undefined {
   return BEARER.exec(header)?.[1];
 }
 
-/** Runs once a request has authenticated, before anything else; may throw an `HttpError`. */
+/**
+ * Runs once a request has authenticated, before anything else; may throw (or reject with) an
+ * `HttpError`.
+ */
 export type AuthenticatedHook = (
   ctx: ParameterizedContext<AppState>,
   identity: ApiKeyIdentity,
-) => void;
+) => void | Promise<void>;
 
 /** Checks a request's bearer API key; rejects with a 401 `HttpError` unless it is valid. */
 export type Authenticate = (ctx: ParameterizedContext<AppState>) => Promise<void>;
@@ -57,6 +60,8 @@ export function requireApiKey(
     const identity = await verifier.verify(token, ctx.req.socket.remoteAddress);
     if (!identity) throw new UnauthorizedError('invalid API key');
     ctx.state.apiKeyName = identity.name;
-    onAuthenticated?.(ctx, identity);
+    // Awaited only when it must wait (a rate limit asking the database for its share).
+    const pending = onAuthenticated?.(ctx, identity);
+    if (pending) await pending;
   };
 }

@@ -13,6 +13,18 @@ export const DEFAULT_RATE_LIMIT: Readonly<RateLimitSettings> = {
   windowSeconds: 60,
 };
 
+/** Counts requests per key against a quota per window. */
+export interface RateLimiter {
+  /**
+   * Spends one request of `key`'s quota: what is left after it (never more than is left), or -1
+   * when none was left. A promise when the count must be asked for elsewhere (another process's
+   * share: `ClusterRateLimiter`).
+   */
+  take(key: string): number | Promise<number>;
+  /** Whole seconds, at least 1, from the last `take` until the window ends and quotas refill. */
+  resetSeconds(): number;
+}
+
 /**
  * Fixed windows aligned on the clock (every key's window ends at the same instant), counted per
  * key in one map. O(1) per request; the map is emptied when a window ends, so it only ever
@@ -21,7 +33,7 @@ export const DEFAULT_RATE_LIMIT: Readonly<RateLimitSettings> = {
  * A fixed window lets a client spend its quota at the end of one window and again at the start
  * of the next: up to twice the quota within one window's length, never more.
  */
-export class FixedWindowRateLimiter {
+export class FixedWindowRateLimiter implements RateLimiter {
   readonly #quota: number;
   readonly #windowMs: number;
   readonly #now: () => number;
@@ -69,19 +81,27 @@ export class FixedWindowRateLimiter {
  * reset (§6).
  */
 export class RateLimit {
-  readonly #limiter: FixedWindowRateLimiter;
+  readonly #limiter: RateLimiter;
   readonly #policy: string;
   readonly #onRejected: (() => void) | undefined;
 
-  constructor(settings: RateLimitSettings, now?: () => number, onRejected?: () => void) {
-    this.#limiter = new FixedWindowRateLimiter(settings, now);
+  constructor(settings: RateLimitSettings, limiter: RateLimiter, onRejected?: () => void) {
+    this.#limiter = limiter;
     this.#policy = `"default";q=${settings.requests};w=${settings.windowSeconds}`;
     this.#onRejected = onRejected;
   }
 
-  /** Counts the request against its API key's quota; throws `RateLimitedError` beyond it. */
-  enforce(ctx: ParameterizedContext<AppState>, key: string): void {
-    const remaining = this.#limiter.take(key);
+  /**
+   * Counts the request against its API key's quota; throws (or rejects with)
+   * `RateLimitedError` beyond it. Synchronous unless the limiter must wait for its share.
+   */
+  enforce(ctx: ParameterizedContext<AppState>, key: string): void | Promise<void> {
+    const taken = this.#limiter.take(key);
+    if (typeof taken === 'number') return this.#answer(ctx, taken);
+    return taken.then((remaining) => this.#answer(ctx, remaining));
+  }
+
+  #answer(ctx: ParameterizedContext<AppState>, remaining: number): void {
     const reset = this.#limiter.resetSeconds();
     const headers = ctx.state.headers;
     headers['RateLimit-Policy'] = this.#policy;

@@ -36,6 +36,10 @@ export class ApiMetrics {
   readonly storeDuration: Histogram<'operation' | 'outcome'>;
   /** Requests refused with `429` by the per-key rate limit. */
   readonly rateLimited: Counter<never>;
+  /** Leases of a key's quota taken from MongoDB (`RATE_LIMIT_SCOPE=cluster`). */
+  readonly rateLimitLeases: Counter<never>;
+  /** Times the shared rate limit could not reach MongoDB and counted per process instead. */
+  readonly rateLimitFallbacks: Counter<never>;
   /** Requests Node refused before the application saw them (`400`, `408`, `413`, `431`). */
   readonly protocolErrors: Counter<'status'>;
   /** Connections closed unanswered because `maxConnections` were already open. */
@@ -61,6 +65,16 @@ export class ApiMetrics {
     this.rateLimited = new Counter({
       name: 'rate_limit_rejections_total',
       help: 'Requests refused with 429 because their API key was over its rate limit',
+      registers,
+    });
+    this.rateLimitLeases = new Counter({
+      name: 'rate_limit_leases_total',
+      help: 'Leases of a key quota taken from MongoDB by the shared rate limit (one round-trip each)',
+      registers,
+    });
+    this.rateLimitFallbacks = new Counter({
+      name: 'rate_limit_fallbacks_total',
+      help: 'Times the shared rate limit could not reach MongoDB and counted in this process until the window ended',
       registers,
     });
     this.protocolErrors = new Counter({
