@@ -4,7 +4,12 @@ export { type AppDeps, createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { bearerToken } from './http/auth.js';
 export { nextPageLink } from './http/next-link.js';
-export { DEFAULT_RATE_LIMIT, type RateLimitSettings } from './http/rate-limit.js';
+export {
+  DEFAULT_RATE_LIMIT,
+  FixedWindowRateLimiter,
+  type RateLimiter,
+  type RateLimitSettings,
+} from './http/rate-limit.js';
 export { requestIdFor } from './http/request-id.js';
 export {
   DEFAULT_MAX_URL_BYTES,

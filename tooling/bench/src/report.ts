@@ -201,6 +201,16 @@ export function renderMarkdown(report: Report): string {
           .join('; ')}.`,
       );
     }
+    const leases = report.comparisons.filter(
+      (c) => c.endpoint !== 'create' && (c.commandsPerRequest.api.insert ?? 0) > 0,
+    );
+    if (leases.length > 0) {
+      parts.push(
+        `Shared rate limit (MongoDB, both servers): requests per lease round-trip ${leases
+          .map((c) => `\`${c.label}\` ${Math.round(1 / (c.commandsPerRequest.api.insert ?? 1))}`)
+          .join(', ')} (the read endpoints' \`insert\`s are the leases).`,
+      );
+    }
     parts.push(
       `Fixed rate (open loop, no pipelining, same connections, ${settings.rateFraction} × the baseline's throughput; latency counted from when each request was due):`,
     );
