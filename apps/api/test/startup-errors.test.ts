@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
 /** Starts the built service with `env`; resolves with its exit status and output once it ends. */
 function start(env: Record<string, string>) {

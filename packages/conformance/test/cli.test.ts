@@ -141,9 +141,14 @@ describe('animal-store-conformance', () => {
         'message',
         'outcome',
         'section',
+        'sectionLinks',
         'title',
       ]);
+      for (const link of result.sectionLinks) {
+        expect(link).toMatch(/^file:\/\/.*\/specification\.md#\d+-[a-z0-9-]+$/);
+      }
     }
+    expect(report.specification).toMatch(/^file:\/\/.*\/specification\.md$/);
     expect(report.results.find((r: { id: string }) => r.id === 'getPet.sunset-day')).toMatchObject({
       level: 'must',
       outcome: 'fail',

@@ -9,6 +9,7 @@ import {
   evaluateTargets,
   type Report,
   renderMarkdown,
+  renderSummary,
   updateReadme,
   writeReport,
 } from './report.js';
@@ -85,7 +86,7 @@ async function run(settings: Settings): Promise<void> {
   progress(`wrote ${out}`);
   if (settings.readme) {
     const readme = resolve(cwd, settings.readme);
-    updateReadme(readme, markdown);
+    updateReadme(readme, renderSummary(final));
     progress(`updated ${readme}`);
   }
   if (settings.cpuProf) progress(`CPU profiles of the API servers are in ${profileDir}`);

@@ -282,6 +282,32 @@ export function renderMarkdown(report: Report): string {
   return `${parts.join('\n\n')}\n`;
 }
 
+/**
+ * The short table a README carries: each endpoint's ratios, from a run's report (a report from
+ * before the replay limit existed shows – for it).
+ */
+export function renderSummary(report: Report): string {
+  const ratio = (spread?: { median: number; min: number; max: number }) =>
+    spread ? `**${spread.median.toFixed(2)}** (${spread.min.toFixed(2)}–${spread.max.toFixed(2)})` : '–';
+  const rows = report.comparisons.map((c) => [
+    c.store,
+    `\`${c.label}\``,
+    n(c.throughput.api.rps),
+    ratio(c.throughput.ratio),
+    ratio(c.throughput.limitRatio),
+    c.fixedRate.p99Ratio.toFixed(2),
+  ]);
+  const { machine } = report;
+  return [
+    `${report.complete ? 'Run' : 'INCOMPLETE run'} ${report.finishedAt.slice(0, 10)} (${report.mode}) on ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}; every figure and the method: [tooling/bench](tooling/bench/README.md), [results/latest.md](tooling/bench/results/latest.md).`,
+    table(
+      ['store', 'endpoint', 'API req/s', 'API/baseline', 'API/limit', 'p99 API/baseline'],
+      rows,
+    ),
+    '',
+  ].join('\n\n');
+}
+
 export const README_BEGIN = '<!-- bench:begin -->';
 export const README_END = '<!-- bench:end -->';
 

@@ -8,7 +8,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * `Content-Length`, in one `writeHead`, and the serialised body. It leaves Koa's response path
  * (`ctx.respond = false`) because that path sets each header on its own, Node validating and
  * storing each, then merges them again: about 5 of the API's 30 µs of CPU per
- * `GET /v1/pets/{id}` (README, Performance). Headers set with `ctx.set` still go out: Node merges
+ * `GET /v1/pets/{id}` (tooling/bench). Headers set with `ctx.set` still go out: Node merges
  * them into the `writeHead`, only more slowly. A HEAD request gets the headers without the body
  * (Node drops it).
  */

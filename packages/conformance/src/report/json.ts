@@ -1,4 +1,5 @@
 import type { ConformanceReport } from '../types.js';
+import { SPECIFICATION_URL, sectionLinks } from './spec-links.js';
 
 /** Renders a report as one JSON document: summary, results, created pets and every request. */
 export function renderJson(report: ConformanceReport): string {
@@ -16,10 +17,12 @@ export function renderJson(report: ConformanceReport): string {
     groups: report.groups,
     ok: report.ok,
     summary: report.summary,
+    specification: SPECIFICATION_URL,
     results: report.results.map(({ id, title, section, level, outcome, message }) => ({
       id,
       title,
       section,
+      sectionLinks: sectionLinks(section),
       level,
       outcome,
       message,

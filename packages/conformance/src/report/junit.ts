@@ -1,5 +1,6 @@
 import type { CheckResult, ConformanceReport } from '../types.js';
 import { GROUPS } from '../types.js';
+import { sectionLinks } from './spec-links.js';
 
 // Characters XML 1.0 cannot hold at all, even escaped.
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -19,14 +20,15 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function testcase(result: CheckResult): string {
   const open = `    <testcase name="${xml(result.id)}" classname="${xml(`animal-store-conformance.${result.group}`)}" time="${seconds(result.ms)}">`;
-  const detail = `${result.level} ${result.section}: ${result.message}`;
+  const links = sectionLinks(result.section).join(' ');
+  const detail = `${result.level} ${result.section}: ${result.message}${links ? `\nsee ${links}` : ''}`;
   switch (result.outcome) {
     case 'fail':
       return `${open}\n      <failure type="${result.level}" message="${xml(result.message)}">${xml(`${result.title}\n${detail}`)}</failure>\n    </testcase>`;
     case 'skip':
       return `${open}\n      <skipped message="${xml(result.message)}"/>\n    </testcase>`;
     case 'advisory':
-      return `${open}\n      <system-out>${xml(`ADVISORY (should, ${result.section}): ${result.message}`)}</system-out>\n    </testcase>`;
+      return `${open}\n      <system-out>${xml(`ADVISORY (should, ${result.section}): ${result.message}${links ? `\nsee ${links}` : ''}`)}</system-out>\n    </testcase>`;
     default:
       return `${open}</testcase>`;
   }

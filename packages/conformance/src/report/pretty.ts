@@ -5,6 +5,7 @@ import {
   type ProgressEvent,
   READ_ONLY_SKIP,
 } from '../types.js';
+import { sectionLinks } from './spec-links.js';
 
 const MARK: Record<Outcome, string> = { pass: '✓', fail: '✗', advisory: '!', skip: '-' };
 
@@ -94,6 +95,15 @@ export function renderPretty(report: ConformanceReport): string {
     ? `PASS: every must check passed${summary.advisories > 0 ? ` (${plural(summary.advisories, 'advisory', 'advisories')} to consider)` : ''}`
     : `FAIL: ${plural(summary.failed, failedWhat)} failed`;
   const hints = report.hints.map((hint) => `HINT: ${terminalSafe(hint)}`);
+  // Every contract section a failure or an advisory cites, with its link.
+  const cited = [
+    ...new Set(
+      report.results
+        .filter((r) => r.outcome === 'fail' || r.outcome === 'advisory')
+        .flatMap((r) => r.section.match(/§[0-9.]+/g) ?? []),
+    ),
+  ].sort();
+  const links = cited.flatMap((s) => sectionLinks(s).map((url) => `  ${s}: ${url}`));
   return [
     `Animal Store conformance kit ${report.kit.version}: ${terminalSafe(report.baseUrl)}`,
     `run ${report.runId}, seed ${report.seed} (--seed ${report.seed} replays its cases), ${plural(report.requests.length, 'request')} in ${seconds} s${report.readOnly ? ', read-only' : ''}${report.strict ? ', strict' : ''}`,
@@ -101,6 +111,7 @@ export function renderPretty(report: ConformanceReport): string {
     ...section(report.strict ? 'Failed' : 'Failed (must)', 'fail'),
     ...section('Advisories (should: recommended where the spec leaves a gap)', 'advisory'),
     ...section('Skipped (could not be judged)', 'skip'),
+    ...(links.length === 0 ? [] : ['', 'The contract sections cited:', ...links]),
     '',
     `${summary.passed} passed, ${summary.failed} failed, ${plural(summary.advisories, 'advisory', 'advisories')}, ${summary.skipped} skipped`,
     created,

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../src/checks/index.js';
+import { SECTION_ANCHORS, SPECIFICATION_URL, sectionLinks } from '../src/report/spec-links.js';
+
+const DOCS = new URL('../../../docs/specification.md', import.meta.url);
+const text = readFileSync(DOCS, 'utf8');
+
+/** The anchor GitHub gives a Markdown heading. */
+function slug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/\s/g, '-');
+}
+
+const headings = new Map(
+  [...text.matchAll(/^#{2,3} (§?(\d+(?:\.\d+)?)\.? .*)$/gm)].map((m) => [
+    `§${m[2]}`,
+    slug(m[1] as string),
+  ]),
+);
+
+describe('the contract the kit ships and cites', () => {
+  it('gives every section the checks cite an anchor that is a heading of docs/specification.md', () => {
+    const cited = new Set(CHECKS.flatMap((check) => check.section.match(/§\d+(?:\.\d+)?/g) ?? []));
+    expect(cited.size).toBeGreaterThan(8);
+    for (const section of cited) {
+      expect(SECTION_ANCHORS[section], section).toBeDefined();
+      expect(SECTION_ANCHORS[section], section).toBe(headings.get(section));
+    }
+    for (const [section, anchor] of Object.entries(SECTION_ANCHORS)) {
+      expect(headings.get(section), section).toBe(anchor);
+    }
+  });
+
+  it('ships an exact copy of docs/specification.md at its root (made at build)', () => {
+    expect(readFileSync(fileURLToPath(SPECIFICATION_URL), 'utf8')).toBe(text);
+  });
+
+  it('links each section a check names', () => {
+    expect(sectionLinks('§4.2, §7')).toEqual([
+      `${SPECIFICATION_URL}#42-add-an-animal-post-pets-createpet`,
+      `${SPECIFICATION_URL}#7-errors`,
+    ]);
+    expect(sectionLinks('RFC 9110 §15.3.2')).toEqual([]);
+  });
+});
