@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { startTestApi, TEST_KEY } from './helpers/api.js';
-import { testStoreKind } from './helpers/store.js';
+import { startTestApi, TEST_KEY } from '../helpers/api.js';
+import { testStoreKind } from '../helpers/store.js';
 
 const run = promisify(execFile);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryPetStore } from '../src/store/memory-pet-store.js';
-import { StoreUnavailableError } from '../src/store/pet-store.js';
-import { auth, errorBody, json, startTestApi } from './helpers/api.js';
+import { MemoryPetStore } from '../../src/store/memory-pet-store.js';
+import { StoreUnavailableError } from '../../src/store/pet-store.js';
+import { auth, errorBody, json, startTestApi } from '../helpers/api.js';
 
 const api = await startTestApi();
 

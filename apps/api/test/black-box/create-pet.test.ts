@@ -1,6 +1,6 @@
 import { ID_MAX, validatePet } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
-import { auth, errorBody, json, listAllPets, read, startTestApi } from './helpers/api.js';
+import { auth, errorBody, json, listAllPets, read, startTestApi } from '../helpers/api.js';
 
 const api = await startTestApi({ bodyLimitBytes: 1024 });
 

@@ -1,8 +1,8 @@
 import { openApiDocument } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
-import { MemoryPetStore } from '../src/store/memory-pet-store.js';
-import { StoreUnavailableError } from '../src/store/pet-store.js';
-import { errorBody, startTestApi } from './helpers/api.js';
+import { MemoryPetStore } from '../../src/store/memory-pet-store.js';
+import { StoreUnavailableError } from '../../src/store/pet-store.js';
+import { errorBody, startTestApi } from '../helpers/api.js';
 
 const api = await startTestApi();
 

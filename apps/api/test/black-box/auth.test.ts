@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseApiKeys, StaticApiKeys } from '../src/keys/api-key.js';
-import { auth, createPet, errorBody, startTestApi, TEST_KEY } from './helpers/api.js';
+import { parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
+import { auth, createPet, errorBody, startTestApi, TEST_KEY } from '../helpers/api.js';
 
 const api = await startTestApi();
 const pet = await createPet(api);

@@ -2,8 +2,8 @@ import { METHODS } from 'node:http';
 import { validatePet, validatePetList } from '@animal-store/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type PetBody, parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
-import { exchange, parseResponses } from './helpers/raw-http.js';
+import { type PetBody, parseErrorBody, startTestApi, TEST_KEY } from '../helpers/api.js';
+import { exchange, parseResponses } from '../helpers/raw-http.js';
 
 // Thousands of generated requests at a real server. Whatever arrives, the server answers below
 // 500, every answer from 300 up is an Error body whose `status` is the HTTP status, and no pet

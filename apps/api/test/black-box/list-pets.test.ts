@@ -1,6 +1,6 @@
 import { validatePetList } from '@animal-store/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auth, createPet, errorBody, type PetBody, read, startTestApi } from './helpers/api.js';
+import { auth, createPet, errorBody, type PetBody, read, startTestApi } from '../helpers/api.js';
 
 const api = await startTestApi();
 const statuses = ['available', 'pending', 'sold'] as const;

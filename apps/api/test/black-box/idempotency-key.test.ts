@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { parseApiKeys, StaticApiKeys } from '../src/keys/api-key.js';
-import { errorBody, json, read, startTestApi, TEST_KEY } from './helpers/api.js';
+import { parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
+import { errorBody, json, read, startTestApi, TEST_KEY } from '../helpers/api.js';
 
 const OTHER_KEY = 'other-client-key';
 const api = await startTestApi({

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StoredPet } from '../src/store/pet-store.js';
-import { json, type PetBody, startTestApi } from './helpers/api.js';
-import { testStoreKind } from './helpers/store.js';
-import { startTcpProxy } from './helpers/tcp-proxy.js';
+import type { StoredPet } from '../../src/store/pet-store.js';
+import { json, type PetBody, startTestApi } from '../helpers/api.js';
+import { testStoreKind } from '../helpers/store.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 // Clients retry creates through a proxy that loses 30% of the responses after the API has
 // handled the request: with an Idempotency-Key nothing is created twice, without one it is.

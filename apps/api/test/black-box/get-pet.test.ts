@@ -1,6 +1,6 @@
 import { GET_PET_DEPRECATION_HEADERS, GET_PET_SUNSET_AT } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
-import { auth, createPet, errorBody, startTestApi } from './helpers/api.js';
+import { auth, createPet, errorBody, startTestApi } from '../helpers/api.js';
 
 const api = await startTestApi();
 const pet = await createPet(api, { name: 'Nemo', categoryId: 9, status: 'sold' });
