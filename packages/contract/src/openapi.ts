@@ -204,7 +204,14 @@ function parameter(
   example?: unknown,
 ) {
   const { description: said, ...rest } = schema as { description?: string };
-  return { name, in: where, required, description: said, schema: rest, example };
+  return {
+    name,
+    in: where,
+    required,
+    description: said,
+    schema: rest,
+    ...(example === undefined ? {} : { example }),
+  };
 }
 
 const idempotencyKeyParam = {

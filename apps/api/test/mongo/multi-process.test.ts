@@ -119,7 +119,7 @@ describe('three API processes sharing a rate limit through MongoDB', async () =>
 
   it('limits a key’s requests spread over the three to its quota', async () => {
     const answers = await Promise.all(
-      Array.from({ length: QUOTA * 3 }, async (_, i) => {
+      Array.from({ length: QUOTA * 6 }, async (_, i) => {
         const answer = await fetch(`${apis[i % 3]?.base}/pets?limit=1`, { headers: auth });
         await answer.arrayBuffer();
         return { status: answer.status, rateLimit: answer.headers.get('ratelimit') ?? '' };
@@ -129,7 +129,7 @@ describe('three API processes sharing a rate limit through MongoDB', async () =>
     const refused = answers.filter((a) => a.status === 429);
     // The documented bound: at most the quota per window, across any number of processes.
     expect(served.length).toBe(QUOTA);
-    expect(refused.length).toBe(QUOTA * 2);
+    expect(refused.length).toBe(QUOTA * 5);
     for (const a of served) {
       const left = Number(/;r=(\d+)/.exec(a.rateLimit)?.[1]);
       expect(left).toBeLessThan(QUOTA);
