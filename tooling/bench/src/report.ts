@@ -288,7 +288,9 @@ export function renderMarkdown(report: Report): string {
  */
 export function renderSummary(report: Report): string {
   const ratio = (spread?: { median: number; min: number; max: number }) =>
-    spread ? `**${spread.median.toFixed(2)}** (${spread.min.toFixed(2)}–${spread.max.toFixed(2)})` : '–';
+    spread
+      ? `**${spread.median.toFixed(2)}** (${spread.min.toFixed(2)}–${spread.max.toFixed(2)})`
+      : '–';
   const rows = report.comparisons.map((c) => [
     c.store,
     `\`${c.label}\``,

@@ -76,22 +76,36 @@ describe('the public packages', () => {
     });
   });
 
-  it('gives the kit its command, a script Node runs directly', () => {
+  it('gives the kit its command: a script Node runs directly, there before any build', () => {
     const kit = PUBLIC.find((pkg) => pkg.manifest.name === '@animal-store/conformance');
-    expect(kit?.manifest.bin).toEqual({ 'animal-store-conformance': './dist/cli.js' });
-    expect(read(kit?.dir ?? '', 'src/cli.ts')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(kit?.manifest.bin).toEqual({
+      'animal-store-conformance': './bin/animal-store-conformance.js',
+    });
+    expect(read(kit?.dir ?? '', 'bin/animal-store-conformance.js')).toMatch(
+      /^#!\/usr\/bin\/env node\n/,
+    );
+    expect(kit?.manifest.files).toContain('bin');
+  });
+
+  it('links every workspace command before a build: no bin points into dist/', () => {
+    for (const pkg of workspacePackages(REPO_ROOT)) {
+      for (const target of Object.values((pkg.manifest.bin ?? {}) as Record<string, string>)) {
+        expect(target, pkg.manifest.name as string).not.toMatch(/dist\//);
+        expect(existsSync(join(REPO_ROOT, pkg.dir, target)), target).toBe(true);
+      }
+    }
   });
 });
 
 describe('the changesets config', () => {
   const config = JSON.parse(read('.', '.changeset/config.json'));
 
-  it('publishes publicly from main, versions the private api without tagging it', () => {
+  it('publishes publicly from main and never versions or tags a private package', () => {
     expect(config).toMatchObject({
       access: 'public',
       baseBranch: 'main',
       updateInternalDependencies: 'patch',
-      privatePackages: { version: true, tag: false },
+      privatePackages: { version: false, tag: false },
     });
   });
 

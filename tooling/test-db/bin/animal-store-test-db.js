@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+// The command's entry point. It stays outside dist/ so that a workspace install can link it
+// before the package is built; the command itself is dist/cli.js.
+import '../dist/cli.js';
