@@ -15,14 +15,22 @@ const HELP = `Usage: node scripts/write-docs.mjs [--out FILE] [--server-url URL]
   --help             print this help
 `;
 
-const { values } = parseArgs({
-  options: {
-    out: { type: 'string' },
-    'server-url': { type: 'string' },
-    help: { type: 'boolean' },
-  },
-  strict: true,
-});
+let values;
+try {
+  // `pnpm docs -- --server-url …` hands the script a `--` first: it separates nothing here.
+  ({ values } = parseArgs({
+    args: process.argv.slice(2).filter((arg) => arg !== '--'),
+    options: {
+      out: { type: 'string' },
+      'server-url': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  }));
+} catch (error) {
+  process.stderr.write(`write-docs: ${error.message}\n\n${HELP}`);
+  process.exit(2);
+}
 if (values.help) {
   process.stdout.write(HELP);
   process.exit(0);

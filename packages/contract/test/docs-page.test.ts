@@ -92,4 +92,19 @@ describe('the docs script', { timeout: 30_000 }, () => {
     const { spec } = optionsOf(readFileSync(out, 'utf8'));
     expect((spec as { servers: unknown }).servers).toEqual([{ url: 'https://pets.example/v1' }]);
   });
+
+  it('takes its options after the `--` most people type (`pnpm docs -- --server-url …`)', async () => {
+    const out = join(dir, 'dashes.html');
+    await run(['--', '--out', out, '--server-url', 'https://pets.example/v2']);
+    const { spec } = optionsOf(readFileSync(out, 'utf8'));
+    expect((spec as { servers: unknown }).servers).toEqual([{ url: 'https://pets.example/v2' }]);
+  });
+
+  it('refuses an unknown option with one line and its usage, exit 2, no stack', async () => {
+    const failed = await run(['--bogus']).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 2 });
+    const { stderr } = failed as { stderr: string };
+    expect(stderr).toMatch(/^write-docs: Unknown option '--bogus'\n\nUsage:/);
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
 });
