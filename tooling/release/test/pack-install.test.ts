@@ -257,6 +257,60 @@ console.log(\`\${Object.keys(values).length} values\`);
     expect(outputs.join('')).toContain("1.0.0 [ '/pets', '/pets/{petId}' ]");
   });
 
+  /** A CommonJS TypeScript project beside the ES module one, on the same installed packages. */
+  const commonJs = async (module: 'NodeNext' | 'Node16') => {
+    const dir = join(project, `cjs-${module.toLowerCase()}`);
+    writeFile(dir, 'package.json', '{ "type": "commonjs" }\n');
+    writeFile(
+      dir,
+      'tsconfig.json',
+      `${JSON.stringify(
+        {
+          compilerOptions: {
+            ...CONSUMER_TSCONFIG.compilerOptions,
+            module,
+            moduleResolution: module,
+          },
+          include: ['src'],
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    writeFile(
+      dir,
+      'src/index.ts',
+      `import { API_VERSION, validateNewPet } from '@animal-store/contract';
+import { CHECKS } from '@animal-store/conformance';
+
+console.log(API_VERSION, validateNewPet({ name: 'Rex', categoryId: 1 }).ok, CHECKS.length > 0);
+`,
+    );
+    const tsc = await run(
+      process.execPath,
+      [join(project, 'node_modules/typescript/bin/tsc'), '-p', '.'],
+      { cwd: dir },
+    );
+    return { dir, tsc };
+  };
+
+  it('works in a CommonJS project with the TypeScript settings the READMEs give (module nodenext)', async () => {
+    const { dir, tsc } = await commonJs('NodeNext');
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+    expect(readFileSync(join(dir, 'out/index.js'), 'utf8')).toContain(
+      'require("@animal-store/contract")',
+    );
+    // Node 20.19+ loads the ES modules with require().
+    expect(await runOk(process.execPath, ['out/index.js'], { cwd: dir })).toBe('1.0.0 true true\n');
+  });
+
+  it('fails in a CommonJS project on module node16 with TS1479, as the READMEs warn', async () => {
+    const { tsc } = await commonJs('Node16');
+    expect(tsc.status).not.toBe(0);
+    expect(tsc.stdout).toContain('TS1479');
+  });
+
   it('ships declarations that type-check in the project, dependencies and all', () => {
     expect(declarationErrors(project, [installed(CONTRACT), installed(KIT)])).toEqual([]);
   });
