@@ -49,16 +49,20 @@ export function requireApiKey(
     const header = ctx.req.headers.authorization ?? '';
     // Node keeps the first of two; a proxy may read the last: the caller would be ambiguous.
     if (header !== '' && authorizationFields(ctx.req.rawHeaders) > 1) {
-      throw new BadRequestError('more than one Authorization header: send exactly one');
+      throw new BadRequestError({
+        message: 'more than one Authorization header: send exactly one',
+      });
     }
     if (header === '')
-      throw new UnauthorizedError('missing API key: send Authorization: Bearer <key>');
+      throw new UnauthorizedError({ message: 'missing API key: send Authorization: Bearer <key>' });
     const token = bearerToken(header);
     if (token === undefined) {
-      throw new UnauthorizedError('malformed Authorization header: expected Bearer <key>');
+      throw new UnauthorizedError({
+        message: 'malformed Authorization header: expected Bearer <key>',
+      });
     }
     const identity = await verifier.verify(token, ctx.req.socket.remoteAddress);
-    if (!identity) throw new UnauthorizedError('invalid API key');
+    if (!identity) throw new UnauthorizedError({ message: 'invalid API key' });
     ctx.state.apiKeyName = identity.name;
     // Awaited only when it must wait (a rate limit asking the database for its share).
     const pending = onAuthenticated?.(ctx, identity);

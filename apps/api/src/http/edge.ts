@@ -6,7 +6,7 @@ import { StoreUnavailableError } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
 import {
   HttpError,
-  internalError,
+  InternalError,
   MethodNotAllowedError,
   NotFoundError,
   RateLimitedError,
@@ -23,20 +23,20 @@ const STORE_RETRY_AFTER_SECONDS = 5;
 function toHttpError(error: unknown, logger: Logger): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof KeyLookupThrottledError) {
-    return new RateLimitedError(
-      error.retryAfterSeconds,
-      'too many failed API key checks from this address; retry later',
-    );
+    return new RateLimitedError({
+      retryAfterSeconds: error.retryAfterSeconds,
+      message: 'too many failed API key checks from this address; retry later',
+    });
   }
   if (error instanceof StoreUnavailableError) {
     logger.warn({ err: error.message }, 'store unavailable');
-    return new ServiceUnavailableError(
-      'the store is unavailable; retry later',
-      STORE_RETRY_AFTER_SECONDS,
-    );
+    return new ServiceUnavailableError({
+      message: 'the store is unavailable; retry later',
+      retryAfterSeconds: STORE_RETRY_AFTER_SECONDS,
+    });
   }
   logger.error({ err: error }, 'unhandled error');
-  return internalError();
+  return new InternalError();
 }
 
 /**
@@ -53,10 +53,13 @@ function routerAnswer(ctx: ParameterizedContext<AppState>): void {
   }
   if (ctx.body !== undefined && ctx.body !== null) return;
   if (ctx.status === 404 || (ctx.status === 501 && allow === '')) {
-    throw new NotFoundError(`no route for ${ctx.method} ${ctx.path}`);
+    throw new NotFoundError({ message: `no route for ${ctx.method} ${ctx.path}` });
   }
   if (ctx.status === 405 || ctx.status === 501) {
-    throw new MethodNotAllowedError(`${ctx.method} is not allowed on ${ctx.path}`, allow);
+    throw new MethodNotAllowedError({
+      message: `${ctx.method} is not allowed on ${ctx.path}`,
+      allow,
+    });
   }
 }
 

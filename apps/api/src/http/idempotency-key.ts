@@ -3,7 +3,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@animal-store/contract';
 import type { Context, ParameterizedContext } from 'koa';
 import type { IdempotentCreateResult, StoredPet } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
-import { HttpError, ValidationError } from './errors.js';
+import { ConflictError, IdempotencyKeyReusedError, ValidationError } from './errors.js';
 
 const HEADER = 'Idempotency-Key';
 const PRINTABLE_ASCII = /^[\x20-\x7E]+$/;
@@ -26,7 +26,10 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
     problem = FORMAT;
   }
   if (problem !== undefined) {
-    throw new ValidationError(`${HEADER} ${problem}`, [{ path: HEADER, message: problem }]);
+    throw new ValidationError({
+      message: `${HEADER} ${problem}`,
+      details: [{ path: HEADER, message: problem }],
+    });
   }
   return value;
 }
@@ -50,18 +53,13 @@ export function idempotentPet(
       ctx.state.headers['Idempotency-Replayed'] = 'true';
       return result.pet;
     case 'key-reused':
-      throw new HttpError(
-        422,
-        'idempotency_key_reused',
-        `this ${HEADER} was used with a different request body; send a new key for a new request`,
-      );
+      throw new IdempotencyKeyReusedError({
+        message: `this ${HEADER} was used with a different request body; send a new key for a new request`,
+      });
     case 'in-flight':
-      throw new HttpError(
-        409,
-        'conflict',
-        `a request with this ${HEADER} is still in progress; retry shortly`,
-        undefined,
-        { 'Retry-After': String(IN_FLIGHT_RETRY_AFTER_SECONDS) },
-      );
+      throw new ConflictError({
+        message: `a request with this ${HEADER} is still in progress; retry shortly`,
+        retryAfterSeconds: IN_FLIGHT_RETRY_AFTER_SECONDS,
+      });
   }
 }

@@ -2,7 +2,6 @@ import { parseJsonText } from '@animal-store/contract';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import {
-  HttpError,
   MalformedJsonError,
   PayloadTooLargeError,
   RequestTimeoutError,
@@ -44,7 +43,9 @@ function readBytes(ctx: Context, limitBytes: number, timeoutMs: number): Promise
     const timer = setTimeout(() => {
       // The read fails later, when the connection closes after the 408: nobody waits for it.
       reading.catch(() => {});
-      reject(new RequestTimeoutError(`request body did not arrive within ${timeoutMs} ms`));
+      reject(
+        new RequestTimeoutError({ message: `request body did not arrive within ${timeoutMs} ms` }),
+      );
     }, timeoutMs);
     reading.then(
       (bytes) => {
@@ -70,24 +71,27 @@ export async function readJsonBody(
   timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
 ): Promise<JsonBody> {
   if (!ctx.request.length && ctx.get('Transfer-Encoding') === '') {
-    throw new ValidationError('request body is required', [{ path: '', message: 'is required' }]);
+    throw new ValidationError({
+      message: 'request body is required',
+      details: [{ path: '', message: 'is required' }],
+    });
   }
   const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
   if (encoding !== '' && encoding !== 'identity') {
     // A compressed body would be read as garbled JSON, or worse, as a different one.
-    throw new UnsupportedMediaTypeError(
-      `Content-Encoding ${JSON.stringify(ctx.get('Content-Encoding'))} is not supported: send the body unencoded`,
-      { 'Accept-Encoding': 'identity' },
-    );
+    throw new UnsupportedMediaTypeError({
+      message: `Content-Encoding ${JSON.stringify(ctx.get('Content-Encoding'))} is not supported: send the body unencoded`,
+      headers: { 'Accept-Encoding': 'identity' },
+    });
   }
   if (ctx.request.is('application/json') === false) {
-    throw new UnsupportedMediaTypeError(
-      `request body must be application/json, not ${ctx.get('Content-Type') || 'untyped'}`,
-    );
+    throw new UnsupportedMediaTypeError({
+      message: `request body must be application/json, not ${ctx.get('Content-Type') || 'untyped'}`,
+    });
   }
   const charset = ctx.request.charset;
   if (charset !== '' && charset.toLowerCase() !== 'utf-8') {
-    throw new UnsupportedMediaTypeError(`request body must be UTF-8, not ${charset}`);
+    throw new UnsupportedMediaTypeError({ message: `request body must be UTF-8, not ${charset}` });
   }
   let bytes: Buffer;
   try {
@@ -95,9 +99,9 @@ export async function readJsonBody(
   } catch (error) {
     if (error instanceof RequestTimeoutError) throw error;
     const { type, status } = error as RawBodyError;
-    if (type === 'entity.too.large') throw new PayloadTooLargeError(limitBytes);
+    if (type === 'entity.too.large') throw new PayloadTooLargeError({ limitBytes });
     if (status !== undefined && status < 500) {
-      throw new HttpError(400, 'malformed_json', 'request body could not be read completely');
+      throw new MalformedJsonError({ message: 'request body could not be read completely' });
     }
     throw error;
   }
@@ -105,15 +109,20 @@ export async function readJsonBody(
   try {
     text = UTF8.decode(bytes);
   } catch {
-    throw new MalformedJsonError('request body is not valid UTF-8');
+    throw new MalformedJsonError({ message: 'request body is not valid UTF-8' });
   }
   if (text.trim() === '') {
-    throw new ValidationError('request body is required', [{ path: '', message: 'is required' }]);
+    throw new ValidationError({
+      message: 'request body is required',
+      details: [{ path: '', message: 'is required' }],
+    });
   }
   try {
     // Numbers are judged as written: 1.0000000000000001 is no integer, whatever a double says.
     return { value: parseJsonText(text), bytes };
   } catch (error) {
-    throw new MalformedJsonError(`request body is not valid JSON: ${(error as Error).message}`);
+    throw new MalformedJsonError({
+      message: `request body is not valid JSON: ${(error as Error).message}`,
+    });
   }
 }

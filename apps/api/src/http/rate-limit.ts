@@ -108,7 +108,7 @@ export class RateLimit {
     headers.RateLimit = `"default";r=${remaining < 0 ? 0 : remaining};t=${reset}`;
     if (remaining < 0) {
       this.#onRejected?.();
-      throw new RateLimitedError(reset);
+      throw new RateLimitedError({ retryAfterSeconds: reset });
     }
   }
 }

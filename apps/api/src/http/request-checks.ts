@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { HttpError, UriTooLongError } from './errors.js';
+import { BadRequestError, UriTooLongError } from './errors.js';
 
 /**
  * What the edge refuses before anything else looks at a request, with an Error body: a request
@@ -8,8 +8,9 @@ import { HttpError, UriTooLongError } from './errors.js';
  */
 export function assertAcceptableRequest(req: IncomingMessage, maxUrlBytes: number): void {
   // Node reads the request target as latin1: one character per byte.
-  if ((req.url as string).length > maxUrlBytes) throw new UriTooLongError(maxUrlBytes);
+  if ((req.url as string).length > maxUrlBytes)
+    throw new UriTooLongError({ limitBytes: maxUrlBytes });
   if (req.headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) {
-    throw new HttpError(400, 'bad_request', 'an HTTP/1.1 request needs a Host header');
+    throw new BadRequestError({ message: 'an HTTP/1.1 request needs a Host header' });
   }
 }

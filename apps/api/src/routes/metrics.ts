@@ -19,7 +19,9 @@ export function metricsHandler(registry: Registry, token?: string): Middleware<A
       // METRICS_TOKEN is token68 like an API key, so the API's bearer parse serves both.
       const presented = bearerToken(ctx.get('Authorization'));
       if (presented === undefined || !timingSafeEqual(digestKey(presented), expected)) {
-        throw new UnauthorizedError('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+        throw new UnauthorizedError({
+          message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>',
+        });
       }
     }
     ctx.type = registry.contentType;

@@ -66,7 +66,11 @@ export function petRoutes({
     '/pets',
     operation('/pets', guard, async (ctx) => {
       const parsed = parseListPetsQuery(new URLSearchParams(ctx.querystring));
-      if (!parsed.ok) throw new ValidationError(describeDetails(parsed.details), parsed.details);
+      if (!parsed.ok)
+        throw new ValidationError({
+          message: describeDetails(parsed.details),
+          details: parsed.details,
+        });
       const query = parsed.value;
       const page = await store.list(query);
       const last = page.pets.at(-1);
@@ -81,7 +85,11 @@ export function petRoutes({
       const key = idempotencyKeyOf(ctx);
       const body = await readJsonBody(ctx, bodyLimitBytes, bodyTimeoutMs);
       const checked = validateNewPet(body.value);
-      if (!checked.ok) throw new ValidationError(describeDetails(checked.details), checked.details);
+      if (!checked.ok)
+        throw new ValidationError({
+          message: describeDetails(checked.details),
+          details: checked.details,
+        });
       const draft = { ...checked.value, status: checked.value.status ?? DEFAULT_PET_STATUS };
       const pet =
         key === undefined
@@ -108,14 +116,18 @@ export function petRoutes({
       guard,
       async (ctx) => {
         if (clock().getTime() >= GET_PET_SUNSET_AT.getTime()) {
-          throw new GoneError(
-            `GET /pets/{petId} was removed on ${GET_PET_SUNSET_AT.toUTCString()}; use GET ${API_PREFIX}/pets?status=…`,
-          );
+          throw new GoneError({
+            message: `GET /pets/{petId} was removed on ${GET_PET_SUNSET_AT.toUTCString()}; use GET ${API_PREFIX}/pets?status=…`,
+          });
         }
         const parsed = parsePetId(ctx.params.petId ?? '');
-        if (!parsed.ok) throw new ValidationError(describeDetails(parsed.details), parsed.details);
+        if (!parsed.ok)
+          throw new ValidationError({
+            message: describeDetails(parsed.details),
+            details: parsed.details,
+          });
         const pet = await store.get(parsed.value);
-        if (!pet) throw new NotFoundError(`no pet with id ${parsed.value}`);
+        if (!pet) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
         sendJsonText(ctx, 200, petJson(pet));
       },
       GET_PET_DEPRECATION_HEADERS,
