@@ -87,8 +87,20 @@ describe('the public packages', () => {
     expect(kit?.manifest.files).toContain('bin');
   });
 
-  it('links every workspace command before a build: no bin points into dist/', () => {
-    for (const pkg of workspacePackages(REPO_ROOT)) {
+  it('links every command another workspace package uses before a build: no bin points into dist/', () => {
+    const packages = workspacePackages(REPO_ROOT);
+    const depended = new Set(
+      packages.flatMap((pkg) =>
+        ['dependencies', 'devDependencies'].flatMap((field) =>
+          Object.keys((pkg.manifest[field] ?? {}) as Record<string, string>),
+        ),
+      ),
+    );
+    const linked = packages.filter((pkg) => depended.has(pkg.manifest.name as string));
+    expect(linked.map((pkg) => pkg.manifest.name)).toEqual(
+      expect.arrayContaining(['@animal-store/conformance', '@animal-store/test-db']),
+    );
+    for (const pkg of linked) {
       for (const target of Object.values((pkg.manifest.bin ?? {}) as Record<string, string>)) {
         expect(target, pkg.manifest.name as string).not.toMatch(/dist\//);
         expect(existsSync(join(REPO_ROOT, pkg.dir, target)), target).toBe(true);
