@@ -2,16 +2,22 @@ import { API_PREFIX, BODY_LIMIT_BYTES } from '@animal-store/contract';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
+import { type Clock, systemClock } from './clock.js';
+import { accessLog } from './http/access-log.js';
 import type { AppState } from './http/app-state.js';
 import { requireApiKey } from './http/auth.js';
 import { corsFor } from './http/cors.js';
-import { edge } from './http/edge.js';
+import { errorAnswers } from './http/error-answers.js';
 import {
   FixedWindowRateLimiter,
   RateLimit,
   type RateLimiter,
   type RateLimitSettings,
 } from './http/rate-limit.js';
+import { requestChecks } from './http/request-checks.js';
+import { requestId } from './http/request-id.js';
+import { routerAnswers } from './http/router-answers.js';
+import { DEFAULT_MAX_URL_BYTES } from './http/server-limits.js';
 import type { ApiKeyVerifier } from './keys/api-key.js';
 import { ApiMetrics, routeTemplate } from './metrics/api-metrics.js';
 import { docsPageRoutes } from './routes/docs-page.js';
@@ -25,8 +31,8 @@ export interface AppDeps {
   store: PetStore;
   apiKeys: ApiKeyVerifier;
   logger: Logger;
-  /** Injected so tests can move time (the getPet sunset). */
-  clock?: () => Date;
+  /** The time (the getPet sunset, the rate limit's windows); injected so tests can move it. */
+  clock?: Clock;
   bodyLimitBytes?: number;
   /** How long a request body may take to arrive (default 10 s). */
   bodyTimeoutMs?: number;
@@ -36,8 +42,6 @@ export interface AppDeps {
   rateLimit?: RateLimitSettings;
   /** Who counts them; counted in this process alone when absent (`FixedWindowRateLimiter`). */
   rateLimiter?: RateLimiter;
-  /** The rate limit's clock in epoch milliseconds, injected so tests can move time. */
-  rateLimitClock?: () => number;
   /** Where the metrics go; a fresh registry with process metrics when absent. */
   metrics?: ApiMetrics;
   /** Bearer token `GET /metrics` asks for; open when absent. */
@@ -50,24 +54,24 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   const metrics = deps.metrics ?? new ApiMetrics();
+  const clock = deps.clock ?? systemClock;
   const store = new InstrumentedPetStore(deps.store, metrics.storeDuration);
   const rateLimit =
     deps.rateLimit &&
     new RateLimit(
       deps.rateLimit,
-      deps.rateLimiter ?? new FixedWindowRateLimiter(deps.rateLimit, deps.rateLimitClock),
+      deps.rateLimiter ?? new FixedWindowRateLimiter(deps.rateLimit, clock),
       () => metrics.rateLimited.inc(),
     );
   const v1 = new Router<AppState>({ prefix: API_PREFIX });
   const pets = petRoutes({
     store,
-    clock: deps.clock ?? (() => new Date()),
+    clock,
     bodyLimitBytes: deps.bodyLimitBytes ?? BODY_LIMIT_BYTES,
     bodyTimeoutMs: deps.bodyTimeoutMs,
-    guard: requireApiKey(
-      deps.apiKeys,
-      rateLimit && ((ctx, identity) => rateLimit.enforce(ctx, identity.name)),
-    ),
+    guard: rateLimit
+      ? [requireApiKey(deps.apiKeys), rateLimit.middleware()]
+      : [requireApiKey(deps.apiKeys)],
   });
   v1.use(documentRoutes().routes());
   v1.use(docsPageRoutes().routes());
@@ -81,16 +85,19 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   root.use(probes.routes());
   root.use(v1.routes());
 
+  // Each middleware does one thing; the order is the order a request meets them.
+  app.use(requestId());
   app.use(
-    edge(deps.logger, {
-      maxUrlBytes: deps.maxUrlBytes,
-      observe: (ctx, ms) =>
-        metrics.observeRequest(ctx.method, routeTemplate(ctx), ctx.status, ms / 1000),
-    }),
+    accessLog(deps.logger, (ctx, ms) =>
+      metrics.observeRequest(ctx.method, routeTemplate(ctx), ctx.status, ms / 1000),
+    ),
   );
+  app.use(errorAnswers(deps.logger));
+  app.use(requestChecks(deps.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES));
+  app.use(routerAnswers());
   if (deps.corsOrigins && deps.corsOrigins.length > 0) app.use(corsFor(deps.corsOrigins));
   app.use(root.routes()).use(root.allowedMethods());
-  // Koa logs what reaches it to stderr; the edge has already answered and logged it.
+  // Koa logs what reaches it to stderr; errorAnswers has already answered and logged it.
   app.silent = true;
   return app;
 }

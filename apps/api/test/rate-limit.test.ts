@@ -65,7 +65,7 @@ let now = Date.parse('2026-06-01T00:00:00Z'); // on a minute boundary
 const api = await startTestApi({
   apiKeys: new StaticApiKeys(parseApiKeys(`${TEST_KEY},${OTHER_KEY}`)),
   rateLimit: { requests: 3, windowSeconds: 60 },
-  rateLimitClock: () => now,
+  clock: () => now,
 });
 const other = { Authorization: `Bearer ${OTHER_KEY}` };
 

@@ -1,5 +1,5 @@
-import type { ParameterizedContext } from 'koa';
-import type { ApiKeyIdentity, ApiKeyVerifier } from '../keys/api-key.js';
+import type { Middleware } from 'koa';
+import type { ApiKeyVerifier } from '../keys/api-key.js';
 import type { AppState } from './app-state.js';
 import { BadRequestError, UnauthorizedError } from './errors.js';
 
@@ -26,23 +26,11 @@ export function bearerToken(header: string): string | undefined {
 }
 
 /**
- * Runs once a request has authenticated, before anything else; may throw (or reject with) an
- * `HttpError`.
+ * Refuses any request without a valid bearer API key, before anything after it looks at the
+ * request; records the key's name (never the key) in `ctx.state.apiKeyName`.
  */
-export type AuthenticatedHook = (
-  ctx: ParameterizedContext<AppState>,
-  identity: ApiKeyIdentity,
-) => void | Promise<void>;
-
-/** Checks a request's bearer API key; rejects with a 401 `HttpError` unless it is valid. */
-export type Authenticate = (ctx: ParameterizedContext<AppState>) => Promise<void>;
-
-/** Refuses any request without a valid bearer API key, before anything else looks at it. */
-export function requireApiKey(
-  verifier: ApiKeyVerifier,
-  onAuthenticated?: AuthenticatedHook,
-): Authenticate {
-  return async (ctx) => {
+export function requireApiKey(verifier: ApiKeyVerifier): Middleware<AppState> {
+  return async (ctx, next) => {
     // Answers to keyed requests are the caller's own: no cache may keep them, 401s included.
     ctx.state.headers['Cache-Control'] = 'no-store';
     // Straight from Node's parsed headers: the hot path skips Koa's accessors.
@@ -64,8 +52,6 @@ export function requireApiKey(
     const identity = await verifier.verify(token, ctx.req.socket.remoteAddress);
     if (!identity) throw new UnauthorizedError({ message: 'invalid API key' });
     ctx.state.apiKeyName = identity.name;
-    // Awaited only when it must wait (a rate limit asking the database for its share).
-    const pending = onAuthenticated?.(ctx, identity);
-    if (pending) await pending;
+    await next();
   };
 }

@@ -82,7 +82,7 @@ export function corsFor(origins: readonly string[]): Middleware<AppState> {
     exposeHeaders: [...CORS_EXPOSED_HEADERS],
     maxAge: PREFLIGHT_MAX_AGE_SECONDS,
     credentials: false,
-    // The edge turns errors into answers and keeps headers set on the response.
+    // errorAnswers turns errors into answers and keeps headers set on the response.
     keepHeadersOnError: false,
   }) as Middleware<AppState>;
 }

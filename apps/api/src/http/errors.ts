@@ -13,7 +13,7 @@ export interface HttpErrorInit {
 
 /**
  * An error that becomes an Error answer. Throw the subclass of its code (one per code, each
- * built from an options object); the edge turns it into the answer.
+ * built from an options object); `errorAnswers` turns it into the answer.
  */
 export class HttpError extends Error {
   readonly status: number;

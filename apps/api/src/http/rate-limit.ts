@@ -1,4 +1,5 @@
-import type { ParameterizedContext } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
+import { type Clock, systemClock } from '../clock.js';
 import type { AppState } from './app-state.js';
 import { RateLimitedError } from './errors.js';
 
@@ -36,12 +37,12 @@ export interface RateLimiter {
 export class FixedWindowRateLimiter implements RateLimiter {
   readonly #quota: number;
   readonly #windowMs: number;
-  readonly #now: () => number;
+  readonly #now: Clock;
   readonly #used = new Map<string, number>();
   #windowEnd = Number.NEGATIVE_INFINITY;
   #lastNow = 0;
 
-  constructor(settings: RateLimitSettings, now: () => number = Date.now) {
+  constructor(settings: RateLimitSettings, now: Clock = systemClock) {
     this.#quota = settings.requests;
     this.#windowMs = settings.windowSeconds * 1000;
     this.#now = now;
@@ -92,13 +93,15 @@ export class RateLimit {
   }
 
   /**
-   * Counts the request against its API key's quota; throws (or rejects with)
-   * `RateLimitedError` beyond it. Synchronous unless the limiter must wait for its share.
+   * The middleware, after `requireApiKey`: counts the request against its API key's quota and
+   * throws `RateLimitedError` beyond it. It waits only when the limiter must ask for its share.
    */
-  enforce(ctx: ParameterizedContext<AppState>, key: string): void | Promise<void> {
-    const taken = this.#limiter.take(key);
-    if (typeof taken === 'number') return this.#answer(ctx, taken);
-    return taken.then((remaining) => this.#answer(ctx, remaining));
+  middleware(): Middleware<AppState> {
+    return async (ctx, next) => {
+      const taken = this.#limiter.take(ctx.state.apiKeyName ?? '');
+      this.#answer(ctx, typeof taken === 'number' ? taken : await taken);
+      await next();
+    };
   }
 
   #answer(ctx: ParameterizedContext<AppState>, remaining: number): void {

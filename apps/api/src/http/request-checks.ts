@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
+import type { Middleware } from 'koa';
+import type { AppState } from './app-state.js';
 import { BadRequestError, UriTooLongError } from './errors.js';
 
 /**
- * What the edge refuses before anything else looks at a request, with an Error body: a request
+ * What the API refuses before anything else looks at a request, with an Error body: a request
  * target longer than `maxUrlBytes` (`414`), and an HTTP/1.1 request without `Host` (`400`,
  * RFC 9112 §3.2), which Node would otherwise refuse itself with an empty body.
  */
@@ -13,4 +15,12 @@ export function assertAcceptableRequest(req: IncomingMessage, maxUrlBytes: numbe
   if (req.headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) {
     throw new BadRequestError({ message: 'an HTTP/1.1 request needs a Host header' });
   }
+}
+
+/** `assertAcceptableRequest` as middleware, before routing. */
+export function requestChecks(maxUrlBytes: number): Middleware<AppState> {
+  return (ctx, next) => {
+    assertAcceptableRequest(ctx.req, maxUrlBytes);
+    return next();
+  };
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import type { Middleware } from 'koa';
+import type { AppState } from './app-state.js';
 
 // A caller's id is echoed only when it cannot smuggle anything into logs or headers.
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -25,4 +27,17 @@ export function assignRequestId(res: ServerResponse, requestId: string): void {
 /** The request id a response in flight was given, if any. */
 export function assignedRequestId(res: ServerResponse): string | undefined {
   return (res as TaggedResponse)[REQUEST_ID];
+}
+
+/**
+ * Gives each request its id (the caller's `X-Request-Id` when sane) and starts the headers every
+ * answer carries: the id and `X-Content-Type-Options: nosniff`.
+ */
+export function requestId(): Middleware<AppState> {
+  return (ctx, next) => {
+    const id = requestIdFor(ctx.req.headers['x-request-id']);
+    ctx.state.requestId = id;
+    ctx.state.headers = { 'X-Request-Id': id, 'X-Content-Type-Options': 'nosniff' };
+    return next();
+  };
 }

@@ -52,7 +52,7 @@ export function createLimitedServer(
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: checkingIntervalMs(limits),
-      // Node would answer a missing Host with an empty 400; the edge answers it with an Error.
+      // Node would answer a missing Host with an empty 400; requestChecks answers it with an Error.
       requireHostHeader: false,
     },
     handler,

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { type Clock, systemClock } from '../clock.js';
 import { guarded, isDuplicateKey } from '../store/mongo-errors.js';
 import { digestKey, generateApiKey } from './api-key.js';
 
@@ -53,10 +54,10 @@ export async function openApiKeyCollection(db: Db): Promise<Collection<ApiKeyDoc
 export class ApiKeyRegistry {
   private constructor(
     readonly collection: Collection<ApiKeyDocument>,
-    readonly now: () => Date,
+    readonly now: Clock,
   ) {}
 
-  static async open(db: Db, now: () => Date = () => new Date()): Promise<ApiKeyRegistry> {
+  static async open(db: Db, now: Clock = systemClock): Promise<ApiKeyRegistry> {
     return new ApiKeyRegistry(await openApiKeyCollection(db), now);
   }
 
@@ -71,7 +72,7 @@ export class ApiKeyRegistry {
     const doc: ApiKeyDocument = {
       name,
       digest: digestKey(key).toString('hex'),
-      createdAt: this.now(),
+      createdAt: new Date(this.now()),
       revokedAt: null,
     };
     try {
@@ -97,7 +98,10 @@ export class ApiKeyRegistry {
    */
   async revoke(name: string): Promise<ApiKeySummary | undefined> {
     await guarded(() =>
-      this.collection.updateOne({ name, revokedAt: null }, { $set: { revokedAt: this.now() } }),
+      this.collection.updateOne(
+        { name, revokedAt: null },
+        { $set: { revokedAt: new Date(this.now()) } },
+      ),
     );
     const doc = await guarded(() => this.collection.findOne({ name }));
     return doc ? summarize(doc) : undefined;

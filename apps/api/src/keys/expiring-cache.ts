@@ -1,10 +1,11 @@
+import { type Clock, systemClock } from '../clock.js';
 export interface ExpiringCacheOptions {
   /** How long an entry is served after it was set; 0 turns the cache off. */
   ttlMs: number;
   /** The most entries kept; when full, the oldest goes first. */
   maxEntries: number;
   /** Milliseconds since the epoch; injected by tests. */
-  now?: () => number;
+  now?: Clock;
 }
 
 /**
@@ -15,12 +16,12 @@ export class ExpiringCache<K, V> {
   readonly #entries = new Map<K, { value: V; expiresAt: number }>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;
-  readonly #now: () => number;
+  readonly #now: Clock;
 
   constructor(options: ExpiringCacheOptions) {
     this.#ttlMs = options.ttlMs;
     this.#maxEntries = options.maxEntries;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? systemClock;
   }
 
   get size(): number {

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../clock.js';
 /** Defaults of the per-address limit on failed key lookups (`AUTH_FAILURE_*`). */
 export const AUTH_FAILURE_LIMIT = 30;
 export const AUTH_FAILURE_WINDOW_MS = 60_000;
@@ -9,7 +10,7 @@ export interface LookupThrottleOptions {
   /** The most addresses tracked at once; when full, the oldest window goes first. */
   maxAddresses?: number;
   /** Milliseconds since the epoch; injected by tests. */
-  now?: () => number;
+  now?: Clock;
 }
 
 /** The outcome of asking for a lookup: allowed, or refused for `retryAfterSeconds`. */
@@ -29,13 +30,13 @@ export class LookupThrottle {
   readonly #limit: number;
   readonly #windowMs: number;
   readonly #maxAddresses: number;
-  readonly #now: () => number;
+  readonly #now: Clock;
 
   constructor(options: LookupThrottleOptions) {
     this.#limit = options.limit;
     this.#windowMs = options.windowMs;
     this.#maxAddresses = options.maxAddresses ?? 100_000;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? systemClock;
   }
 
   take(address: string): LookupGrant {

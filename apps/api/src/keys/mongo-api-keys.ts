@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import type { Clock } from '../clock.js';
 import { guarded } from '../store/mongo-errors.js';
 import {
   type ApiKeyIdentity,
@@ -24,7 +25,7 @@ export interface MongoApiKeysOptions {
   /** The window of `failedLookupsPerAddress` in milliseconds. */
   failedLookupWindowMs?: number;
   /** Milliseconds since the epoch; injected by tests. */
-  now?: () => number;
+  now?: Clock;
 }
 
 /** Default `cacheMs`: a revoked key is refused by every process within 5 seconds. */

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { type Clock, systemClock } from '../clock.js';
 import {
   FixedWindowRateLimiter,
   type RateLimiter,
@@ -36,7 +37,7 @@ export interface ClusterRateLimiterOptions {
   /** Requests per lease; default: a fiftieth of the quota, 1 to 100. */
   lease?: number;
   /** Epoch milliseconds; injected by tests. */
-  now?: () => number;
+  now?: Clock;
   /** Called when the database cannot be reached and the process counts alone until the window ends. */
   onFallback?: (error: unknown, untilMs: number) => void;
   /** Called after each lease round-trip. */
@@ -75,7 +76,7 @@ export class ClusterRateLimiter implements RateLimiter {
   readonly #quota: number;
   readonly #windowMs: number;
   readonly #lease: number;
-  readonly #now: () => number;
+  readonly #now: Clock;
   readonly #options: ClusterRateLimiterOptions;
   readonly #fallback: FixedWindowRateLimiter;
   #holdings = new Map<string, Holding>();
@@ -92,7 +93,7 @@ export class ClusterRateLimiter implements RateLimiter {
     this.#quota = settings.requests;
     this.#windowMs = settings.windowSeconds * 1000;
     this.#lease = options.lease ?? defaultLease(settings.requests);
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? systemClock;
     this.#options = options;
     this.#fallback = new FixedWindowRateLimiter(settings, this.#now);
   }

@@ -10,7 +10,7 @@ export function probeRoutes(store: PetStore): Router<AppState> {
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
-    // A store failure propagates: the edge turns it into 503 service_unavailable.
+    // A store failure propagates: errorAnswers turns it into 503 service_unavailable.
     await store.ping();
     ctx.body = { status: 'ready' };
   });

@@ -9,9 +9,9 @@ import {
   validateNewPet,
 } from '@animal-store/contract';
 import Router from '@koa/router';
-import type { Middleware, ParameterizedContext } from 'koa';
+import type { Middleware } from 'koa';
+import type { Clock } from '../clock.js';
 import type { AppState } from '../http/app-state.js';
-import type { Authenticate } from '../http/auth.js';
 import { GoneError, NotFoundError, ValidationError } from '../http/errors.js';
 import { bodyFingerprint, idempotencyKeyOf, idempotentPet } from '../http/idempotency-key.js';
 import { readJsonBody } from '../http/json-body.js';
@@ -22,35 +22,28 @@ import type { PetStore } from '../store/pet-store.js';
 
 export interface PetRoutesDeps {
   store: PetStore;
-  clock: () => Date;
+  clock: Clock;
   bodyLimitBytes: number;
   /** How long a request body may take to arrive (`readJsonBody`'s default when absent). */
   bodyTimeoutMs?: number;
-  /** Runs before every pets operation; authentication lives here. */
-  guard: Authenticate;
+  /** What runs before every pets operation: the API key check, then the rate limit. */
+  guard: readonly Middleware<AppState>[];
 }
 
-type Context = ParameterizedContext<AppState>;
-
-/**
- * One operation as one middleware: names the route for logs and metrics (the template built
- * once), adds the headers every answer carries, authenticates, then handles. A single function
- * instead of a chain of middleware saves the router a composition per request.
- */
-function operation(
-  template: string,
-  guard: Authenticate,
-  handle: (ctx: Context) => Promise<void>,
-  headers?: Record<string, string>,
-): Middleware<AppState> {
-  const route = `${API_PREFIX}${template}`;
-  return async (ctx) => {
-    ctx.state.route = route;
-    if (headers) Object.assign(ctx.state.headers, headers);
-    await guard(ctx);
-    await handle(ctx);
+/** Names the matched route for logs and metrics (the template, built once). */
+function route(template: string): Middleware<AppState> {
+  const name = `${API_PREFIX}${template}`;
+  return (ctx, next) => {
+    ctx.state.route = name;
+    return next();
   };
 }
+
+/** Adds `getPet`'s deprecation headers (spec §4.3) to every answer, errors included. */
+const deprecated: Middleware<AppState> = (ctx, next) => {
+  Object.assign(ctx.state.headers, GET_PET_DEPRECATION_HEADERS);
+  return next();
+};
 
 /** The three operations of the spec (§4), mounted under `/v1` by the caller. */
 export function petRoutes({
@@ -62,77 +55,68 @@ export function petRoutes({
 }: PetRoutesDeps): Router<AppState> {
   const router = new Router<AppState>();
 
-  router.get(
-    '/pets',
-    operation('/pets', guard, async (ctx) => {
-      const parsed = parseListPetsQuery(new URLSearchParams(ctx.querystring));
-      if (!parsed.ok)
-        throw new ValidationError({
-          message: describeDetails(parsed.details),
-          details: parsed.details,
-        });
-      const query = parsed.value;
-      const page = await store.list(query);
-      const last = page.pets.at(-1);
-      if (page.hasMore && last) ctx.state.headers.Link = nextPageLink(query, last.id);
-      sendJsonText(ctx, 200, petListJson(page.pets));
-    }),
-  );
+  const listPets: Middleware<AppState> = async (ctx) => {
+    const parsed = parseListPetsQuery(new URLSearchParams(ctx.querystring));
+    if (!parsed.ok) {
+      throw new ValidationError({
+        message: describeDetails(parsed.details),
+        details: parsed.details,
+      });
+    }
+    const query = parsed.value;
+    const page = await store.list(query);
+    const last = page.pets.at(-1);
+    if (page.hasMore && last) ctx.state.headers.Link = nextPageLink(query, last.id);
+    sendJsonText(ctx, 200, petListJson(page.pets));
+  };
 
-  router.post(
-    '/pets',
-    operation('/pets', guard, async (ctx) => {
-      const key = idempotencyKeyOf(ctx);
-      const body = await readJsonBody(ctx, bodyLimitBytes, bodyTimeoutMs);
-      const checked = validateNewPet(body.value);
-      if (!checked.ok)
-        throw new ValidationError({
-          message: describeDetails(checked.details),
-          details: checked.details,
-        });
-      const draft = { ...checked.value, status: checked.value.status ?? DEFAULT_PET_STATUS };
-      const pet =
-        key === undefined
-          ? await store.create(draft)
-          : idempotentPet(
-              await store.createOnce({
-                scope: ctx.state.apiKeyName ?? '',
-                key,
-                fingerprint: bodyFingerprint(body.bytes),
-                draft,
-              }),
-              ctx,
-            );
-      ctx.state.headers.Location = `${API_PREFIX}/pets/${pet.id}`;
-      sendJsonText(ctx, 201, petJson(pet));
-    }),
-  );
+  const createPet: Middleware<AppState> = async (ctx) => {
+    const key = idempotencyKeyOf(ctx);
+    const body = await readJsonBody(ctx, bodyLimitBytes, bodyTimeoutMs);
+    const checked = validateNewPet(body.value);
+    if (!checked.ok) {
+      throw new ValidationError({
+        message: describeDetails(checked.details),
+        details: checked.details,
+      });
+    }
+    const draft = { ...checked.value, status: checked.value.status ?? DEFAULT_PET_STATUS };
+    const pet =
+      key === undefined
+        ? await store.create(draft)
+        : idempotentPet(
+            await store.createOnce({
+              scope: ctx.state.apiKeyName ?? '',
+              key,
+              fingerprint: bodyFingerprint(body.bytes),
+              draft,
+            }),
+            ctx,
+          );
+    ctx.state.headers.Location = `${API_PREFIX}/pets/${pet.id}`;
+    sendJsonText(ctx, 201, petJson(pet));
+  };
 
-  // Deprecated (spec §4.3): its headers go on every response, errors included.
-  router.get(
-    '/pets/:petId',
-    operation(
-      '/pets/:petId',
-      guard,
-      async (ctx) => {
-        if (clock().getTime() >= GET_PET_SUNSET_AT.getTime()) {
-          throw new GoneError({
-            message: `GET /pets/{petId} was removed on ${GET_PET_SUNSET_AT.toUTCString()}; use GET ${API_PREFIX}/pets?status=…`,
-          });
-        }
-        const parsed = parsePetId(ctx.params.petId ?? '');
-        if (!parsed.ok)
-          throw new ValidationError({
-            message: describeDetails(parsed.details),
-            details: parsed.details,
-          });
-        const pet = await store.get(parsed.value);
-        if (!pet) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
-        sendJsonText(ctx, 200, petJson(pet));
-      },
-      GET_PET_DEPRECATION_HEADERS,
-    ),
-  );
+  const getPet: Middleware<AppState> = async (ctx) => {
+    if (clock() >= GET_PET_SUNSET_AT.getTime()) {
+      throw new GoneError({
+        message: `GET /pets/{petId} was removed on ${GET_PET_SUNSET_AT.toUTCString()}; use GET ${API_PREFIX}/pets?status=…`,
+      });
+    }
+    const parsed = parsePetId(ctx.params.petId ?? '');
+    if (!parsed.ok) {
+      throw new ValidationError({
+        message: describeDetails(parsed.details),
+        details: parsed.details,
+      });
+    }
+    const pet = await store.get(parsed.value);
+    if (!pet) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
+    sendJsonText(ctx, 200, petJson(pet));
+  };
 
+  router.get('/pets', route('/pets'), ...guard, listPets);
+  router.post('/pets', route('/pets'), ...guard, createPet);
+  router.get('/pets/:petId', route('/pets/:petId'), deprecated, ...guard, getPet);
   return router;
 }

@@ -1,4 +1,5 @@
 import { IDEMPOTENCY_KEY_TTL_MS, PET_STATUSES, type PetStatus } from '@animal-store/contract';
+import { type Clock, systemClock } from '../clock.js';
 import {
   type IdempotentCreate,
   type IdempotentCreateResult,
@@ -12,7 +13,7 @@ import {
 
 export interface MemoryPetStoreOptions {
   /** Injected so tests can move time (idempotency keys expire). */
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 interface IdempotencyRecord {
@@ -45,10 +46,10 @@ export class MemoryPetStore implements PetStore {
   readonly #byStatus = new Map<PetStatus, StoredPet[]>(PET_STATUSES.map((s) => [s, []]));
   /** In insertion order, which is expiry order: the oldest are forgotten from the front. */
   readonly #idempotency = new Map<string, IdempotencyRecord>();
-  readonly #clock: () => Date;
+  readonly #clock: Clock;
 
   constructor(options: MemoryPetStoreOptions = {}) {
-    this.#clock = options.clock ?? (() => new Date());
+    this.#clock = options.clock ?? systemClock;
   }
 
   async create(draft: PetDraft): Promise<StoredPet> {
@@ -70,7 +71,7 @@ export class MemoryPetStore implements PetStore {
     fingerprint,
     draft,
   }: IdempotentCreate): Promise<IdempotentCreateResult> {
-    const now = this.#clock().getTime();
+    const now = this.#clock();
     this.#forgetExpired(now);
     const id = idempotencyRecordId(scope, key);
     const found = this.#idempotency.get(id);

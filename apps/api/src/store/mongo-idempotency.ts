@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Collection, Long, MongoServerError } from 'mongodb';
+import type { Clock } from '../clock.js';
 import { guarded, isDuplicateKey } from './mongo-errors.js';
 import { type PetDocument, toNumber, toPet, toPetDocument } from './mongo-pet-document.js';
 import {
@@ -42,7 +43,7 @@ export interface MongoIdempotencyDeps {
   records: Collection<IdempotencyDocument>;
   /** A fresh pet id; `collided` says the last one turned out to be taken. */
   allocateId(collided: boolean): Promise<number>;
-  now: () => Date;
+  now: Clock;
   leaseMs: number;
   ttlMs: number;
 }
@@ -107,7 +108,7 @@ export class MongoIdempotency {
     // Reserved once per call; a repeat leaves it unused, a gap in the ids and nothing more.
     let petId: number | undefined;
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const now = this.#deps.now();
+      const now = new Date(this.#deps.now());
       this.#sweep(now);
       const owner = randomUUID();
       const instance = randomUUID();

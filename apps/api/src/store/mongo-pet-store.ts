@@ -7,6 +7,7 @@ import {
   type MongoClient,
   type MongoClientOptions,
 } from 'mongodb';
+import { type Clock, systemClock } from '../clock.js';
 import { connectMongo } from './mongo-client.js';
 import { guarded, isDuplicateKey } from './mongo-errors.js';
 import { type IdempotencyDocument, MongoIdempotency } from './mongo-idempotency.js';
@@ -35,7 +36,7 @@ export interface MongoPetStoreOptions {
   /** Passed to the driver (e.g. `monitorCommands` in tests). */
   clientOptions?: MongoClientOptions;
   /** Injected so tests can move time (idempotency keys expire, leases run out). */
-  clock?: () => Date;
+  clock?: Clock;
   /**
    * How long a create with an `Idempotency-Key` holds its key before a retry may take over
    * (default 10 s). Taking over early is safe, only wasteful: the pet id is reserved.
@@ -75,7 +76,7 @@ export class MongoPetStore implements PetStore {
         if (collided) this.#next = this.#end;
         return this.#allocateId();
       },
-      now: options.clock ?? (() => new Date()),
+      now: options.clock ?? systemClock,
       leaseMs: options.idempotencyLeaseMs ?? 10_000,
       ttlMs: IDEMPOTENCY_KEY_TTL_MS,
     });

@@ -44,7 +44,7 @@ export async function startTestApi(
       store,
       apiKeys: new StaticApiKeys(parseApiKeys(TEST_KEY)),
       logger: createLogger('info', sink),
-      clock: () => now,
+      clock: () => now.getTime(),
       ...overrides,
     },
     { host: '127.0.0.1', port: 0 },

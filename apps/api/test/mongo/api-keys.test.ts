@@ -30,7 +30,7 @@ async function freshDb(uri = inject('mongoUri')): Promise<Db> {
 describe('the api_keys collection', () => {
   it('holds a digest, name, createdAt and revokedAt per key, never the key', async () => {
     const db = await freshDb();
-    const registry = await ApiKeyRegistry.open(db, () => new Date('2026-06-01T00:00:00Z'));
+    const registry = await ApiKeyRegistry.open(db, () => Date.parse('2026-06-01T00:00:00Z'));
     const key = await registry.create('ci');
     const docs = await db
       .collection('api_keys')
@@ -64,7 +64,7 @@ describe('the api_keys collection', () => {
 
   it('revokes idempotently, keeping the first revocation time', async () => {
     let now = new Date('2026-06-01T00:00:00Z');
-    const registry = await ApiKeyRegistry.open(await freshDb(), () => now);
+    const registry = await ApiKeyRegistry.open(await freshDb(), () => now.getTime());
     await registry.create('old');
     expect((await registry.revoke('old'))?.revokedAt).toEqual(now);
     const first = now;

@@ -5,7 +5,7 @@ import type { IdempotentCreate, PetStore } from '../../src/store/pet-store.js';
 /** What the suite asks of an adapter's factory. */
 export interface TestStoreOptions {
   /** The store's clock (idempotency keys expire). */
-  clock?: () => Date;
+  clock?: () => number;
 }
 
 /** The behaviour every PetStore adapter must show; run once per adapter. */
@@ -132,7 +132,7 @@ export function petStoreSuite(
 
     it('forgets an idempotency key 24 hours after its first use', async () => {
       let now = new Date('2026-06-01T00:00:00Z');
-      const store = await fresh({ clock: () => now });
+      const store = await fresh({ clock: () => now.getTime() });
       await store.createOnce(once());
       now = new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS - 1);
       expect((await store.createOnce(once())).outcome).toBe('replayed');

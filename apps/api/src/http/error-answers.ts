@@ -1,0 +1,54 @@
+import type { ErrorBody } from '@animal-store/contract';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { KeyLookupThrottledError } from '../keys/api-key.js';
+import { StoreUnavailableError } from '../store/pet-store.js';
+import type { AppState } from './app-state.js';
+import { HttpError, InternalError, RateLimitedError, ServiceUnavailableError } from './errors.js';
+import { sendJson } from './json-response.js';
+
+/** Seconds a client should wait before retrying while the database is down. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
+function toHttpError(error: unknown, logger: Logger): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof KeyLookupThrottledError) {
+    return new RateLimitedError({
+      retryAfterSeconds: error.retryAfterSeconds,
+      message: 'too many failed API key checks from this address; retry later',
+    });
+  }
+  if (error instanceof StoreUnavailableError) {
+    logger.warn({ err: error.message }, 'store unavailable');
+    return new ServiceUnavailableError({
+      message: 'the store is unavailable; retry later',
+      retryAfterSeconds: STORE_RETRY_AFTER_SECONDS,
+    });
+  }
+  logger.error({ err: error }, 'unhandled error');
+  return new InternalError();
+}
+
+function bodyOf(error: HttpError): ErrorBody {
+  const body: ErrorBody = { code: error.code, message: error.message, status: error.status };
+  if (error.details && error.details.length > 0) body.details = error.details;
+  return body;
+}
+
+/**
+ * Turns whatever the middleware after it throws into an Error answer: an `HttpError` as it says,
+ * a store that cannot be reached as `503`, anything else as a `500` that leaks nothing (and is
+ * logged).
+ */
+export function errorAnswers(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (caught) {
+      const error = toHttpError(caught, logger.child({ requestId: ctx.state.requestId }));
+      Object.assign(ctx.state.headers, error.headers);
+      // A route that wrote its answer before failing keeps it: nothing can be added.
+      if (!ctx.res.headersSent) sendJson(ctx, error.status, bodyOf(error));
+    }
+  };
+}
