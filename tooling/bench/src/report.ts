@@ -267,8 +267,14 @@ export function renderMarkdown(report: Report): string {
       ),
     );
     const points = series[0]?.points ?? [];
+    const first = points[0];
+    const last = points.at(-1);
+    const perPet =
+      first && last && last.pets > first.pets
+        ? ` About ${Math.round(((last.peakRssMb - first.peakRssMb) * 2 ** 20) / (last.pets - first.pets))} bytes of RSS per stored pet (${n(first.pets)} to ${n(last.pets)} pets).`
+        : '';
     parts.push(
-      `API peak RSS: ${points.map((p) => `${n(p.pets)} pets ${p.peakRssMb.toFixed(0)} MiB (seeded in ${(p.seedMs / 1000).toFixed(1)} s)`).join(', ')}.`,
+      `API peak RSS: ${points.map((p) => `${n(p.pets)} pets ${p.peakRssMb.toFixed(0)} MiB (seeded in ${(p.seedMs / 1000).toFixed(1)} s)`).join(', ')}.${perPet}`,
     );
   }
   if (report.targets.length > 0) {
