@@ -46,7 +46,8 @@ const DIGEST_PREFIX = 'sha256:';
 const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 
 interface KnownKey {
-  name: string;
+  /** Made once and answered for every request with the key. */
+  identity: Readonly<ApiKeyIdentity>;
   digest: Buffer;
 }
 
@@ -82,7 +83,7 @@ export class StaticApiKeys implements ApiKeyVerifier {
   constructor(digests: readonly Buffer[]) {
     // The name is a short fingerprint of the digest: enough to tell keys apart in logs.
     this.#keys = digests.map((digest) => ({
-      name: `env:${digest.toString('hex').slice(0, 8)}`,
+      identity: Object.freeze({ name: `env:${digest.toString('hex').slice(0, 8)}` }),
       digest,
     }));
   }
@@ -97,6 +98,6 @@ export class StaticApiKeys implements ApiKeyVerifier {
     for (const key of this.#keys) {
       if (timingSafeEqual(presented, key.digest) && match === undefined) match = key;
     }
-    return match && { name: match.name };
+    return match?.identity;
   }
 }
