@@ -270,7 +270,7 @@ export function renderMarkdown(report: Report): string {
     const first = points[0];
     const last = points.at(-1);
     const perPet =
-      first && last && last.pets > first.pets
+      store === 'memory' && first && last && last.pets > first.pets
         ? ` About ${Math.round(((last.peakRssMb - first.peakRssMb) * 2 ** 20) / (last.pets - first.pets))} bytes of RSS per stored pet (${n(first.pets)} to ${n(last.pets)} pets).`
         : '';
     parts.push(
