@@ -5,7 +5,7 @@ import {
   type RateLimiter,
   type RateLimitSettings,
 } from '../http/rate-limit.js';
-import { guarded } from '../store/mongo-errors.js';
+import { guarded, isDuplicateKey } from '../store/mongo-errors.js';
 
 /**
  * One lease of a key's quota in one window: slot `n` stands for requests `n·lease + 1` to
@@ -52,10 +52,6 @@ export function defaultLease(quota: number): number {
 const isNotImplemented = (error: unknown) =>
   (error as { codeName?: string } | null)?.codeName === 'NotImplemented' ||
   /not implemented/i.test(String((error as Error | null)?.message));
-
-const isDuplicateKey = (error: unknown) =>
-  (error as { code?: number } | null)?.code === 11000 ||
-  ((error as Error | null)?.cause as { code?: number } | undefined)?.code === 11000;
 
 /**
  * A key's quota shared by every process on one database. A window's quota is cut into leases

@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { uniqueDbName } from '@animal-store/test-db';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { runKit } from '../helpers/kit.js';
 import { type ApiProcess, startApiProcess } from '../helpers/processes.js';
 
 const KEY = 'multi-process-key-0123456789';
@@ -42,10 +39,6 @@ async function everyId(api: ApiProcess): Promise<number[]> {
     path = next;
   }
 }
-
-const kitManifest = new URL(import.meta.resolve('@animal-store/conformance/package.json'));
-const { bin } = JSON.parse(readFileSync(kitManifest, 'utf8')) as { bin: Record<string, string> };
-const KIT = fileURLToPath(new URL(bin['animal-store-conformance'] as string, kitManifest));
 
 describe('three API processes on one MongoDB', async () => {
   const apis = await cluster({ RATE_LIMIT_REQUESTS: '0' });
@@ -91,19 +84,7 @@ describe('three API processes on one MongoDB', async () => {
   });
 
   it.each([0, 1, 2])('passes the conformance kit against process %i', async (index) => {
-    const api = apis[index] as ApiProcess;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [KIT, '--base-url', api.base, '--api-key', KEY, '--reporter', 'json', '--strict'],
-      { maxBuffer: 16 * 1024 * 1024 },
-    ).catch((error: { stdout?: string }) => {
-      if (!error.stdout) throw error;
-      return { stdout: error.stdout };
-    });
-    const report = JSON.parse(stdout) as {
-      summary: { failed: number; advisories: number };
-      results: { id: string; outcome: string; message: string }[];
-    };
+    const report = await runKit((apis[index] as ApiProcess).base, KEY);
     // A skip is allowed: the runs share one store, and a filter check whose page is full of
     // earlier runs' pets cannot see its own (the kit says so and skips it).
     expect(report.results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip')).toEqual([]);
