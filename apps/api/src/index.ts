@@ -9,6 +9,8 @@ export {
   FixedWindowRateLimiter,
   type RateLimiter,
   type RateLimitSettings,
+  rateLimitField,
+  rateLimitPolicy,
 } from './http/rate-limit.js';
 export { requestIdFor } from './http/request-id.js';
 export {

@@ -26,6 +26,16 @@ export interface RateLimiter {
   resetSeconds(): number;
 }
 
+/** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers §3): quota `q` per window `w` seconds. */
+export function rateLimitPolicy(settings: RateLimitSettings): string {
+  return `"default";q=${settings.requests};w=${settings.windowSeconds}`;
+}
+
+/** `RateLimit` (§4): `r` left (0 once over), `t` seconds until the quota refills. */
+export function rateLimitField(remaining: number, resetSeconds: number): string {
+  return `"default";r=${remaining < 0 ? 0 : remaining};t=${resetSeconds}`;
+}
+
 /**
  * Fixed windows aligned on the clock (every key's window ends at the same instant), counted per
  * key in one map. O(1) per request; the map is emptied when a window ends, so it only ever
@@ -88,7 +98,7 @@ export class RateLimit {
 
   constructor(settings: RateLimitSettings, limiter: RateLimiter, onRejected?: () => void) {
     this.#limiter = limiter;
-    this.#policy = `"default";q=${settings.requests};w=${settings.windowSeconds}`;
+    this.#policy = rateLimitPolicy(settings);
     this.#onRejected = onRejected;
   }
 
@@ -108,7 +118,7 @@ export class RateLimit {
     const reset = this.#limiter.resetSeconds();
     const headers = ctx.state.headers;
     headers['RateLimit-Policy'] = this.#policy;
-    headers.RateLimit = `"default";r=${remaining < 0 ? 0 : remaining};t=${reset}`;
+    headers.RateLimit = rateLimitField(remaining, reset);
     if (remaining < 0) {
       this.#onRejected?.();
       throw new RateLimitedError({ retryAfterSeconds: reset });

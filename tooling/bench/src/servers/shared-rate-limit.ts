@@ -1,4 +1,10 @@
-import type { PetStore, RateLimiter, RateLimitSettings } from '@animal-store/api';
+import {
+  type PetStore,
+  type RateLimiter,
+  type RateLimitSettings,
+  rateLimitField,
+  rateLimitPolicy,
+} from '@animal-store/api';
 import { ClusterRateLimiter, MongoPetStore } from '@animal-store/api/mongo';
 
 /** A quota no run reaches: the limit is there for what it costs, never to refuse. */
@@ -18,7 +24,7 @@ export async function sharedRateLimiter(store: PetStore): Promise<RateLimiter | 
 /** The two fields the API sends (draft-ietf-httpapi-ratelimit-headers), for the baseline. */
 export function rateLimitFields(limiter: RateLimiter, remaining: number): Record<string, string> {
   return {
-    'RateLimit-Policy': `"default";q=${BENCH_RATE_LIMIT.requests};w=${BENCH_RATE_LIMIT.windowSeconds}`,
-    RateLimit: `"default";r=${Math.max(0, remaining)};t=${limiter.resetSeconds()}`,
+    'RateLimit-Policy': rateLimitPolicy(BENCH_RATE_LIMIT),
+    RateLimit: rateLimitField(remaining, limiter.resetSeconds()),
   };
 }
