@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from '../clock.js';
+import { ExpiringCache } from './expiring-cache.js';
 /** Defaults of the per-address limit on failed key lookups (`AUTH_FAILURE_*`). */
 export const AUTH_FAILURE_LIMIT = 30;
 export const AUTH_FAILURE_WINDOW_MS = 60_000;
@@ -26,30 +27,28 @@ const GRANTED: LookupGrant = { ok: true };
  * per request.
  */
 export class LookupThrottle {
-  readonly #windows = new Map<string, { used: number; endsAt: number }>();
+  /** Each address's window: entries expire with it, and the oldest go first when full. */
+  readonly #windows: ExpiringCache<string, { used: number; endsAt: number }>;
   readonly #limit: number;
   readonly #windowMs: number;
-  readonly #maxAddresses: number;
   readonly #now: Clock;
 
   constructor(options: LookupThrottleOptions) {
     this.#limit = options.limit;
     this.#windowMs = options.windowMs;
-    this.#maxAddresses = options.maxAddresses ?? 100_000;
     this.#now = options.now ?? systemClock;
+    this.#windows = new ExpiringCache({
+      ttlMs: options.windowMs,
+      maxEntries: options.maxAddresses ?? 100_000,
+      now: this.#now,
+    });
   }
 
   take(address: string): LookupGrant {
     if (this.#limit <= 0) return GRANTED;
     const now = this.#now();
-    let window = this.#windows.get(address);
-    if (window === undefined || window.endsAt <= now) {
-      this.#windows.delete(address);
-      while (this.#windows.size >= this.#maxAddresses) {
-        const oldest = this.#windows.keys().next();
-        if (oldest.done) break;
-        this.#windows.delete(oldest.value);
-      }
+    let window = this.#windows.get(address)?.value;
+    if (window === undefined) {
       window = { used: 0, endsAt: now + this.#windowMs };
       this.#windows.set(address, window);
     }
@@ -62,7 +61,7 @@ export class LookupThrottle {
 
   /** Gives back what `take` counted: the lookup found a valid key. */
   giveBack(address: string): void {
-    const window = this.#windows.get(address);
+    const window = this.#windows.get(address)?.value;
     if (window !== undefined && window.used > 0) window.used -= 1;
   }
 }
