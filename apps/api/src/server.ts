@@ -1,4 +1,10 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import {
+  type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
+  type Server,
+  ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppDeps, createApp } from './app.js';
 import {
@@ -21,37 +27,35 @@ export interface RunningServer {
 }
 
 /**
- * The draining state of a server. Each response not yet written is tracked, so that once the
- * server drains it says `Connection: close` and the client knows not to send on that connection
- * again: closing a keep-alive connection between requests is what resets a request already on
- * its way.
+ * The draining state of a server. Its responses are `DrainAwareResponse`s: each one whose head is
+ * written once the drain has started says `Connection: close`, so the client knows not to send
+ * on that connection again (closing a keep-alive connection between requests is what resets a
+ * request already on its way). One flag read per answer: nothing is tracked per request.
  */
 class Drain {
-  private draining = false;
-  private readonly unwritten = new Set<ServerResponse>();
+  draining = false;
+  readonly Response: typeof ServerResponse;
 
-  /** Wraps the request listener. The `close` listener is one shared function, not a closure. */
-  listener(handle: (req: IncomingMessage, res: ServerResponse) => void) {
-    const unwritten = this.unwritten;
-    function written(this: ServerResponse) {
-      unwritten.delete(this);
-    }
-    return (req: IncomingMessage, res: ServerResponse) => {
-      if (this.draining) {
-        res.shouldKeepAlive = false;
-      } else {
-        unwritten.add(res);
-        res.once('close', written);
+  constructor() {
+    const drain = this;
+    this.Response = class DrainAwareResponse<
+      Request extends IncomingMessage = IncomingMessage,
+    > extends ServerResponse<Request> {
+      // Every answer passes here: Node's implicit head (`res.end()` alone) calls `writeHead` too.
+      override writeHead(
+        statusCode: number,
+        reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+        headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+      ): this {
+        if (drain.draining) this.shouldKeepAlive = false;
+        return super.writeHead(statusCode, reasonOrHeaders as string, headers);
       }
-      handle(req, res);
     };
   }
 
-  /** Marks every response not yet started `Connection: close`, then closes the server. */
+  /** Makes every answer not yet started say `Connection: close`, then closes the server. */
   start(server: Server, closed: () => void): void {
     this.draining = true;
-    for (const res of this.unwritten) if (!res.headersSent) res.shouldKeepAlive = false;
-    this.unwritten.clear();
     // A poll of the sockets first (there is always one between two check phases): a request
     // whose bytes have already arrived on an idle connection is read, so that connection counts
     // as busy and gets its answer. `close()` then closes the connections that are idle (Node 19+
@@ -69,12 +73,13 @@ export async function startServer(
   const metrics = deps.metrics ?? new ApiMetrics();
   const drain = new Drain();
   const server = createLimitedServer(
-    drain.listener(createApp({ ...deps, metrics }).callback()),
+    createApp({ ...deps, metrics }).callback(),
     { ...DEFAULT_SERVER_LIMITS, ...limits },
     ({ requestId, status, code, cause }) => {
       metrics.protocolErrors.inc({ status });
       deps.logger.info({ requestId, status, code, cause }, 'request refused');
     },
+    drain.Response,
   );
   server.on('drop', () => metrics.droppedConnections.inc());
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
+import { routeTemplate } from '../metrics/api-metrics.js';
 import type { AppState } from './app-state.js';
 
 /**
@@ -19,7 +20,7 @@ export function accessLog(
       {
         requestId: ctx.state.requestId,
         method: ctx.req.method,
-        route: ctx.state.route ?? ctx.path,
+        route: routeTemplate(ctx) ?? ctx.path,
         status: ctx.res.statusCode,
         ms: Math.round(ms * 100) / 100,
         key: ctx.state.apiKeyName,

@@ -8,6 +8,4 @@ export interface AppState {
   headers: Record<string, string>;
   /** Name of the API key the request authenticated with; never the key itself. */
   apiKeyName?: string;
-  /** Route template, for logs and metrics (e.g. `/v1/pets/:petId`). */
-  route?: string;
 }

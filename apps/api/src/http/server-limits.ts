@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, ServerResponse } from 'node:http';
 import { type ClientErrorListener, clientErrorListener, connectListener } from './client-errors.js';
 
 /** What the HTTP server accepts at the socket level, before the application sees a request. */
@@ -44,9 +44,11 @@ export function createLimitedServer(
   handler: RequestListener,
   limits: ServerLimits,
   onClientError?: ClientErrorListener,
+  Response: typeof ServerResponse = ServerResponse,
 ): Server {
   const server = createServer(
     {
+      ServerResponse: Response,
       maxHeaderSize: limits.maxHeaderBytes,
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,

@@ -71,7 +71,7 @@ export class ApiKeyRegistry {
     const key = generateApiKey();
     const doc: ApiKeyDocument = {
       name,
-      digest: digestKey(key).toString('hex'),
+      digest: digestKey(key),
       createdAt: new Date(this.now()),
       revokedAt: null,
     };

@@ -87,7 +87,7 @@ export class MongoApiKeys implements ApiKeyVerifier {
 
   async verify(token: string, client?: string): Promise<ApiKeyIdentity | undefined> {
     if (!hasIssuedKeyShape(token)) return undefined;
-    const digest = digestKey(token).toString('hex');
+    const digest = digestKey(token);
     const cached = this.#cache.get(digest);
     if (cached) return cached.value;
     if (this.#unknown.get(digest)) return undefined;

@@ -3,15 +3,14 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
 /** The route label of a request no route matched (404, 405): never the raw path. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** What a request's route template is read from: ours, else the one @koa/router matched. */
+/** Where @koa/router records the template of the route it matched. */
 interface RoutedContext {
-  state: { route?: string };
   _matchedRoute?: string | RegExp;
 }
 
 /** The template of the route that answered (e.g. `/v1/pets/:petId`), if any matched. */
-export function routeTemplate(ctx: RoutedContext): string | undefined {
-  const matched = ctx.state.route ?? ctx._matchedRoute;
+export function routeTemplate(ctx: object): string | undefined {
+  const matched = (ctx as RoutedContext)._matchedRoute;
   return typeof matched === 'string' ? matched : undefined;
 }
 

@@ -13,12 +13,15 @@ import { digestKey } from '../keys/api-key.js';
  * router, so it adds no router to the path of every other request.
  */
 export function metricsHandler(registry: Registry, token?: string): Middleware<AppState> {
-  const expected = token === undefined ? undefined : digestKey(token);
+  const expected = token === undefined ? undefined : Buffer.from(digestKey(token));
   return async (ctx) => {
     if (expected) {
       // METRICS_TOKEN is token68 like an API key, so the API's bearer parse serves both.
       const presented = bearerToken(ctx.get('Authorization'));
-      if (presented === undefined || !timingSafeEqual(digestKey(presented), expected)) {
+      if (
+        presented === undefined ||
+        !timingSafeEqual(Buffer.from(digestKey(presented)), expected)
+      ) {
         throw new UnauthorizedError({
           message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>',
         });

@@ -30,15 +30,6 @@ export interface PetRoutesDeps {
   guard: readonly Middleware<AppState>[];
 }
 
-/** Names the matched route for logs and metrics (the template, built once). */
-function route(template: string): Middleware<AppState> {
-  const name = `${API_PREFIX}${template}`;
-  return (ctx, next) => {
-    ctx.state.route = name;
-    return next();
-  };
-}
-
 /** Adds `getPet`'s deprecation headers (spec §4.3) to every answer, errors included. */
 const deprecated: Middleware<AppState> = (ctx, next) => {
   Object.assign(ctx.state.headers, GET_PET_DEPRECATION_HEADERS);
@@ -115,8 +106,8 @@ export function petRoutes({
     sendJsonText(ctx, 200, petJson(pet));
   };
 
-  router.get('/pets', route('/pets'), ...guard, listPets);
-  router.post('/pets', route('/pets'), ...guard, createPet);
-  router.get('/pets/:petId', route('/pets/:petId'), deprecated, ...guard, getPet);
+  router.get('/pets', ...guard, listPets);
+  router.post('/pets', ...guard, createPet);
+  router.get('/pets/:petId', deprecated, ...guard, getPet);
   return router;
 }

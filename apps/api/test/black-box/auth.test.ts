@@ -77,6 +77,17 @@ describe('authentication', () => {
     expect(plain.status).toBe(401);
   });
 
+  it('accepts a configured digest written in upper-case hex', async () => {
+    const digest = createHash('sha256').update('upper-digest-key').digest('hex').toUpperCase();
+    const other = await startTestApi({
+      apiKeys: new StaticApiKeys(parseApiKeys(`SHA256:${digest}`)),
+    });
+    const ok = await fetch(`${other.base}/pets`, {
+      headers: { Authorization: 'Bearer upper-digest-key' },
+    });
+    expect(ok.status).toBe(200);
+  });
+
   it('never logs the key or the Authorization header', async () => {
     await fetch(`${api.base}/pets`, { headers: auth });
     await fetch(`${api.base}/pets`, { headers: { Authorization: 'Bearer wrong-secret-value' } });

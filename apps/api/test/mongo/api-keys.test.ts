@@ -39,7 +39,7 @@ describe('the api_keys collection', () => {
     expect(docs).toEqual([
       {
         name: 'ci',
-        digest: digestKey(key).toString('hex'),
+        digest: digestKey(key),
         createdAt: new Date('2026-06-01T00:00:00Z'),
         revokedAt: null,
       },
