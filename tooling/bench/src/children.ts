@@ -1,30 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ReadyMessage, ServerSpec, StatsMessage, StatsRequest } from './servers/protocol.js';
-import { SERVER_SPEC_ENV } from './servers/protocol.js';
+import { type ChildMessage, SERVER_SPEC_ENV, type ServerSpec } from './servers/protocol.js';
 
-export type ServerKind = 'api' | 'baseline' | 'limit' | 'floor';
+export type ServerKind = 'api' | 'baseline' | 'limit';
 
 const ENTRIES: Record<ServerKind, string> = {
   api: fileURLToPath(new URL('./servers/api-server.js', import.meta.url)),
   baseline: fileURLToPath(new URL('./servers/baseline-server.js', import.meta.url)),
   limit: fileURLToPath(new URL('./servers/replay-server.js', import.meta.url)),
-  floor: fileURLToPath(new URL('./servers/floor-server.js', import.meta.url)),
 };
 
 /** A server child as the orchestrator sees it. */
 export interface ServerChild {
   kind: ServerKind;
-  pid: number;
   origin: string;
   seedMs: number;
   /** CPU time (user + system) the child has used so far, in seconds. */
   cpuSeconds(): number;
-  /**
-   * Restarts the peak-RSS watermark (VmHWM) so the peak covers only what follows; false where
-   * the kernel refuses, and the peak then runs from start-up.
-   */
+  /** Restarts the peak-RSS watermark (VmHWM); false where the kernel refuses (then it runs from start-up). */
   resetPeakRss(): boolean;
   /** Peak resident set size since the last reset (or start), in MiB. */
   peakRssMb(): number;
@@ -34,14 +28,10 @@ export interface ServerChild {
 }
 
 export interface StartOptions {
-  /** Pin the child to this CPU (`taskset`), so driver and server do not trade cores. */
+  /** Pins the child to this CPU (`taskset`), so driver and server do not trade cores. */
   cpu?: number;
-  /** Write a V8 CPU profile of the child when it stops (`--cpu-prof`): `dir/name.cpuprofile`. */
+  /** Writes a V8 CPU profile of the child to `dir/name.cpuprofile` when it stops. */
   cpuProfile?: { dir: string; name: string };
-  /** How long seeding and start-up may take. */
-  readyTimeoutMs?: number;
-  /** Arguments for the child's script. */
-  args?: string[];
 }
 
 const live = new Set<ChildProcess>();
@@ -66,19 +56,32 @@ function hookExit(): void {
   }
 }
 
-function procStatusKb(pid: number, field: string): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
-  return match ? Number(match[1]) : Number.NaN;
-}
-
-const CLOCK_TICKS_PER_SECOND = 100;
-
+/** Utime + stime of a process, in seconds (fields 14 and 15 of /proc/PID/stat, in 1/100 s). */
 function procCpuSeconds(pid: number): number {
-  // Fields after the parenthesised command name; utime and stime are the 14th and 15th overall.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The next message of a type from a child, or an error after `ms`. */
+function nextMessage<T extends ChildMessage['type']>(
+  child: ChildProcess,
+  type: T,
+  ms: number,
+  describe: () => string,
+): Promise<Extract<ChildMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error, message?: ChildMessage) => {
+      clearTimeout(timer);
+      child.off('message', onMessage).off('exit', onExit);
+      if (error) reject(error);
+      else resolve(message as Extract<ChildMessage, { type: T }>);
+    };
+    const onMessage = (message: ChildMessage) => message.type === type && done(undefined, message);
+    const onExit = (code: number | null) => done(new Error(`exited (${code}) ${describe()}`));
+    const timer = setTimeout(() => done(new Error(`sent no ${type} in time ${describe()}`)), ms);
+    child.on('message', onMessage).once('exit', onExit);
+  });
 }
 
 /** Starts a server child, waits until it has seeded its store and listens, and returns it. */
@@ -88,18 +91,21 @@ export async function startServerChild(
   options: StartOptions = {},
 ): Promise<ServerChild> {
   hookExit();
-  const profile = options.cpuProfile
-    ? [
-        '--cpu-prof',
-        `--cpu-prof-dir=${options.cpuProfile.dir}`,
-        `--cpu-prof-name=${options.cpuProfile.name}.cpuprofile`,
-      ]
-    : [];
-  const nodeArgs = [...profile, ENTRIES[kind], ...(options.args ?? [])];
+  const { cpu, cpuProfile: profile } = options;
+  const nodeArgs = [
+    ...(profile
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${profile.dir}`,
+          `--cpu-prof-name=${profile.name}.cpuprofile`,
+        ]
+      : []),
+    ENTRIES[kind],
+  ];
   const [command, args] =
-    options.cpu === undefined
+    cpu === undefined
       ? [process.execPath, nodeArgs]
-      : ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgs]];
+      : ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs]];
   // stdout (the JSON access log) goes to /dev/null: written for real, kept nowhere.
   const child = spawn(command, args, {
     env: { ...process.env, [SERVER_SPEC_ENV]: JSON.stringify(spec) },
@@ -112,28 +118,19 @@ export async function startServerChild(
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.once('exit', () => live.delete(child));
-
-  const ready = await new Promise<ReadyMessage>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${kind} server did not start in time\n${stderr}`)),
-      options.readyTimeoutMs ?? 120_000,
-    );
-    child.once('message', (message: ReadyMessage) => {
-      clearTimeout(timer);
-      resolve(message);
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${kind} server exited (${signal ?? code}) before listening\n${stderr}`));
-    });
-  }).catch((error: unknown) => {
+  // Seeding a million pets into a slow database may take minutes: the bound only catches a hang.
+  const ready = await nextMessage(
+    child,
+    'ready',
+    20 * 60_000,
+    () => `${kind} server\n${stderr}`,
+  ).catch((error: unknown) => {
     child.kill('SIGKILL');
     throw error;
   });
   const pid = child.pid as number;
   return {
     kind,
-    pid,
     origin: `http://127.0.0.1:${ready.port}`,
     seedMs: ready.seedMs,
     cpuSeconds: () => procCpuSeconds(pid),
@@ -145,23 +142,15 @@ export async function startServerChild(
         return false;
       }
     },
-    peakRssMb: () => procStatusKb(pid, 'VmHWM') / 1024,
-    commands: () =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          child.off('message', onMessage);
-          reject(new Error(`${kind} server did not report its stats`));
-        }, 10_000);
-        const onMessage = (message: StatsMessage) => {
-          if (message.type !== 'stats') return;
-          clearTimeout(timer);
-          child.off('message', onMessage);
-          resolve(message.commands);
-        };
-        child.on('message', onMessage);
-        const request: StatsRequest = { type: 'stats' };
-        child.send(request);
-      }),
+    peakRssMb: () => {
+      const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      return Number(kb) / 1024;
+    },
+    async commands() {
+      const stats = nextMessage(child, 'stats', 60_000, () => `${kind} server`);
+      child.send({ type: 'stats' });
+      return (await stats).commands;
+    },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

@@ -1,46 +1,25 @@
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { type ServerChild, type ServerKind, startServerChild } from './children.js';
-import { type RunResult, saturate, steady } from './driver.js';
-import { BENCH_API_KEY, type BenchRequest, ENDPOINTS, type EndpointId } from './scenario.js';
-import type { ReplayAnswer } from './servers/protocol.js';
+import { medianOf, type RunSummary, saturate, steady } from './driver.js';
+import { BENCH_API_KEY, ENDPOINTS, type EndpointId } from './scenario.js';
 import { runLength, type Settings } from './settings.js';
 import { round, type Spread, spread } from './stats.js';
 import type { BenchStore } from './stores.js';
-import { assertSame, type Captured, capture, verifyMatched } from './verify.js';
+import { assertSame, type Captured, capture } from './verify.js';
 
-/** CPUs: the driver runs on the first, every server on the second (when pinning). */
-export const DRIVER_CPU = 0;
-export const SERVER_CPU = 1;
+/** When pinning, the driver runs on CPU 0 and every server on CPU 1. */
+const DRIVER_CPU = 0;
+const SERVER_CPU = 1;
 
 /** Pins this process (the driver) to its CPU; false when that is not possible here. */
 export function pinDriver(): boolean {
   if (cpus().length < 2) return false;
-  const pinned = spawnSync('taskset', ['-a', '-p', '-c', String(DRIVER_CPU), String(process.pid)], {
-    stdio: 'ignore',
-  });
-  return pinned.status === 0;
+  const args = ['-a', '-p', '-c', String(DRIVER_CPU), String(process.pid)];
+  return spawnSync('taskset', args, { stdio: 'ignore' }).status === 0;
 }
 
-/** What one run is reduced to in the report (milliseconds, requests per second, cores). */
-export interface RunSummary {
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  serverCpu: number;
-  /**
-   * Server CPU time per response, in microseconds: what a request costs the server, which a busy
-   * machine disturbs far less than it disturbs req/s.
-   */
-  cpuUsPerRequest: number;
-  /** CPU used by other processes on the machine during the run, in cores. */
-  otherCpu: number;
-  /** CPU the driver used during the run, in cores. */
-  driverCpu: number;
-}
-
-/** Medians over the rounds of one server. */
-export type SideSummary = RunSummary;
+export type Progress = (line: string) => void;
 
 export interface EndpointComparison {
   store: string;
@@ -51,137 +30,64 @@ export interface EndpointComparison {
   connections: number;
   pipelining: number;
   throughput: {
-    /** API req/s over baseline req/s, paired by round. */
+    /** API req/s over the baseline's, and over the replay limit's, paired by round. */
     ratio: Spread;
-    /** API req/s over the replay limit's req/s, paired by round. */
     limitRatio: Spread;
-    api: SideSummary;
-    baseline: SideSummary;
-    limit: SideSummary;
-    rounds: {
-      api: RunSummary;
-      baseline: RunSummary;
-      limit: RunSummary;
-      ratio: number;
-      limitRatio: number;
-    }[];
+    /** Medians over the rounds. */
+    api: RunSummary;
+    baseline: RunSummary;
+    limit: RunSummary;
+    rounds: { api: RunSummary; baseline: RunSummary; limit: RunSummary }[];
   };
   fixedRate: {
-    /** Requests per second: a fraction of the baseline's median throughput. */
+    /** Requests per second: `rateFraction` of the slower server's median throughput. */
     rate: number;
-    api: SideSummary & { p999Ms: number };
-    baseline: SideSummary & { p999Ms: number };
+    api: RunSummary;
+    baseline: RunSummary;
     /** API p99 over baseline p99 (medians over rounds). */
     p99Ratio: number;
   };
   peakRssMb: { api: number; baseline: number };
-  /** Database commands per response during the throughput rounds, by name (MongoDB only). */
-  commandsPerRequest: { api: Record<string, number>; baseline: Record<string, number> };
   /** Whether the peak covers only the measured load (false: it runs from start-up). */
   peakRssUnderLoadOnly: boolean;
+  /** Database commands per response during the throughput rounds, by name (MongoDB only). */
+  commandsPerRequest: { api: Record<string, number>; baseline: Record<string, number> };
 }
 
-export function summarise(run: RunResult): RunSummary {
-  return {
-    rps: Math.round(run.rps),
-    p50Ms: round(run.latencyMs.p50, 3),
-    p99Ms: round(run.latencyMs.p99, 3),
-    serverCpu: round(run.serverCpu, 2),
-    cpuUsPerRequest: round((run.serverCpu * 1e6) / run.rps, 1),
-    otherCpu: round(run.otherCpu, 2),
-    driverCpu: round(run.driverCpu, 2),
-  };
-}
-
-/** Medians, field by field, over the rounds of one server. */
-export function medianOf(runs: readonly RunSummary[]): SideSummary {
-  const of = (pick: (r: RunSummary) => number) => spread(runs.map(pick)).median;
-  return {
-    rps: Math.round(of((r) => r.rps)),
-    p50Ms: round(
-      of((r) => r.p50Ms),
-      3,
-    ),
-    p99Ms: round(
-      of((r) => r.p99Ms),
-      3,
-    ),
-    serverCpu: round(
-      of((r) => r.serverCpu),
-      2,
-    ),
-    cpuUsPerRequest: round(
-      of((r) => r.cpuUsPerRequest),
-      1,
-    ),
-    otherCpu: round(
-      of((r) => r.otherCpu),
-      2,
-    ),
-    driverCpu: round(
-      of((r) => r.driverCpu),
-      2,
-    ),
-  };
-}
-
-/** Starts a server child of any kind on the server CPU, its store seeded with `pets` pets. */
+/** Starts the API or the baseline on the server CPU, its store (database `name`) seeded with `pets` pets. */
 export function startChild(
-  kind: ServerKind,
+  kind: Exclude<ServerKind, 'limit'>,
   store: BenchStore,
-  database: string,
+  name: string,
   pets: number,
   settings: Settings,
   profileDir?: string,
-  replay?: ReplayAnswer[],
 ): Promise<ServerChild> {
   return startServerChild(
     kind,
-    { store: store.spec(database), pets, apiKey: BENCH_API_KEY, replay },
+    { store: store.spec(name), pets, apiKey: BENCH_API_KEY },
     {
       cpu: settings.pin ? SERVER_CPU : undefined,
       cpuProfile:
         settings.cpuProf && profileDir
-          ? { dir: profileDir, name: `${kind}-${database}-${Date.now()}` }
+          ? { dir: profileDir, name: `${kind}-${name}-${Date.now()}` }
           : undefined,
-      readyTimeoutMs: 20 * 60_000,
     },
   );
 }
 
-/** A/B, B/A, A/B …: each round flips the order, so drift (heat, caches) hits both sides alike. */
-export function interleaved<T>(round: number, a: T, b: T): [T, T] {
-  return round % 2 === 0 ? [a, b] : [b, a];
-}
-
-/** A, B, C / B, C, A / C, A, B …: each round starts with the next server. */
+/** A, B, C / B, C, A / C, A, B …: each round starts with the next server, so drift hits all alike. */
 export function rotated<T>(round: number, servers: readonly T[]): T[] {
   const k = round % servers.length;
   return [...servers.slice(k), ...servers.slice(0, k)];
 }
-
-/** The API's answers as the replay server sends them again. */
-function replayOf(requests: readonly BenchRequest[], answers: readonly Captured[]): ReplayAnswer[] {
-  return requests.map((request, i) => {
-    const answer = answers[i] as Captured;
-    return {
-      method: request.method,
-      path: request.path,
-      status: answer.status,
-      headers: answer.headers,
-      body: answer.body.toString('base64'),
-    };
-  });
-}
-
-export type Progress = (line: string) => void;
 
 /** Commands sent between two counts, per response. */
 function perRequest(
   before: Record<string, number>,
   after: Record<string, number>,
   responses: number,
-): Record<string, number> {
+) {
   const rates: Record<string, number> = {};
   for (const [name, count] of Object.entries(after)) {
     const sent = count - (before[name] ?? 0);
@@ -191,8 +97,8 @@ function perRequest(
 }
 
 /**
- * The API against the baseline on one endpoint: verify the answers match, warm up, then
- * interleaved throughput rounds and interleaved fixed-rate latency rounds.
+ * One endpoint, three servers: verify that the baseline and the replay limit answer as the API
+ * does, warm up, then interleaved throughput rounds and interleaved fixed-rate rounds.
  */
 export async function compareEndpoint(
   store: BenchStore,
@@ -203,12 +109,13 @@ export async function compareEndpoint(
 ): Promise<EndpointComparison> {
   const endpoint = ENDPOINTS[endpointId];
   const requests = endpoint.requests(settings.pets);
+  const { expectStatus } = endpoint;
   const tag = `${store.kind} ${endpoint.label}`;
   const start = (kind: 'api' | 'baseline', fresh = '') =>
     startChild(
       kind,
       store,
-      `bench_${endpointId}_${kind === 'api' ? 'api' : 'base'}${fresh}`,
+      `bench_${endpointId}_${kind}${fresh}`,
       settings.pets,
       settings,
       profileDir,
@@ -218,113 +125,105 @@ export async function compareEndpoint(
   let limit: ServerChild | undefined;
   try {
     baseline = await start('baseline');
-    const answers = await verifyMatched(
-      tag,
-      api.origin,
-      baseline.origin,
-      requests,
-      endpoint.expectStatus,
-    );
-    // The replay limit needs no store: an empty in-memory one.
+    const answers: Captured[] = [];
+    for (const request of requests) {
+      const answer = await capture(api.origin, request);
+      const other = { name: 'baseline', answer: await capture(baseline.origin, request) };
+      assertSame(`${tag} (${request.method} ${request.path})`, answer, other, expectStatus);
+      answers.push(answer);
+    }
+    // The replay limit sends the API's own answers; it needs no store.
+    const replay = requests.map((r, i) => {
+      const { status, headers, body } = answers[i] as Captured;
+      return { method: r.method, path: r.path, status, headers, body: body.toString('base64') };
+    });
     limit = await startServerChild(
       'limit',
-      {
-        store: { kind: 'memory' },
-        pets: 0,
-        apiKey: BENCH_API_KEY,
-        replay: replayOf(requests, answers),
-      },
+      { store: { kind: 'memory' }, pets: 0, apiKey: BENCH_API_KEY, replay },
       { cpu: settings.pin ? SERVER_CPU : undefined },
     );
     for (const [i, request] of requests.entries()) {
-      const replayed = await capture(limit.origin, request);
-      assertSame(`${tag} (replay limit)`, answers[i] as Captured, replayed, endpoint.expectStatus);
+      const other = { name: 'replay limit', answer: await capture(limit.origin, request) };
+      assertSame(
+        `${tag} (${request.method} ${request.path})`,
+        answers[i] as Captured,
+        other,
+        expectStatus,
+      );
     }
     progress(`${tag}: responses match; warming up`);
     const underLoadOnly = api.resetPeakRss() && baseline.resetPeakRss();
     const load = {
       connections: settings.connections,
       pipelining: settings.pipelining,
-      expectStatus: endpoint.expectStatus,
+      expectStatus,
     };
-    // Creates grow the store: every POST round starts both stores from the same seeded state,
-    // after the same number of warm-up creates, so the ratio does not measure heap growth.
-    const restartsPerRound = endpointId === 'create' && store.kind === 'memory';
+    // Creates grow the store: on the in-memory store every POST round starts the API and the
+    // baseline from the same seeded state, after the same number of warm-up creates, so the
+    // ratio does not measure heap growth.
+    const restarts = endpointId === 'create' && store.kind === 'memory';
     const warmUp = async (server: ServerChild) => {
       const length = runLength(settings, 'warmup');
-      const fixed = restartsPerRound
-        ? { ...length, amount: length.amount ?? settings.createWarmupRequests }
-        : length;
-      await saturate(server, requests, { ...load, ...fixed, warmup: true });
+      const amount = restarts ? { amount: length.amount ?? settings.createWarmupRequests } : {};
+      await saturate(server, requests, { ...load, ...length, ...amount, warmup: true });
     };
     for (const server of [api, baseline, limit]) await warmUp(server);
 
     const commandsBefore = [await api.commands(), await baseline.commands()] as const;
     const rounds: EndpointComparison['throughput']['rounds'] = [];
-    const answered = { api: 0, baseline: 0 };
     for (let r = 0; r < settings.rounds; r++) {
-      if (restartsPerRound && r > 0) {
+      if (restarts && r > 0) {
         await Promise.all([api.stop(), baseline.stop()]);
         [api, baseline] = await Promise.all([start('api', `_${r}`), start('baseline', `_${r}`)]);
         for (const server of [api, baseline]) await warmUp(server);
       }
-      const results = new Map<ServerChild, RunSummary>();
-      const order: ServerChild[] = rotated(r, [api, baseline, limit]);
-      for (const server of order) {
-        const run = await saturate(server, requests, {
-          ...load,
-          ...runLength(settings, 'measure'),
-        });
-        if (server === api) answered.api += run.requests;
-        if (server === baseline) answered.baseline += run.requests;
-        results.set(server, summarise(run));
+      const runs = new Map<ServerChild, RunSummary>();
+      for (const server of rotated(r, [api, baseline, limit])) {
+        runs.set(
+          server,
+          await saturate(server, requests, { ...load, ...runLength(settings, 'measure') }),
+        );
       }
-      const a = results.get(api) as RunSummary;
-      const b = results.get(baseline) as RunSummary;
-      const l = results.get(limit) as RunSummary;
-      rounds.push({
-        api: a,
-        baseline: b,
-        limit: l,
-        ratio: round(a.rps / b.rps, 3),
-        limitRatio: round(a.rps / l.rps, 3),
-      });
+      const [a, b, l] = [api, baseline, limit].map((s) => runs.get(s)) as RunSummary[];
+      rounds.push({ api: a as RunSummary, baseline: b as RunSummary, limit: l as RunSummary });
       progress(
-        `${tag}: round ${r + 1}/${settings.rounds}: API ${a.rps} req/s (${a.cpuUsPerRequest} µs CPU/req), ` +
-          `baseline ${b.rps} req/s (${b.cpuUsPerRequest} µs), limit ${l.rps} req/s (${l.cpuUsPerRequest} µs), ` +
-          `API/baseline ${round(a.rps / b.rps, 3)}, API/limit ${round(a.rps / l.rps, 3)}, ` +
-          `driver ${Math.max(a.driverCpu, b.driverCpu)} cores, others ${Math.max(a.otherCpu, b.otherCpu)} cores`,
+        `${tag}: round ${r + 1}/${settings.rounds}: req/s (CPU µs/req) API ${a?.rps} (${a?.cpuUsPerRequest}), ` +
+          `baseline ${b?.rps} (${b?.cpuUsPerRequest}), limit ${l?.rps} (${l?.cpuUsPerRequest}); ` +
+          `driver ${a?.driverCpu} cores, others ${a?.otherCpu} cores`,
       );
     }
+    const answered = (side: 'api' | 'baseline') =>
+      rounds.reduce((sum, r) => sum + r[side].requests, 0);
     const commandsPerRequest = {
-      api: perRequest(commandsBefore[0], await api.commands(), answered.api),
-      baseline: perRequest(commandsBefore[1], await baseline.commands(), answered.baseline),
+      api: perRequest(commandsBefore[0], await api.commands(), answered('api')),
+      baseline: perRequest(commandsBefore[1], await baseline.commands(), answered('baseline')),
     };
-    const baselineSide = medianOf(rounds.map((r) => r.baseline));
-    const rate = Math.max(1, Math.round(baselineSide.rps * settings.rateFraction));
-
-    const steadyRuns = new Map<ServerChild, (RunSummary & { p999Ms: number })[]>([
+    const [apiSide, baselineSide] = [
+      medianOf(rounds.map((r) => r.api)),
+      medianOf(rounds.map((r) => r.baseline)),
+    ];
+    // A rate both can carry without pipelining (which costs a server far more per request): the
+    // latency is then what a request costs, not the queue of a server near its capacity.
+    const rate = Math.max(
+      1,
+      Math.round(Math.min(apiSide.rps, baselineSide.rps) * settings.rateFraction),
+    );
+    const fixed = new Map<ServerChild, RunSummary[]>([
       [api, []],
       [baseline, []],
     ]);
-    const steadyBaseline = baseline;
     for (let r = 0; r < settings.latencyRounds; r++) {
-      for (const server of interleaved(r, api, steadyBaseline)) {
-        const run = await steady(server, requests, {
+      for (const server of rotated(r, [api, baseline])) {
+        const options = {
           rate,
           connections: settings.connections,
           ...runLength(settings, 'measure'),
-          expectStatus: endpoint.expectStatus,
-        });
-        steadyRuns.get(server)?.push({ ...summarise(run), p999Ms: round(run.latencyMs.p999, 3) });
+        };
+        fixed.get(server)?.push(await steady(server, requests, { ...options, expectStatus }));
       }
     }
-    const steadySide = (server: ServerChild) => {
-      const runs = steadyRuns.get(server) ?? [];
-      return { ...medianOf(runs), p999Ms: round(spread(runs.map((r) => r.p999Ms)).median, 3) };
-    };
-    const fixedApi = steadySide(api);
-    const fixedBaseline = steadySide(baseline);
+    const fixedApi = medianOf(fixed.get(api) ?? []);
+    const fixedBaseline = medianOf(fixed.get(baseline) ?? []);
     progress(
       `${tag}: at ${rate} req/s p99 API ${fixedApi.p99Ms} ms, baseline ${fixedBaseline.p99Ms} ms`,
     );
@@ -336,9 +235,9 @@ export async function compareEndpoint(
       connections: settings.connections,
       pipelining: settings.pipelining,
       throughput: {
-        ratio: spread(rounds.map((r) => r.ratio)),
-        limitRatio: spread(rounds.map((r) => r.limitRatio)),
-        api: medianOf(rounds.map((r) => r.api)),
+        ratio: spread(rounds.map((r) => r.api.rps / r.baseline.rps)),
+        limitRatio: spread(rounds.map((r) => r.api.rps / r.limit.rps)),
+        api: apiSide,
         baseline: baselineSide,
         limit: medianOf(rounds.map((r) => r.limit)),
         rounds,

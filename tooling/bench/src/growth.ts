@@ -1,12 +1,5 @@
-import {
-  medianOf,
-  type Progress,
-  type RunSummary,
-  type SideSummary,
-  startChild,
-  summarise,
-} from './compare.js';
-import { saturate, steady } from './driver.js';
+import { type Progress, startChild } from './compare.js';
+import { medianOf, type RunSummary, saturate, steady } from './driver.js';
 import { ENDPOINTS, type EndpointId, GROWTH_ENDPOINTS } from './scenario.js';
 import { runLength, type Settings } from './settings.js';
 import { round } from './stats.js';
@@ -16,8 +9,8 @@ export interface GrowthPoint {
   pets: number;
   /** How long seeding the store took, in milliseconds. */
   seedMs: number;
-  throughput: SideSummary;
-  fixedRate: SideSummary & { rate: number };
+  throughput: RunSummary;
+  fixedRate: RunSummary & { rate: number };
   peakRssMb: number;
 }
 
@@ -32,8 +25,8 @@ export interface GrowthSeries {
 
 /**
  * The API alone on the read endpoints, with the store at each size: throughput rounds, then a
- * fixed-rate run at the same rate for every size (half the API's capacity at the smallest size),
- * so latency is compared at equal load.
+ * run at one fixed rate per endpoint (`growthRateFraction` of its capacity at the smallest size),
+ * the same for every size, so latency is compared at equal load.
  */
 export async function growthRuns(
   store: BenchStore,
@@ -48,34 +41,28 @@ export async function growthRuns(
     try {
       api.resetPeakRss();
       for (const id of GROWTH_ENDPOINTS) {
-        const endpoint = ENDPOINTS[id];
-        const requests = endpoint.requests(pets);
+        const { label, expectStatus } = ENDPOINTS[id];
+        const requests = ENDPOINTS[id].requests(pets);
         const load = {
           connections: settings.connections,
           pipelining: settings.pipelining,
-          expectStatus: endpoint.expectStatus,
+          expectStatus,
         };
         await saturate(api, requests, { ...load, ...runLength(settings, 'warmup'), warmup: true });
         const runs: RunSummary[] = [];
         for (let r = 0; r < settings.growthRounds; r++) {
-          runs.push(
-            summarise(
-              await saturate(api, requests, { ...load, ...runLength(settings, 'measure') }),
-            ),
-          );
+          runs.push(await saturate(api, requests, { ...load, ...runLength(settings, 'measure') }));
         }
         const throughput = medianOf(runs);
         const rate =
           rates.get(id) ?? Math.max(1, Math.round(throughput.rps * settings.growthRateFraction));
         rates.set(id, rate);
-        const fixed = summarise(
-          await steady(api, requests, {
-            rate,
-            connections: settings.connections,
-            ...runLength(settings, 'measure'),
-            expectStatus: endpoint.expectStatus,
-          }),
-        );
+        const options = {
+          rate,
+          connections: settings.connections,
+          ...runLength(settings, 'measure'),
+        };
+        const fixed = await steady(api, requests, { ...options, expectStatus });
         points.get(id)?.push({
           pets,
           seedMs: api.seedMs,
@@ -84,7 +71,7 @@ export async function growthRuns(
           peakRssMb: 0,
         });
         progress(
-          `${store.kind} growth ${pets} pets, ${endpoint.label}: ${throughput.rps} req/s; at ${rate} req/s p50 ${fixed.p50Ms} ms, p99 ${fixed.p99Ms} ms`,
+          `${store.kind} growth ${pets} pets, ${label}: ${throughput.rps} req/s; at ${rate} req/s p50 ${fixed.p50Ms} ms, p99 ${fixed.p99Ms} ms`,
         );
       }
       const peak = round(api.peakRssMb(), 1);
@@ -98,8 +85,7 @@ export async function growthRuns(
   }
   return GROWTH_ENDPOINTS.map((id) => {
     const series = points.get(id) ?? [];
-    const first = series[0];
-    const last = series.at(-1);
+    const [first, last] = [series[0], series.at(-1)];
     const ratio = (pick: (p: GrowthPoint) => number) =>
       first && last ? round(pick(last) / pick(first), 2) : Number.NaN;
     return {

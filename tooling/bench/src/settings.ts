@@ -51,7 +51,7 @@ export interface Settings {
   createWarmupRequests: number;
   connections: number;
   pipelining: number;
-  /** Fixed rate, as a fraction of the baseline's measured capacity. */
+  /** Fixed rate, as a fraction of the slower server's measured (pipelined) throughput. */
   rateFraction: number;
   /**
    * Fixed rate of the growth runs, as a fraction of the API's capacity at the smallest store: low,
@@ -156,7 +156,7 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     createWarmupRequests: 20_000,
     connections: positive('connections', values.connections, smoke ? 10 : 100),
     pipelining: positive('pipelining', values.pipelining, smoke ? 2 : 10),
-    rateFraction: 0.5,
+    rateFraction: 0.25,
     growthRateFraction: 0.25,
     cpuProf: values['cpu-prof'] ?? false,
     pin: !(values['no-pin'] ?? false),

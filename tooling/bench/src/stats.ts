@@ -3,10 +3,6 @@ export class Samples {
   #values = new Float64Array(1 << 16);
   #count = 0;
 
-  get count(): number {
-    return this.#count;
-  }
-
   add(ms: number): void {
     if (this.#count === this.#values.length) {
       const grown = new Float64Array(this.#values.length * 2);
@@ -16,23 +12,15 @@ export class Samples {
     this.#values[this.#count++] = ms;
   }
 
-  /** p50, p90, p99, p99.9 and max, in milliseconds (NaN when empty). */
-  summary(): LatencySummary {
+  /** The `q` quantile (0 < q <= 1) of each list, in milliseconds (NaN when empty). */
+  quantiles(...qs: number[]): number[] {
     const sorted = this.#values.slice(0, this.#count).sort();
-    const at = (q: number) =>
+    return qs.map((q) =>
       sorted.length === 0
         ? Number.NaN
-        : (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number);
-    return { p50: at(0.5), p90: at(0.9), p99: at(0.99), p999: at(0.999), max: at(1) };
+        : (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number),
+    );
   }
-}
-
-export interface LatencySummary {
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
 }
 
 export function median(values: readonly number[]): number {
@@ -52,7 +40,8 @@ export interface Spread {
 }
 
 export function spread(values: readonly number[]): Spread {
-  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+  const r = (v: number) => round(v, 3);
+  return { median: r(median(values)), min: r(Math.min(...values)), max: r(Math.max(...values)) };
 }
 
 /** Rounds to `digits` decimals, for the report. */

@@ -52,63 +52,42 @@ function comparable(captured: Captured): string[] {
 }
 
 /**
- * Throws unless the two responses have the same status, the same header names in the same order
- * with the same values (Date and X-Request-Id values aside) and the same body bytes, and unless
- * the status is the one the benchmark expects.
+ * Throws unless `other` answered as the API did: the expected status, the same header names in
+ * the same order with the same values (`Date`, `X-Request-Id` and `RateLimit` values aside, but
+ * present) and the same body bytes.
  */
 export function assertSame(
   label: string,
   api: Captured,
-  baseline: Captured,
+  other: { name: string; answer: Captured },
   expectStatus: number,
 ): void {
   const problems: string[] = [];
+  const them = other.answer;
   if (api.status !== expectStatus) problems.push(`API status ${api.status}, not ${expectStatus}`);
-  if (api.status !== baseline.status) {
-    problems.push(`status: API ${api.status}, baseline ${baseline.status}`);
-  }
-  const a = comparable(api);
-  const b = comparable(baseline);
+  if (api.status !== them.status)
+    problems.push(`status: API ${api.status}, ${other.name} ${them.status}`);
+  const [a, b] = [comparable(api), comparable(them)];
   if (a.join('\n') !== b.join('\n')) {
-    problems.push(`headers differ:\n  API:      ${a.join(' | ')}\n  baseline: ${b.join(' | ')}`);
+    problems.push(`headers differ:\n  API: ${a.join(' | ')}\n  ${other.name}: ${b.join(' | ')}`);
   }
-  for (const name of ['date', 'x-request-id']) {
-    for (const [side, captured] of [
-      ['API', api],
-      ['baseline', baseline],
-    ] as const) {
+  for (const [side, captured] of [
+    ['API', api],
+    [other.name, them],
+  ] as const) {
+    for (const name of ['date', 'x-request-id']) {
       if (!captured.headers.some(([n, v]) => n.toLowerCase() === name && v !== '')) {
         problems.push(`${side} response has no ${name} header`);
       }
     }
   }
-  if (!api.body.equals(baseline.body)) {
-    problems.push(
-      `bodies differ:\n  API:      ${api.body.toString('utf8', 0, 300)}\n  baseline: ${baseline.body.toString('utf8', 0, 300)}`,
-    );
+  if (!api.body.equals(them.body)) {
+    const show = (body: Buffer) => body.toString('utf8', 0, 300);
+    problems.push(`bodies differ:\n  API: ${show(api.body)}\n  ${other.name}: ${show(them.body)}`);
   }
   if (problems.length > 0) {
-    throw new VerifyError(`${label}: API and baseline answer differently\n${problems.join('\n')}`);
+    throw new VerifyError(
+      `${label}: API and ${other.name} answer differently\n${problems.join('\n')}`,
+    );
   }
-}
-
-/**
- * Sends each request to both servers in turn, checks that the answers match, and returns the
- * API's answers (what the replay limit sends again).
- */
-export async function verifyMatched(
-  label: string,
-  apiOrigin: string,
-  baselineOrigin: string,
-  requests: readonly BenchRequest[],
-  expectStatus: number,
-): Promise<Captured[]> {
-  const answers: Captured[] = [];
-  for (const request of requests) {
-    const api = await capture(apiOrigin, request);
-    const baseline = await capture(baselineOrigin, request);
-    assertSame(`${label} (${request.method} ${request.path})`, api, baseline, expectStatus);
-    answers.push(api);
-  }
-  return answers;
 }

@@ -1,5 +1,5 @@
 import type { PetStore } from '@animal-store/api';
-import type { ReadyMessage, ServerSpec, StatsMessage, StatsRequest } from './protocol.js';
+import type { ChildMessage, ServerSpec } from './protocol.js';
 import { openStore } from './store.js';
 
 /** A server a child runs: started on 127.0.0.1, port 0, and stopped on SIGTERM. */
@@ -33,13 +33,10 @@ export async function runChild(
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
   process.on('disconnect', () => void stop());
-  process.on('message', (message: StatsRequest) => {
-    if (message.type !== 'stats') return;
-    const stats: StatsMessage = { type: 'stats', commands: commands() };
-    process.send?.(stats);
+  process.on('message', (message: { type?: string }) => {
+    if (message.type === 'stats') process.send?.({ type: 'stats', commands: commands() });
   });
-  const ready: ReadyMessage = { type: 'ready', port: server.port, seedMs };
-  process.send?.(ready);
+  process.send?.({ type: 'ready', port: server.port, seedMs } satisfies ChildMessage);
 }
 
 /** Entry-point wrapper: any failure is printed and ends the child with status 1. */

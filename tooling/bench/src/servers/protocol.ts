@@ -1,15 +1,14 @@
 /** What the orchestrator tells a server child, through the `BENCH_SERVER` environment variable. */
 export interface ServerSpec {
-  /** The store the child builds and seeds before listening. */
+  /** The store the child builds and seeds with `pets` pets before listening. */
   store: StoreSpec;
-  /** How many pets to seed. */
   pets: number;
   apiKey: string;
-  /** For the replay server: the API's answer to each request of the scenario. */
+  /** The replay limit only: the API's answer to each request of the scenario. */
   replay?: ReplayAnswer[];
 }
 
-/** One answer of the API as the replay server sends it again. */
+/** One answer of the API as the replay limit sends it again. */
 export interface ReplayAnswer {
   method: string;
   path: string;
@@ -20,32 +19,15 @@ export interface ReplayAnswer {
   body: string;
 }
 
-export type StoreSpec =
-  | { kind: 'memory' }
-  | {
-      kind: 'mongo';
-      uri: string;
-      dbName: string;
-    };
+export type StoreSpec = { kind: 'memory' } | { kind: 'mongo'; uri: string; dbName: string };
 
-/** The message a child sends once it listens. */
-export interface ReadyMessage {
-  type: 'ready';
-  port: number;
-  /** Time spent seeding the store, in milliseconds. */
-  seedMs: number;
-}
-
-/** What the orchestrator asks a child for between runs. */
-export interface StatsRequest {
-  type: 'stats';
-}
-
-/** A child's answer: database commands it has sent so far, by name. */
-export interface StatsMessage {
-  type: 'stats';
-  commands: Record<string, number>;
-}
+/**
+ * What a child sends the orchestrator: `ready` once it listens, and `stats` (the database
+ * commands it has sent so far, by name) whenever it is sent `{ type: 'stats' }`.
+ */
+export type ChildMessage =
+  | { type: 'ready'; port: number; seedMs: number }
+  | { type: 'stats'; commands: Record<string, number> };
 
 export const SERVER_SPEC_ENV = 'BENCH_SERVER';
 
@@ -59,7 +41,3 @@ export function readServerSpec(env: NodeJS.ProcessEnv = process.env): ServerSpec
   }
   return JSON.parse(raw) as ServerSpec;
 }
-
-/** The servers `floor` compares, passed to `floor-server.js` as its argument. */
-export const FLOOR_VARIANTS = ['node', 'koa-write', 'koa-body'] as const;
-export type FloorVariant = (typeof FLOOR_VARIANTS)[number];
