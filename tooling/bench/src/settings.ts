@@ -6,7 +6,7 @@ export const HELP = `Usage: pnpm bench [options]
 Benchmarks the API against a bare node:http baseline doing the same work, and prints a table.
 
 Options:
-  --smoke              a short run that only checks everything works (under a minute)
+  --smoke              a short run that only checks everything works (about a minute)
   --store KIND         memory, mongo or all             (default: all; with --smoke: memory)
   --endpoints LIST     comma list of ${ENDPOINT_IDS.join(', ')}          (default: all)
   --growth SIZES       comma list of store sizes, or "off"   (default: 1000,100000,1000000)

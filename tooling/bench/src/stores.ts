@@ -22,7 +22,7 @@ export interface BenchStore {
  * left out of the growth runs.
  */
 function tuneForFerretdb(settings: Settings): { settings: Settings; note: string } {
-  const cap = settings.smoke ? 2_000 : 10_000;
+  const cap = settings.smoke ? 2_000 : 5_000;
   const growth = settings.growth.filter((pets) => pets <= cap);
   const left = settings.growth.filter((pets) => pets > cap);
   if (left.length > 0 && !growth.includes(cap)) growth.push(cap);

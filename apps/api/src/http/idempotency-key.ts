@@ -6,6 +6,7 @@ import type { AppState } from './app-state.js';
 import { ConflictError, IdempotencyKeyReusedError, ValidationError } from './errors.js';
 
 const HEADER = 'Idempotency-Key';
+const HEADER_KEY = HEADER.toLowerCase();
 const PRINTABLE_ASCII = /^[\x20-\x7E]+$/;
 const FORMAT = `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters`;
 
@@ -17,8 +18,9 @@ const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
  * without one. An empty, too long, non-ASCII or repeated header is a 400 naming the header.
  */
 export function idempotencyKeyOf(ctx: Context): string | undefined {
-  const values = ctx.req.headersDistinct[HEADER.toLowerCase()];
-  if (values === undefined) return undefined;
+  // `headersDistinct` copies every header of the request: only asked for when the key is there.
+  if (ctx.req.headers[HEADER_KEY] === undefined) return undefined;
+  const values = ctx.req.headersDistinct[HEADER_KEY] ?? [];
   const [value = ''] = values;
   let problem: string | undefined;
   if (values.length > 1) problem = 'must be sent once';

@@ -28,6 +28,9 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 // A leading BOM is dropped. One instance serves every request: `decode` keeps no state.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** `application/json`, alone or with `charset=utf-8`, in any case. */
+const JSON_UTF8 = /^application\/json(?:; ?charset=(?:"utf-8"|utf-8))?$/i;
+
 /**
  * Reads the body's bytes, giving up after `timeoutMs`: a client trickling its body must not hold
  * a request open until Node's request timeout, and gets a `408` with an Error body.
@@ -84,14 +87,19 @@ export async function readJsonBody(
       headers: { 'Accept-Encoding': 'identity' },
     });
   }
-  if (ctx.request.is('application/json') === false) {
-    throw new UnsupportedMediaTypeError({
-      message: `request body must be application/json, not ${ctx.get('Content-Type') || 'untyped'}`,
-    });
-  }
-  const charset = ctx.request.charset;
-  if (charset !== '' && charset.toLowerCase() !== 'utf-8') {
-    throw new UnsupportedMediaTypeError({ message: `request body must be UTF-8, not ${charset}` });
+  // The two spellings clients send, checked without parsing; any other goes through type-is.
+  if (!JSON_UTF8.test(ctx.req.headers['content-type'] ?? '')) {
+    if (ctx.request.is('application/json') === false) {
+      throw new UnsupportedMediaTypeError({
+        message: `request body must be application/json, not ${ctx.get('Content-Type') || 'untyped'}`,
+      });
+    }
+    const charset = ctx.request.charset;
+    if (charset !== '' && charset.toLowerCase() !== 'utf-8') {
+      throw new UnsupportedMediaTypeError({
+        message: `request body must be UTF-8, not ${charset}`,
+      });
+    }
   }
   let bytes: Buffer;
   try {

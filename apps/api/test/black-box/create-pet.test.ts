@@ -30,11 +30,15 @@ describe('POST /v1/pets', () => {
     expect(pet.categoryId).toBe(ID_MAX);
   });
 
-  it('accepts a charset parameter on the content type', async () => {
-    const res = await post('{"name":"Ch","categoryId":1}', {
-      ...auth,
-      'Content-Type': 'application/json; charset=utf-8',
-    });
+  it.each([
+    'application/json; charset=utf-8',
+    'Application/JSON;charset=UTF-8',
+    'application/json; charset="utf-8"',
+    'application/json ; charset=utf-8',
+    'application/json;  charset=utf-8',
+    'application/json; foo=bar',
+  ])('accepts the JSON content type %s', async (type) => {
+    const res = await post('{"name":"Ch","categoryId":1}', { ...auth, 'Content-Type': type });
     expect(res.status).toBe(201);
   });
 
@@ -172,6 +176,9 @@ describe('POST /v1/pets', () => {
     'text/plain',
     'application/x-www-form-urlencoded',
     'application/xml',
+    'application/jsonx',
+    'application/json; charset=utf-16',
+    'application/json; charset=utf-8x',
   ])('rejects content type %s with 415', async (type) => {
     const res = await post('{"name":"Rex","categoryId":1}', { ...auth, 'Content-Type': type });
     expect(res.status).toBe(415);
