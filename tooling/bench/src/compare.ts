@@ -184,12 +184,13 @@ export async function compareEndpoint(
           await saturate(server, requests, { ...load, ...runLength(settings, 'measure') }),
         );
       }
-      const [a, b, l] = [api, baseline, limit].map((s) => runs.get(s)) as RunSummary[];
-      rounds.push({ api: a as RunSummary, baseline: b as RunSummary, limit: l as RunSummary });
+      const got = (server: ServerChild) => runs.get(server) as RunSummary;
+      const [a, b, l] = [got(api), got(baseline), got(limit)];
+      rounds.push({ api: a, baseline: b, limit: l });
+      const show = (s: RunSummary) => `${s.rps} (${s.cpuUsPerRequest})`;
       progress(
-        `${tag}: round ${r + 1}/${settings.rounds}: req/s (CPU µs/req) API ${a?.rps} (${a?.cpuUsPerRequest}), ` +
-          `baseline ${b?.rps} (${b?.cpuUsPerRequest}), limit ${l?.rps} (${l?.cpuUsPerRequest}); ` +
-          `driver ${a?.driverCpu} cores, others ${a?.otherCpu} cores`,
+        `${tag}: round ${r + 1}/${settings.rounds}: req/s (CPU µs/req) API ${show(a)}, baseline ${show(b)}, ` +
+          `limit ${show(l)}; driver ${a.driverCpu} cores, others ${a.otherCpu} cores`,
       );
     }
     const answered = (side: 'api' | 'baseline') =>

@@ -125,6 +125,9 @@ export function evaluateTargets(
 const n = (value: number) => Math.round(value).toLocaleString('en-US').replaceAll(',', ' ');
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1));
 const bold = (s: Spread) => `**${s.median.toFixed(2)}** (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
+/** API/limit where it means something: the replay limit has no database, so not for MongoDB. */
+const limitText = (c: EndpointComparison) =>
+  c.store === 'memory' ? bold(c.throughput.limitRatio) : '–';
 
 function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
@@ -252,7 +255,8 @@ export function renderMarkdown(report: Report): string {
     parts.push(table(header, rows));
     parts.push(
       'limit: the replay limit, bare `node:http` answering each request with the bytes the API ' +
-        'sent for it after the same bearer check: what this machine can do for these answers. ' +
+        'sent for it after the same bearer check: what this machine can do for these answers (it has ' +
+        'no database: API/limit is given for the in-memory store only). ' +
         "CPU µs/req: the server's CPU time per response, which a busy machine disturbs far less than " +
         "req/s. CPU driver / others': cores used by the load generator (near 1: it may be the limit) " +
         'and by every other process during the runs (medians; more than a few tenths means the ' +
@@ -302,7 +306,7 @@ export function renderSummary(report: Report): string {
     `\`${c.label}\``,
     n(c.throughput.api.rps),
     bold(c.throughput.ratio),
-    bold(c.throughput.limitRatio),
+    limitText(c),
     c.fixedRate.p99Ratio.toFixed(2),
   ]);
   const links =
