@@ -10,13 +10,14 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  */
 export const apiProjects: TestProjectInlineConfiguration[] = [
   {
-    // Generous timeouts: CI runs every package's tests at once on two cores.
+    // Timeouts catch hangs, never slowness: CI runs every package's tests at once on two cores,
+    // beside whatever else the machine is doing.
     test: {
       name: 'api',
       root,
       include: ['test/**/*.test.ts'],
       exclude: ['test/mongo/**'],
-      testTimeout: 30_000,
+      testTimeout: 5 * 60_000,
     },
   },
   {
@@ -29,7 +30,7 @@ export const apiProjects: TestProjectInlineConfiguration[] = [
       globalSetup: ['@animal-store/test-db/vitest-global-setup'],
       // The first run may build FerretDB (a minute or two on 2 cores).
       hookTimeout: 300_000,
-      testTimeout: 60_000,
+      testTimeout: 5 * 60_000,
     },
   },
 ];

@@ -1,3 +1,5 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'contract', include: ['test/**/*.test.ts'] } });
+export default defineProject({
+  test: { name: 'contract', include: ['test/**/*.test.ts'], testTimeout: 5 * 60_000 },
+});

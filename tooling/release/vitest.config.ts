@@ -6,6 +6,6 @@ export default defineProject({
     include: ['test/**/*.test.ts'],
     // Packing and installing the tarballs with npm takes tens of seconds on a cold npm cache.
     hookTimeout: 180_000,
-    testTimeout: 60_000,
+    testTimeout: 5 * 60_000,
   },
 });

@@ -7,6 +7,6 @@ export default defineProject({
     // One server for the run, as other packages use it; the first FerretDB build can take minutes.
     globalSetup: ['./src/vitest-global-setup.ts'],
     hookTimeout: 300_000,
-    testTimeout: 120_000,
+    testTimeout: 5 * 60_000,
   },
 });

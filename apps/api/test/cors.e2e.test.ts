@@ -31,7 +31,7 @@ async function pageOn(origin: string): Promise<Page> {
 
 beforeAll(async () => {
   browser = await launchChromium();
-}, 30_000);
+}, 5 * 60_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -39,7 +39,7 @@ afterAll(async () => {
   unlisted.server.close();
 });
 
-describe('a page on another origin, in Chromium', { timeout: 30_000 }, () => {
+describe('a page on another origin, in Chromium', { timeout: 5 * 60_000 }, () => {
   it('creates a pet with fetch and reads the answer’s headers', async () => {
     const page = await pageOn(listed.origin);
     const seen = await page.evaluate(

@@ -25,7 +25,7 @@ beforeAll(async () => {
   });
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(`${api.base}/docs`);
-}, 30_000);
+}, 5 * 60_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -54,7 +54,7 @@ async function execute(operationId: string, method: string, body?: string) {
   return { block, response };
 }
 
-describe('the API reference page in Chromium', { timeout: 30_000 }, () => {
+describe('the API reference page in Chromium', { timeout: 5 * 60_000 }, () => {
   it('lists the three operations', async () => {
     const ids = page.locator('.opblock-summary-operation-id');
     await ids.first().waitFor();

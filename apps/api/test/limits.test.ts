@@ -1,3 +1,4 @@
+import { connect, type Socket } from 'node:net';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_URL_BYTES, DEFAULT_SERVER_LIMITS } from '../src/http/server-limits.js';
@@ -9,6 +10,8 @@ import { exchange, parseResponses, type RawResponse } from './helpers/raw-http.j
 // Every limit at its default, but the timeouts (which would make the file slow).
 const api = await startTestApi({ bodyTimeoutMs: 400 }, { headersTimeoutMs: 300 });
 const host = new URL(api.origin).host;
+/** For exchanges the server ends: the client waits long enough that only the server can end them. */
+const SERVER_ENDS = { waitMs: 120_000 };
 
 /** The single response a raw exchange got, asserted to be an Error body; returns its code. */
 function onlyError(data: Buffer, status: number): { code: string; response: RawResponse } {
@@ -122,7 +125,7 @@ describe('malformed and unusual requests', () => {
     const { data } = await exchange(
       slow.origin,
       `GET /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`,
-      { end: true },
+      { ...SERVER_ENDS, end: true },
     );
     expect(parseResponses(data).map((r) => r.status)).toEqual([200]);
   });
@@ -141,24 +144,24 @@ describe('malformed and unusual requests', () => {
 
 describe('timeouts', () => {
   it('answers 408 when the headers do not arrive in time (slow loris), then closes', async () => {
-    const { data, closedByServer, ms } = await exchange(
+    const { data, closedByServer } = await exchange(
       api.origin,
       `GET /v1/pets HTTP/1.1\r\nHost: ${host}\r\nX-Slow: `,
+      SERVER_ENDS,
     );
+    // The server closed the connection with its 408: its own timeout ended the exchange.
     expect(closedByServer).toBe(true);
-    expect(ms).toBeLessThan(2000);
     expect(onlyError(data, 408).code).toBe('request_timeout');
   });
 
   it('answers 408 when a request body does not arrive in time, then closes', async () => {
-    const started = performance.now();
     const { data, closedByServer } = await exchange(
       api.origin,
       `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\n` +
         'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
+      SERVER_ENDS,
     );
     expect(closedByServer).toBe(true);
-    expect(performance.now() - started).toBeLessThan(2000);
     const { code, response } = onlyError(data, 408);
     expect(code).toBe('request_timeout');
     expect(response.headers.connection).toBe('close');
@@ -169,14 +172,14 @@ describe('timeouts', () => {
       { bodyTimeoutMs: 10_000 },
       { headersTimeoutMs: 200, requestTimeoutMs: 400 },
     );
-    const { data, closedByServer, ms } = await exchange(
+    const { data, closedByServer } = await exchange(
       slow.origin,
       `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\n` +
         'X-Request-Id: slow-body-1\r\n' +
         'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
+      SERVER_ENDS,
     );
     expect(closedByServer).toBe(true);
-    expect(ms).toBeLessThan(3000);
     expect(onlyError(data, 408).code).toBe('request_timeout');
     const { response } = onlyError(data, 408);
     // The id the request was given in the application, not a fresh one.
@@ -192,10 +195,11 @@ describe('timeouts', () => {
     const { data, closedByServer, ms } = await exchange(
       quick.origin,
       `GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`,
+      SERVER_ENDS,
     );
     expect(closedByServer).toBe(true);
+    // Never before the keep-alive timeout (a busy machine only makes it later).
     expect(ms).toBeGreaterThanOrEqual(150);
-    expect(ms).toBeLessThan(2000);
     const [response] = parseResponses(data);
     expect(response?.status).toBe(200);
   });
@@ -206,17 +210,28 @@ describe('connections', () => {
     const metrics = new ApiMetrics(new Registry(), { processMetrics: false });
     const few = await startTestApi({ metrics }, { maxConnections: 2 });
     const request = `GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
-    // Two keep-alive connections stay open (and answered) while the third one is tried.
-    const held = [
-      exchange(few.origin, request, { waitMs: 1000 }),
-      exchange(few.origin, request, { waitMs: 1000 }),
-    ];
-    await new Promise((r) => setTimeout(r, 200));
-    const extra = await exchange(few.origin, request, { waitMs: 1000 });
-    expect(extra.closedByServer).toBe(true);
-    expect(extra.data).toHaveLength(0);
-    for (const { data } of await Promise.all(held)) {
-      expect(parseResponses(data)[0]?.status).toBe(200);
+    // Two keep-alive connections, each answered (so the server counts both), stay open while the
+    // third one is tried.
+    const { port } = new URL(few.origin);
+    const held = await Promise.all(
+      [1, 2].map(
+        () =>
+          new Promise<{ socket: Socket; answer: string }>((resolve, reject) => {
+            const socket = connect({ host: '127.0.0.1', port: Number(port) }, () =>
+              socket.write(request),
+            );
+            socket.once('data', (chunk) => resolve({ socket, answer: chunk.toString('latin1') }));
+            socket.once('error', reject);
+          }),
+      ),
+    );
+    try {
+      const extra = await exchange(few.origin, request, SERVER_ENDS);
+      expect(extra.closedByServer).toBe(true);
+      expect(extra.data).toHaveLength(0);
+      for (const { answer } of held) expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      for (const { socket } of held) socket.destroy();
     }
     // Read in-process: a scrape could itself be dropped until the server sees the others close.
     const dropped = await metrics.registry.getSingleMetricAsString(

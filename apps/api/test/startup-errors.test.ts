@@ -12,7 +12,7 @@ function start(env: Record<string, string>) {
     execFile(
       process.execPath,
       [MAIN],
-      { env: { PATH: process.env.PATH ?? '', PORT: '0', ...env }, timeout: 60_000 },
+      { env: { PATH: process.env.PATH ?? '', PORT: '0', ...env }, timeout: 5 * 60_000 },
       (error, stdout, stderr) => {
         resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
       },

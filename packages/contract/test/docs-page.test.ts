@@ -69,7 +69,7 @@ describe('renderDocsPage', () => {
   });
 });
 
-describe('the docs script', { timeout: 30_000 }, () => {
+describe('the docs script', { timeout: 5 * 60_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'contract-docs-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const script = new URL('../scripts/write-docs.mjs', import.meta.url);

@@ -69,7 +69,7 @@ async function viaFetch(
 
 /** Sends raw bytes on a fresh connection; every response that comes back is checked. */
 async function viaSocket(raw: Buffer, method: string, expecting: Expect): Promise<void> {
-  const { data } = await exchange(api.origin, raw, { end: true, waitMs: 5000 });
+  const { data } = await exchange(api.origin, raw, { end: true, waitMs: 120_000 });
   const request = JSON.stringify(raw.toString('latin1'));
   // Only a request that never started (blank lines) may go unanswered.
   if (data.length === 0 && /\S/.test(raw.toString('latin1'))) {

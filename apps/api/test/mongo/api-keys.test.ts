@@ -146,11 +146,8 @@ describe('API keys while the key database is down', () => {
     expect((await get('static-key')).status).toBe(200);
 
     await proxy.up();
-    const deadline = Date.now() + 30_000;
-    while ((await get(managedKey)).status !== 200) {
-      expect(Date.now(), 'key lookups recover').toBeLessThan(deadline);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // The test's timeout catches lookups that never recover.
+    while ((await get(managedKey)).status !== 200) await new Promise((r) => setTimeout(r, 100));
   });
 });
 

@@ -33,11 +33,8 @@ describe('keys CLI against MongoDB, with a running API', () => {
 
     const revoked = await runKeysCliProcess(['revoke', 'e2e-client'], env);
     expect(revoked.exitCode, revoked.stderr).toBe(0);
-    const start = Date.now();
-    while ((await get()).status === 200) {
-      expect(Date.now() - start, 'revoked within 3 s').toBeLessThan(3_000);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // Refused once the 200 ms identity cache lapses; the test's timeout catches a key never refused.
+    while ((await get()).status === 200) await new Promise((r) => setTimeout(r, 50));
     expect((await get()).status).toBe(401);
 
     const listed = await runKeysCliProcess(['list'], env);
