@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@animal-store/contract';
 import type { Context, ParameterizedContext } from 'koa';
 import type { IdempotentCreateResult, StoredPet } from '../store/pet-store.js';
@@ -37,8 +37,7 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
 }
 
 /** The fingerprint of a request body: SHA-256 of its exact bytes, hex. */
-export const bodyFingerprint = (bytes: Buffer): string =>
-  createHash('sha256').update(bytes).digest('hex');
+export const bodyFingerprint = (bytes: Buffer): string => hash('sha256', bytes, 'hex');
 
 /**
  * The pet to answer with, marking a replay with `Idempotency-Replayed: true`; 422 for a key
