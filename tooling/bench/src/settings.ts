@@ -127,7 +127,7 @@ export function parseSettings(argv: string[]): Settings | 'help' {
   });
   if (values.help) return 'help';
   const smoke = values.smoke ?? false;
-  // A smoke run stays under a minute: the in-memory store unless asked for more.
+  // A smoke run stays short: the in-memory store unless asked for more.
   const store = values.store ?? (smoke ? 'memory' : 'all');
   const stores =
     store === 'all'
