@@ -3,9 +3,9 @@ import { cpus } from 'node:os';
 import { type ServerChild, type ServerKind, startServerChild } from './children.js';
 import { medianOf, type RunSummary, saturate, steady } from './driver.js';
 import { BENCH_API_KEY, ENDPOINTS, type EndpointId } from './scenario.js';
+import type { ServerSpec } from './servers/protocol.js';
 import { runLength, type Settings } from './settings.js';
 import { round, type Spread, spread } from './stats.js';
-import type { BenchStore } from './stores.js';
 import { assertSame, type Captured, capture } from './verify.js';
 
 /** When pinning, the driver runs on CPU 0 and every server on CPU 1. */
@@ -22,7 +22,6 @@ export function pinDriver(): boolean {
 export type Progress = (line: string) => void;
 
 export interface EndpointComparison {
-  store: string;
   endpoint: EndpointId;
   label: string;
   pets: number;
@@ -50,27 +49,23 @@ export interface EndpointComparison {
   peakRssMb: { api: number; baseline: number };
   /** Whether the peak covers only the measured load (false: it runs from start-up). */
   peakRssUnderLoadOnly: boolean;
-  /** Database commands per response during the throughput rounds, by name (MongoDB only). */
-  commandsPerRequest: { api: Record<string, number>; baseline: Record<string, number> };
 }
 
-/** Starts the API or the baseline on the server CPU, its store (database `name`) seeded with `pets` pets. */
+/** Starts a server child on the server CPU, its store seeded with `pets` pets. */
 export function startChild(
-  kind: Exclude<ServerKind, 'limit'>,
-  store: BenchStore,
-  name: string,
-  pets: number,
+  kind: ServerKind,
+  spec: Omit<ServerSpec, 'apiKey'>,
   settings: Settings,
   profileDir?: string,
 ): Promise<ServerChild> {
   return startServerChild(
     kind,
-    { store: store.spec(name), pets, apiKey: BENCH_API_KEY },
+    { ...spec, apiKey: BENCH_API_KEY },
     {
       cpu: settings.pin ? SERVER_CPU : undefined,
       cpuProfile:
-        settings.cpuProf && profileDir
-          ? { dir: profileDir, name: `${kind}-${name}-${Date.now()}` }
+        settings.cpuProf && profileDir && kind !== 'limit'
+          ? { dir: profileDir, name: `${kind}-${Date.now()}` }
           : undefined,
     },
   );
@@ -82,26 +77,11 @@ export function rotated<T>(round: number, servers: readonly T[]): T[] {
   return [...servers.slice(k), ...servers.slice(0, k)];
 }
 
-/** Commands sent between two counts, per response. */
-function perRequest(
-  before: Record<string, number>,
-  after: Record<string, number>,
-  responses: number,
-) {
-  const rates: Record<string, number> = {};
-  for (const [name, count] of Object.entries(after)) {
-    const sent = count - (before[name] ?? 0);
-    if (sent > 0) rates[name] = round(sent / responses, 4);
-  }
-  return rates;
-}
-
 /**
  * One endpoint, three servers: verify that the baseline and the replay limit answer as the API
  * does, warm up, then interleaved throughput rounds and interleaved fixed-rate rounds.
  */
 export async function compareEndpoint(
-  store: BenchStore,
   endpointId: EndpointId,
   settings: Settings,
   progress: Progress,
@@ -110,16 +90,9 @@ export async function compareEndpoint(
   const endpoint = ENDPOINTS[endpointId];
   const requests = endpoint.requests(settings.pets);
   const { expectStatus } = endpoint;
-  const tag = `${store.kind} ${endpoint.label}`;
-  const start = (kind: 'api' | 'baseline', fresh = '') =>
-    startChild(
-      kind,
-      store,
-      `bench_${endpointId}_${kind}${fresh}`,
-      settings.pets,
-      settings,
-      profileDir,
-    );
+  const tag = endpoint.label;
+  const start = (kind: 'api' | 'baseline') =>
+    startChild(kind, { pets: settings.pets }, settings, profileDir);
   let api = await start('api');
   let baseline: ServerChild | undefined;
   let limit: ServerChild | undefined;
@@ -137,11 +110,7 @@ export async function compareEndpoint(
       const { status, headers, body } = answers[i] as Captured;
       return { method: r.method, path: r.path, status, headers, body: body.toString('base64') };
     });
-    limit = await startServerChild(
-      'limit',
-      { store: { kind: 'memory' }, pets: 0, apiKey: BENCH_API_KEY, replay },
-      { cpu: settings.pin ? SERVER_CPU : undefined },
-    );
+    limit = await startChild('limit', { pets: 0, replay }, settings);
     for (const [i, request] of requests.entries()) {
       const other = { name: 'replay limit', answer: await capture(limit.origin, request) };
       assertSame(
@@ -158,10 +127,10 @@ export async function compareEndpoint(
       pipelining: settings.pipelining,
       expectStatus,
     };
-    // Creates grow the store: on the in-memory store every POST round starts the API and the
-    // baseline from the same seeded state, after the same number of warm-up creates, so the
-    // ratio does not measure heap growth.
-    const restarts = endpointId === 'create' && store.kind === 'memory';
+    // Creates grow the store: every POST round starts the API and the baseline from the same
+    // seeded state, after the same number of warm-up creates, so the ratio does not measure
+    // heap growth.
+    const restarts = endpointId === 'create';
     const warmUp = async (server: ServerChild) => {
       const length = runLength(settings, 'warmup');
       const amount = restarts ? { amount: length.amount ?? settings.createWarmupRequests } : {};
@@ -169,12 +138,11 @@ export async function compareEndpoint(
     };
     for (const server of [api, baseline, limit]) await warmUp(server);
 
-    const commandsBefore = [await api.commands(), await baseline.commands()] as const;
     const rounds: EndpointComparison['throughput']['rounds'] = [];
     for (let r = 0; r < settings.rounds; r++) {
       if (restarts && r > 0) {
         await Promise.all([api.stop(), baseline.stop()]);
-        [api, baseline] = await Promise.all([start('api', `_${r}`), start('baseline', `_${r}`)]);
+        [api, baseline] = await Promise.all([start('api'), start('baseline')]);
         for (const server of [api, baseline]) await warmUp(server);
       }
       const runs = new Map<ServerChild, RunSummary>();
@@ -193,12 +161,6 @@ export async function compareEndpoint(
           `limit ${show(l)}; driver ${a.driverCpu} cores, others ${a.otherCpu} cores`,
       );
     }
-    const answered = (side: 'api' | 'baseline') =>
-      rounds.reduce((sum, r) => sum + r[side].requests, 0);
-    const commandsPerRequest = {
-      api: perRequest(commandsBefore[0], await api.commands(), answered('api')),
-      baseline: perRequest(commandsBefore[1], await baseline.commands(), answered('baseline')),
-    };
     const [apiSide, baselineSide] = [
       medianOf(rounds.map((r) => r.api)),
       medianOf(rounds.map((r) => r.baseline)),
@@ -229,7 +191,6 @@ export async function compareEndpoint(
       `${tag}: at ${rate} req/s p99 API ${fixedApi.p99Ms} ms, baseline ${fixedBaseline.p99Ms} ms`,
     );
     return {
-      store: store.kind,
       endpoint: endpointId,
       label: endpoint.label,
       pets: settings.pets,
@@ -251,7 +212,6 @@ export async function compareEndpoint(
       },
       peakRssMb: { api: round(api.peakRssMb(), 1), baseline: round(baseline.peakRssMb(), 1) },
       peakRssUnderLoadOnly: underLoadOnly,
-      commandsPerRequest,
     };
   } finally {
     await Promise.all([api.stop(), baseline?.stop(), limit?.stop()]);

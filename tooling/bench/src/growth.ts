@@ -3,7 +3,6 @@ import { medianOf, type RunSummary, saturate, steady } from './driver.js';
 import { ENDPOINTS, type EndpointId, GROWTH_ENDPOINTS } from './scenario.js';
 import { runLength, type Settings } from './settings.js';
 import { round } from './stats.js';
-import type { BenchStore } from './stores.js';
 
 export interface GrowthPoint {
   pets: number;
@@ -15,7 +14,6 @@ export interface GrowthPoint {
 }
 
 export interface GrowthSeries {
-  store: string;
   endpoint: EndpointId;
   label: string;
   points: GrowthPoint[];
@@ -28,16 +26,12 @@ export interface GrowthSeries {
  * run at one fixed rate per endpoint (`growthRateFraction` of its capacity at the smallest size),
  * the same for every size, so latency is compared at equal load.
  */
-export async function growthRuns(
-  store: BenchStore,
-  settings: Settings,
-  progress: Progress,
-): Promise<GrowthSeries[]> {
+export async function growthRuns(settings: Settings, progress: Progress): Promise<GrowthSeries[]> {
   const points = new Map<EndpointId, GrowthPoint[]>(GROWTH_ENDPOINTS.map((id) => [id, []]));
   const rates = new Map<EndpointId, number>();
   for (const pets of settings.growth) {
-    progress(`${store.kind} growth: seeding ${pets} pets`);
-    const api = await startChild('api', store, `bench_growth_${pets}`, pets, settings);
+    progress(`growth: seeding ${pets} pets`);
+    const api = await startChild('api', { pets }, settings);
     try {
       api.resetPeakRss();
       for (const id of GROWTH_ENDPOINTS) {
@@ -71,7 +65,7 @@ export async function growthRuns(
           peakRssMb: 0,
         });
         progress(
-          `${store.kind} growth ${pets} pets, ${label}: ${throughput.rps} req/s; at ${rate} req/s p50 ${fixed.p50Ms} ms, p99 ${fixed.p99Ms} ms`,
+          `growth ${pets} pets, ${label}: ${throughput.rps} req/s; at ${rate} req/s p50 ${fixed.p50Ms} ms, p99 ${fixed.p99Ms} ms`,
         );
       }
       const peak = round(api.peakRssMb(), 1);
@@ -89,7 +83,6 @@ export async function growthRuns(
     const ratio = (pick: (p: GrowthPoint) => number) =>
       first && last ? round(pick(last) / pick(first), 2) : Number.NaN;
     return {
-      store: store.kind,
       endpoint: id,
       label: ENDPOINTS[id].label,
       points: series,

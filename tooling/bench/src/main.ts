@@ -14,7 +14,6 @@ import {
   writeReport,
 } from './report.js';
 import { HELP, parseSettings, type Settings, UsageError } from './settings.js';
-import { openBenchStore } from './stores.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -37,17 +36,15 @@ async function run(settings: Settings): Promise<void> {
   const startedAt = new Date().toISOString();
   const comparisons: EndpointComparison[] = [];
   const growth: GrowthSeries[] = [];
-  const notes: string[] = [];
   const { out: _out, readme: _readme, ...kept } = settings;
   const report = (complete: boolean): Report => ({
-    version: 1,
+    version: 2,
     mode: settings.smoke ? 'smoke' : 'full',
     complete,
     startedAt,
     finishedAt: new Date().toISOString(),
     machine: describeMachine(),
     settings: kept,
-    notes,
     comparisons,
     growth,
     targets: evaluateTargets(comparisons, growth),
@@ -57,28 +54,11 @@ async function run(settings: Settings): Promise<void> {
     const partial = report(false);
     writeReport(out, partial, renderMarkdown(partial));
   };
-  for (const kind of settings.stores) {
-    const store = await openBenchStore(kind, progress);
-    try {
-      const tuned = store.tune(settings);
-      if (tuned.note) {
-        notes.push(tuned.note);
-        progress(tuned.note);
-      }
-      for (const endpoint of settings.endpoints) {
-        comparisons.push(
-          await compareEndpoint(store, endpoint, tuned.settings, progress, profileDir),
-        );
-        checkpoint();
-      }
-      if (tuned.settings.growth.length > 0) {
-        growth.push(...(await growthRuns(store, tuned.settings, progress)));
-        checkpoint();
-      }
-    } finally {
-      await store.close();
-    }
+  for (const endpoint of settings.endpoints) {
+    comparisons.push(await compareEndpoint(endpoint, settings, progress, profileDir));
+    checkpoint();
   }
+  if (settings.growth.length > 0) growth.push(...(await growthRuns(settings, progress)));
   const final = report(true);
   const markdown = renderMarkdown(final);
   process.stdout.write(`\n${markdown}`);

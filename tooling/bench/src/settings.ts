@@ -7,7 +7,6 @@ Benchmarks the API against a bare node:http baseline doing the same work, and pr
 
 Options:
   --smoke              a short run that only checks everything works (about a minute)
-  --store KIND         memory, mongo or all             (default: all; with --smoke: memory)
   --endpoints LIST     comma list of ${ENDPOINT_IDS.join(', ')}          (default: all)
   --growth SIZES       comma list of store sizes, or "off"   (default: 1000,100000,1000000)
   --rounds N           interleaved measured rounds per server                 (default: 5)
@@ -22,11 +21,8 @@ Options:
   -h, --help           this text
 `;
 
-export type StoreKind = 'memory' | 'mongo';
-
 export interface Settings {
   smoke: boolean;
-  stores: StoreKind[];
   endpoints: EndpointId[];
   /** Store sizes for the growth runs; empty for none. */
   growth: number[];
@@ -110,7 +106,6 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     strict: true,
     options: {
       smoke: { type: 'boolean' },
-      store: { type: 'string' },
       endpoints: { type: 'string' },
       growth: { type: 'string' },
       rounds: { type: 'string' },
@@ -127,12 +122,6 @@ export function parseSettings(argv: string[]): Settings | 'help' {
   });
   if (values.help) return 'help';
   const smoke = values.smoke ?? false;
-  // A smoke run stays short: the in-memory store unless asked for more.
-  const store = values.store ?? (smoke ? 'memory' : 'all');
-  const stores =
-    store === 'all'
-      ? (['memory', 'mongo'] as StoreKind[])
-      : list('store', store, ['memory', 'mongo'] as const);
   const growthRaw = values.growth ?? (smoke ? '1000,10000' : '1000,100000,1000000');
   const growth =
     growthRaw === 'off'
@@ -141,7 +130,6 @@ export function parseSettings(argv: string[]): Settings | 'help' {
   const rounds = positive('rounds', values.rounds, smoke ? 1 : 5);
   return {
     smoke,
-    stores,
     endpoints: values.endpoints
       ? list('endpoints', values.endpoints, ENDPOINT_IDS)
       : [...ENDPOINT_IDS],

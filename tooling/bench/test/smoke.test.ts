@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,14 +25,7 @@ const sides = { rps: expect.any(Number), p50Ms: expect.any(Number), p99Ms: expec
 describe('pnpm bench --smoke', () => {
   it('runs every endpoint and the growth runs, and writes a report of the expected shape', async () => {
     const out = join(dir, 'smoke.json');
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [MAIN, '--smoke', '--out', out],
-      {
-        env: { ...process.env, INIT_CWD: dir },
-        maxBuffer: 16 * 1024 * 1024,
-      },
-    );
+    const { stdout } = await run(['--smoke', '--out', out]);
     expect(stdout).toContain('API/baseline');
     const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
     expect(report.mode).toBe('smoke');
@@ -51,34 +44,39 @@ describe('pnpm bench --smoke', () => {
     expect(report.growth.map((g) => g.endpoint)).toEqual(['list', 'sold', 'get']);
     for (const g of report.growth) expect(g.points.map((p) => p.pets)).toEqual([1000, 10000]);
     expect(report.targets.length).toBeGreaterThan(0);
-    expect(readFileSync(join(dir, 'smoke.md'), 'utf8')).toContain('| store |');
+    expect(readFileSync(join(dir, 'smoke.md'), 'utf8')).toContain('| endpoint | load |');
   });
 
-  it('runs against MongoDB through the test database helper and counts its round-trips', async () => {
-    const out = join(dir, 'mongo.json');
+  it('replaces only the bench section of a README with the short table', async () => {
+    const readme = join(dir, 'README.md');
+    writeFileSync(
+      readme,
+      '# Title\n\n<!-- bench:begin -->\nold table\n<!-- bench:end -->\n\nAfter.\n',
+    );
     await run([
       '--smoke',
-      '--store',
-      'mongo',
       '--endpoints',
-      'create',
+      'get',
       '--growth',
-      '1000,2000',
+      'off',
       '--out',
-      out,
+      join(dir, 'get.json'),
+      '--readme',
+      'README.md',
     ]);
-    const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
-    const [create] = report.comparisons;
-    expect(create?.store).toBe('mongo');
-    expect(create?.commandsPerRequest.api.insert).toBeGreaterThan(0);
-    expect(create?.commandsPerRequest.baseline.insert).toBeGreaterThan(0);
-    expect(report.targets.map((t) => t.name)).toContain(
-      'mongo POST /v1/pets: id allocation round-trips per create',
+    const text = readFileSync(readme, 'utf8');
+    expect(text).not.toContain('old table');
+    expect(text).toMatch(/^# Title\n\n<!-- bench:begin -->\nRun \d{4}-\d\d-\d\d \(smoke\)/);
+    expect(text).toContain('| `GET /v1/pets/{id}` |');
+    expect(text.endsWith('<!-- bench:end -->\n\nAfter.\n')).toBe(true);
+  });
+
+  it('refuses an unknown option with usage and exit status 2, before starting anything', async () => {
+    const failed = await run(['--store', 'mongo']).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
     );
-    expect(report.growth.map((g) => g.points.map((p) => p.pets))).toEqual([
-      [1000, 2000],
-      [1000, 2000],
-      [1000, 2000],
-    ]);
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr).toContain('Usage: pnpm bench');
   });
 });

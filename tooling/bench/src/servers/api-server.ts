@@ -12,20 +12,16 @@ import {
 } from '@animal-store/api';
 import { main, runChild } from './lifecycle.js';
 import { readServerSpec } from './protocol.js';
-import { BENCH_RATE_LIMIT, sharedRateLimiter } from './shared-rate-limit.js';
 
 main(async () => {
   const spec = readServerSpec();
   const config = loadConfig({ ...process.env, API_KEYS: spec.apiKey });
-  const logger = createLogger(config.logLevel);
   await runChild(spec, async (store) => {
-    const rateLimiter = await sharedRateLimiter(store);
     const running = await startServer(
       {
         store,
-        ...(rateLimiter ? { rateLimit: BENCH_RATE_LIMIT, rateLimiter } : {}),
         apiKeys: new StaticApiKeys(parseApiKeys(config.apiKeys)),
-        logger,
+        logger: createLogger(config.logLevel),
         bodyLimitBytes: config.bodyLimitBytes,
       },
       { host: '127.0.0.1', port: 0 },

@@ -36,7 +36,6 @@ import {
 } from '@animal-store/contract';
 import { main, runChild } from './lifecycle.js';
 import { readServerSpec } from './protocol.js';
-import { rateLimitFields, sharedRateLimiter } from './shared-rate-limit.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PETS = `${API_PREFIX}/pets`;
@@ -170,13 +169,6 @@ main(async () => {
   const metrics = new ApiMetrics();
   await runChild(spec, async (untimed) => {
     const store = new InstrumentedPetStore(untimed, metrics.storeDuration);
-    const limiter = await sharedRateLimiter(untimed);
-    /** Authenticates, then counts the request as the API's rate limit does (MongoDB only). */
-    const admit = async (req: IncomingMessage, headers: Record<string, string>) => {
-      const name = await authenticate(req, headers);
-      if (limiter) Object.assign(headers, rateLimitFields(limiter, await limiter.take(name)));
-      return name;
-    };
     async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const started = performance.now();
       const requestId = requestIdFor(req.headers['x-request-id']);
@@ -193,7 +185,7 @@ main(async () => {
       try {
         if (path === PETS && (req.method === 'GET' || req.method === 'POST')) {
           route = PETS;
-          key = await admit(req, headers);
+          key = await authenticate(req, headers);
           reply =
             req.method === 'GET'
               ? await listPets(store, q === -1 ? '' : url.slice(q + 1))
@@ -201,7 +193,7 @@ main(async () => {
         } else if (path.startsWith(PET) && req.method === 'GET') {
           route = `${PETS}/:petId`;
           Object.assign(headers, GET_PET_DEPRECATION_HEADERS);
-          key = await admit(req, headers);
+          key = await authenticate(req, headers);
           reply = await getPet(store, decodeURIComponent(path.slice(PET.length)));
         } else {
           throw new Failure(404, 'not_found', `no route for ${req.method} ${path}`);

@@ -1,6 +1,6 @@
-import type { PetStore } from '@animal-store/api';
-import type { ChildMessage, ServerSpec } from './protocol.js';
-import { openStore } from './store.js';
+import { MemoryPetStore } from '@animal-store/api';
+import { seedPet } from '../scenario.js';
+import type { ReadyMessage, ServerSpec } from './protocol.js';
 
 /** A server a child runs: started on 127.0.0.1, port 0, and stopped on SIGTERM. */
 export interface ChildServer {
@@ -9,16 +9,17 @@ export interface ChildServer {
 }
 
 /**
- * The shared life of a server child: open and seed the store, listen, tell the orchestrator,
- * then stop (flushing a `--cpu-prof` profile) on SIGTERM or when the orchestrator goes away.
+ * The shared life of a server child: seed an in-memory store (in-process, not over HTTP: a
+ * million pets take about a second), listen, tell the orchestrator, then stop (flushing a
+ * `--cpu-prof` profile) on SIGTERM or when the orchestrator goes away.
  */
 export async function runChild(
   spec: ServerSpec,
-  listen: (store: PetStore) => Promise<ChildServer>,
+  listen: (store: MemoryPetStore) => Promise<ChildServer>,
 ): Promise<void> {
-  const { store, seed, commands } = await openStore(spec.store);
+  const store = new MemoryPetStore();
   const seedStarted = performance.now();
-  await seed(spec.pets);
+  for (let n = 1; n <= spec.pets; n++) await store.create(seedPet(n));
   const seedMs = Math.round(performance.now() - seedStarted);
   const server = await listen(store);
   let stopping = false;
@@ -26,17 +27,13 @@ export async function runChild(
     if (stopping) return;
     stopping = true;
     await server.close().catch(() => {});
-    await store.close().catch(() => {});
     // process.exit (not a signal's default action) lets --cpu-prof write its profile.
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
   process.on('disconnect', () => void stop());
-  process.on('message', (message: { type?: string }) => {
-    if (message.type === 'stats') process.send?.({ type: 'stats', commands: commands() });
-  });
-  process.send?.({ type: 'ready', port: server.port, seedMs } satisfies ChildMessage);
+  process.send?.({ type: 'ready', port: server.port, seedMs } satisfies ReadyMessage);
 }
 
 /** Entry-point wrapper: any failure is printed and ends the child with status 1. */

@@ -1,7 +1,6 @@
 /** What the orchestrator tells a server child, through the `BENCH_SERVER` environment variable. */
 export interface ServerSpec {
-  /** The store the child builds and seeds with `pets` pets before listening. */
-  store: StoreSpec;
+  /** Pets the child seeds its in-memory store with before listening. */
   pets: number;
   apiKey: string;
   /** The replay limit only: the API's answer to each request of the scenario. */
@@ -19,15 +18,12 @@ export interface ReplayAnswer {
   body: string;
 }
 
-export type StoreSpec = { kind: 'memory' } | { kind: 'mongo'; uri: string; dbName: string };
-
-/**
- * What a child sends the orchestrator: `ready` once it listens, and `stats` (the database
- * commands it has sent so far, by name) whenever it is sent `{ type: 'stats' }`.
- */
-export type ChildMessage =
-  | { type: 'ready'; port: number; seedMs: number }
-  | { type: 'stats'; commands: Record<string, number> };
+/** What a child sends the orchestrator once it listens. */
+export interface ReadyMessage {
+  type: 'ready';
+  port: number;
+  seedMs: number;
+}
 
 export const SERVER_SPEC_ENV = 'BENCH_SERVER';
 
