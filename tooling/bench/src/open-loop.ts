@@ -14,10 +14,10 @@ export interface FixedRateOptions {
 
 /**
  * Open-loop load at a fixed rate (the wrk2 way): request i is due at `start + i / rate`, whether
- * or not earlier ones have been answered, and its latency runs from when it was due to the end of
- * its body, so a stalled server cannot hide its stall (no coordinated omission). `connections`
- * keep-alive connections (undici), one request in flight on each, no pipelining; a request due
- * while all are busy waits, and that wait counts. autocannon's own rate limit lets each
+ * or not earlier ones have been answered, and its latency runs from when it was due (or sent, if
+ * earlier) to the end of its body, so a stalled server cannot hide its stall (no coordinated
+ * omission). `connections` keep-alive connections (undici), one request in flight on each, no
+ * pipelining; a request due while all are busy waits, and that wait counts. autocannon's own rate limit lets each
  * connection send its per-second quota back to back, which measures bursts instead.
  */
 export async function fixedRate(
@@ -52,8 +52,11 @@ export async function fixedRate(
       const due = start + i * interval;
       const wait = due - performance.now();
       if (wait >= 1) await sleep(wait);
+      // Timers wake in whole milliseconds: a request may leave up to 1 ms before it is due, and
+      // then its latency runs from when it left (never negative).
+      const from = Math.min(due, performance.now());
       const answered = send(requests[i % requests.length] as BenchRequest).then(
-        () => latencies.add(performance.now() - due),
+        () => latencies.add(performance.now() - from),
         (error: unknown) => {
           failed ??= error;
         },
