@@ -29,7 +29,10 @@ export interface Settings {
   /** Pets in the store for the API-vs-baseline runs (enough for `status=sold&limit=100`). */
   pets: number;
   rounds: number;
-  /** Rounds of the fixed-rate latency run, per server. */
+  /**
+   * Rounds of the fixed-rate latency run, per server: as many as throughput rounds, since one
+   * stall of the machine sets a run's p99, and the median needs most runs free of one.
+   */
   latencyRounds: number;
   /** Rounds of the throughput run at each growth size. */
   growthRounds: number;
@@ -136,7 +139,7 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     growth,
     pets: 1000,
     rounds,
-    latencyRounds: smoke ? 1 : Math.max(1, Math.ceil(rounds / 2)),
+    latencyRounds: smoke ? 1 : rounds,
     growthRounds: smoke ? 1 : 3,
     durationS: positive('duration', values.duration, smoke ? 0.5 : 4, false),
     warmupS: positive('warmup', values.warmup, smoke ? 0.25 : 2, false),
