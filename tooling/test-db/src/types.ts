@@ -12,7 +12,7 @@ export interface Outage {
   up(): Promise<void>;
 }
 
-/** A MongoDB-compatible server for one test file, benchmark or human. */
+/** A MongoDB-compatible server for one test file, or for a human. */
 export interface TestMongo {
   /** Connection string of the server (no database in it). */
   uri: string;
@@ -39,7 +39,11 @@ export interface TestMongoOptions {
   env?: NodeJS.ProcessEnv;
   /** Database name to hand out; default a unique `animal_store_test_<random>`. */
   dbName?: string;
-  /** How long a started server may take to answer `ping` (MONGODB_URI: at most 10 s). Default 30 000 ms. */
+  /**
+   * How long a started server may take to answer `ping` (MONGODB_URI: at most 10 s). Default
+   * 5 minutes: the bound only catches a hang (a server that dies fails at once), never a busy
+   * machine's slow start.
+   */
   readyTimeoutMs?: number;
   /**
    * Where the line saying which server is used (and a FerretDB build notice) goes. Default: one
