@@ -92,7 +92,12 @@ export async function compareEndpoint(
   const { expectStatus } = endpoint;
   const tag = endpoint.label;
   const start = (kind: 'api' | 'baseline') =>
-    startChild(kind, { pets: settings.pets }, settings, profileDir);
+    startChild(
+      kind,
+      { pets: settings.pets },
+      settings,
+      profileDir && `${profileDir}/${endpointId}`,
+    );
   let api = await start('api');
   let baseline: ServerChild | undefined;
   let limit: ServerChild | undefined;

@@ -4,7 +4,7 @@
 import { startTestMongo } from './start.js';
 
 const usage = `usage: animal-store-test-db
-Starts a MongoDB-compatible server for benchmarks and humans (see tooling/test-db/README.md),
+Starts a MongoDB-compatible server (see tooling/test-db/README.md),
 prints MONGODB_URI=<uri> on stdout, and stops it on SIGINT or SIGTERM.
 Environment: MONGODB_URI (use that server), ANIMAL_STORE_TEST_DB (strategies, comma-separated).`;
 
