@@ -47,7 +47,11 @@ export async function startTestMongo(options: TestMongoOptions = {}): Promise<Te
   const env = options.env ?? process.env;
   const strategies = options.strategies ?? strategiesFromEnv(env);
   const log = options.log === false ? () => {} : (options.log ?? logToStderr);
-  const context: StrategyContext = { env, log, readyTimeoutMs: options.readyTimeoutMs ?? 5 * 60_000 };
+  const context: StrategyContext = {
+    env,
+    log,
+    readyTimeoutMs: options.readyTimeoutMs ?? 5 * 60_000,
+  };
   const dbName = options.dbName ?? uniqueDbName();
   const attempts: Attempt[] = [];
   for (const strategy of strategies) {
