@@ -1,9 +1,10 @@
 /**
  * Server child: the matched baseline. Bare `node:http` doing the API's work for the benchmarked
  * routes with the same pieces: request id, bearer key check (`StaticApiKeys`), the contract's
- * query/id parsing and body validation, the same store class, the same access-log line through
- * the same logger, the same metrics (`ApiMetrics`, process metrics included, and the store timed
- * by `InstrumentedPetStore`), and the same status, headers (in the same order) and body bytes.
+ * query/id parsing, JSON text parsing and body validation, strict UTF-8 decoding, the same store
+ * class, the same access-log line through the same logger, the same metrics (`ApiMetrics`,
+ * process metrics included, and the store timed by `InstrumentedPetStore`), and the same status,
+ * headers (in the same order) and body bytes.
  * What it lacks is the framework: no Koa context, no router, no middleware chain. Not meant to be
  * started by hand.
  */
@@ -30,6 +31,7 @@ import {
   type ErrorDetail,
   GET_PET_DEPRECATION_HEADERS,
   GET_PET_SUNSET_AT,
+  parseJsonText,
   parseListPetsQuery,
   parsePetId,
   validateNewPet,
@@ -40,6 +42,8 @@ import { readServerSpec } from './protocol.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PETS = `${API_PREFIX}/pets`;
 const PET = `${API_PREFIX}/pets/`;
+/** As the API decodes a body: bytes that are not UTF-8 are refused, never replaced. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A failed request: becomes an Error body, as the API's HttpError does. */
 class Failure extends Error {
@@ -75,7 +79,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
         req.destroy();
       } else chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    req.on('end', () => {
+      try {
+        resolve(UTF8.decode(Buffer.concat(chunks, size)));
+      } catch {
+        reject(new Failure(400, 'malformed_json', 'request body is not valid UTF-8'));
+      }
+    });
     req.on('error', reject);
   });
 }
@@ -101,7 +111,7 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const text = await readBody(req, limit);
   if (text.trim() === '') throw invalid([{ path: '', message: 'is required' }]);
   try {
-    return JSON.parse(text);
+    return parseJsonText(text);
   } catch (error) {
     throw new Failure(400, 'malformed_json', `request body is not valid JSON: ${error}`);
   }
