@@ -30,4 +30,19 @@ describe('pet JSON text made once', () => {
     expect(petJson(one)).toBe(first);
     expect(petListJson([one, one])).toBe(`[${first},${first}]`);
   });
+
+  it('keeps the text where nothing that copies, compares or serialises the pet sees it', () => {
+    const one: StoredPet = { id: 2, name: 'Tom', categoryId: 3, status: 'sold' };
+    petJson(one);
+    expect(Object.keys(one)).toEqual(['id', 'name', 'categoryId', 'status']);
+    expect({ ...one }).toStrictEqual({ id: 2, name: 'Tom', categoryId: 3, status: 'sold' });
+    expect(one).toStrictEqual({ id: 2, name: 'Tom', categoryId: 3, status: 'sold' });
+    expect(JSON.stringify(one)).toBe(petJson(one));
+  });
+
+  it('serialises a frozen pet too, every time', () => {
+    const one = Object.freeze({ id: 3, name: 'Kit', categoryId: 1, status: 'pending' } as const);
+    expect(petJson(one)).toBe(JSON.stringify(one));
+    expect(petJson(one)).toBe(JSON.stringify(one));
+  });
 });
