@@ -9,8 +9,6 @@ export {
   FixedWindowRateLimiter,
   type RateLimiter,
   type RateLimitSettings,
-  rateLimitField,
-  rateLimitPolicy,
 } from './http/rate-limit.js';
 export { requestIdFor } from './http/request-id.js';
 export {
