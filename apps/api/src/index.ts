@@ -3,6 +3,8 @@
 export { type AppDeps, createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { bearerToken } from './http/auth.js';
+export { errorBody } from './http/error-answers.js';
+export * from './http/errors.js';
 export { nextPageLink } from './http/next-link.js';
 export {
   DEFAULT_RATE_LIMIT,

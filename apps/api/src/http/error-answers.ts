@@ -29,7 +29,8 @@ function toHttpError(error: unknown, logger: Logger): HttpError {
   return new InternalError();
 }
 
-function bodyOf(error: HttpError): ErrorBody {
+/** The Error body (spec §2) an `HttpError` answers with. */
+export function errorBody(error: HttpError): ErrorBody {
   const body: ErrorBody = { code: error.code, message: error.message, status: error.status };
   if (error.details && error.details.length > 0) body.details = error.details;
   return body;
@@ -48,7 +49,7 @@ export function errorAnswers(logger: Logger): Middleware<AppState> {
       const error = toHttpError(caught, logger.child({ requestId: ctx.state.requestId }));
       Object.assign(ctx.state.headers, error.headers);
       // A route that wrote its answer before failing keeps it: nothing can be added.
-      if (!ctx.res.headersSent) sendJson(ctx, error.status, bodyOf(error));
+      if (!ctx.res.headersSent) sendJson(ctx, error.status, errorBody(error));
     }
   };
 }

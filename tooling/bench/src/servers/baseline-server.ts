@@ -3,8 +3,8 @@
  * routes with the same pieces: request id, bearer key check (`StaticApiKeys`), the contract's
  * query/id parsing, JSON text parsing and body validation, strict UTF-8 decoding, the same store
  * class, the same access-log line through the same logger, the same metrics (`ApiMetrics`,
- * process metrics included, and the store timed by `InstrumentedPetStore`), and the same status,
- * headers (in the same order) and body bytes.
+ * process metrics included, and the store timed by `InstrumentedPetStore`), the API's error
+ * classes and Error body, and the same status, headers (in the same order) and body bytes.
  * What it lacks is the framework: no Koa context, no router, no middleware chain. Not meant to be
  * started by hand.
  */
@@ -12,22 +12,31 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import {
   ApiMetrics,
+  BadRequestError,
   bearerToken,
   createLogger,
+  errorBody,
+  GoneError,
+  HttpError,
   InstrumentedPetStore,
+  InternalError,
   loadConfig,
+  MalformedJsonError,
+  NotFoundError,
   nextPageLink,
+  PayloadTooLargeError,
   type PetStore,
   parseApiKeys,
   requestIdFor,
   StaticApiKeys,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
 } from '@animal-store/api';
 import {
   API_PREFIX,
   DEFAULT_PET_STATUS,
   describeDetails,
-  type ErrorBody,
-  type ErrorCode,
   type ErrorDetail,
   GET_PET_DEPRECATION_HEADERS,
   GET_PET_SUNSET_AT,
@@ -45,37 +54,25 @@ const PET = `${API_PREFIX}/pets/`;
 /** As the API decodes a body: bytes that are not UTF-8 are refused, never replaced. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** A failed request: becomes an Error body, as the API's HttpError does. */
-class Failure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: ErrorDetail[],
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
 const invalid = (details: ErrorDetail[]) =>
-  new Failure(400, 'validation_failed', describeDetails(details), details);
+  new ValidationError({ message: describeDetails(details), details });
+const required = () => invalid([{ path: '', message: 'is required' }]);
 
 /** What a handler answers: status, extra headers (in order) and a JSON body. */
 interface Reply {
   status: number;
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   body: unknown;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
+function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        reject(new Failure(413, 'payload_too_large', `request body exceeds ${limit} bytes`));
+      if (size > limitBytes) {
+        reject(new PayloadTooLargeError({ limitBytes }));
         req.destroy();
       } else chunks.push(chunk);
     });
@@ -83,37 +80,37 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       try {
         resolve(UTF8.decode(Buffer.concat(chunks, size)));
       } catch {
-        reject(new Failure(400, 'malformed_json', 'request body is not valid UTF-8'));
+        reject(new MalformedJsonError({ message: 'request body is not valid UTF-8' }));
       }
     });
     req.on('error', reject);
   });
 }
 
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+async function readJson(req: IncomingMessage, limitBytes: number): Promise<unknown> {
   const length = req.headers['content-length'];
   if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
-    throw invalid([{ path: '', message: 'is required' }]);
+    throw required();
   }
   const [type = '', ...params] = (req.headers['content-type'] ?? '').split(';');
   if (type.trim().toLowerCase() !== 'application/json') {
-    throw new Failure(415, 'unsupported_media_type', 'request body must be application/json');
+    throw new UnsupportedMediaTypeError({ message: 'request body must be application/json' });
   }
   for (const param of params) {
     const [name, value = ''] = param.split('=');
     if (name?.trim().toLowerCase() === 'charset' && value.trim().toLowerCase() !== 'utf-8') {
-      throw new Failure(415, 'unsupported_media_type', 'request body must be UTF-8');
+      throw new UnsupportedMediaTypeError({ message: 'request body must be UTF-8' });
     }
   }
-  if (Number(length) > limit) {
-    throw new Failure(413, 'payload_too_large', `request body exceeds ${limit} bytes`);
-  }
-  const text = await readBody(req, limit);
-  if (text.trim() === '') throw invalid([{ path: '', message: 'is required' }]);
+  if (Number(length) > limitBytes) throw new PayloadTooLargeError({ limitBytes });
+  const text = await readBody(req, limitBytes);
+  if (text.trim() === '') throw required();
   try {
     return parseJsonText(text);
   } catch (error) {
-    throw new Failure(400, 'malformed_json', `request body is not valid JSON: ${error}`);
+    throw new MalformedJsonError({
+      message: `request body is not valid JSON: ${(error as Error).message}`,
+    });
   }
 }
 
@@ -132,11 +129,7 @@ main(async () => {
     const header = req.headers.authorization;
     const token = header === undefined ? undefined : bearerToken(header);
     const identity = token === undefined ? undefined : await keys.verify(token);
-    if (!identity) {
-      throw new Failure(401, 'unauthorized', 'invalid API key', undefined, {
-        'WWW-Authenticate': 'Bearer realm="animal-store"',
-      });
-    }
+    if (!identity) throw new UnauthorizedError({ message: 'invalid API key' });
     return identity.name;
   }
 
@@ -151,10 +144,10 @@ main(async () => {
   }
 
   async function createPet(store: PetStore, req: IncomingMessage): Promise<Reply> {
-    // The API looks for an Idempotency-Key first; the benchmark sends none, and the baseline
-    // does not implement replays.
-    if (req.headersDistinct['idempotency-key'] !== undefined) {
-      throw new Failure(400, 'validation_failed', 'the baseline does not take Idempotency-Key');
+    // The API looks for an Idempotency-Key first, as here; the benchmark sends none, and the
+    // baseline does not implement replays.
+    if (req.headers['idempotency-key'] !== undefined) {
+      throw new BadRequestError({ message: 'the baseline does not take Idempotency-Key' });
     }
     const checked = validateNewPet(await readJson(req, config.bodyLimitBytes));
     if (!checked.ok) throw invalid(checked.details);
@@ -167,12 +160,12 @@ main(async () => {
 
   async function getPet(store: PetStore, rawId: string): Promise<Reply> {
     if (Date.now() >= GET_PET_SUNSET_AT.getTime()) {
-      throw new Failure(410, 'gone', 'GET /pets/{petId} has reached its sunset');
+      throw new GoneError({ message: 'GET /pets/{petId} has reached its sunset' });
     }
     const parsed = parsePetId(rawId);
     if (!parsed.ok) throw invalid(parsed.details);
     const pet = await store.get(parsed.value);
-    if (!pet) throw new Failure(404, 'not_found', `no pet with id ${parsed.value}`);
+    if (!pet) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
     return { status: 200, headers: {}, body: pet };
   }
 
@@ -206,21 +199,12 @@ main(async () => {
           key = await authenticate(req, headers);
           reply = await getPet(store, decodeURIComponent(path.slice(PET.length)));
         } else {
-          throw new Failure(404, 'not_found', `no route for ${req.method} ${path}`);
+          throw new NotFoundError({ message: `no route for ${req.method} ${path}` });
         }
       } catch (caught) {
-        const failure =
-          caught instanceof Failure
-            ? caught
-            : new Failure(500, 'internal_error', 'internal server error');
-        if (!(caught instanceof Failure)) logger.error({ err: caught }, 'unhandled error');
-        const body: ErrorBody = {
-          code: failure.code,
-          message: failure.message,
-          status: failure.status,
-        };
-        if (failure.details && failure.details.length > 0) body.details = failure.details;
-        reply = { status: failure.status, headers: failure.headers, body };
+        if (!(caught instanceof HttpError)) logger.error({ err: caught }, 'unhandled error');
+        const error = caught instanceof HttpError ? caught : new InternalError();
+        reply = { status: error.status, headers: error.headers, body: errorBody(error) };
       }
       const text = JSON.stringify(reply.body);
       Object.assign(headers, reply.headers);
