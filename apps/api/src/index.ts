@@ -2,7 +2,7 @@
 // driver, so a service on the embedded store neither loads nor initialises it.
 export { type AppDeps, createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
-export { bearerToken } from './http/auth.js';
+export { presentedApiKey } from './http/auth.js';
 export { errorBody } from './http/error-answers.js';
 export * from './http/errors.js';
 export { nextPageLink } from './http/next-link.js';

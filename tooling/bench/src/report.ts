@@ -190,7 +190,7 @@ export function renderMarkdown(report: Report): string {
     parts.push(
       throughputTable(comparisons),
       'limit: the replay limit, bare `node:http` answering each request with the bytes the API ' +
-        'sent for it after the same bearer check: what this machine can do for these answers. ' +
+        'sent for it after the same key check: what this machine can do for these answers. ' +
         "CPU µs/req: the server's CPU time per response, which a busy machine disturbs far less than " +
         "req/s. CPU driver / others': cores used by the load generator (near 1: it may be the limit) " +
         'and by every other process during the runs (medians; more than a few tenths means the ' +

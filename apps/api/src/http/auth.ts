@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import type { ApiKeyVerifier } from '../keys/api-key.js';
 import type { AppState } from './app-state.js';
@@ -26,6 +27,29 @@ export function bearerToken(header: string): string | undefined {
 }
 
 /**
+ * The API key a request presents as `Authorization: Bearer <key>`; a request without exactly
+ * one well-formed bearer header is refused (`401`, or `400` for two headers).
+ */
+export function presentedApiKey(req: IncomingMessage): string {
+  const header = req.headers.authorization ?? '';
+  // Node keeps the first of two; a proxy may read the last: the caller would be ambiguous.
+  if (header !== '' && authorizationFields(req.rawHeaders) > 1) {
+    throw new BadRequestError({
+      message: 'more than one Authorization header: send exactly one',
+    });
+  }
+  if (header === '')
+    throw new UnauthorizedError({ message: 'missing API key: send Authorization: Bearer <key>' });
+  const token = bearerToken(header);
+  if (token === undefined) {
+    throw new UnauthorizedError({
+      message: 'malformed Authorization header: expected Bearer <key>',
+    });
+  }
+  return token;
+}
+
+/**
  * Refuses any request without a valid bearer API key, before anything after it looks at the
  * request; records the key's name (never the key) in `ctx.state.apiKeyName`.
  */
@@ -33,23 +57,9 @@ export function requireApiKey(verifier: ApiKeyVerifier): Middleware<AppState> {
   return async (ctx, next) => {
     // Answers to keyed requests are the caller's own: no cache may keep them, 401s included.
     ctx.state.headers['Cache-Control'] = 'no-store';
-    // Straight from Node's parsed headers: the hot path skips Koa's accessors.
-    const header = ctx.req.headers.authorization ?? '';
-    // Node keeps the first of two; a proxy may read the last: the caller would be ambiguous.
-    if (header !== '' && authorizationFields(ctx.req.rawHeaders) > 1) {
-      throw new BadRequestError({
-        message: 'more than one Authorization header: send exactly one',
-      });
-    }
-    if (header === '')
-      throw new UnauthorizedError({ message: 'missing API key: send Authorization: Bearer <key>' });
-    const token = bearerToken(header);
-    if (token === undefined) {
-      throw new UnauthorizedError({
-        message: 'malformed Authorization header: expected Bearer <key>',
-      });
-    }
-    const identity = await verifier.verify(token, ctx.req.socket.remoteAddress);
+    // Straight from Node's request: the hot path skips Koa's accessors.
+    const key = presentedApiKey(ctx.req);
+    const identity = await verifier.verify(key, ctx.req.socket.remoteAddress);
     if (!identity) throw new UnauthorizedError({ message: 'invalid API key' });
     ctx.state.apiKeyName = identity.name;
     await next();

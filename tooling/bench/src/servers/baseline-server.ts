@@ -1,6 +1,7 @@
 /**
  * Server child: the matched baseline. Bare `node:http` doing the API's work for the benchmarked
- * routes with the same pieces: request id, bearer key check (`StaticApiKeys`), the contract's
+ * routes with the same pieces: request id, the API's key check (`presentedApiKey`, then
+ * `StaticApiKeys`), the contract's
  * query/id parsing, JSON text parsing and body validation, strict UTF-8 decoding, the same store
  * class, the same access-log line through the same logger, the same metrics (`ApiMetrics`,
  * process metrics included, and the store timed by `InstrumentedPetStore`), the API's error
@@ -13,7 +14,6 @@ import type { AddressInfo } from 'node:net';
 import {
   ApiMetrics,
   BadRequestError,
-  bearerToken,
   createLogger,
   errorBody,
   GoneError,
@@ -27,6 +27,7 @@ import {
   PayloadTooLargeError,
   type PetStore,
   parseApiKeys,
+  presentedApiKey,
   requestIdFor,
   StaticApiKeys,
   UnauthorizedError,
@@ -120,15 +121,13 @@ main(async () => {
   const logger = createLogger(config.logLevel);
   const keys = new StaticApiKeys(parseApiKeys(config.apiKeys));
 
-  /** Checks the bearer key; as the API does, marks the answer `no-store`, a 401 included. */
+  /** Checks the bearer key as the API does; marks the answer `no-store`, a 401 included. */
   async function authenticate(
     req: IncomingMessage,
     headers: Record<string, string>,
   ): Promise<string> {
     headers['Cache-Control'] = 'no-store';
-    const header = req.headers.authorization;
-    const token = header === undefined ? undefined : bearerToken(header);
-    const identity = token === undefined ? undefined : await keys.verify(token);
+    const identity = await keys.verify(presentedApiKey(req));
     if (!identity) throw new UnauthorizedError({ message: 'invalid API key' });
     return identity.name;
   }

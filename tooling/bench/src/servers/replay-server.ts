@@ -1,13 +1,13 @@
 /**
  * Server child: the replay limit. Bare `node:http` answering each request of the scenario with
- * the status, headers and body bytes the API sent for it, after the same bearer check the API
- * makes (`StaticApiKeys`: SHA-256 and a constant-time compare). Nothing else: no parsing, no
- * store, no log. What this machine can do for these answers; API/limit says how close the API
- * comes. Not meant to be started by hand.
+ * the status, headers and body bytes the API sent for it, after the same key check the API makes
+ * (`presentedApiKey`, then `StaticApiKeys`: SHA-256 and a constant-time compare). Nothing else:
+ * no parsing, no store, no log. What this machine can do for these answers; API/limit says how
+ * close the API comes. Not meant to be started by hand.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bearerToken, parseApiKeys, StaticApiKeys } from '@animal-store/api';
+import { parseApiKeys, presentedApiKey, StaticApiKeys } from '@animal-store/api';
 import { main, runChild } from './lifecycle.js';
 import { type ReplayAnswer, readServerSpec } from './protocol.js';
 
@@ -41,10 +41,13 @@ main(async () => {
   }
   await runChild({ ...spec, pets: 0 }, async () => {
     async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-      const header = req.headers.authorization;
-      const token = header === undefined ? undefined : bearerToken(header);
-      const identity = token === undefined ? undefined : await keys.verify(token);
-      const answer = identity && answers.get(`${req.method} ${req.url}`);
+      let answer: Prepared | undefined;
+      try {
+        const identity = await keys.verify(presentedApiKey(req));
+        answer = identity && answers.get(`${req.method} ${req.url}`);
+      } catch {
+        // No single well-formed bearer key: the 401 below.
+      }
       // A request body (POST) is read to its end, as the API reads it, before answering.
       for await (const _ of req) {
       }
