@@ -104,27 +104,22 @@ export async function compareEndpoint(
   try {
     baseline = await start('baseline');
     const answers: Captured[] = [];
-    for (const request of requests) {
-      const answer = await capture(api.origin, request);
-      const other = { name: 'baseline', answer: await capture(baseline.origin, request) };
-      assertSame(`${tag} (${request.method} ${request.path})`, answer, other, expectStatus);
-      answers.push(answer);
-    }
+    for (const request of requests) answers.push(await capture(api.origin, request));
+    const verify = async (name: string, server: ServerChild) => {
+      for (const [i, request] of requests.entries()) {
+        const other = { name, answer: await capture(server.origin, request) };
+        const what = `${tag} (${request.method} ${request.path})`;
+        assertSame(what, answers[i] as Captured, other, expectStatus);
+      }
+    };
+    await verify('baseline', baseline);
     // The replay limit sends the API's own answers; it needs no store.
     const replay = requests.map((r, i) => {
       const { status, headers, body } = answers[i] as Captured;
       return { method: r.method, path: r.path, status, headers, body: body.toString('base64') };
     });
     limit = await startChild('limit', { pets: 0, replay }, settings);
-    for (const [i, request] of requests.entries()) {
-      const other = { name: 'replay limit', answer: await capture(limit.origin, request) };
-      assertSame(
-        `${tag} (${request.method} ${request.path})`,
-        answers[i] as Captured,
-        other,
-        expectStatus,
-      );
-    }
+    await verify('replay limit', limit);
     progress(`${tag}: responses match; warming up`);
     const underLoadOnly = api.resetPeakRss() && baseline.resetPeakRss();
     const load = {
