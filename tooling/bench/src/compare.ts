@@ -5,7 +5,7 @@ import { medianOf, type RunSummary, saturate, steady } from './driver.js';
 import { BENCH_API_KEY, ENDPOINTS, type EndpointId } from './scenario.js';
 import type { ServerSpec } from './servers/protocol.js';
 import { runLength, type Settings } from './settings.js';
-import { round, type Spread, spread } from './stats.js';
+import { round, Samples, type Spread, spread } from './stats.js';
 import { assertSame, type Captured, capture } from './verify.js';
 
 /** When pinning, the driver runs on CPU 0 and every server on CPU 1. */
@@ -41,10 +41,12 @@ export interface EndpointComparison {
   fixedRate: {
     /** Requests per second: `rateFraction` of the slower server's median throughput. */
     rate: number;
+    /** Medians over the rounds, but for p50, p99 and p99.9: those of all rounds' latencies. */
     api: RunSummary;
     baseline: RunSummary;
-    /** API p99 over baseline p99 (medians over rounds). */
+    /** API p99 over the baseline's (latencies pooled over the rounds). */
     p99Ratio: number;
+    rounds: { api: RunSummary; baseline: RunSummary }[];
   };
   peakRssMb: { api: number; baseline: number };
   /** Whether the peak covers only the measured load (false: it runs from start-up). */
@@ -171,25 +173,42 @@ export async function compareEndpoint(
       1,
       Math.round(Math.min(apiSide.rps, baselineSide.rps) * settings.rateFraction),
     );
-    const fixed = new Map<ServerChild, RunSummary[]>([
-      [api, []],
-      [baseline, []],
-    ]);
-    for (let r = 0; r < settings.latencyRounds; r++) {
-      for (const server of rotated(r, [api, baseline])) {
-        const options = {
-          rate,
-          connections: settings.connections,
-          ...runLength(settings, 'measure'),
-        };
-        fixed.get(server)?.push(await steady(server, requests, { ...options, expectStatus }));
-      }
+    const steadyLoad = { rate, connections: settings.connections, expectStatus };
+    // After the saturated rounds, each server settles at the fixed rate before it is measured.
+    for (const server of [api, baseline]) {
+      await steady(server, requests, { ...steadyLoad, ...runLength(settings, 'warmup') });
     }
-    const fixedApi = medianOf(fixed.get(api) ?? []);
-    const fixedBaseline = medianOf(fixed.get(baseline) ?? []);
-    progress(
-      `${tag}: at ${rate} req/s p99 API ${fixedApi.p99Ms} ms, baseline ${fixedBaseline.p99Ms} ms`,
-    );
+    // One stall of the machine sets the p99 of a short run: latencies are pooled over the
+    // rounds, so the p99 weighs every stall of every round.
+    const pooled = new Map([
+      [api, new Samples()],
+      [baseline, new Samples()],
+    ]);
+    const fixedRounds: EndpointComparison['fixedRate']['rounds'] = [];
+    for (let r = 0; r < settings.latencyRounds; r++) {
+      const runs = new Map<ServerChild, RunSummary>();
+      for (const server of rotated(r, [api, baseline])) {
+        const length = runLength(settings, 'measure');
+        runs.set(
+          server,
+          await steady(server, requests, { ...steadyLoad, ...length }, pooled.get(server)),
+        );
+      }
+      const [a, b] = [runs.get(api) as RunSummary, runs.get(baseline) as RunSummary];
+      fixedRounds.push({ api: a, baseline: b });
+      progress(
+        `${tag}: at ${rate} req/s, round ${r + 1}/${settings.latencyRounds}: p50 / p99 ms API ` +
+          `${a.p50Ms} / ${a.p99Ms}, baseline ${b.p50Ms} / ${b.p99Ms}`,
+      );
+    }
+    /** Medians over the rounds, with the latency quantiles of the pooled latencies. */
+    const fixedSide = (server: ServerChild, side: 'api' | 'baseline'): RunSummary => {
+      const [p50Ms, p99Ms, p999Ms] = (pooled.get(server) as Samples)
+        .quantiles(0.5, 0.99, 0.999)
+        .map((ms) => round(ms, 3)) as [number, number, number];
+      return { ...medianOf(fixedRounds.map((r) => r[side])), p50Ms, p99Ms, p999Ms };
+    };
+    const [fixedApi, fixedBaseline] = [fixedSide(api, 'api'), fixedSide(baseline, 'baseline')];
     return {
       endpoint: endpointId,
       label: endpoint.label,
@@ -209,6 +228,7 @@ export async function compareEndpoint(
         api: fixedApi,
         baseline: fixedBaseline,
         p99Ratio: round(fixedApi.p99Ms / fixedBaseline.p99Ms, 3),
+        rounds: fixedRounds,
       },
       peakRssMb: { api: round(api.peakRssMb(), 1), baseline: round(baseline.peakRssMb(), 1) },
       peakRssUnderLoadOnly: underLoadOnly,

@@ -135,7 +135,10 @@ export async function saturate(
   return summary;
 }
 
-/** Drives the server at a fixed request rate, no pipelining: latency below saturation. */
+/**
+ * Drives the server at a fixed request rate, no pipelining: latency below saturation. Every
+ * latency is also added to `pool`, when given, for quantiles over several runs.
+ */
 export async function steady(
   server: ServerChild,
   requests: readonly BenchRequest[],
@@ -146,9 +149,14 @@ export async function steady(
     amount?: number;
     expectStatus: number;
   },
+  pool?: Samples,
 ): Promise<RunSummary> {
   try {
-    return await metered(server, () => fixedRate(server.origin, requests, options));
+    return await metered(server, async () => {
+      const run = await fixedRate(server.origin, requests, options);
+      pool?.addAll(run.latencies);
+      return run;
+    });
   } catch (error) {
     throw new RunError(`${server.kind} at ${server.origin}: ${(error as Error).message}`);
   }

@@ -195,7 +195,7 @@ export function renderMarkdown(report: Report): string {
         "req/s. CPU driver / others': cores used by the load generator (near 1: it may be the limit) " +
         'and by every other process during the runs (medians; more than a few tenths means the ' +
         'figures of that row are disturbed).',
-      `Fixed rate (open loop, no pipelining, same connections, ${settings.rateFraction} × the slower server's throughput; latency counted from when each request was due):`,
+      `Fixed rate (open loop, no pipelining, same connections, ${settings.rateFraction} × the slower server's throughput, after a warm-up at that rate; latency counted from when each request was due; the quantiles of all rounds' latencies together):`,
       fixedRateTable(comparisons),
     );
   }

@@ -12,6 +12,10 @@ export class Samples {
     this.#values[this.#count++] = ms;
   }
 
+  addAll(other: Samples): void {
+    for (let i = 0; i < other.#count; i++) this.add(other.#values[i] as number);
+  }
+
   /** The `q` quantile (0 < q <= 1) of each list, in milliseconds (NaN when empty). */
   quantiles(...qs: number[]): number[] {
     const sorted = this.#values.slice(0, this.#count).sort();
