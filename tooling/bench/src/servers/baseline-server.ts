@@ -1,11 +1,11 @@
 /**
  * Server child: the matched baseline. Bare `node:http` doing the API's work for the benchmarked
  * routes with the same pieces: request id, the API's key check (`presentedApiKey`, then
- * `StaticApiKeys`), the contract's
- * query/id parsing, JSON text parsing and body validation, strict UTF-8 decoding, the same store
- * class, the same access-log line through the same logger, the same metrics (`ApiMetrics`,
- * process metrics included, and the store timed by `InstrumentedPetStore`), the API's error
- * classes and Error body, and the same status, headers (in the same order) and body bytes.
+ * `StaticApiKeys`), the contract's query/id parsing, JSON text parsing and body validation,
+ * strict UTF-8 decoding, the same store class, the same access-log line through the same logger,
+ * the same metrics (`ApiMetrics`, process metrics included, and the store timed by
+ * `InstrumentedPetStore`), the API's error classes and Error body, and the same status, headers
+ * (in the same order) and body bytes.
  * What it lacks is the framework: no Koa context, no router, no middleware chain. Not meant to be
  * started by hand.
  */
