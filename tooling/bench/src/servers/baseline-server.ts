@@ -57,7 +57,12 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 const invalid = (details: ErrorDetail[]) =>
   new ValidationError({ message: describeDetails(details), details });
-const required = () => invalid([{ path: '', message: 'is required' }]);
+/** As the API answers a request without a body. */
+const required = () =>
+  new ValidationError({
+    message: 'request body is required',
+    details: [{ path: '', message: 'is required' }],
+  });
 
 /** What a handler answers: status, extra headers (in order) and a JSON body. */
 interface Reply {

@@ -7,7 +7,13 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseApiKeys, presentedApiKey, StaticApiKeys } from '@animal-store/api';
+import {
+  errorBody,
+  parseApiKeys,
+  presentedApiKey,
+  StaticApiKeys,
+  UnauthorizedError,
+} from '@animal-store/api';
 import { main, runChild } from './lifecycle.js';
 import { type ReplayAnswer, readServerSpec } from './protocol.js';
 
@@ -28,9 +34,10 @@ function prepare(answer: ReplayAnswer): Prepared {
   };
 }
 
-const UNAUTHORIZED = Buffer.from(
-  '{"code":"unauthorized","message":"invalid API key","status":401}',
-);
+/** What a request without the key (or outside the scenario) gets: the API's 401. */
+const REFUSAL = new UnauthorizedError({ message: 'invalid API key' });
+const REFUSAL_HEADERS = { ...REFUSAL.headers, 'Content-Type': 'application/json; charset=utf-8' };
+const REFUSAL_BODY = Buffer.from(JSON.stringify(errorBody(REFUSAL)));
 
 main(async () => {
   const spec = readServerSpec();
@@ -52,8 +59,8 @@ main(async () => {
       for await (const _ of req) {
       }
       if (!answer) {
-        res.writeHead(401, { 'Content-Type': 'application/json; charset=utf-8' });
-        res.end(UNAUTHORIZED);
+        res.writeHead(REFUSAL.status, REFUSAL_HEADERS);
+        res.end(REFUSAL_BODY);
         return;
       }
       res.writeHead(answer.status, answer.headers);
