@@ -5,7 +5,9 @@ export { type Config, ConfigError, loadConfig } from './config.js';
 export { presentedApiKey } from './http/auth.js';
 export { errorBody } from './http/error-answers.js';
 export * from './http/errors.js';
+export { type JsonBody, readJsonRequest } from './http/json-body.js';
 export { nextPageLink } from './http/next-link.js';
+export { petJson, petListJson } from './http/pet-json.js';
 export {
   DEFAULT_RATE_LIMIT,
   FixedWindowRateLimiter,

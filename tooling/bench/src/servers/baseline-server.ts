@@ -1,11 +1,11 @@
 /**
  * Server child: the matched baseline. Bare `node:http` doing the API's work for the benchmarked
  * routes with the same pieces: request id, the API's key check (`presentedApiKey`, then
- * `StaticApiKeys`), the contract's query/id parsing, JSON text parsing and body validation,
- * strict UTF-8 decoding, the same store class, the same access-log line through the same logger,
- * the same metrics (`ApiMetrics`, process metrics included, and the store timed by
- * `InstrumentedPetStore`), the API's error classes and Error body, and the same status, headers
- * (in the same order) and body bytes.
+ * `StaticApiKeys`), the contract's query/id parsing, the API's body reader (`readJsonRequest`),
+ * the contract's body validation, the same store class, the pets' JSON texts made once
+ * (`petJson`), the same access-log line through the same logger, the same metrics (`ApiMetrics`,
+ * process metrics included, and the store timed by `InstrumentedPetStore`), the API's error
+ * classes and Error body, and the same status, headers (in the same order) and body bytes.
  * What it lacks is the framework: no Koa context, no router, no middleware chain. Not meant to be
  * started by hand.
  */
@@ -21,17 +21,17 @@ import {
   InstrumentedPetStore,
   InternalError,
   loadConfig,
-  MalformedJsonError,
   NotFoundError,
   nextPageLink,
-  PayloadTooLargeError,
   type PetStore,
   parseApiKeys,
+  petJson,
+  petListJson,
   presentedApiKey,
+  readJsonRequest,
   requestIdFor,
   StaticApiKeys,
   UnauthorizedError,
-  UnsupportedMediaTypeError,
   ValidationError,
 } from '@animal-store/api';
 import {
@@ -41,7 +41,6 @@ import {
   type ErrorDetail,
   GET_PET_DEPRECATION_HEADERS,
   GET_PET_SUNSET_AT,
-  parseJsonText,
   parseListPetsQuery,
   parsePetId,
   validateNewPet,
@@ -52,72 +51,14 @@ import { readServerSpec } from './protocol.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PETS = `${API_PREFIX}/pets`;
 const PET = `${API_PREFIX}/pets/`;
-/** As the API decodes a body: bytes that are not UTF-8 are refused, never replaced. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 const invalid = (details: ErrorDetail[]) =>
   new ValidationError({ message: describeDetails(details), details });
-/** As the API answers a request without a body. */
-const required = () =>
-  new ValidationError({
-    message: 'request body is required',
-    details: [{ path: '', message: 'is required' }],
-  });
 
-/** What a handler answers: status, extra headers (in order) and a JSON body. */
+/** What a handler answers: status, extra headers (in order) and the JSON text of its body. */
 interface Reply {
   status: number;
   headers: Readonly<Record<string, string>>;
-  body: unknown;
-}
-
-function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limitBytes) {
-        reject(new PayloadTooLargeError({ limitBytes }));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      try {
-        resolve(UTF8.decode(Buffer.concat(chunks, size)));
-      } catch {
-        reject(new MalformedJsonError({ message: 'request body is not valid UTF-8' }));
-      }
-    });
-    req.on('error', reject);
-  });
-}
-
-async function readJson(req: IncomingMessage, limitBytes: number): Promise<unknown> {
-  const length = req.headers['content-length'];
-  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
-    throw required();
-  }
-  const [type = '', ...params] = (req.headers['content-type'] ?? '').split(';');
-  if (type.trim().toLowerCase() !== 'application/json') {
-    throw new UnsupportedMediaTypeError({ message: 'request body must be application/json' });
-  }
-  for (const param of params) {
-    const [name, value = ''] = param.split('=');
-    if (name?.trim().toLowerCase() === 'charset' && value.trim().toLowerCase() !== 'utf-8') {
-      throw new UnsupportedMediaTypeError({ message: 'request body must be UTF-8' });
-    }
-  }
-  if (Number(length) > limitBytes) throw new PayloadTooLargeError({ limitBytes });
-  const text = await readBody(req, limitBytes);
-  if (text.trim() === '') throw required();
-  try {
-    return parseJsonText(text);
-  } catch (error) {
-    throw new MalformedJsonError({
-      message: `request body is not valid JSON: ${(error as Error).message}`,
-    });
-  }
+  text: string;
 }
 
 main(async () => {
@@ -144,7 +85,7 @@ main(async () => {
     const last = page.pets.at(-1);
     const headers: Record<string, string> = {};
     if (page.hasMore && last) headers.Link = nextPageLink(parsed.value, last.id);
-    return { status: 200, headers, body: page.pets };
+    return { status: 200, headers, text: petListJson(page.pets) };
   }
 
   async function createPet(store: PetStore, req: IncomingMessage): Promise<Reply> {
@@ -153,13 +94,13 @@ main(async () => {
     if (req.headers['idempotency-key'] !== undefined) {
       throw new BadRequestError({ message: 'the baseline does not take Idempotency-Key' });
     }
-    const checked = validateNewPet(await readJson(req, config.bodyLimitBytes));
+    const checked = validateNewPet((await readJsonRequest(req, config.bodyLimitBytes)).value);
     if (!checked.ok) throw invalid(checked.details);
     const pet = await store.create({
       ...checked.value,
       status: checked.value.status ?? DEFAULT_PET_STATUS,
     });
-    return { status: 201, headers: { Location: `${PETS}/${pet.id}` }, body: pet };
+    return { status: 201, headers: { Location: `${PETS}/${pet.id}` }, text: petJson(pet) };
   }
 
   async function getPet(store: PetStore, rawId: string): Promise<Reply> {
@@ -170,7 +111,7 @@ main(async () => {
     if (!parsed.ok) throw invalid(parsed.details);
     const pet = await store.get(parsed.value);
     if (!pet) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
-    return { status: 200, headers: {}, body: pet };
+    return { status: 200, headers: {}, text: petJson(pet) };
   }
 
   const metrics = new ApiMetrics();
@@ -208,9 +149,13 @@ main(async () => {
       } catch (caught) {
         if (!(caught instanceof HttpError)) logger.error({ err: caught }, 'unhandled error');
         const error = caught instanceof HttpError ? caught : new InternalError();
-        reply = { status: error.status, headers: error.headers, body: errorBody(error) };
+        reply = {
+          status: error.status,
+          headers: error.headers,
+          text: JSON.stringify(errorBody(error)),
+        };
       }
-      const text = JSON.stringify(reply.body);
+      const { text } = reply;
       Object.assign(headers, reply.headers);
       headers['Content-Type'] = JSON_TYPE;
       headers['Content-Length'] = String(Buffer.byteLength(text));
