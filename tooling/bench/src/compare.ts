@@ -39,7 +39,7 @@ export interface EndpointComparison {
     rounds: { api: RunSummary; baseline: RunSummary; limit: RunSummary }[];
   };
   fixedRate: {
-    /** Requests per second: `rateFraction` of the slower server's median throughput. */
+    /** Requests per second to each server: `rateFraction` of the slower one's median throughput. */
     rate: number;
     /** Medians over the rounds, but for p50, p99 and p99.9: those of all rounds' latencies. */
     api: RunSummary;
@@ -167,37 +167,39 @@ export async function compareEndpoint(
       medianOf(rounds.map((r) => r.api)),
       medianOf(rounds.map((r) => r.baseline)),
     ];
-    // A rate both can carry without pipelining (which costs a server far more per request): the
-    // latency is then what a request costs, not the queue of a server near its capacity.
+    // The API and the baseline take the fixed rate at the same time, from the same driver: a
+    // stall of the machine (tens of milliseconds, now and then, on a shared host) delays both
+    // alike, so their p99s compare the servers, not where the stalls fell. The rate is one both
+    // carry together without pipelining (which costs a server far more per request), so the
+    // latency is what a request costs, not the queue of a busy core.
     const rate = Math.max(
       1,
       Math.round(Math.min(apiSide.rps, baselineSide.rps) * settings.rateFraction),
     );
-    const steadyLoad = { rate, connections: settings.connections, expectStatus };
-    // After the saturated rounds, each server settles at the fixed rate before it is measured.
-    for (const server of [api, baseline]) {
-      await steady(server, requests, { ...steadyLoad, ...runLength(settings, 'warmup') });
-    }
-    // One stall of the machine sets the p99 of a short run: latencies are pooled over the
-    // rounds, so the p99 weighs every stall of every round.
-    const pooled = new Map([
-      [api, new Samples()],
-      [baseline, new Samples()],
-    ]);
+    const pair = [api, baseline];
+    const together = (length: ReturnType<typeof runLength>, pool?: Map<ServerChild, Samples>) =>
+      Promise.all(
+        pair.map((server) =>
+          steady(
+            server,
+            requests,
+            { rate, connections: settings.connections, expectStatus, ...length, beside: pair },
+            pool?.get(server),
+          ),
+        ),
+      );
+    await together(runLength(settings, 'warmup'));
+    // Latencies are pooled over the rounds: the p99 weighs every stall of every round.
+    const pooled = new Map(pair.map((server) => [server, new Samples()]));
     const fixedRounds: EndpointComparison['fixedRate']['rounds'] = [];
     for (let r = 0; r < settings.latencyRounds; r++) {
-      const runs = new Map<ServerChild, RunSummary>();
-      for (const server of rotated(r, [api, baseline])) {
-        const length = runLength(settings, 'measure');
-        runs.set(
-          server,
-          await steady(server, requests, { ...steadyLoad, ...length }, pooled.get(server)),
-        );
-      }
-      const [a, b] = [runs.get(api) as RunSummary, runs.get(baseline) as RunSummary];
+      const [a, b] = (await together(runLength(settings, 'measure'), pooled)) as [
+        RunSummary,
+        RunSummary,
+      ];
       fixedRounds.push({ api: a, baseline: b });
       progress(
-        `${tag}: at ${rate} req/s, round ${r + 1}/${settings.latencyRounds}: p50 / p99 ms API ` +
+        `${tag}: at ${rate} req/s each, round ${r + 1}/${settings.latencyRounds}: p50 / p99 ms API ` +
           `${a.p50Ms} / ${a.p99Ms}, baseline ${b.p50Ms} / ${b.p99Ms}`,
       );
     }

@@ -39,11 +39,18 @@ function machineBusySeconds(): number {
   return (ticks.reduce((a, b) => a + b, 0) - (ticks[3] ?? 0) - (ticks[4] ?? 0)) / 100;
 }
 
-/** Runs `work`, measuring the CPU the server, this process and everything else use meanwhile. */
+/**
+ * Runs `work`, measuring the CPU the server, this process and everything else use meanwhile
+ * (servers in `beside`, loaded at the same time, are not counted as others).
+ */
 async function metered(
   server: ServerChild,
   work: () => Promise<{ requests: number; latencies: Samples }>,
+  beside: readonly ServerChild[] = [],
 ): Promise<RunSummary> {
+  const others = beside.filter((other) => other !== server);
+  const besideCpu = () => others.reduce((sum, other) => sum + other.cpuSeconds(), 0);
+  const beside0 = besideCpu();
   const server0 = server.cpuSeconds();
   const machine0 = machineBusySeconds();
   const self0 = process.cpuUsage();
@@ -53,7 +60,8 @@ async function metered(
   const serverCpu = server.cpuSeconds() - server0;
   const self = process.cpuUsage(self0);
   const driverCpu = (self.user + self.system) / 1e6;
-  const others = Math.max(0, machineBusySeconds() - machine0 - serverCpu - driverCpu);
+  const otherCpu =
+    machineBusySeconds() - machine0 - serverCpu - driverCpu - (besideCpu() - beside0);
   const [p50, p99, p999] = latencies.quantiles(0.5, 0.99, 0.999) as [number, number, number];
   return {
     rps: round(requests / seconds, 1),
@@ -63,7 +71,7 @@ async function metered(
     p999Ms: round(p999, 3),
     serverCpu: round(serverCpu / seconds, 3),
     cpuUsPerRequest: round((serverCpu * 1e6) / requests, 1),
-    otherCpu: round(others / seconds, 3),
+    otherCpu: round(Math.max(0, otherCpu) / seconds, 3),
     driverCpu: round(driverCpu / seconds, 3),
   };
 }
@@ -137,7 +145,8 @@ export async function saturate(
 
 /**
  * Drives the server at a fixed request rate, no pipelining: latency below saturation. Every
- * latency is also added to `pool`, when given, for quantiles over several runs.
+ * latency is also added to `pool`, when given, for quantiles over several runs. `beside`: the
+ * servers driven at the same time (this one may be among them).
  */
 export async function steady(
   server: ServerChild,
@@ -148,15 +157,20 @@ export async function steady(
     durationS: number;
     amount?: number;
     expectStatus: number;
+    beside?: readonly ServerChild[];
   },
   pool?: Samples,
 ): Promise<RunSummary> {
   try {
-    return await metered(server, async () => {
-      const run = await fixedRate(server.origin, requests, options);
-      pool?.addAll(run.latencies);
-      return run;
-    });
+    return await metered(
+      server,
+      async () => {
+        const run = await fixedRate(server.origin, requests, options);
+        pool?.addAll(run.latencies);
+        return run;
+      },
+      options.beside,
+    );
   } catch (error) {
     throw new RunError(`${server.kind} at ${server.origin}: ${(error as Error).message}`);
   }

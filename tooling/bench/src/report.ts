@@ -148,7 +148,7 @@ function fixedRateTable(comparisons: readonly EndpointComparison[]): string {
     `**${f.p99Ratio.toFixed(2)}**`,
     `${f.api.serverCpu.toFixed(2)} / ${f.baseline.serverCpu.toFixed(2)}`,
   ]);
-  const header = ['endpoint', 'rate req/s', 'p50 / p99 / p99.9 ms API · baseline'];
+  const header = ['endpoint', 'rate req/s each', 'p50 / p99 / p99.9 ms API · baseline'];
   return table([...header, 'p99 API/baseline', 'server CPU API / baseline'], rows);
 }
 
@@ -195,7 +195,7 @@ export function renderMarkdown(report: Report): string {
         "req/s. CPU driver / others': cores used by the load generator (near 1: it may be the limit) " +
         'and by every other process during the runs (medians; more than a few tenths means the ' +
         'figures of that row are disturbed).',
-      `Fixed rate (open loop, no pipelining, same connections, ${settings.rateFraction} × the slower server's throughput, after a warm-up at that rate; latency counted from when each request was due; the quantiles of all rounds' latencies together):`,
+      `Fixed rate (API and baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput; open loop, no pipelining, same connections, after a warm-up at that rate; latency counted from when each request was due; the quantiles of all rounds' latencies together):`,
       fixedRateTable(comparisons),
     );
   }

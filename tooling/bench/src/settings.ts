@@ -50,7 +50,10 @@ export interface Settings {
   createWarmupRequests: number;
   connections: number;
   pipelining: number;
-  /** Fixed rate, as a fraction of the slower server's measured (pipelined) throughput. */
+  /**
+   * Fixed rate for each of the API and the baseline (loaded together), as a fraction of the slower
+   * one's measured (pipelined) throughput.
+   */
   rateFraction: number;
   /**
    * Fixed rate of the growth runs, as a fraction of the API's capacity at the smallest store: low,
@@ -147,7 +150,7 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     createWarmupRequests: 20_000,
     connections: positive('connections', values.connections, smoke ? 10 : 100),
     pipelining: positive('pipelining', values.pipelining, smoke ? 2 : 10),
-    rateFraction: 0.25,
+    rateFraction: 0.125,
     growthRateFraction: 0.25,
     cpuProf: values['cpu-prof'] ?? false,
     pin: !(values['no-pin'] ?? false),

@@ -9,8 +9,7 @@
  * What it lacks is the framework: no Koa context, no router, no middleware chain. Not meant to be
  * started by hand.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ApiMetrics,
   BadRequestError,
@@ -45,7 +44,7 @@ import {
   parsePetId,
   validateNewPet,
 } from '@animal-store/contract';
-import { main, runChild } from './lifecycle.js';
+import { listenBare, main, runChild } from './lifecycle.js';
 import { readServerSpec } from './protocol.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -176,15 +175,6 @@ main(async () => {
       );
     }
 
-    const server = createServer((req, res) => void handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return {
-      port: (server.address() as AddressInfo).port,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    };
+    return listenBare((req, res) => void handle(req, res));
   });
 });

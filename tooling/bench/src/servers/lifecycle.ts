@@ -1,3 +1,5 @@
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { MemoryPetStore } from '@animal-store/api';
 import { seedPet } from '../scenario.js';
 import type { ReadyMessage, ServerSpec } from './protocol.js';
@@ -34,6 +36,20 @@ export async function runChild(
   process.on('SIGINT', () => void stop());
   process.on('disconnect', () => void stop());
   process.send?.({ type: 'ready', port: server.port, seedMs } satisfies ReadyMessage);
+}
+
+/** A bare `node:http` server on 127.0.0.1 (the baseline and the replay limit). */
+export async function listenBare(listener: RequestListener): Promise<ChildServer> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** Entry-point wrapper: any failure is printed and ends the child with status 1. */

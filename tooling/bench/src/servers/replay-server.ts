@@ -5,8 +5,7 @@
  * no parsing, no store, no log. What this machine can do for these answers; API/limit says how
  * close the API comes. Not meant to be started by hand.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   errorBody,
   parseApiKeys,
@@ -14,7 +13,7 @@ import {
   StaticApiKeys,
   UnauthorizedError,
 } from '@animal-store/api';
-import { main, runChild } from './lifecycle.js';
+import { listenBare, main, runChild } from './lifecycle.js';
 import { type ReplayAnswer, readServerSpec } from './protocol.js';
 
 /** Headers Node writes itself on every answer. */
@@ -66,15 +65,6 @@ main(async () => {
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
     }
-    const server = createServer((req, res) => void handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return {
-      port: (server.address() as AddressInfo).port,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    };
+    return listenBare((req, res) => void handle(req, res));
   });
 });
