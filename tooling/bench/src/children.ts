@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type ReadyMessage, SERVER_SPEC_ENV, type ServerSpec } from './servers/protocol.js';
@@ -62,20 +63,20 @@ function procCpuSeconds(pid: number): number {
 }
 
 /** The child's `ready` message, or an error when it exits first or takes longer than `ms`. */
-function ready(child: ChildProcess, ms: number, describe: () => string): Promise<ReadyMessage> {
-  return new Promise((resolve, reject) => {
-    const done = (error?: Error, message?: ReadyMessage) => {
-      clearTimeout(timer);
-      child.off('message', onMessage).off('exit', onExit);
-      if (error) reject(error);
-      else resolve(message as ReadyMessage);
-    };
-    const onMessage = (message: ReadyMessage) =>
-      message.type === 'ready' && done(undefined, message);
-    const onExit = (code: number | null) => done(new Error(`exited (${code}) ${describe()}`));
-    const timer = setTimeout(() => done(new Error(`not ready in time ${describe()}`)), ms);
-    child.on('message', onMessage).once('exit', onExit);
+async function ready(
+  child: ChildProcess,
+  ms: number,
+  describe: () => string,
+): Promise<ReadyMessage> {
+  const signal = AbortSignal.timeout(ms);
+  const exited = once(child, 'exit', { signal }).then(([code]) => {
+    throw new Error(`exited (${code}) ${describe()}`);
   });
+  try {
+    return (await Promise.race([once(child, 'message', { signal }), exited]))[0] as ReadyMessage;
+  } catch (error) {
+    throw signal.aborted ? new Error(`not ready in time ${describe()}`) : error;
+  }
 }
 
 /** Starts a server child, waits until it has seeded its store and listens, and returns it. */

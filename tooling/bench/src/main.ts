@@ -13,7 +13,7 @@ import {
   updateReadme,
   writeReport,
 } from './report.js';
-import { HELP, parseSettings, type Settings, UsageError } from './settings.js';
+import { HELP, parseSettings, type Settings } from './settings.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -88,10 +88,6 @@ async function main(argv: string[]): Promise<number> {
     await run(settings);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`bench: ${error.message}\n`);
-      return 2;
-    }
     process.stderr.write(`bench: FAILED: ${(error as Error).stack ?? error}\n`);
     return 1;
   } finally {

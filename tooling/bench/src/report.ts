@@ -58,22 +58,13 @@ export function evaluateTargets(
   const targets: Target[] = [];
   const add = (name: string, goal: string, measured: string, met: boolean) =>
     targets.push({ name, goal, measured, met });
+  const atLeast = (name: string, goal: number, s: Spread) =>
+    add(name, `>= ${goal}`, spreadText(s), s.median >= goal);
   for (const c of comparisons) {
-    const { ratio, limitRatio } = c.throughput;
-    const at = (goal: number) => `>= ${goal}`;
-    add(
-      `${c.label}: throughput API/baseline`,
-      at(TARGETS.baselineRatio),
-      spreadText(ratio),
-      ratio.median >= TARGETS.baselineRatio,
-    );
+    atLeast(`${c.label}: throughput API/baseline`, TARGETS.baselineRatio, c.throughput.ratio);
     if (c.endpoint !== 'create') {
-      add(
-        `${c.label}: throughput API/replay limit`,
-        at(TARGETS.limitRatio),
-        spreadText(limitRatio),
-        limitRatio.median >= TARGETS.limitRatio,
-      );
+      const limit = c.throughput.limitRatio;
+      atLeast(`${c.label}: throughput API/replay limit`, TARGETS.limitRatio, limit);
     }
     const f = c.fixedRate;
     add(
@@ -83,12 +74,8 @@ export function evaluateTargets(
       f.p99Ratio <= TARGETS.p99Ratio,
     );
     const rss = c.peakRssMb.api;
-    add(
-      `${c.label}: API peak RSS under load`,
-      `<= ${TARGETS.peakRssMb} MiB`,
-      `${rss} MiB`,
-      rss <= TARGETS.peakRssMb,
-    );
+    const name = `${c.label}: API peak RSS under load`;
+    add(name, `<= ${TARGETS.peakRssMb} MiB`, `${rss} MiB`, rss <= TARGETS.peakRssMb);
   }
   for (const g of growth) {
     const [first, last] = [g.points[0], g.points.at(-1)];
