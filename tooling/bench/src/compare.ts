@@ -41,7 +41,10 @@ export interface EndpointComparison {
   fixedRate: {
     /** Requests per second to each server: `rateFraction` of the slower one's median throughput. */
     rate: number;
-    /** Medians over the rounds, but for p50, p99 and p99.9: those of all rounds' latencies. */
+    /**
+     * Medians over the rounds, but for p50, p99 and p99.9 (those of all rounds' latencies) and the
+     * driver's longest stall (of all rounds).
+     */
     api: RunSummary;
     baseline: RunSummary;
     /** API p99 over the baseline's (latencies pooled over the rounds). */
@@ -200,7 +203,7 @@ export async function compareEndpoint(
       fixedRounds.push({ api: a, baseline: b });
       progress(
         `${tag}: at ${rate} req/s each, round ${r + 1}/${settings.latencyRounds}: p50 / p99 ms API ` +
-          `${a.p50Ms} / ${a.p99Ms}, baseline ${b.p50Ms} / ${b.p99Ms}`,
+          `${a.p50Ms} / ${a.p99Ms}, baseline ${b.p50Ms} / ${b.p99Ms}; driver stalled up to ${a.driverStallMs} ms`,
       );
     }
     /** Medians over the rounds, with the latency quantiles of the pooled latencies. */
@@ -208,7 +211,9 @@ export async function compareEndpoint(
       const [p50Ms, p99Ms, p999Ms] = (pooled.get(server) as Samples)
         .quantiles(0.5, 0.99, 0.999)
         .map((ms) => round(ms, 3)) as [number, number, number];
-      return { ...medianOf(fixedRounds.map((r) => r[side])), p50Ms, p99Ms, p999Ms };
+      const runs = fixedRounds.map((r) => r[side]);
+      const driverStallMs = Math.max(...runs.map((run) => run.driverStallMs));
+      return { ...medianOf(runs), p50Ms, p99Ms, p999Ms, driverStallMs };
     };
     const [fixedApi, fixedBaseline] = [fixedSide(api, 'api'), fixedSide(baseline, 'baseline')];
     return {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import type { ServerChild } from './children.js';
@@ -22,6 +23,11 @@ export interface RunSummary {
   otherCpu: number;
   /** Cores the driver (this process) used: near 1, the driver may be the limit. */
   driverCpu: number;
+  /**
+   * Longest the driver's event loop was held up, ms: a request due meanwhile leaves late, and
+   * its latency counts the wait, whichever server it goes to.
+   */
+  driverStallMs: number;
 }
 
 /** Medians, field by field. */
@@ -54,8 +60,10 @@ async function metered(
   const server0 = server.cpuSeconds();
   const machine0 = machineBusySeconds();
   const self0 = process.cpuUsage();
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const t0 = performance.now();
-  const { requests, latencies } = await work();
+  const { requests, latencies } = await work().finally(() => loop.disable());
   const seconds = (performance.now() - t0) / 1000;
   const serverCpu = server.cpuSeconds() - server0;
   const self = process.cpuUsage(self0);
@@ -73,6 +81,7 @@ async function metered(
     cpuUsPerRequest: round((serverCpu * 1e6) / requests, 1),
     otherCpu: round(Math.max(0, otherCpu) / seconds, 3),
     driverCpu: round(driverCpu / seconds, 3),
+    driverStallMs: round(loop.max / 1e6, 1),
   };
 }
 

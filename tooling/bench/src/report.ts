@@ -68,7 +68,7 @@ export function evaluateTargets(
     }
     const f = c.fixedRate;
     add(
-      `${c.label}: p99 at ${f.rate} req/s, API/baseline`,
+      `${c.label}: p99 at ${f.rate} req/s each, API/baseline`,
       `<= ${TARGETS.p99Ratio}`,
       `${f.p99Ratio} (${f.api.p99Ms} / ${f.baseline.p99Ms} ms)`,
       f.p99Ratio <= TARGETS.p99Ratio,
@@ -134,9 +134,11 @@ function fixedRateTable(comparisons: readonly EndpointComparison[]): string {
     [f.api, f.baseline].map((s) => `${latencies(s)} / ${ms(s.p999Ms)}`).join(' · '),
     `**${f.p99Ratio.toFixed(2)}**`,
     `${f.api.serverCpu.toFixed(2)} / ${f.baseline.serverCpu.toFixed(2)}`,
+    ms(f.api.driverStallMs),
   ]);
   const header = ['endpoint', 'rate req/s each', 'p50 / p99 / p99.9 ms API · baseline'];
-  return table([...header, 'p99 API/baseline', 'server CPU API / baseline'], rows);
+  header.push('p99 API/baseline', 'server CPU API / baseline', 'driver stall ms');
+  return table(header, rows);
 }
 
 /** The growth table and the RSS line. */
@@ -182,7 +184,7 @@ export function renderMarkdown(report: Report): string {
         "req/s. CPU driver / others': cores used by the load generator (near 1: it may be the limit) " +
         'and by every other process during the runs (medians; more than a few tenths means the ' +
         'figures of that row are disturbed).',
-      `Fixed rate (API and baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput; open loop, no pipelining, same connections, after a warm-up at that rate; latency counted from when each request was due; the quantiles of all rounds' latencies together):`,
+      `Fixed rate (API and baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput; open loop, no pipelining, same connections, after a warm-up at that rate; latency counted from when each request was due; the quantiles of all rounds' latencies together; driver stall: the longest the driver's event loop was held up in a round, which delays the requests due meanwhile to both servers alike):`,
       fixedRateTable(comparisons),
     );
   }

@@ -40,6 +40,7 @@ describe('pnpm bench --smoke', () => {
       expect(c.fixedRate.rate).toBeGreaterThan(0);
       expect(c.fixedRate.p99Ratio).toBeGreaterThan(0);
       expect(c.fixedRate.rounds).toHaveLength(1);
+      expect(c.fixedRate.api.driverStallMs).toBeGreaterThanOrEqual(0);
       expect(c.peakRssMb.api).toBeGreaterThan(0);
     }
     expect(report.growth.map((g) => g.endpoint)).toEqual(['list', 'sold', 'get']);
