@@ -64,6 +64,13 @@ function readBytes(req: IncomingMessage, limitBytes: number, timeoutMs: number):
   });
 }
 
+/** What a request without a body (or with only white space) gets: a 400 naming the body. */
+const bodyRequired = () =>
+  new ValidationError({
+    message: 'request body is required',
+    details: [{ path: '', message: 'is required' }],
+  });
+
 /** The `charset` parameter of the request's Content-Type, `''` when absent or unparseable. */
 function charsetOf(contentType: string): string {
   try {
@@ -100,10 +107,7 @@ export async function readJsonRequest(
   const { headers } = req;
   // As Koa's `request.length`: an absent, empty, zero or non-numeric Content-Length is no body.
   if (!Math.trunc(Number(headers['content-length'] ?? 0)) && !headers['transfer-encoding']) {
-    throw new ValidationError({
-      message: 'request body is required',
-      details: [{ path: '', message: 'is required' }],
-    });
+    throw bodyRequired();
   }
   const rawEncoding = headers['content-encoding'] ?? '';
   const encoding = rawEncoding.trim().toLowerCase();
@@ -148,10 +152,7 @@ export async function readJsonRequest(
     throw new MalformedJsonError({ message: 'request body is not valid UTF-8' });
   }
   if (text.trim() === '') {
-    throw new ValidationError({
-      message: 'request body is required',
-      details: [{ path: '', message: 'is required' }],
-    });
+    throw bodyRequired();
   }
   try {
     // Numbers are judged as written: 1.0000000000000001 is no integer, whatever a double says.
