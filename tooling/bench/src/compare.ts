@@ -49,6 +49,11 @@ export interface EndpointComparison {
     baseline: RunSummary;
     /** API p99 over the baseline's (latencies pooled over the rounds). */
     p99Ratio: number;
+    /**
+     * Baseline CPU per request over the API's, paired by round: loaded together, both see the
+     * same machine, so this moves far less between runs than the throughput ratio.
+     */
+    cpuRatio: Spread;
     rounds: { api: RunSummary; baseline: RunSummary }[];
   };
   peakRssMb: { api: number; baseline: number };
@@ -235,6 +240,9 @@ export async function compareEndpoint(
         api: fixedApi,
         baseline: fixedBaseline,
         p99Ratio: round(fixedApi.p99Ms / fixedBaseline.p99Ms, 3),
+        cpuRatio: spread(
+          fixedRounds.map((r) => r.baseline.cpuUsPerRequest / r.api.cpuUsPerRequest),
+        ),
         rounds: fixedRounds,
       },
       peakRssMb: { api: round(api.peakRssMb(), 1), baseline: round(baseline.peakRssMb(), 1) },

@@ -133,11 +133,13 @@ function fixedRateTable(comparisons: readonly EndpointComparison[]): string {
     n(f.rate),
     [f.api, f.baseline].map((s) => `${latencies(s)} / ${ms(s.p999Ms)}`).join(' · '),
     `**${f.p99Ratio.toFixed(2)}**`,
-    `${f.api.serverCpu.toFixed(2)} / ${f.baseline.serverCpu.toFixed(2)}`,
+    `${f.api.cpuUsPerRequest.toFixed(0)} / ${f.baseline.cpuUsPerRequest.toFixed(0)}`,
+    bold(f.cpuRatio),
     ms(f.api.driverStallMs),
   ]);
   const header = ['endpoint', 'rate req/s each', 'p50 / p99 / p99.9 ms API · baseline'];
-  header.push('p99 API/baseline', 'server CPU API / baseline', 'driver stall ms');
+  header.push('p99 API/baseline', 'CPU µs/req API / baseline', 'CPU baseline/API (min–max)');
+  header.push('driver stall ms');
   return table(header, rows);
 }
 
@@ -184,7 +186,7 @@ export function renderMarkdown(report: Report): string {
         "req/s. CPU driver / others': cores used by the load generator (near 1: it may be the limit) " +
         'and by every other process during the runs (medians; more than a few tenths means the ' +
         'figures of that row are disturbed).',
-      `Fixed rate (API and baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput; open loop, no pipelining, same connections, after a warm-up at that rate; latency counted from when each request was due; the quantiles of all rounds' latencies together; driver stall: the longest the driver's event loop was held up in a round, which delays the requests due meanwhile to both servers alike):`,
+      `Fixed rate (API and baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput; open loop, no pipelining, same connections, after a warm-up at that rate; latency counted from when each request was due; the quantiles of all rounds' latencies together; CPU baseline/API: the baseline's CPU time per request over the API's, round by round, which the machine disturbs far less than the throughput ratio, as both run at once; driver stall: the longest the driver's event loop was held up in a round, which delays the requests due meanwhile to both servers alike):`,
       fixedRateTable(comparisons),
     );
   }
@@ -203,13 +205,24 @@ export function renderSummary(report: Report): string {
     n(c.throughput.api.rps),
     bold(c.throughput.ratio),
     bold(c.throughput.limitRatio),
+    bold(c.fixedRate.cpuRatio),
     c.fixedRate.p99Ratio.toFixed(2),
   ]);
   const links =
     '[tooling/bench](tooling/bench/README.md), [results/latest.md](tooling/bench/results/latest.md)';
   return [
     `${heading(report)}, Node ${report.machine.node}; every figure and the method: ${links}.`,
-    table(['endpoint', 'API req/s', 'API/baseline', 'API/limit', 'p99 API/baseline'], rows),
+    table(
+      [
+        'endpoint',
+        'API req/s',
+        'API/baseline',
+        'API/limit',
+        'CPU baseline/API',
+        'p99 API/baseline',
+      ],
+      rows,
+    ),
     '',
   ].join('\n\n');
 }

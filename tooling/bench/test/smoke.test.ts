@@ -39,6 +39,8 @@ describe('pnpm bench --smoke', () => {
       expect(c.throughput.limitRatio.median).toBeGreaterThan(0);
       expect(c.fixedRate.rate).toBeGreaterThan(0);
       expect(c.fixedRate.p99Ratio).toBeGreaterThan(0);
+      // A smoke run is too short for CPU ticks (10 ms) to give a ratio: only its presence is checked.
+      expect(c.fixedRate).toHaveProperty('cpuRatio.median');
       expect(c.fixedRate.rounds).toHaveLength(1);
       expect(c.fixedRate.api.driverStallMs).toBeGreaterThanOrEqual(0);
       expect(c.peakRssMb.api).toBeGreaterThan(0);
