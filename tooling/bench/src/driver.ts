@@ -24,8 +24,8 @@ export interface RunSummary {
   /** Cores the driver (this process) used: near 1, the driver may be the limit. */
   driverCpu: number;
   /**
-   * Longest the driver's event loop was held up, ms: a request due meanwhile leaves late, and
-   * its latency counts the wait, whichever server it goes to.
+   * Longest the driver's event loop was held up, ms (at a fixed rate, while the clock ran): a
+   * request due meanwhile leaves late, and its latency counts the wait, whichever server it goes to.
    */
   driverStallMs: number;
 }
@@ -51,7 +51,7 @@ function machineBusySeconds(): number {
  */
 async function metered(
   server: ServerChild,
-  work: () => Promise<{ requests: number; latencies: Samples }>,
+  work: () => Promise<{ requests: number; latencies: Samples; driverStallMs?: number }>,
   beside: readonly ServerChild[] = [],
 ): Promise<RunSummary> {
   const others = beside.filter((other) => other !== server);
@@ -63,7 +63,7 @@ async function metered(
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const t0 = performance.now();
-  const { requests, latencies } = await work().finally(() => loop.disable());
+  const { requests, latencies, driverStallMs } = await work().finally(() => loop.disable());
   const seconds = (performance.now() - t0) / 1000;
   const serverCpu = server.cpuSeconds() - server0;
   const self = process.cpuUsage(self0);
@@ -81,7 +81,7 @@ async function metered(
     cpuUsPerRequest: round((serverCpu * 1e6) / requests, 1),
     otherCpu: round(Math.max(0, otherCpu) / seconds, 3),
     driverCpu: round(driverCpu / seconds, 3),
-    driverStallMs: round(loop.max / 1e6, 1),
+    driverStallMs: round(driverStallMs ?? loop.max / 1e6, 1),
   };
 }
 

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { BenchRequest } from './scenario.js';
@@ -24,7 +25,7 @@ export async function fixedRate(
   origin: string,
   requests: readonly BenchRequest[],
   options: FixedRateOptions,
-): Promise<{ requests: number; latencies: Samples }> {
+): Promise<{ requests: number; latencies: Samples; driverStallMs: number }> {
   const timeouts =
     options.amount === undefined ? {} : { headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0 };
   const pool = new Pool(origin, { connections: options.connections, pipelining: 1, ...timeouts });
@@ -47,6 +48,10 @@ export async function fixedRate(
     const latencies = new Samples();
     const sent: Promise<void>[] = [];
     let failed: unknown;
+    // The driver's own stalls while the clock runs (not while connections open): a request due
+    // during one leaves late, and its latency counts the wait.
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
     const start = performance.now();
     for (let i = 0; i < total && failed === undefined; i++) {
       const due = start + i * interval;
@@ -64,8 +69,9 @@ export async function fixedRate(
       sent.push(answered);
     }
     await Promise.all(sent);
+    loop.disable();
     if (failed !== undefined) throw failed;
-    return { requests: total, latencies };
+    return { requests: total, latencies, driverStallMs: loop.max / 1e6 };
   } finally {
     await pool.destroy();
   }
