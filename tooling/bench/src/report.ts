@@ -186,7 +186,7 @@ export function renderMarkdown(report: Report): string {
         "req/s. CPU driver / others': cores used by the load generator (near 1: it may be the limit) " +
         'and by every other process during the runs (medians; more than a few tenths means the ' +
         'figures of that row are disturbed).',
-      `Fixed rate (API and baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput; open loop, no pipelining, same connections, after a warm-up at that rate; latency counted from when each request was due; the quantiles of all rounds' latencies together; CPU baseline/API: the baseline's CPU time per request over the API's, round by round, which the machine disturbs far less than the throughput ratio, as both run at once; driver stall: the longest the driver's event loop was held up in a round, which delays the requests due meanwhile to both servers alike):`,
+      `Fixed rate (API and baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput; open loop, no pipelining, same connections, after a warm-up at that rate; latency counted from when each request was due; the quantiles of all rounds' latencies together; CPU baseline/API: the baseline's CPU time per request over the API's, round by round, which the machine disturbs far less than the throughput ratio, as both run at once; driver stall: the longest the driver's event loop was held up while a round's clock ran, which delays the requests due meanwhile to both servers alike):`,
       fixedRateTable(comparisons),
     );
   }
