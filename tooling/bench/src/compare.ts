@@ -89,7 +89,8 @@ export function rotated<T>(round: number, servers: readonly T[]): T[] {
 
 /**
  * One endpoint, three servers: verify that the baseline and the replay limit answer as the API
- * does, warm up, then interleaved throughput rounds and interleaved fixed-rate rounds.
+ * does, warm up, then interleaved throughput rounds, then fixed-rate rounds of the API and the
+ * baseline loaded together.
  */
 export async function compareEndpoint(
   endpointId: EndpointId,
@@ -211,7 +212,7 @@ export async function compareEndpoint(
           `${a.p50Ms} / ${a.p99Ms}, baseline ${b.p50Ms} / ${b.p99Ms}; driver stalled up to ${a.driverStallMs} ms`,
       );
     }
-    /** Medians over the rounds, with the latency quantiles of the pooled latencies. */
+    /** Medians over the rounds, but the pooled quantiles and the longest stall of all rounds. */
     const fixedSide = (server: ServerChild, side: 'api' | 'baseline'): RunSummary => {
       const [p50Ms, p99Ms, p999Ms] = (pooled.get(server) as Samples)
         .quantiles(0.5, 0.99, 0.999)
