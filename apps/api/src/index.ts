@@ -6,6 +6,7 @@ export { presentedApiKey } from './http/auth.js';
 export { errorBody } from './http/error-answers.js';
 export * from './http/errors.js';
 export { type JsonBody, readJsonRequest } from './http/json-body.js';
+export { writeJsonText } from './http/json-response.js';
 export { nextPageLink } from './http/next-link.js';
 export { petJson, petListJson } from './http/pet-json.js';
 export {

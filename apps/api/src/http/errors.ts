@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorDetail } from '@animal-store/contract';
+import { describeDetails, type ErrorCode, type ErrorDetail } from '@animal-store/contract';
 
 /** What an `HttpError` answers with: `status` and `code` map one-to-one onto the Error body. */
 export interface HttpErrorInit {
@@ -46,6 +46,11 @@ export class BadRequestError extends HttpError {
 export class ValidationError extends HttpError {
   constructor({ message, details }: Message & { details: ErrorDetail[] }) {
     super({ status: 400, code: 'validation_failed', message, details });
+  }
+
+  /** The 400 for what a contract check found: its details, described in the message. */
+  static of(details: ErrorDetail[]): ValidationError {
+    return new ValidationError({ message: describeDetails(details), details });
   }
 }
 

@@ -1,7 +1,6 @@
 import {
   API_PREFIX,
   DEFAULT_PET_STATUS,
-  describeDetails,
   GET_PET_DEPRECATION_HEADERS,
   GET_PET_SUNSET_AT,
   parseListPetsQuery,
@@ -48,12 +47,7 @@ export function petRoutes({
 
   const listPets: Middleware<AppState> = async (ctx) => {
     const parsed = parseListPetsQuery(new URLSearchParams(ctx.querystring));
-    if (!parsed.ok) {
-      throw new ValidationError({
-        message: describeDetails(parsed.details),
-        details: parsed.details,
-      });
-    }
+    if (!parsed.ok) throw ValidationError.of(parsed.details);
     const query = parsed.value;
     const page = await store.list(query);
     const last = page.pets.at(-1);
@@ -65,12 +59,7 @@ export function petRoutes({
     const key = idempotencyKeyOf(ctx);
     const body = await readJsonBody(ctx, bodyLimitBytes, bodyTimeoutMs);
     const checked = validateNewPet(body.value);
-    if (!checked.ok) {
-      throw new ValidationError({
-        message: describeDetails(checked.details),
-        details: checked.details,
-      });
-    }
+    if (!checked.ok) throw ValidationError.of(checked.details);
     const draft = { ...checked.value, status: checked.value.status ?? DEFAULT_PET_STATUS };
     const pet =
       key === undefined
@@ -95,12 +84,7 @@ export function petRoutes({
       });
     }
     const parsed = parsePetId(ctx.params.petId ?? '');
-    if (!parsed.ok) {
-      throw new ValidationError({
-        message: describeDetails(parsed.details),
-        details: parsed.details,
-      });
-    }
+    if (!parsed.ok) throw ValidationError.of(parsed.details);
     const pet = await store.get(parsed.value);
     if (!pet) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
     sendJsonText(ctx, 200, petJson(pet));

@@ -5,7 +5,8 @@
  * the contract's body validation, the same store class, the pets' JSON texts made once
  * (`petJson`), the same access-log line through the same logger, the same metrics (`ApiMetrics`,
  * process metrics included, and the store timed by `InstrumentedPetStore`), the API's error
- * classes and Error body, and the same status, headers (in the same order) and body bytes.
+ * classes and Error body, the API's JSON writer (`writeJsonText`), and the same status, headers
+ * (in the same order) and body bytes.
  * What it lacks is the framework: no Koa context, no router, no middleware chain. Not meant to be
  * started by hand.
  */
@@ -32,12 +33,11 @@ import {
   StaticApiKeys,
   UnauthorizedError,
   ValidationError,
+  writeJsonText,
 } from '@animal-store/api';
 import {
   API_PREFIX,
   DEFAULT_PET_STATUS,
-  describeDetails,
-  type ErrorDetail,
   GET_PET_DEPRECATION_HEADERS,
   GET_PET_SUNSET_AT,
   parseListPetsQuery,
@@ -47,11 +47,8 @@ import {
 import { listenBare, main, runChild } from './lifecycle.js';
 import { readServerSpec } from './protocol.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const PETS = `${API_PREFIX}/pets`;
 const PET = `${API_PREFIX}/pets/`;
-const invalid = (details: ErrorDetail[]) =>
-  new ValidationError({ message: describeDetails(details), details });
 
 /** What a handler answers: status, extra headers (in order) and the JSON text of its body. */
 interface Reply {
@@ -79,7 +76,7 @@ main(async () => {
 
   async function listPets(store: PetStore, query: string): Promise<Reply> {
     const parsed = parseListPetsQuery(new URLSearchParams(query));
-    if (!parsed.ok) throw invalid(parsed.details);
+    if (!parsed.ok) throw ValidationError.of(parsed.details);
     const page = await store.list(parsed.value);
     const last = page.pets.at(-1);
     const headers: Record<string, string> = {};
@@ -94,7 +91,7 @@ main(async () => {
       throw new BadRequestError({ message: 'the baseline does not take Idempotency-Key' });
     }
     const checked = validateNewPet((await readJsonRequest(req, config.bodyLimitBytes)).value);
-    if (!checked.ok) throw invalid(checked.details);
+    if (!checked.ok) throw ValidationError.of(checked.details);
     const pet = await store.create({
       ...checked.value,
       status: checked.value.status ?? DEFAULT_PET_STATUS,
@@ -107,7 +104,7 @@ main(async () => {
       throw new GoneError({ message: 'GET /pets/{petId} has reached its sunset' });
     }
     const parsed = parsePetId(rawId);
-    if (!parsed.ok) throw invalid(parsed.details);
+    if (!parsed.ok) throw ValidationError.of(parsed.details);
     const pet = await store.get(parsed.value);
     if (!pet) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
     return { status: 200, headers: {}, text: petJson(pet) };
@@ -154,12 +151,8 @@ main(async () => {
           text: JSON.stringify(errorBody(error)),
         };
       }
-      const { text } = reply;
       Object.assign(headers, reply.headers);
-      headers['Content-Type'] = JSON_TYPE;
-      headers['Content-Length'] = String(Buffer.byteLength(text));
-      res.writeHead(reply.status, headers);
-      res.end(text);
+      writeJsonText(res, reply.status, headers, reply.text);
       const ms = performance.now() - started;
       metrics.observeRequest(req.method ?? '', route, reply.status, ms / 1000);
       logger.info(
