@@ -15,6 +15,7 @@ export {
   type RateLimiter,
   type RateLimitSettings,
 } from './http/rate-limit.js';
+export { assertAcceptableRequest } from './http/request-checks.js';
 export { requestIdFor } from './http/request-id.js';
 export {
   DEFAULT_MAX_URL_BYTES,

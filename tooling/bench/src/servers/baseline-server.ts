@@ -1,20 +1,23 @@
 /**
  * Server child: the matched baseline. Bare `node:http` doing the API's work for the benchmarked
- * routes with the same pieces: request id, the API's key check (`presentedApiKey`, then
- * `StaticApiKeys`), the contract's query/id parsing, the API's body reader (`readJsonRequest`),
- * the contract's body validation, the same store class, the pets' JSON texts made once
- * (`petJson`), the same access-log line through the same logger, the same metrics (`ApiMetrics`,
- * process metrics included, and the store timed by `InstrumentedPetStore`), the API's error
- * classes and Error body, the API's JSON writer (`writeJsonText`), and the same status, headers
- * (in the same order) and body bytes.
+ * routes with the same pieces: request id, the API's request checks (`assertAcceptableRequest`:
+ * target length, Host), the API's key check (`presentedApiKey`, then `StaticApiKeys`), the
+ * contract's query/id parsing, the API's body reader (`readJsonRequest`), the contract's body
+ * validation, the same store class, the pets' JSON texts made once (`petJson`), the same
+ * access-log line through the same logger, the same metrics (`ApiMetrics`, process metrics
+ * included, and the store timed by `InstrumentedPetStore`), the API's error classes and Error
+ * body, the API's JSON writer (`writeJsonText`), and the same status, headers (in the same order)
+ * and body bytes.
  * What it lacks is the framework: no Koa context, no router, no middleware chain. Not meant to be
  * started by hand.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ApiMetrics,
+  assertAcceptableRequest,
   BadRequestError,
   createLogger,
+  DEFAULT_MAX_URL_BYTES,
   errorBody,
   GoneError,
   HttpError,
@@ -127,6 +130,7 @@ main(async () => {
       let key: string | undefined;
       let reply: Reply;
       try {
+        assertAcceptableRequest(req, DEFAULT_MAX_URL_BYTES);
         if (path === PETS && (req.method === 'GET' || req.method === 'POST')) {
           route = PETS;
           key = await authenticate(req, headers);
