@@ -6,7 +6,6 @@ import { compareEndpoint, type EndpointComparison, pinDriver } from './compare.j
 import { type GrowthSeries, growthRuns } from './growth.js';
 import {
   describeMachine,
-  evaluateTargets,
   type Report,
   renderMarkdown,
   renderSummary,
@@ -38,7 +37,7 @@ async function run(settings: Settings): Promise<void> {
   const growth: GrowthSeries[] = [];
   const { out: _out, readme: _readme, ...kept } = settings;
   const report = (complete: boolean): Report => ({
-    version: 2,
+    version: 3,
     mode: settings.smoke ? 'smoke' : 'full',
     complete,
     startedAt,
@@ -47,7 +46,6 @@ async function run(settings: Settings): Promise<void> {
     settings: kept,
     comparisons,
     growth,
-    targets: evaluateTargets(comparisons, growth),
   });
   // Written after every step, marked incomplete, so a run that is stopped still leaves its figures.
   const checkpoint = () => {

@@ -6,16 +6,9 @@ import type { GrowthSeries } from './growth.js';
 import type { Settings } from './settings.js';
 import type { Spread } from './stats.js';
 
-export interface Target {
-  name: string;
-  goal: string;
-  measured: string;
-  met: boolean;
-}
-
 /** What `results/latest.json` holds. */
 export interface Report {
-  version: 2;
+  version: 3;
   mode: 'full' | 'smoke';
   /** False while the run is still going (or was stopped): the figures so far. */
   complete: boolean;
@@ -25,7 +18,6 @@ export interface Report {
   settings: Omit<Settings, 'out' | 'readme'>;
   comparisons: EndpointComparison[];
   growth: GrowthSeries[];
-  targets: Target[];
 }
 
 export function describeMachine(): Report['machine'] {
@@ -37,57 +29,6 @@ export function describeMachine(): Report['machine'] {
     node: process.version,
     kernel: release(),
   };
-}
-
-/** The project's performance targets (medians over the rounds of one run). */
-export const TARGETS = {
-  baselineRatio: 0.85,
-  /** API over the replay limit, read endpoints. */
-  limitRatio: 0.6,
-  p99Ratio: 1.3,
-  peakRssMb: 150,
-  growthRise: 2,
-} as const;
-
-const spreadText = (s: Spread) => `${s.median} (${s.min}-${s.max})`;
-
-export function evaluateTargets(
-  comparisons: readonly EndpointComparison[],
-  growth: readonly GrowthSeries[],
-): Target[] {
-  const targets: Target[] = [];
-  const add = (name: string, goal: string, measured: string, met: boolean) =>
-    targets.push({ name, goal, measured, met });
-  const atLeast = (name: string, goal: number, s: Spread) =>
-    add(name, `>= ${goal}`, spreadText(s), s.median >= goal);
-  for (const c of comparisons) {
-    atLeast(`${c.label}: throughput API/baseline`, TARGETS.baselineRatio, c.throughput.ratio);
-    if (c.endpoint !== 'create') {
-      const limit = c.throughput.limitRatio;
-      atLeast(`${c.label}: throughput API/replay limit`, TARGETS.limitRatio, limit);
-    }
-    const f = c.fixedRate;
-    add(
-      `${c.label}: p99 at ${f.rate} req/s each, API/baseline`,
-      `<= ${TARGETS.p99Ratio}`,
-      `${f.p99Ratio} (${f.api.p99Ms} / ${f.baseline.p99Ms} ms)`,
-      f.p99Ratio <= TARGETS.p99Ratio,
-    );
-    const rss = c.peakRssMb.api;
-    const name = `${c.label}: API peak RSS under load`;
-    add(name, `<= ${TARGETS.peakRssMb} MiB`, `${rss} MiB`, rss <= TARGETS.peakRssMb);
-  }
-  for (const g of growth) {
-    const [first, last] = [g.points[0], g.points.at(-1)];
-    if (!first || !last || first === last || g.endpoint === 'sold') continue;
-    add(
-      `${g.label}: p50 latency, ${last.pets} vs ${first.pets} pets`,
-      `< ${TARGETS.growthRise}x`,
-      `${g.rise.p50}x (p99 ${g.rise.p99}x, CPU per request ${g.rise.cpuUsPerRequest}x)`,
-      g.rise.p50 < TARGETS.growthRise,
-    );
-  }
-  return targets;
 }
 
 const n = (value: number) => Math.round(value).toLocaleString('en-US').replaceAll(',', ' ');
@@ -191,10 +132,6 @@ export function renderMarkdown(report: Report): string {
     );
   }
   if (report.growth.length > 0) parts.push(...growthParts(report.growth, settings));
-  if (report.targets.length > 0) {
-    const rows = report.targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : '**no**']);
-    parts.push(table(['target', 'goal', 'measured', 'met'], rows));
-  }
   return `${parts.join('\n\n')}\n`;
 }
 

@@ -47,7 +47,6 @@ describe('pnpm bench --smoke', () => {
     }
     expect(report.growth.map((g) => g.endpoint)).toEqual(['list', 'sold', 'get']);
     for (const g of report.growth) expect(g.points.map((p) => p.pets)).toEqual([1000, 10000]);
-    expect(report.targets.length).toBeGreaterThan(0);
     expect(readFileSync(join(dir, 'smoke.md'), 'utf8')).toContain('| endpoint | load |');
   });
 
