@@ -9,8 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 // option never reads `ctx.host`, which Koa parses from the Host header on every read.
 
 const servers: Server[] = [];
-afterEach(() => {
-  for (const server of servers.splice(0)) server.close();
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.close();
+    server.closeAllConnections();
+    await once(server, 'close');
+  }
 });
 
 /** Serves `GET /pets` through a router built with `options`; counts the reads of `ctx.host`. */
