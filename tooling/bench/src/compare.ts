@@ -178,9 +178,9 @@ export async function compareEndpoint(
     ];
     // The API and the baseline take the fixed rate at the same time, from the same driver: a
     // stall of the machine (tens of milliseconds, now and then, on a shared host) delays both
-    // alike, so their p99s compare the servers, not where the stalls fell. The rate is one both
-    // carry together without pipelining (which costs a server far more per request), so the
-    // latency is what a request costs, not the queue of a busy core.
+    // alike, so their p99s compare the servers, not where the stalls fell. The rate is low
+    // enough for both together without pipelining (`rateFraction`), so the latency is what a
+    // request costs, not the queue of a busy core.
     const rate = Math.max(
       1,
       Math.round(Math.min(apiSide.rps, baselineSide.rps) * settings.rateFraction),

@@ -52,12 +52,16 @@ export interface Settings {
   pipelining: number;
   /**
    * Fixed rate for each of the API and the baseline (loaded together), as a fraction of the slower
-   * one's measured (pipelined) throughput.
+   * one's measured (pipelined) throughput. Without pipelining a request costs a server two to
+   * three times the CPU: at a sixteenth each, the server core is about two fifths busy, and a
+   * stall of the host leaves a queue that drains at once. Busier, the p99s are those queues,
+   * which the slower server drains later.
    */
   rateFraction: number;
   /**
-   * Fixed rate of the growth runs, as a fraction of the API's capacity at the smallest store: low,
-   * so the latency is the cost of a request, not queueing behind other work on a shared machine.
+   * Fixed rate of the growth runs, as a fraction of the API's capacity at the smallest store: low
+   * (one server, its core about a third busy), so the latency is the cost of a request, not
+   * queueing behind other work on a shared machine.
    */
   growthRateFraction: number;
   cpuProf: boolean;
@@ -150,8 +154,8 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     createWarmupRequests: 20_000,
     connections: positive('connections', values.connections, smoke ? 10 : 100),
     pipelining: positive('pipelining', values.pipelining, smoke ? 2 : 10),
-    rateFraction: 0.125,
-    growthRateFraction: 0.25,
+    rateFraction: 0.0625,
+    growthRateFraction: 0.125,
     cpuProf: values['cpu-prof'] ?? false,
     pin: !(values['no-pin'] ?? false),
     out: values.out,
