@@ -59,9 +59,8 @@ export interface Settings {
    */
   rateFraction: number;
   /**
-   * Fixed rate of the growth runs, as a fraction of the API's capacity at the smallest store: low
-   * (one server, its core about a third busy), so the latency is the cost of a request, not
-   * queueing behind other work on a shared machine.
+   * Fixed rate of the growth runs, as a fraction of the API's capacity at the smallest store: the
+   * same rate at every size, so the sizes are compared at equal load.
    */
   growthRateFraction: number;
   cpuProf: boolean;
@@ -155,7 +154,7 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     connections: positive('connections', values.connections, smoke ? 10 : 100),
     pipelining: positive('pipelining', values.pipelining, smoke ? 2 : 10),
     rateFraction: 0.0625,
-    growthRateFraction: 0.125,
+    growthRateFraction: 0.25,
     cpuProf: values['cpu-prof'] ?? false,
     pin: !(values['no-pin'] ?? false),
     out: values.out,
