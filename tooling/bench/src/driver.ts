@@ -51,7 +51,7 @@ function machineBusySeconds(): number {
  */
 async function metered(
   server: ServerChild,
-  work: () => Promise<{ requests: number; latencies: Samples; driverStallMs?: number }>,
+  work: () => Promise<{ requests: number; latencies: Samples; driverStallMs: number }>,
   beside: readonly ServerChild[] = [],
 ): Promise<RunSummary> {
   const others = beside.filter((other) => other !== server);
@@ -60,10 +60,8 @@ async function metered(
   const server0 = server.cpuSeconds();
   const machine0 = machineBusySeconds();
   const self0 = process.cpuUsage();
-  const loop = monitorEventLoopDelay({ resolution: 1 });
-  loop.enable();
   const t0 = performance.now();
-  const { requests, latencies, driverStallMs } = await work().finally(() => loop.disable());
+  const { requests, latencies, driverStallMs } = await work();
   const seconds = (performance.now() - t0) / 1000;
   const serverCpu = server.cpuSeconds() - server0;
   const self = process.cpuUsage(self0);
@@ -81,7 +79,7 @@ async function metered(
     cpuUsPerRequest: round((serverCpu * 1e6) / requests, 1),
     otherCpu: round(Math.max(0, otherCpu) / seconds, 3),
     driverCpu: round(driverCpu / seconds, 3),
-    driverStallMs: round(driverStallMs ?? loop.max / 1e6, 1),
+    driverStallMs: round(driverStallMs, 1),
   };
 }
 
@@ -110,6 +108,9 @@ export async function saturate(
   let result: autocannon.Result | undefined;
   const summary = await metered(server, async () => {
     const latencies = new Samples();
+    // A fixed-rate run watches the driver's loop itself, while its clock runs (`fixedRate`).
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
     result = await new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
         {
@@ -127,8 +128,8 @@ export async function saturate(
       );
       // autocannon's own histogram has 1 ms resolution; these are exact.
       instance.on('response', (_client, _status, _bytes, ms) => latencies.add(ms));
-    });
-    return { requests: result.requests.total, latencies };
+    }).finally(() => loop.disable());
+    return { requests: result.requests.total, latencies, driverStallMs: loop.max / 1e6 };
   });
   const done = result as autocannon.Result;
   // autocannon leaves requests in flight when it stops; the server finishes them before the
