@@ -1,16 +1,30 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { BENCH_API_KEY } from './scenario.js';
 import { type ReadyMessage, SERVER_SPEC_ENV, type ServerSpec } from './servers/protocol.js';
+import type { Settings } from './settings.js';
 
 export type ServerKind = 'api' | 'baseline' | 'limit';
 
+const entry = (file: string) => fileURLToPath(new URL(`./servers/${file}`, import.meta.url));
 const ENTRIES: Record<ServerKind, string> = {
-  api: fileURLToPath(new URL('./servers/api-server.js', import.meta.url)),
-  baseline: fileURLToPath(new URL('./servers/baseline-server.js', import.meta.url)),
-  limit: fileURLToPath(new URL('./servers/replay-server.js', import.meta.url)),
+  api: entry('api-server.js'),
+  baseline: entry('baseline-server.js'),
+  limit: entry('replay-server.js'),
 };
+
+/** When pinning, the driver runs on CPU 0 and every server on CPU 1, so they do not trade cores. */
+const [DRIVER_CPU, SERVER_CPU] = [0, 1];
+
+/** Pins this process (the driver) to its CPU; false when that is not possible here. */
+export function pinDriver(): boolean {
+  if (cpus().length < 2) return false;
+  const args = ['-a', '-p', '-c', String(DRIVER_CPU), String(process.pid)];
+  return spawnSync('taskset', args, { stdio: 'ignore' }).status === 0;
+}
 
 /** A server child as the orchestrator sees it. */
 export interface ServerChild {
@@ -19,18 +33,11 @@ export interface ServerChild {
   seedMs: number;
   /** CPU time (user + system) the child has used so far, in seconds. */
   cpuSeconds(): number;
-  /** Restarts the peak-RSS watermark (VmHWM); false where the kernel refuses (then it runs from start-up). */
+  /** Restarts the peak-RSS watermark (VmHWM); false where the kernel refuses. */
   resetPeakRss(): boolean;
   /** Peak resident set size since the last reset (or start), in MiB. */
   peakRssMb(): number;
   stop(): Promise<void>;
-}
-
-export interface StartOptions {
-  /** Pins the child to this CPU (`taskset`), so driver and server do not trade cores. */
-  cpu?: number;
-  /** Writes a V8 CPU profile of the child to `dir/name.cpuprofile` when it stops. */
-  cpuProfile?: { dir: string; name: string };
 }
 
 const live = new Set<ChildProcess>();
@@ -62,48 +69,31 @@ function procCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** The child's `ready` message, or an error when it exits first or takes longer than `ms`. */
-async function ready(
-  child: ChildProcess,
-  ms: number,
-  describe: () => string,
-): Promise<ReadyMessage> {
-  const signal = AbortSignal.timeout(ms);
-  const exited = once(child, 'exit', { signal }).then(([code]) => {
-    throw new Error(`exited (${code}) ${describe()}`);
-  });
-  try {
-    return (await Promise.race([once(child, 'message', { signal }), exited]))[0] as ReadyMessage;
-  } catch (error) {
-    throw signal.aborted ? new Error(`not ready in time ${describe()}`) : error;
-  }
-}
-
-/** Starts a server child, waits until it has seeded its store and listens, and returns it. */
+/**
+ * Starts a server child (on the server CPU when pinning), its store seeded with `spec.pets` pets,
+ * and returns it once it listens. With `--cpu-prof`, the API and the baseline write a V8 CPU
+ * profile to `profileDir` when they stop.
+ */
 export async function startServerChild(
   kind: ServerKind,
-  spec: ServerSpec,
-  options: StartOptions = {},
+  spec: Omit<ServerSpec, 'apiKey'>,
+  settings: Pick<Settings, 'pin' | 'cpuProf'>,
+  profileDir?: string,
 ): Promise<ServerChild> {
   hookExit();
-  const { cpu, cpuProfile: profile } = options;
-  const nodeArgs = [
-    ...(profile
+  const profile =
+    settings.cpuProf && profileDir && kind !== 'limit'
       ? [
           '--cpu-prof',
-          `--cpu-prof-dir=${profile.dir}`,
-          `--cpu-prof-name=${profile.name}.cpuprofile`,
+          `--cpu-prof-dir=${profileDir}`,
+          `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`,
         ]
-      : []),
-    ENTRIES[kind],
-  ];
-  const [command, args] =
-    cpu === undefined
-      ? [process.execPath, nodeArgs]
-      : ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs]];
+      : [];
+  const node = [process.execPath, ...profile, ENTRIES[kind]];
+  const [command, ...args] = settings.pin ? ['taskset', '-c', String(SERVER_CPU), ...node] : node;
   // stdout (the JSON access log) goes to /dev/null: written for real, kept nowhere.
-  const child = spawn(command, args, {
-    env: { ...process.env, [SERVER_SPEC_ENV]: JSON.stringify(spec) },
+  const child = spawn(command as string, args, {
+    env: { ...process.env, [SERVER_SPEC_ENV]: JSON.stringify({ ...spec, apiKey: BENCH_API_KEY }) },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   live.add(child);
@@ -111,13 +101,17 @@ export async function startServerChild(
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.once('exit', () => live.delete(child));
+  const exited = once(child, 'exit').finally(() => live.delete(child));
   // Seeding a million pets takes seconds on a busy machine: the bound only catches a hang.
-  const { port, seedMs } = await ready(child, 10 * 60_000, () => `${kind} server\n${stderr}`).catch(
+  const signal = AbortSignal.timeout(10 * 60_000);
+  const failed = exited.then(([code]) => {
+    throw new Error(`${kind} server exited (${code})\n${stderr}`);
+  });
+  const { port, seedMs } = await Promise.race([once(child, 'message', { signal }), failed]).then(
+    ([message]) => message as ReadyMessage,
     (error: unknown) => {
       child.kill('SIGKILL');
-      throw error;
+      throw signal.aborted ? new Error(`${kind} server not ready in time\n${stderr}`) : error;
     },
   );
   const pid = child.pid as number;

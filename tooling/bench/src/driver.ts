@@ -3,7 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import type { ServerChild } from './children.js';
-import { fixedRate } from './open-loop.js';
+import { type FixedRateOptions, fixedRate } from './open-loop.js';
 import type { BenchRequest } from './scenario.js';
 import { median, round, Samples } from './stats.js';
 
@@ -15,18 +15,15 @@ export interface RunSummary {
   p50Ms: number;
   p99Ms: number;
   p999Ms: number;
-  /** CPU the server used, in cores (1 = one core busy all the time). */
+  /** Cores the server used. */
   serverCpu: number;
-  /** Server CPU time per response, µs: what a request costs, which a busy machine disturbs far less than req/s. */
+  /** Server CPU time per response, µs, which a busy machine disturbs far less than req/s. */
   cpuUsPerRequest: number;
-  /** Cores used by everything but the server and the driver: other work, which the figures suffer from. */
+  /** Cores used by every process but the servers and the driver: other work. */
   otherCpu: number;
   /** Cores the driver (this process) used: near 1, the driver may be the limit. */
   driverCpu: number;
-  /**
-   * Longest the driver's event loop was held up, ms (at a fixed rate, while the clock ran): a
-   * request due meanwhile leaves late, and its latency counts the wait, whichever server it goes to.
-   */
+  /** Longest the driver's event loop was held up, ms (at a fixed rate: while the clock ran). */
   driverStallMs: number;
 }
 
@@ -45,10 +42,7 @@ function machineBusySeconds(): number {
   return (ticks.reduce((a, b) => a + b, 0) - (ticks[3] ?? 0) - (ticks[4] ?? 0)) / 100;
 }
 
-/**
- * Runs `work`, measuring the CPU the server, this process and everything else use meanwhile
- * (servers in `beside`, loaded at the same time, are not counted as others).
- */
+/** Runs `work`, measuring the CPU of the server, the driver and the others (`beside` aside). */
 async function metered(
   server: ServerChild,
   work: () => Promise<{ requests: number; latencies: Samples; driverStallMs: number }>,
@@ -88,13 +82,8 @@ export class RunError extends Error {
   override name = 'RunError';
 }
 
-export interface SaturateOptions {
-  connections: number;
+export interface SaturateOptions extends Omit<FixedRateOptions, 'rate'> {
   pipelining: number;
-  durationS: number;
-  /** Ends after this many responses instead of after `durationS`, however long they take (smoke). */
-  amount?: number;
-  expectStatus: number;
   /** A warm-up: what it measures is thrown away, so it may see no response at all. */
   warmup?: boolean;
 }
@@ -108,7 +97,6 @@ export async function saturate(
   let result: autocannon.Result | undefined;
   const summary = await metered(server, async () => {
     const latencies = new Samples();
-    // A fixed-rate run watches the driver's loop itself, while its clock runs (`fixedRate`).
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
     result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -161,14 +149,7 @@ export async function saturate(
 export async function steady(
   server: ServerChild,
   requests: readonly BenchRequest[],
-  options: {
-    rate: number;
-    connections: number;
-    durationS: number;
-    amount?: number;
-    expectStatus: number;
-    beside?: readonly ServerChild[];
-  },
+  options: FixedRateOptions & { beside?: readonly ServerChild[] },
   pool?: Samples,
 ): Promise<RunSummary> {
   try {

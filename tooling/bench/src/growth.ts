@@ -1,4 +1,5 @@
-import { type Progress, startChild } from './compare.js';
+import { startServerChild } from './children.js';
+import type { Progress } from './compare.js';
 import { medianOf, type RunSummary, saturate, steady } from './driver.js';
 import { ENDPOINTS, type EndpointId, GROWTH_ENDPOINTS } from './scenario.js';
 import { runLength, type Settings } from './settings.js';
@@ -31,7 +32,7 @@ export async function growthRuns(settings: Settings, progress: Progress): Promis
   const rates = new Map<EndpointId, number>();
   for (const pets of settings.growth) {
     progress(`growth: seeding ${pets} pets`);
-    const api = await startChild('api', { pets }, settings);
+    const api = await startServerChild('api', { pets }, settings);
     try {
       api.resetPeakRss();
       for (const id of GROWTH_ENDPOINTS) {

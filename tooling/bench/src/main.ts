@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killAllChildren } from './children.js';
-import { compareEndpoint, type EndpointComparison, pinDriver } from './compare.js';
+import { killAllChildren, pinDriver } from './children.js';
+import { compareEndpoint, type EndpointComparison } from './compare.js';
 import { type GrowthSeries, growthRuns } from './growth.js';
 import {
   describeMachine,

@@ -7,7 +7,7 @@ import { Samples } from './stats.js';
 export interface FixedRateOptions {
   rate: number;
   durationS: number;
-  /** Sends this many requests instead of `rate * durationS`, with no timeout at all (smoke runs). */
+  /** Sends this many requests instead of `rate * durationS` (smoke runs), with no timeout. */
   amount?: number;
   connections: number;
   expectStatus: number;

@@ -24,48 +24,32 @@ Options:
 export interface Settings {
   smoke: boolean;
   endpoints: EndpointId[];
-  /** Store sizes for the growth runs; empty for none. */
+  /** Store sizes of the growth runs; empty for none. */
   growth: number[];
-  /** Pets in the store for the API-vs-baseline runs (enough for `status=sold&limit=100`). */
+  /** Pets in the store of the comparison runs (enough for `status=sold&limit=100`). */
   pets: number;
   rounds: number;
-  /**
-   * Rounds of the fixed-rate latency run, per server: as many as throughput rounds, since one
-   * stall of the machine sets a run's p99, and the median needs most runs free of one.
-   */
+  /** Fixed-rate rounds per server: as many as throughput rounds, as a host stall sets a round's p99. */
   latencyRounds: number;
-  /** Rounds of the throughput run at each growth size. */
   growthRounds: number;
   durationS: number;
   warmupS: number;
-  /**
-   * Smoke runs only: every run ends after this many responses instead of after a duration, so a
-   * slow or busy machine makes a smoke run slower, never failing it.
-   */
+  /** Smoke runs: a run ends after this many responses, so a busy machine slows it, never fails it. */
   requestsPerRun: number | undefined;
-  /**
-   * Warm-up of each POST round, in creates (the same on both servers, whose stores are seeded
-   * afresh for every round): a count, so both stores start the measured run equally full.
-   */
+  /** Warm-up creates of each POST round, the same on both freshly seeded servers. */
   createWarmupRequests: number;
   connections: number;
   pipelining: number;
   /**
    * Fixed rate for each of the API and the baseline (loaded together), as a fraction of the slower
-   * one's measured (pipelined) throughput. Without pipelining a request costs a server two to
-   * three times the CPU: at a sixteenth each, the server core is about two fifths busy, and a
-   * stall of the host leaves a queue that drains at once. Busier, the p99s are those queues,
-   * which the slower server drains later.
+   * one's throughput: at a sixteenth each, the server core is about two fifths busy (README, step 4).
    */
   rateFraction: number;
-  /**
-   * Fixed rate of the growth runs, as a fraction of the API's capacity at the smallest store: the
-   * same rate at every size, so the sizes are compared at equal load.
-   */
+  /** Fixed rate of the growth runs: a fraction of the API's capacity at the smallest store. */
   growthRateFraction: number;
   cpuProf: boolean;
   pin: boolean;
-  /** Where the JSON report goes (a Markdown copy goes beside it); relative to the caller's cwd. */
+  /** The JSON report (a Markdown copy goes beside it), relative to the caller's cwd. */
   out?: string;
   /** A README whose bench section is replaced by the tables. */
   readme?: string;
@@ -94,10 +78,7 @@ function list<T extends string>(name: string, raw: string, allowed: readonly T[]
   return values as T[];
 }
 
-/**
- * How long one run lasts: `requestsPerRun` responses in a smoke run, else the warm-up or the
- * measured duration.
- */
+/** How long one run lasts: `requestsPerRun` responses in a smoke run, else a duration. */
 export function runLength(
   settings: Settings,
   phase: 'warmup' | 'measure',

@@ -62,32 +62,30 @@ export function assertSame(
   other: { name: string; answer: Captured },
   expectStatus: number,
 ): void {
+  const { name, answer } = other;
   const problems: string[] = [];
-  const them = other.answer;
   if (api.status !== expectStatus) problems.push(`API status ${api.status}, not ${expectStatus}`);
-  if (api.status !== them.status)
-    problems.push(`status: API ${api.status}, ${other.name} ${them.status}`);
-  const [a, b] = [comparable(api), comparable(them)];
+  if (api.status !== answer.status)
+    problems.push(`status: API ${api.status}, ${name} ${answer.status}`);
+  const [a, b] = [comparable(api), comparable(answer)];
   if (a.join('\n') !== b.join('\n')) {
-    problems.push(`headers differ:\n  API: ${a.join(' | ')}\n  ${other.name}: ${b.join(' | ')}`);
+    problems.push(`headers differ:\n  API: ${a.join(' | ')}\n  ${name}: ${b.join(' | ')}`);
   }
-  for (const [side, captured] of [
+  for (const [side, { headers }] of [
     ['API', api],
-    [other.name, them],
+    [name, answer],
   ] as const) {
-    for (const name of ['date', 'x-request-id']) {
-      if (!captured.headers.some(([n, v]) => n.toLowerCase() === name && v !== '')) {
-        problems.push(`${side} response has no ${name} header`);
+    for (const header of PER_RESPONSE) {
+      if (!headers.some(([n, v]) => n.toLowerCase() === header && v !== '')) {
+        problems.push(`${side} response has no ${header} header`);
       }
     }
   }
-  if (!api.body.equals(them.body)) {
+  if (!api.body.equals(answer.body)) {
     const show = (body: Buffer) => body.toString('utf8', 0, 300);
-    problems.push(`bodies differ:\n  API: ${show(api.body)}\n  ${other.name}: ${show(them.body)}`);
+    problems.push(`bodies differ:\n  API: ${show(api.body)}\n  ${name}: ${show(answer.body)}`);
   }
   if (problems.length > 0) {
-    throw new VerifyError(
-      `${label}: API and ${other.name} answer differently\n${problems.join('\n')}`,
-    );
+    throw new VerifyError(`${label}: API and ${name} answer differently\n${problems.join('\n')}`);
   }
 }

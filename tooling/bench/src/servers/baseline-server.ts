@@ -1,15 +1,9 @@
 /**
  * Server child: the matched baseline. Bare `node:http` doing the API's work for the benchmarked
- * routes with the same pieces: request id, the API's request checks (`assertAcceptableRequest`:
- * target length, Host), the API's key check (`presentedApiKey`, then `StaticApiKeys`), the
- * contract's query/id parsing, the API's body reader (`readJsonRequest`), the contract's body
- * validation, the same store class, the pets' JSON texts made once (`petJson`), the same
- * access-log line through the same logger, the same metrics (`ApiMetrics`, process metrics
- * included, and the store timed by `InstrumentedPetStore`), the API's error classes and Error
- * body, the API's JSON writer (`writeJsonText`), and the same status, headers (in the same order)
- * and body bytes.
- * What it lacks is the framework: no Koa context, no router, no middleware chain. Not meant to be
- * started by hand.
+ * routes with the API's own pieces (request checks, key check, parsing and validation, body
+ * reader, store, pet JSON texts, errors, JSON writer, access log, metrics: README, step 1) and
+ * the same status, headers in the same order, and body bytes. What it lacks is the framework: no
+ * Koa context, no router, no middleware chain. Started by the orchestrator only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
