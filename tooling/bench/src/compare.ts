@@ -47,8 +47,9 @@ export interface EndpointComparison {
     cpuRatio: Spread;
     rounds: Record<Side, RunSummary>[];
   };
+  /** The highest of every API and baseline process of the endpoint (POST restarts them). */
   peakRssMb: { api: number; baseline: number };
-  /** Whether the peak covers only the measured load (false: it runs from start-up). */
+  /** Whether the peaks cover only the load, not seeding (false where the kernel refuses a reset). */
   peakRssUnderLoadOnly: boolean;
 }
 
@@ -197,16 +198,25 @@ export async function compareEndpoint(
     servers.limit = await startServerChild('limit', { pets: 0, replay }, settings);
     await verify(runs, answers, 'replay limit', servers.limit);
     progress(`${label}: responses match; warming up`);
-    const underLoadOnly = servers.api.resetPeakRss() && servers.baseline.resetPeakRss();
+    let underLoadOnly = servers.api.resetPeakRss() && servers.baseline.resetPeakRss();
+    const peakRssMb = { api: 0, baseline: 0 };
+    const notePeaks = () => {
+      for (const side of ['api', 'baseline'] as const) {
+        peakRssMb[side] = Math.max(peakRssMb[side], round(servers[side].peakRssMb(), 1));
+      }
+    };
     const restart = async () => {
+      notePeaks();
       await Promise.all([servers.api.stop(), servers.baseline.stop()]);
       [servers.api, servers.baseline] = await Promise.all([start('api'), start('baseline')]);
+      underLoadOnly =
+        servers.api.resetPeakRss() && servers.baseline.resetPeakRss() && underLoadOnly;
     };
     const throughput = await throughputRounds(runs, servers, endpointId === 'create' && restart);
     const slower = Math.min(throughput.api.rps, throughput.baseline.rps);
     const rate = Math.max(1, Math.round(slower * settings.rateFraction));
     const fixedRate = await fixedRateRounds(runs, servers, rate);
-    const peak = (side: Side) => round(servers[side].peakRssMb(), 1);
+    notePeaks();
     return {
       endpoint: endpointId,
       label,
@@ -215,7 +225,7 @@ export async function compareEndpoint(
       pipelining: settings.pipelining,
       throughput,
       fixedRate,
-      peakRssMb: { api: peak('api'), baseline: peak('baseline') },
+      peakRssMb,
       peakRssUnderLoadOnly: underLoadOnly,
     };
   } finally {
