@@ -54,7 +54,7 @@ export interface EndpointComparison {
 }
 
 /** A, B, C / B, C, A / C, A, B …: each round starts with the next server, so drift hits all alike. */
-export function rotated<T>(round: number, servers: readonly T[]): T[] {
+function rotated<T>(round: number, servers: readonly T[]): T[] {
   const k = round % servers.length;
   return [...servers.slice(k), ...servers.slice(0, k)];
 }

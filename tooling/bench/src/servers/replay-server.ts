@@ -12,6 +12,7 @@ import {
   presentedApiKey,
   StaticApiKeys,
   UnauthorizedError,
+  writeJsonText,
 } from '@animal-store/api';
 import { listenBare, main, runChild } from './lifecycle.js';
 import { type ReplayAnswer, readServerSpec } from './protocol.js';
@@ -35,8 +36,7 @@ function prepare(answer: ReplayAnswer): Prepared {
 
 /** What a request without the key (or outside the scenario) gets: the API's 401. */
 const REFUSAL = new UnauthorizedError({ message: 'invalid API key' });
-const REFUSAL_HEADERS = { ...REFUSAL.headers, 'Content-Type': 'application/json; charset=utf-8' };
-const REFUSAL_BODY = Buffer.from(JSON.stringify(errorBody(REFUSAL)));
+const REFUSAL_TEXT = JSON.stringify(errorBody(REFUSAL));
 
 main(async () => {
   const spec = readServerSpec();
@@ -58,8 +58,7 @@ main(async () => {
       for await (const _ of req) {
       }
       if (!answer) {
-        res.writeHead(REFUSAL.status, REFUSAL_HEADERS);
-        res.end(REFUSAL_BODY);
+        writeJsonText(res, REFUSAL.status, { ...REFUSAL.headers }, REFUSAL_TEXT);
         return;
       }
       res.writeHead(answer.status, answer.headers);
