@@ -14,8 +14,8 @@ export interface ListPetsOptions {
 }
 
 export interface PetPage {
-  /** At most `limit` pets, ascending by id. */
-  pets: StoredPet[];
+  /** At most `limit` pets, ascending by id; a store may answer with the same array again. */
+  pets: readonly StoredPet[];
   /** Whether more pets follow the last one. */
   hasMore: boolean;
 }
