@@ -1,5 +1,5 @@
 import { type ServerChild, type ServerKind, startServerChild } from './children.js';
-import { medianOf, type RunSummary, saturate, steady } from './driver.js';
+import { latencyQuantiles, medianOf, type RunSummary, saturate, steady } from './driver.js';
 import { type BenchRequest, ENDPOINTS, type EndpointId } from './scenario.js';
 import { runLength, type Settings } from './settings.js';
 import { round, Samples, type Spread, spread } from './stats.js';
@@ -152,11 +152,9 @@ async function fixedRateRounds(
   }
   /** Medians over the rounds, but the pooled quantiles and the longest stall of all rounds. */
   const summary = (side: Side): RunSummary => {
-    const quantiles = pooled[side].quantiles(0.5, 0.99, 0.999).map((ms) => round(ms, 3));
-    const [p50Ms, p99Ms, p999Ms] = quantiles as [number, number, number];
     const all = rounds.map((r) => r[side]);
     const driverStallMs = Math.max(...all.map((run) => run.driverStallMs));
-    return { ...medianOf(all), p50Ms, p99Ms, p999Ms, driverStallMs };
+    return { ...medianOf(all), ...latencyQuantiles(pooled[side]), driverStallMs };
   };
   const [api, baseline] = [summary('api'), summary('baseline')];
   return {

@@ -27,6 +27,15 @@ export interface RunSummary {
   driverStallMs: number;
 }
 
+/** The p50, p99 and p99.9 of `latencies`, as a run summary carries them. */
+export function latencyQuantiles(
+  latencies: Samples,
+): Pick<RunSummary, 'p50Ms' | 'p99Ms' | 'p999Ms'> {
+  const quantiles = latencies.quantiles(0.5, 0.99, 0.999).map((ms) => round(ms, 3));
+  const [p50Ms, p99Ms, p999Ms] = quantiles as [number, number, number];
+  return { p50Ms, p99Ms, p999Ms };
+}
+
 /** Medians, field by field. */
 export function medianOf(runs: readonly RunSummary[]): RunSummary {
   const fields = Object.keys(runs[0] as RunSummary) as (keyof RunSummary)[];
@@ -62,13 +71,10 @@ async function metered(
   const driverCpu = (self.user + self.system) / 1e6;
   const otherCpu =
     machineBusySeconds() - machine0 - serverCpu - driverCpu - (besideCpu() - beside0);
-  const [p50, p99, p999] = latencies.quantiles(0.5, 0.99, 0.999) as [number, number, number];
   return {
     rps: round(requests / seconds, 1),
     requests,
-    p50Ms: round(p50, 3),
-    p99Ms: round(p99, 3),
-    p999Ms: round(p999, 3),
+    ...latencyQuantiles(latencies),
     serverCpu: round(serverCpu / seconds, 3),
     cpuUsPerRequest: round((serverCpu * 1e6) / requests, 1),
     otherCpu: round(Math.max(0, otherCpu) / seconds, 3),
