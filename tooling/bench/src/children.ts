@@ -33,33 +33,22 @@ export interface ServerChild {
   seedMs: number;
   /** CPU time (user + system) the child has used so far, in seconds. */
   cpuSeconds(): number;
-  /** Restarts the peak-RSS watermark (VmHWM); false where the kernel refuses. */
-  resetPeakRss(): boolean;
+  /** Restarts the peak-RSS watermark (VmHWM), so the peak covers the load, not seeding. */
+  resetPeakRss(): void;
   /** Peak resident set size since the last reset (or start), in MiB. */
   peakRssMb(): number;
   stop(): Promise<void>;
 }
 
 const live = new Set<ChildProcess>();
-let hooked = false;
 
-/** Kills every child still running: the orchestrator never leaves a server behind. */
+/**
+ * Kills every child still running: the orchestrator never leaves a server behind. A child whose
+ * orchestrator dies without this (a signal) stops by itself when its IPC channel closes.
+ */
 export function killAllChildren(): void {
   for (const child of live) child.kill('SIGKILL');
   live.clear();
-}
-
-function hookExit(): void {
-  if (hooked) return;
-  hooked = true;
-  process.on('exit', killAllChildren);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      process.stderr.write(`bench: stopped by ${signal}\n`);
-      killAllChildren();
-      process.exit(130);
-    });
-  }
 }
 
 /** Utime + stime of a process, in seconds (fields 14 and 15 of /proc/PID/stat, in 1/100 s). */
@@ -71,24 +60,17 @@ function procCpuSeconds(pid: number): number {
 
 /**
  * Starts a server child (on the server CPU when pinning), its store seeded with `spec.pets` pets,
- * and returns it once it listens. With `--cpu-prof`, the API and the baseline write a V8 CPU
- * profile to `profileDir` when they stop.
+ * and returns it once it listens.
  */
 export async function startServerChild(
   kind: ServerKind,
   spec: Omit<ServerSpec, 'apiKey'>,
-  settings: Pick<Settings, 'pin' | 'cpuProf'>,
-  profileDir?: string,
+  settings: Pick<Settings, 'pin'>,
 ): Promise<ServerChild> {
-  hookExit();
-  const profile =
-    settings.cpuProf && profileDir && kind !== 'limit'
-      ? [
-          '--cpu-prof',
-          `--cpu-prof-dir=${profileDir}`,
-          `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`,
-        ]
-      : [];
+  // BENCH_CPU_PROF=DIR: the API and the baseline write a V8 CPU profile to DIR when they stop.
+  const dir = process.env.BENCH_CPU_PROF;
+  const name = `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`;
+  const profile = dir && kind !== 'limit' ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, name] : [];
   const node = [process.execPath, ...profile, ENTRIES[kind]];
   const [command, ...args] = settings.pin ? ['taskset', '-c', String(SERVER_CPU), ...node] : node;
   // stdout (the JSON access log) goes to /dev/null: written for real, kept nowhere.
@@ -123,9 +105,8 @@ export async function startServerChild(
     resetPeakRss() {
       try {
         writeFileSync(`/proc/${pid}/clear_refs`, '5');
-        return true;
       } catch {
-        return false;
+        // The kernel refuses (rare): the peak then includes seeding.
       }
     },
     peakRssMb: () => {

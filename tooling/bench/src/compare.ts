@@ -11,7 +11,7 @@ type Side = 'api' | 'baseline';
 type Servers = Record<ServerKind, ServerChild>;
 
 /** One endpoint's runs: what every step needs. */
-interface Runs {
+export interface Runs {
   settings: Settings;
   requests: BenchRequest[];
   expectStatus: number;
@@ -23,9 +23,6 @@ export interface EndpointComparison {
   endpoint: EndpointId;
   label: string;
   pets: number;
-  /** The load of the throughput runs (the fixed-rate runs use the same connections). */
-  connections: number;
-  pipelining: number;
   throughput: {
     /** API req/s over the baseline's, and over the replay limit's, paired by round. */
     ratio: Spread;
@@ -39,7 +36,7 @@ export interface EndpointComparison {
   fixedRate: {
     /** Requests per second to each server: `rateFraction` of the slower one's throughput. */
     rate: number;
-    /** Medians over the rounds, but p50, p99 and p99.9 of all rounds' latencies and the longest stall. */
+    /** Medians over the rounds, but p50, p99 and p99.9 of all rounds' latencies together. */
     api: RunSummary;
     baseline: RunSummary;
     p99Ratio: number;
@@ -49,8 +46,6 @@ export interface EndpointComparison {
   };
   /** The highest of every API and baseline process of the endpoint (POST restarts them). */
   peakRssMb: { api: number; baseline: number };
-  /** Whether the peaks cover only the load, not seeding (false where the kernel refuses a reset). */
-  peakRssUnderLoadOnly: boolean;
 }
 
 /** A, B, C / B, C, A / C, A, B …: each round starts with the next server, so drift hits all alike. */
@@ -69,55 +64,37 @@ async function verify(runs: Runs, answers: Captured[], name: string, server: Ser
 }
 
 /**
- * Interleaved throughput rounds, after a warm-up of each server. Creates grow the store: every
- * POST round (`restart`) starts the API and the baseline from the same seeded state, after the
- * same number of warm-up creates, so the ratio does not measure heap growth.
+ * Interleaved throughput rounds of `servers`, after a warm-up of each. Creates grow the store:
+ * with `restart` (POST), every round after the first restarts the servers from the same seeded
+ * state, and every warm-up is the same number of creates, so a ratio does not measure heap growth.
  */
-async function throughputRounds(
+export async function throughputRounds<K extends ServerKind>(
   runs: Runs,
-  servers: Servers,
-  restart: (() => Promise<void>) | false,
-): Promise<EndpointComparison['throughput']> {
+  servers: Record<K, ServerChild>,
+  count: number,
+  restart?: () => Promise<void>,
+): Promise<Record<K, RunSummary>[]> {
   const { settings, requests, expectStatus } = runs;
   const load = { connections: settings.connections, pipelining: settings.pipelining, expectStatus };
-  const warmUp = async (kinds: ServerKind[]) => {
-    const length = runLength(settings, 'warmup');
-    const amount = restart ? { amount: length.amount ?? settings.createWarmupRequests } : {};
-    for (const kind of kinds) {
-      await saturate(servers[kind], requests, { ...load, ...length, ...amount, warmup: true });
+  const kinds = Object.keys(servers) as K[];
+  const warmup = { ...runLength(settings, 'warmup'), warmup: true };
+  if (restart) warmup.amount ??= settings.createWarmupRequests;
+  const rounds: Record<K, RunSummary>[] = [];
+  for (let r = 0; r < count; r++) {
+    if (restart && r > 0) await restart();
+    if (restart || r === 0) {
+      for (const kind of kinds) await saturate(servers[kind], requests, { ...load, ...warmup });
     }
-  };
-  await warmUp(['api', 'baseline', 'limit']);
-  const rounds: Record<ServerKind, RunSummary>[] = [];
-  for (let r = 0; r < settings.rounds; r++) {
-    if (restart && r > 0) {
-      await restart();
-      await warmUp(['api', 'baseline']);
-    }
-    const round = {} as Record<ServerKind, RunSummary>;
-    for (const kind of rotated(r, ['api', 'baseline', 'limit'] as const)) {
-      round[kind] = await saturate(servers[kind], requests, {
-        ...load,
-        ...runLength(settings, 'measure'),
-      });
+    const round = {} as Record<K, RunSummary>;
+    for (const kind of rotated(r, kinds)) {
+      const length = runLength(settings, 'measure');
+      round[kind] = await saturate(servers[kind], requests, { ...load, ...length });
     }
     rounds.push(round);
-    const show = (kind: ServerKind) => `${round[kind].rps} (${round[kind].cpuUsPerRequest})`;
-    runs.progress(
-      `${runs.label}: round ${r + 1}/${settings.rounds}: req/s (CPU µs/req) API ${show('api')}, ` +
-        `baseline ${show('baseline')}, limit ${show('limit')}; driver ${round.api.driverCpu} ` +
-        `cores, others ${round.api.otherCpu} cores`,
-    );
+    const show = kinds.map((kind) => `${kind} ${round[kind].rps} (${round[kind].cpuUsPerRequest})`);
+    runs.progress(`${runs.label}: round ${r + 1}/${count}: req/s (CPU µs/req) ${show.join(', ')}`);
   }
-  const median = (kind: ServerKind) => medianOf(rounds.map((r) => r[kind]));
-  return {
-    ratio: spread(rounds.map((r) => r.api.rps / r.baseline.rps)),
-    limitRatio: spread(rounds.map((r) => r.api.rps / r.limit.rps)),
-    api: median('api'),
-    baseline: median('baseline'),
-    limit: median('limit'),
-    rounds,
-  };
+  return rounds;
 }
 
 /**
@@ -131,31 +108,28 @@ async function fixedRateRounds(
   rate: number,
 ): Promise<EndpointComparison['fixedRate']> {
   const { settings, requests, expectStatus } = runs;
-  const pair = [servers.api, servers.baseline];
   const pooled = { api: new Samples(), baseline: new Samples() };
   const together = async (length: ReturnType<typeof runLength>, pool?: Record<Side, Samples>) => {
-    const load = { rate, connections: settings.connections, expectStatus, beside: pair, ...length };
+    const load = { rate, connections: settings.connections, expectStatus, ...length };
     const run = (side: Side) => steady(servers[side], requests, load, pool?.[side]);
     const [api, baseline] = await Promise.all([run('api'), run('baseline')]);
     return { api, baseline };
   };
   await together(runLength(settings, 'warmup'));
   const rounds: Record<Side, RunSummary>[] = [];
-  for (let r = 0; r < settings.latencyRounds; r++) {
+  for (let r = 0; r < settings.rounds; r++) {
     const { api: a, baseline: b } = await together(runLength(settings, 'measure'), pooled);
     rounds.push({ api: a, baseline: b });
     runs.progress(
-      `${runs.label}: at ${rate} req/s each, round ${r + 1}/${settings.latencyRounds}: p50 / p99 ` +
-        `ms API ${a.p50Ms} / ${a.p99Ms}, baseline ${b.p50Ms} / ${b.p99Ms}; driver stalled up ` +
-        `to ${a.driverStallMs} ms`,
+      `${runs.label}: at ${rate} req/s each, round ${r + 1}/${settings.rounds}: p50 / p99 ms ` +
+        `API ${a.p50Ms} / ${a.p99Ms}, baseline ${b.p50Ms} / ${b.p99Ms}`,
     );
   }
-  /** Medians over the rounds, but the pooled quantiles and the longest stall of all rounds. */
-  const summary = (side: Side): RunSummary => {
-    const all = rounds.map((r) => r[side]);
-    const driverStallMs = Math.max(...all.map((run) => run.driverStallMs));
-    return { ...medianOf(all), ...latencyQuantiles(pooled[side]), driverStallMs };
-  };
+  /** Medians over the rounds, but the quantiles of all rounds' latencies together. */
+  const summary = (side: Side): RunSummary => ({
+    ...medianOf(rounds.map((r) => r[side])),
+    ...latencyQuantiles(pooled[side]),
+  });
   const [api, baseline] = [summary('api'), summary('baseline')];
   return {
     rate,
@@ -175,12 +149,10 @@ export async function compareEndpoint(
   endpointId: EndpointId,
   settings: Settings,
   progress: Progress,
-  profileDir: string,
 ): Promise<EndpointComparison> {
   const { label, expectStatus, requests } = ENDPOINTS[endpointId];
   const runs: Runs = { settings, requests: requests(settings.pets), expectStatus, label, progress };
-  const start = (kind: ServerKind) =>
-    startServerChild(kind, { pets: settings.pets }, settings, `${profileDir}/${endpointId}`);
+  const start = (kind: ServerKind) => startServerChild(kind, { pets: settings.pets }, settings);
   const servers = {} as Servers;
   try {
     servers.api = await start('api');
@@ -196,7 +168,8 @@ export async function compareEndpoint(
     servers.limit = await startServerChild('limit', { pets: 0, replay }, settings);
     await verify(runs, answers, 'replay limit', servers.limit);
     progress(`${label}: responses match; warming up`);
-    let underLoadOnly = servers.api.resetPeakRss() && servers.baseline.resetPeakRss();
+    servers.api.resetPeakRss();
+    servers.baseline.resetPeakRss();
     const peakRssMb = { api: 0, baseline: 0 };
     const notePeaks = () => {
       for (const side of ['api', 'baseline'] as const) {
@@ -207,10 +180,22 @@ export async function compareEndpoint(
       notePeaks();
       await Promise.all([servers.api.stop(), servers.baseline.stop()]);
       [servers.api, servers.baseline] = await Promise.all([start('api'), start('baseline')]);
-      underLoadOnly =
-        servers.api.resetPeakRss() && servers.baseline.resetPeakRss() && underLoadOnly;
+      servers.api.resetPeakRss();
+      servers.baseline.resetPeakRss();
     };
-    const throughput = await throughputRounds(runs, servers, endpointId === 'create' && restart);
+    const rounds = await throughputRounds(
+      runs,
+      servers,
+      settings.rounds,
+      endpointId === 'create' ? restart : undefined,
+    );
+    const median = (kind: ServerKind) => medianOf(rounds.map((r) => r[kind]));
+    const throughput = {
+      ratio: spread(rounds.map((r) => r.api.rps / r.baseline.rps)),
+      limitRatio: spread(rounds.map((r) => r.api.rps / r.limit.rps)),
+      ...{ api: median('api'), baseline: median('baseline'), limit: median('limit') },
+      rounds,
+    };
     const slower = Math.min(throughput.api.rps, throughput.baseline.rps);
     const rate = Math.max(1, Math.round(slower * settings.rateFraction));
     const fixedRate = await fixedRateRounds(runs, servers, rate);
@@ -219,12 +204,9 @@ export async function compareEndpoint(
       endpoint: endpointId,
       label,
       pets: settings.pets,
-      connections: settings.connections,
-      pipelining: settings.pipelining,
       throughput,
       fixedRate,
       peakRssMb,
-      peakRssUnderLoadOnly: underLoadOnly,
     };
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));

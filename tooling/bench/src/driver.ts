@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import type { ServerChild } from './children.js';
@@ -15,16 +13,10 @@ export interface RunSummary {
   p50Ms: number;
   p99Ms: number;
   p999Ms: number;
-  /** Cores the server used. */
-  serverCpu: number;
   /** Server CPU time per response, µs, which a busy machine disturbs far less than req/s. */
   cpuUsPerRequest: number;
-  /** Cores used by every process but the servers and the driver: other work. */
-  otherCpu: number;
   /** Cores the driver (this process) used: near 1, the driver may be the limit. */
   driverCpu: number;
-  /** Longest the driver's event loop was held up, ms (at a fixed rate: while the clock ran). */
-  driverStallMs: number;
 }
 
 /** The p50, p99 and p99.9 of `latencies`, as a run summary carries them. */
@@ -44,42 +36,24 @@ export function medianOf(runs: readonly RunSummary[]): RunSummary {
   ) as unknown as RunSummary;
 }
 
-/** CPU time the whole machine has been busy, in seconds (all cores, from /proc/stat). */
-function machineBusySeconds(): number {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
-  const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
-  return (ticks.reduce((a, b) => a + b, 0) - (ticks[3] ?? 0) - (ticks[4] ?? 0)) / 100;
-}
-
-/** Runs `work`, measuring the CPU of the server, the driver and the others (`beside` aside). */
+/** Runs `work`, measuring the CPU time of the server and of the driver. */
 async function metered(
   server: ServerChild,
-  work: () => Promise<{ requests: number; latencies: Samples; driverStallMs: number }>,
-  beside: readonly ServerChild[] = [],
+  work: () => Promise<{ requests: number; latencies: Samples }>,
 ): Promise<RunSummary> {
-  const others = beside.filter((other) => other !== server);
-  const besideCpu = () => others.reduce((sum, other) => sum + other.cpuSeconds(), 0);
-  const beside0 = besideCpu();
   const server0 = server.cpuSeconds();
-  const machine0 = machineBusySeconds();
   const self0 = process.cpuUsage();
   const t0 = performance.now();
-  const { requests, latencies, driverStallMs } = await work();
+  const { requests, latencies } = await work();
   const seconds = (performance.now() - t0) / 1000;
   const serverCpu = server.cpuSeconds() - server0;
   const self = process.cpuUsage(self0);
-  const driverCpu = (self.user + self.system) / 1e6;
-  const otherCpu =
-    machineBusySeconds() - machine0 - serverCpu - driverCpu - (besideCpu() - beside0);
   return {
     rps: round(requests / seconds, 1),
     requests,
     ...latencyQuantiles(latencies),
-    serverCpu: round(serverCpu / seconds, 3),
     cpuUsPerRequest: round((serverCpu * 1e6) / requests, 1),
-    otherCpu: round(Math.max(0, otherCpu) / seconds, 3),
-    driverCpu: round(driverCpu / seconds, 3),
-    driverStallMs: round(driverStallMs, 1),
+    driverCpu: round((self.user + self.system) / 1e6 / seconds, 3),
   };
 }
 
@@ -103,8 +77,6 @@ export async function saturate(
   let result: autocannon.Result | undefined;
   const summary = await metered(server, async () => {
     const latencies = new Samples();
-    const loop = monitorEventLoopDelay({ resolution: 1 });
-    loop.enable();
     result = await new Promise<autocannon.Result>((resolve, reject) => {
       const instance = autocannon(
         {
@@ -122,8 +94,8 @@ export async function saturate(
       );
       // autocannon's own histogram has 1 ms resolution; these are exact.
       instance.on('response', (_client, _status, _bytes, ms) => latencies.add(ms));
-    }).finally(() => loop.disable());
-    return { requests: result.requests.total, latencies, driverStallMs: loop.max / 1e6 };
+    });
+    return { requests: result.requests.total, latencies };
   });
   const done = result as autocannon.Result;
   // autocannon leaves requests in flight when it stops; the server finishes them before the
@@ -149,25 +121,20 @@ export async function saturate(
 
 /**
  * Drives the server at a fixed request rate, no pipelining: latency below saturation. Every
- * latency is also added to `pool`, when given, for quantiles over several runs. `beside`: the
- * servers driven at the same time (this one may be among them).
+ * latency is also added to `pool`, when given, for quantiles over several runs.
  */
 export async function steady(
   server: ServerChild,
   requests: readonly BenchRequest[],
-  options: FixedRateOptions & { beside?: readonly ServerChild[] },
+  options: FixedRateOptions,
   pool?: Samples,
 ): Promise<RunSummary> {
   try {
-    return await metered(
-      server,
-      async () => {
-        const run = await fixedRate(server.origin, requests, options);
-        pool?.addAll(run.latencies);
-        return run;
-      },
-      options.beside,
-    );
+    return await metered(server, async () => {
+      const run = await fixedRate(server.origin, requests, options);
+      pool?.addAll(run.latencies);
+      return run;
+    });
   } catch (error) {
     throw new RunError(`${server.kind} at ${server.origin}: ${(error as Error).message}`);
   }

@@ -1,6 +1,6 @@
 import { startServerChild } from './children.js';
-import type { Progress } from './compare.js';
-import { medianOf, type RunSummary, saturate, steady } from './driver.js';
+import { type Progress, throughputRounds } from './compare.js';
+import { medianOf, type RunSummary, steady } from './driver.js';
 import { ENDPOINTS, type EndpointId, GROWTH_ENDPOINTS } from './scenario.js';
 import { runLength, type Settings } from './settings.js';
 import { round } from './stats.js';
@@ -18,8 +18,8 @@ export interface GrowthSeries {
   endpoint: EndpointId;
   label: string;
   points: GrowthPoint[];
-  /** Largest store over smallest: fixed-rate p50 and p99 latency, throughput, CPU per request. */
-  rise: { p50: number; p99: number; rps: number; cpuUsPerRequest: number };
+  /** Largest store over smallest: fixed-rate p50 and p99 latency, CPU per request. */
+  rise: { p50: number; p99: number; cpuUsPerRequest: number };
 }
 
 /**
@@ -35,45 +35,26 @@ export async function growthRuns(settings: Settings, progress: Progress): Promis
     const api = await startServerChild('api', { pets }, settings);
     try {
       api.resetPeakRss();
+      const sized: [EndpointId, Omit<GrowthPoint, 'peakRssMb'>][] = [];
       for (const id of GROWTH_ENDPOINTS) {
-        const { label, expectStatus } = ENDPOINTS[id];
-        const requests = ENDPOINTS[id].requests(pets);
-        const load = {
-          connections: settings.connections,
-          pipelining: settings.pipelining,
-          expectStatus,
-        };
-        await saturate(api, requests, { ...load, ...runLength(settings, 'warmup'), warmup: true });
-        const runs: RunSummary[] = [];
-        for (let r = 0; r < settings.growthRounds; r++) {
-          runs.push(await saturate(api, requests, { ...load, ...runLength(settings, 'measure') }));
-        }
-        const throughput = medianOf(runs);
+        const { expectStatus, requests } = ENDPOINTS[id];
+        const label = `growth ${pets} pets, ${ENDPOINTS[id].label}`;
+        const runs = { settings, requests: requests(pets), expectStatus, label, progress };
+        const rounds = await throughputRounds(runs, { api }, settings.growthRounds);
+        const throughput = medianOf(rounds.map((r) => r.api));
         const rate =
           rates.get(id) ?? Math.max(1, Math.round(throughput.rps * settings.growthRateFraction));
         rates.set(id, rate);
-        const options = {
-          rate,
-          connections: settings.connections,
+        const load = { rate, connections: settings.connections, expectStatus };
+        const fixed = await steady(api, runs.requests, {
+          ...load,
           ...runLength(settings, 'measure'),
-        };
-        const fixed = await steady(api, requests, { ...options, expectStatus });
-        points.get(id)?.push({
-          pets,
-          seedMs: api.seedMs,
-          throughput,
-          fixedRate: { ...fixed, rate },
-          peakRssMb: 0,
         });
-        progress(
-          `growth ${pets} pets, ${label}: ${throughput.rps} req/s; at ${rate} req/s p50 ${fixed.p50Ms} ms, p99 ${fixed.p99Ms} ms`,
-        );
+        sized.push([id, { pets, seedMs: api.seedMs, throughput, fixedRate: { ...fixed, rate } }]);
+        progress(`${label}: at ${rate} req/s p50 ${fixed.p50Ms} ms, p99 ${fixed.p99Ms} ms`);
       }
-      const peak = round(api.peakRssMb(), 1);
-      for (const series of points.values()) {
-        const last = series.at(-1);
-        if (last) last.peakRssMb = peak;
-      }
+      const peakRssMb = round(api.peakRssMb(), 1);
+      for (const [id, point] of sized) points.get(id)?.push({ ...point, peakRssMb });
     } finally {
       await api.stop();
     }
@@ -90,7 +71,6 @@ export async function growthRuns(settings: Settings, progress: Progress): Promis
       rise: {
         p50: ratio((p) => p.fixedRate.p50Ms),
         p99: ratio((p) => p.fixedRate.p99Ms),
-        rps: ratio((p) => p.throughput.rps),
         cpuUsPerRequest: ratio((p) => p.throughput.cpuUsPerRequest),
       },
     };

@@ -31,13 +31,12 @@ async function run(settings: Settings): Promise<void> {
   const out = settings.out
     ? resolve(cwd, settings.out)
     : resolve(PACKAGE_ROOT, 'results', settings.smoke ? 'smoke.json' : 'latest.json');
-  const profileDir = resolve(PACKAGE_ROOT, 'results', 'profiles');
   const startedAt = new Date().toISOString();
   const comparisons: EndpointComparison[] = [];
   const growth: GrowthSeries[] = [];
   const { out: _out, readme: _readme, ...kept } = settings;
   const report = (complete: boolean): Report => ({
-    version: 3,
+    version: 4,
     mode: settings.smoke ? 'smoke' : 'full',
     complete,
     startedAt,
@@ -53,7 +52,7 @@ async function run(settings: Settings): Promise<void> {
     writeReport(out, partial, renderMarkdown(partial));
   };
   for (const endpoint of settings.endpoints) {
-    comparisons.push(await compareEndpoint(endpoint, settings, progress, profileDir));
+    comparisons.push(await compareEndpoint(endpoint, settings, progress));
     checkpoint();
   }
   if (settings.growth.length > 0) growth.push(...(await growthRuns(settings, progress)));
@@ -67,7 +66,6 @@ async function run(settings: Settings): Promise<void> {
     updateReadme(readme, renderSummary(final));
     progress(`updated ${readme}`);
   }
-  if (settings.cpuProf) progress(`CPU profiles of the API servers are in ${profileDir}`);
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { BenchRequest } from './scenario.js';
@@ -17,15 +16,15 @@ export interface FixedRateOptions {
  * Open-loop load at a fixed rate (the wrk2 way): request i is due at `start + i / rate`, whether
  * or not earlier ones have been answered, and its latency runs from when it was due (or sent, if
  * earlier) to the end of its body, so a stalled server cannot hide its stall (no coordinated
- * omission). `connections` keep-alive connections (undici), one request in flight on each, no
- * pipelining; a request due while all are busy waits, and that wait counts. autocannon's own rate limit lets each
- * connection send its per-second quota back to back, which measures bursts instead.
+ * omission). `connections` keep-alive connections (undici), one request in flight on each; a
+ * request due while all are busy waits, and that wait counts. (autocannon's own rate limit lets
+ * each connection send its per-second quota back to back, which measures bursts instead.)
  */
 export async function fixedRate(
   origin: string,
   requests: readonly BenchRequest[],
   options: FixedRateOptions,
-): Promise<{ requests: number; latencies: Samples; driverStallMs: number }> {
+): Promise<{ requests: number; latencies: Samples }> {
   const timeouts =
     options.amount === undefined ? {} : { headersTimeout: 0, bodyTimeout: 0, connectTimeout: 0 };
   const pool = new Pool(origin, { connections: options.connections, pipelining: 1, ...timeouts });
@@ -48,10 +47,6 @@ export async function fixedRate(
     const latencies = new Samples();
     const sent: Promise<void>[] = [];
     let failed: unknown;
-    // The driver's own stalls while the clock runs (not while connections open): a request due
-    // during one leaves late, and its latency counts the wait.
-    const loop = monitorEventLoopDelay({ resolution: 1 });
-    loop.enable();
     const start = performance.now();
     for (let i = 0; i < total && failed === undefined; i++) {
       const due = start + i * interval;
@@ -69,9 +64,8 @@ export async function fixedRate(
       sent.push(answered);
     }
     await Promise.all(sent);
-    loop.disable();
     if (failed !== undefined) throw failed;
-    return { requests: total, latencies, driverStallMs: loop.max / 1e6 };
+    return { requests: total, latencies };
   } finally {
     await pool.destroy();
   }

@@ -8,7 +8,7 @@ import type { Spread } from './stats.js';
 
 /** What `results/latest.json` holds. */
 export interface Report {
-  version: 3;
+  version: 4;
   mode: 'full' | 'smoke';
   /** False while the run is still going (or was stopped): the figures so far. */
   complete: boolean;
@@ -52,20 +52,19 @@ function throughputTable(comparisons: readonly EndpointComparison[]): string {
     const all = [api, baseline, limit];
     return [
       `\`${c.label}\``,
-      `-c ${c.connections} -p ${c.pipelining}`,
       all.map((s) => n(s.rps)).join(' / '),
       bold(ratio),
       bold(limitRatio),
       all.map((s) => s.cpuUsPerRequest.toFixed(0)).join(' / '),
       all.map(latencies).join(' · '),
       `${c.peakRssMb.api.toFixed(0)} / ${c.peakRssMb.baseline.toFixed(0)}`,
-      `${Math.max(api.driverCpu, baseline.driverCpu).toFixed(2)} / ${Math.max(api.otherCpu, baseline.otherCpu).toFixed(2)}`,
+      Math.max(api.driverCpu, baseline.driverCpu, limit.driverCpu).toFixed(2),
     ];
   });
-  const header = ['endpoint', 'load', 'req/s API / baseline / limit', 'API/baseline (min–max)'];
+  const header = ['endpoint', 'req/s API / baseline / limit', 'API/baseline (min–max)'];
   header.push('API/limit (min–max)', 'CPU µs/req API / baseline / limit');
   header.push('p50 / p99 ms API · baseline · limit', 'peak RSS API / baseline MiB');
-  return table([...header, "CPU driver / others'"], rows);
+  return table([...header, 'driver cores'], rows);
 }
 
 function fixedRateTable(comparisons: readonly EndpointComparison[]): string {
@@ -76,11 +75,9 @@ function fixedRateTable(comparisons: readonly EndpointComparison[]): string {
     `**${f.p99Ratio.toFixed(2)}**`,
     `${f.api.cpuUsPerRequest.toFixed(0)} / ${f.baseline.cpuUsPerRequest.toFixed(0)}`,
     bold(f.cpuRatio),
-    ms(f.api.driverStallMs),
   ]);
   const header = ['endpoint', 'rate req/s each', 'p50 / p99 / p99.9 ms API · baseline'];
   header.push('p99 API/baseline', 'CPU µs/req API / baseline', 'CPU baseline/API (min–max)');
-  header.push('driver stall ms');
   return table(header, rows);
 }
 
@@ -116,18 +113,13 @@ export function renderMarkdown(report: Report): string {
     `${heading(report)}, ${machine.memoryGiB} GiB, Node ${machine.node}, Linux ${machine.kernel}. ` +
       `Driver and server share the machine${settings.pin ? ' (driver pinned to CPU 0, servers to CPU 1)' : ''}; ` +
       `${settings.pets} pets; ${settings.rounds} interleaved rounds of ${settings.durationS} s per server ` +
-      `after ${settings.warmupS} s of warm-up; load -c connections / -p pipelining.`,
+      `after ${settings.warmupS} s of warm-up, ${settings.connections} connections with ` +
+      `${settings.pipelining} requests in flight on each (fixed rate: one).`,
   ];
   if (comparisons.length > 0) {
     parts.push(
       throughputTable(comparisons),
-      'limit: the replay limit, bare `node:http` answering each request with the bytes the API ' +
-        'sent for it after the same key check: what this machine can do for these answers. ' +
-        "CPU µs/req: the server's CPU time per response, which a busy machine disturbs far less than " +
-        "req/s. CPU driver / others': cores used by the load generator (near 1: it may be the limit) " +
-        'and by every other process during the runs (medians; more than a few tenths means the ' +
-        'figures of that row are disturbed).',
-      `Fixed rate (API and baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput; open loop, no pipelining, same connections, after a warm-up at that rate; latency counted from when each request was due; the quantiles of all rounds' latencies together; CPU baseline/API: the baseline's CPU time per request over the API's, round by round, which the machine disturbs far less than the throughput ratio, as both run at once; driver stall: the longest the driver's event loop was held up while a round's clock ran, which delays the requests due meanwhile to both servers alike):`,
+      `Fixed rate: the API and the baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput, open loop. Every column is explained in tooling/bench/README.md.`,
       fixedRateTable(comparisons),
     );
   }

@@ -13,7 +13,6 @@ export interface BenchRequest {
 
 /** An endpoint under measurement: the requests the driver cycles through and the status it expects. */
 export interface Endpoint {
-  id: EndpointId;
   /** As printed in the report, e.g. `GET /v1/pets?limit=20`. */
   label: string;
   expectStatus: number;
@@ -37,26 +36,22 @@ export function spreadIds(pets: number, count = GET_ID_SPREAD): number[] {
 
 export const ENDPOINTS: Readonly<Record<EndpointId, Endpoint>> = {
   list: {
-    id: 'list',
     label: 'GET /v1/pets?limit=20',
     expectStatus: 200,
     requests: () => [{ method: 'GET', path: '/v1/pets?limit=20', headers: auth }],
   },
   sold: {
-    id: 'sold',
     label: 'GET /v1/pets?status=sold&limit=100',
     expectStatus: 200,
     requests: () => [{ method: 'GET', path: '/v1/pets?status=sold&limit=100', headers: auth }],
   },
   get: {
-    id: 'get',
     label: 'GET /v1/pets/{id}',
     expectStatus: 200,
     requests: (pets) =>
       spreadIds(pets).map((id) => ({ method: 'GET', path: `/v1/pets/${id}`, headers: auth })),
   },
   create: {
-    id: 'create',
     label: 'POST /v1/pets',
     expectStatus: 201,
     requests: () => [

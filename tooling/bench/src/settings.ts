@@ -1,25 +1,30 @@
 import { parseArgs } from 'node:util';
 import { ENDPOINT_IDS, type EndpointId } from './scenario.js';
 
+/** Every option: its argument (none for a flag) and its line in `--help`. */
+const OPTIONS = {
+  smoke: ['', 'a short run that only checks everything works (about a minute)'],
+  endpoints: ['LIST', `comma list of ${ENDPOINT_IDS.join(', ')} (default: all)`],
+  growth: ['SIZES', 'comma list of store sizes, or "off" (default: 1000,100000,1000000)'],
+  rounds: ['N', 'interleaved measured rounds per server (default: 5)'],
+  duration: ['S', 'seconds per measured run (default: 4)'],
+  warmup: ['S', 'seconds of warm-up per server (default: 2)'],
+  connections: ['N', 'connections (default: 100)'],
+  pipelining: ['N', 'requests in flight per connection, throughput runs (default: 10)'],
+  'no-pin': ['', 'do not pin the driver and the servers to separate CPUs'],
+  out: ['FILE', 'the JSON report (default: results/latest.json; smoke: results/smoke.json)'],
+  readme: ['FILE', 'replace the table between the bench markers in FILE'],
+  help: ['', 'this text'],
+} as const;
+
 export const HELP = `Usage: pnpm bench [options]
 
 Benchmarks the API against a bare node:http baseline doing the same work, and prints a table.
 
 Options:
-  --smoke              a short run that only checks everything works (about a minute)
-  --endpoints LIST     comma list of ${ENDPOINT_IDS.join(', ')}          (default: all)
-  --growth SIZES       comma list of store sizes, or "off"   (default: 1000,100000,1000000)
-  --rounds N           interleaved measured rounds per server                 (default: 5)
-  --duration S         seconds per measured run                               (default: 4)
-  --warmup S           seconds of warm-up per server                          (default: 2)
-  --connections N      connections                                          (default: 100)
-  --pipelining N       requests in flight per connection, throughput runs    (default: 10)
-  --cpu-prof           write V8 CPU profiles of the server children to results/profiles
-  --no-pin             do not pin the driver and the servers to separate CPUs
-  --out FILE           the JSON report  (default: results/latest.json; smoke: results/smoke.json)
-  --readme FILE        replace the table between the bench markers in FILE
-  -h, --help           this text
-`;
+${Object.entries(OPTIONS)
+  .map(([name, [arg, text]]) => `  ${`--${name} ${arg}`.padEnd(21)}${text}\n`)
+  .join('')}`;
 
 export interface Settings {
   smoke: boolean;
@@ -29,8 +34,6 @@ export interface Settings {
   /** Pets in the store of the comparison runs (enough for `status=sold&limit=100`). */
   pets: number;
   rounds: number;
-  /** Fixed-rate rounds per server: as many as throughput rounds, as a host stall sets a round's p99. */
-  latencyRounds: number;
   growthRounds: number;
   durationS: number;
   warmupS: number;
@@ -47,7 +50,6 @@ export interface Settings {
   rateFraction: number;
   /** Fixed rate of the growth runs: a fraction of the API's capacity at the smallest store. */
   growthRateFraction: number;
-  cpuProf: boolean;
   pin: boolean;
   /** The JSON report (a Markdown copy goes beside it), relative to the caller's cwd. */
   out?: string;
@@ -55,15 +57,11 @@ export interface Settings {
   readme?: string;
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 function positive(name: string, raw: string | undefined, fallback: number, integer = true): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    throw new UsageError(`--${name} must be a positive ${integer ? 'integer' : 'number'}`);
+    throw new Error(`--${name} must be a positive ${integer ? 'integer' : 'number'}`);
   }
   return value;
 }
@@ -72,7 +70,7 @@ function list<T extends string>(name: string, raw: string, allowed: readonly T[]
   const values = raw.split(',').map((v) => v.trim());
   for (const value of values) {
     if (!allowed.includes(value as T)) {
-      throw new UsageError(`--${name}: unknown "${value}" (one of ${allowed.join(', ')})`);
+      throw new Error(`--${name}: unknown "${value}" (one of ${allowed.join(', ')})`);
     }
   }
   return values as T[];
@@ -82,33 +80,22 @@ function list<T extends string>(name: string, raw: string, allowed: readonly T[]
 export function runLength(
   settings: Settings,
   phase: 'warmup' | 'measure',
-): { durationS: number; amount?: number } {
+): { durationS: number; amount: number | undefined } {
   const durationS = phase === 'warmup' ? settings.warmupS : settings.durationS;
-  return settings.requestsPerRun === undefined
-    ? { durationS }
-    : { durationS, amount: settings.requestsPerRun };
+  return { durationS, amount: settings.requestsPerRun };
 }
 
-/** Reads the command line; throws `UsageError` on anything it does not know. */
+/** Reads the command line; throws on anything it does not know. */
 export function parseSettings(argv: string[]): Settings | 'help' {
+  const options = Object.fromEntries(
+    Object.entries(OPTIONS).map(([name, [arg]]) => [name, { type: arg ? 'string' : 'boolean' }]),
+  ) as {
+    [K in keyof typeof OPTIONS]: { type: (typeof OPTIONS)[K][0] extends '' ? 'boolean' : 'string' };
+  };
   const { values } = parseArgs({
-    args: argv.filter((arg) => arg !== '--'),
+    args: argv.filter((arg) => arg !== '--').map((arg) => (arg === '-h' ? '--help' : arg)),
     strict: true,
-    options: {
-      smoke: { type: 'boolean' },
-      endpoints: { type: 'string' },
-      growth: { type: 'string' },
-      rounds: { type: 'string' },
-      duration: { type: 'string' },
-      warmup: { type: 'string' },
-      connections: { type: 'string' },
-      pipelining: { type: 'string' },
-      'cpu-prof': { type: 'boolean' },
-      'no-pin': { type: 'boolean' },
-      out: { type: 'string' },
-      readme: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options,
   });
   if (values.help) return 'help';
   const smoke = values.smoke ?? false;
@@ -117,7 +104,6 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     growthRaw === 'off'
       ? []
       : growthRaw.split(',').map((size) => positive('growth', size.trim(), 0));
-  const rounds = positive('rounds', values.rounds, smoke ? 1 : 5);
   return {
     smoke,
     endpoints: values.endpoints
@@ -125,8 +111,7 @@ export function parseSettings(argv: string[]): Settings | 'help' {
       : [...ENDPOINT_IDS],
     growth,
     pets: 1000,
-    rounds,
-    latencyRounds: smoke ? 1 : rounds,
+    rounds: positive('rounds', values.rounds, smoke ? 1 : 5),
     growthRounds: smoke ? 1 : 3,
     durationS: positive('duration', values.duration, smoke ? 0.5 : 4, false),
     warmupS: positive('warmup', values.warmup, smoke ? 0.25 : 2, false),
@@ -136,7 +121,6 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     pipelining: positive('pipelining', values.pipelining, smoke ? 2 : 10),
     rateFraction: 0.0625,
     growthRateFraction: 0.25,
-    cpuProf: values['cpu-prof'] ?? false,
     pin: !(values['no-pin'] ?? false),
     out: values.out,
     readme: values.readme,
