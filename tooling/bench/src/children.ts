@@ -30,12 +30,9 @@ export function pinDriver(): boolean {
 export interface ServerChild {
   kind: ServerKind;
   origin: string;
-  seedMs: number;
   /** CPU time (user + system) the child has used so far, in seconds. */
   cpuSeconds(): number;
-  /** Restarts the peak-RSS watermark (VmHWM), so the peak covers the load, not seeding. */
-  resetPeakRss(): void;
-  /** Peak resident set size since the last reset (or start), in MiB. */
+  /** Peak resident set size since the child was ready (seeding aside), in MiB. */
   peakRssMb(): number;
   stop(): Promise<void>;
 }
@@ -89,7 +86,7 @@ export async function startServerChild(
   const failed = exited.then(([code]) => {
     throw new Error(`${kind} server exited (${code})\n${stderr}`);
   });
-  const { port, seedMs } = await Promise.race([once(child, 'message', { signal }), failed]).then(
+  const { port } = await Promise.race([once(child, 'message', { signal }), failed]).then(
     ([message]) => message as ReadyMessage,
     (error: unknown) => {
       child.kill('SIGKILL');
@@ -97,18 +94,16 @@ export async function startServerChild(
     },
   );
   const pid = child.pid as number;
+  try {
+    // Restarts the peak-RSS watermark (VmHWM): the peak covers the load, not seeding.
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // The kernel refuses (rare): the peak then includes seeding.
+  }
   return {
     kind,
     origin: `http://127.0.0.1:${port}`,
-    seedMs,
     cpuSeconds: () => procCpuSeconds(pid),
-    resetPeakRss() {
-      try {
-        writeFileSync(`/proc/${pid}/clear_refs`, '5');
-      } catch {
-        // The kernel refuses (rare): the peak then includes seeding.
-      }
-    },
     peakRssMb: () => {
       const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
       return Number(kb) / 1024;

@@ -168,8 +168,6 @@ export async function compareEndpoint(
     servers.limit = await startServerChild('limit', { pets: 0, replay }, settings);
     await verify(runs, answers, 'replay limit', servers.limit);
     progress(`${label}: responses match; warming up`);
-    servers.api.resetPeakRss();
-    servers.baseline.resetPeakRss();
     const peakRssMb = { api: 0, baseline: 0 };
     const notePeaks = () => {
       for (const side of ['api', 'baseline'] as const) {
@@ -180,8 +178,6 @@ export async function compareEndpoint(
       notePeaks();
       await Promise.all([servers.api.stop(), servers.baseline.stop()]);
       [servers.api, servers.baseline] = await Promise.all([start('api'), start('baseline')]);
-      servers.api.resetPeakRss();
-      servers.baseline.resetPeakRss();
     };
     const rounds = await throughputRounds(
       runs,

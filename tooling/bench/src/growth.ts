@@ -7,8 +7,6 @@ import { round } from './stats.js';
 
 export interface GrowthPoint {
   pets: number;
-  /** How long seeding the store took, in milliseconds. */
-  seedMs: number;
   throughput: RunSummary;
   fixedRate: RunSummary & { rate: number };
   peakRssMb: number;
@@ -34,7 +32,6 @@ export async function growthRuns(settings: Settings, progress: Progress): Promis
     progress(`growth: seeding ${pets} pets`);
     const api = await startServerChild('api', { pets }, settings);
     try {
-      api.resetPeakRss();
       const sized: [EndpointId, Omit<GrowthPoint, 'peakRssMb'>][] = [];
       for (const id of GROWTH_ENDPOINTS) {
         const { expectStatus, requests } = ENDPOINTS[id];
@@ -50,7 +47,7 @@ export async function growthRuns(settings: Settings, progress: Progress): Promis
           ...load,
           ...runLength(settings, 'measure'),
         });
-        sized.push([id, { pets, seedMs: api.seedMs, throughput, fixedRate: { ...fixed, rate } }]);
+        sized.push([id, { pets, throughput, fixedRate: { ...fixed, rate } }]);
         progress(`${label}: at ${rate} req/s p50 ${fixed.p50Ms} ms, p99 ${fixed.p99Ms} ms`);
       }
       const peakRssMb = round(api.peakRssMb(), 1);

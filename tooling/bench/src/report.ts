@@ -102,7 +102,7 @@ function growthParts(series: readonly GrowthSeries[], settings: Report['settings
   return [
     `Growth (API only). Each cell: req/s at saturation (CPU µs per request); p50 / p99 ms at a fixed rate, ${settings.growthRateFraction} × the capacity at the smallest size, the same for every size:`,
     table(['endpoint', 'rate req/s', ...sizes, 'rise p50 / p99 / CPU µs per req'], rows),
-    `API peak RSS: ${points.map((p) => `${n(p.pets)} pets ${p.peakRssMb.toFixed(0)} MiB (seeded in ${(p.seedMs / 1000).toFixed(1)} s)`).join(', ')}.${perPet}`,
+    `API peak RSS: ${points.map((p) => `${n(p.pets)} pets ${p.peakRssMb.toFixed(0)} MiB`).join(', ')}.${perPet}`,
   ];
 }
 

@@ -25,12 +25,11 @@ export type EndpointId = (typeof ENDPOINT_IDS)[number];
 
 const auth = { Authorization: `Bearer ${BENCH_API_KEY}` };
 
-/** How many distinct ids `GET /v1/pets/{id}` spreads over the store. */
-export const GET_ID_SPREAD = 64;
+const read = (path: string): BenchRequest => ({ method: 'GET', path, headers: auth });
 
-/** Ids spread evenly over `1..pets`, so lookups touch the whole store, not one hot entry. */
-export function spreadIds(pets: number, count = GET_ID_SPREAD): number[] {
-  const n = Math.min(count, pets);
+/** 64 ids spread evenly over `1..pets`, so lookups touch the whole store, not one hot entry. */
+function spreadIds(pets: number): number[] {
+  const n = Math.min(64, pets);
   return Array.from({ length: n }, (_, k) => Math.floor(((k + 0.5) * pets) / n) + 1);
 }
 
@@ -38,18 +37,17 @@ export const ENDPOINTS: Readonly<Record<EndpointId, Endpoint>> = {
   list: {
     label: 'GET /v1/pets?limit=20',
     expectStatus: 200,
-    requests: () => [{ method: 'GET', path: '/v1/pets?limit=20', headers: auth }],
+    requests: () => [read('/v1/pets?limit=20')],
   },
   sold: {
     label: 'GET /v1/pets?status=sold&limit=100',
     expectStatus: 200,
-    requests: () => [{ method: 'GET', path: '/v1/pets?status=sold&limit=100', headers: auth }],
+    requests: () => [read('/v1/pets?status=sold&limit=100')],
   },
   get: {
     label: 'GET /v1/pets/{id}',
     expectStatus: 200,
-    requests: (pets) =>
-      spreadIds(pets).map((id) => ({ method: 'GET', path: `/v1/pets/${id}`, headers: auth })),
+    requests: (pets) => spreadIds(pets).map((id) => read(`/v1/pets/${id}`)),
   },
   create: {
     label: 'POST /v1/pets',

@@ -20,9 +20,7 @@ export async function runChild(
   listen: (store: MemoryPetStore) => Promise<ChildServer>,
 ): Promise<void> {
   const store = new MemoryPetStore();
-  const seedStarted = performance.now();
   for (let n = 1; n <= spec.pets; n++) await store.create(seedPet(n));
-  const seedMs = Math.round(performance.now() - seedStarted);
   const server = await listen(store);
   let stopping = false;
   const stop = async () => {
@@ -35,7 +33,7 @@ export async function runChild(
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
   process.on('disconnect', () => void stop());
-  process.send?.({ type: 'ready', port: server.port, seedMs } satisfies ReadyMessage);
+  process.send?.({ type: 'ready', port: server.port } satisfies ReadyMessage);
 }
 
 /** A bare `node:http` server on 127.0.0.1 (the baseline and the replay limit). */

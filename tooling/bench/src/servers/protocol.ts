@@ -22,7 +22,6 @@ export interface ReplayAnswer {
 export interface ReadyMessage {
   type: 'ready';
   port: number;
-  seedMs: number;
 }
 
 export const SERVER_SPEC_ENV = 'BENCH_SERVER';
