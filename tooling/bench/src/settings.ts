@@ -66,16 +66,6 @@ function positive(name: string, raw: string | undefined, fallback: number, integ
   return value;
 }
 
-function list<T extends string>(name: string, raw: string, allowed: readonly T[]): T[] {
-  const values = raw.split(',').map((v) => v.trim());
-  for (const value of values) {
-    if (!allowed.includes(value as T)) {
-      throw new Error(`--${name}: unknown "${value}" (one of ${allowed.join(', ')})`);
-    }
-  }
-  return values as T[];
-}
-
 /** How long one run lasts: `requestsPerRun` responses in a smoke run, else a duration. */
 export function runLength(
   settings: Settings,
@@ -98,6 +88,11 @@ export function parseSettings(argv: string[]): Settings | 'help' {
     options,
   });
   if (values.help) return 'help';
+  const endpoints = values.endpoints?.split(',').map((id) => id.trim()) ?? [...ENDPOINT_IDS];
+  const unknown = endpoints.find((id) => !(ENDPOINT_IDS as readonly string[]).includes(id));
+  if (unknown !== undefined) {
+    throw new Error(`--endpoints: unknown "${unknown}" (one of ${ENDPOINT_IDS.join(', ')})`);
+  }
   const smoke = values.smoke ?? false;
   const growthRaw = values.growth ?? (smoke ? '1000,10000' : '1000,100000,1000000');
   const growth =
@@ -106,9 +101,7 @@ export function parseSettings(argv: string[]): Settings | 'help' {
       : growthRaw.split(',').map((size) => positive('growth', size.trim(), 0));
   return {
     smoke,
-    endpoints: values.endpoints
-      ? list('endpoints', values.endpoints, ENDPOINT_IDS)
-      : [...ENDPOINT_IDS],
+    endpoints: endpoints as EndpointId[],
     growth,
     pets: 1000,
     rounds: positive('rounds', values.rounds, smoke ? 1 : 5),

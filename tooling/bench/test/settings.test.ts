@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { HELP, parseSettings } from '../src/settings.js';
+
+describe('the command line', () => {
+  it('takes the defaults of a full run when given nothing', () => {
+    const settings = parseSettings([]);
+    expect(settings).toMatchObject({
+      smoke: false,
+      endpoints: ['list', 'sold', 'get', 'create'],
+      growth: [1000, 100_000, 1_000_000],
+      rounds: 5,
+      durationS: 4,
+      connections: 100,
+      pipelining: 10,
+      pin: true,
+      requestsPerRun: undefined,
+    });
+  });
+
+  it('reads lists, numbers and flags, and "off" for no growth runs', () => {
+    const argv = ['--endpoints', 'get, list', '--growth', 'off', '--rounds', '9', '--no-pin'];
+    expect(parseSettings([...argv, '--duration', '1.5'])).toMatchObject({
+      endpoints: ['get', 'list'],
+      growth: [],
+      rounds: 9,
+      durationS: 1.5,
+      pin: false,
+    });
+  });
+
+  it('counts responses instead of time in a smoke run', () => {
+    expect(parseSettings(['--smoke'])).toMatchObject({
+      smoke: true,
+      rounds: 1,
+      requestsPerRun: 100,
+    });
+  });
+
+  it('answers --help and -h with the usage, which lists every option', () => {
+    expect(parseSettings(['--help'])).toBe('help');
+    expect(parseSettings(['-h'])).toBe('help');
+    for (const option of ['--smoke', '--endpoints LIST', '--no-pin', '--readme FILE']) {
+      expect(HELP).toContain(option);
+    }
+  });
+
+  it('refuses an unknown endpoint, a bad number and an unknown option', () => {
+    expect(() => parseSettings(['--endpoints', 'list,delete'])).toThrow(
+      '--endpoints: unknown "delete" (one of list, sold, get, create)',
+    );
+    expect(() => parseSettings(['--rounds', '2.5'])).toThrow('--rounds must be a positive integer');
+    expect(() => parseSettings(['--duration', '0'])).toThrow(
+      '--duration must be a positive number',
+    );
+    expect(() => parseSettings(['--growth', '1000,x'])).toThrow('--growth');
+    expect(() => parseSettings(['--store', 'mongo'])).toThrow();
+  });
+});
