@@ -189,7 +189,9 @@ export async function compareEndpoint(
     const throughput = {
       ratio: spread(rounds.map((r) => r.api.rps / r.baseline.rps)),
       limitRatio: spread(rounds.map((r) => r.api.rps / r.limit.rps)),
-      ...{ api: median('api'), baseline: median('baseline'), limit: median('limit') },
+      api: median('api'),
+      baseline: median('baseline'),
+      limit: median('limit'),
       rounds,
     };
     const slower = Math.min(throughput.api.rps, throughput.baseline.rps);

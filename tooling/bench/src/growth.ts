@@ -42,11 +42,9 @@ export async function growthRuns(settings: Settings, progress: Progress): Promis
         const rate =
           rates.get(id) ?? Math.max(1, Math.round(throughput.rps * settings.growthRateFraction));
         rates.set(id, rate);
-        const load = { rate, connections: settings.connections, expectStatus };
-        const fixed = await steady(api, runs.requests, {
-          ...load,
-          ...runLength(settings, 'measure'),
-        });
+        const length = runLength(settings, 'measure');
+        const load = { rate, connections: settings.connections, expectStatus, ...length };
+        const fixed = await steady(api, runs.requests, load);
         sized.push([id, { pets, throughput, fixedRate: { ...fixed, rate } }]);
         progress(`${label}: at ${rate} req/s p50 ${fixed.p50Ms} ms, p99 ${fixed.p99Ms} ms`);
       }
