@@ -49,10 +49,17 @@ function comparable({ status, headers, body }: Captured): string {
   return [status, ...lines, '', body.toString('utf8', 0, 300)].join('\n');
 }
 
+/** The per-response headers (`Date`, `X-Request-Id`) an answer lacks or sends empty. */
+function missing({ headers }: Captured): string[] {
+  const present = (header: string) =>
+    headers.some(([name, value]) => name.toLowerCase() === header && value !== '');
+  return [...PER_RESPONSE].filter((header) => !present(header));
+}
+
 /**
  * Throws unless the API answered `expectStatus` and `other` answered as the API did: the same
  * status, the same header names in the same order with the same values (`Date` and `X-Request-Id`
- * only present) and the same body bytes.
+ * values aside, but present in both) and the same body bytes.
  */
 export function assertSame(
   label: string,
@@ -61,11 +68,15 @@ export function assertSame(
   expectStatus: number,
 ): void {
   const { name, answer } = other;
-  const [a, b] = [comparable(api), comparable(other.answer)];
-  if (api.status !== expectStatus || a !== b || !api.body.equals(answer.body)) {
+  const [a, b] = [comparable(api), comparable(answer)];
+  const lacking = [
+    ...missing(api).map((header) => `the API sent no ${header}`),
+    ...missing(answer).map((header) => `${name} sent no ${header}`),
+  ];
+  if (api.status !== expectStatus || a !== b || !api.body.equals(answer.body) || lacking.length) {
     throw new Error(
-      `${label}: the API (expected status ${expectStatus}) and ${name} answer differently\n` +
-        `API:\n${a}\n\n${name}:\n${b}`,
+      `${label}: the API (expected status ${expectStatus}) and ${name} answer differently` +
+        `${lacking.map((problem) => `; ${problem}`).join('')}\nAPI:\n${a}\n\n${name}:\n${b}`,
     );
   }
 }
