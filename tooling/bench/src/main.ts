@@ -7,7 +7,6 @@ import { type GrowthSeries, growthRuns } from './growth.js';
 import {
   describeMachine,
   type Report,
-  renderMarkdown,
   renderSummary,
   updateReadme,
   writeReport,
@@ -46,20 +45,14 @@ async function run(settings: Settings): Promise<void> {
     comparisons,
     growth,
   });
-  // Written after every step, marked incomplete, so a run that is stopped still leaves its figures.
-  const checkpoint = () => {
-    const partial = report(false);
-    writeReport(out, partial, renderMarkdown(partial));
-  };
+  // Written after every endpoint, marked incomplete, so a run that is stopped leaves its figures.
   for (const endpoint of settings.endpoints) {
     comparisons.push(await compareEndpoint(endpoint, settings, progress));
-    checkpoint();
+    writeReport(out, report(false));
   }
   if (settings.growth.length > 0) growth.push(...(await growthRuns(settings, progress)));
   const final = report(true);
-  const markdown = renderMarkdown(final);
-  process.stdout.write(`\n${markdown}`);
-  writeReport(out, final, markdown);
+  process.stdout.write(`\n${writeReport(out, final)}`);
   progress(`wrote ${out}`);
   if (settings.readme) {
     const readme = resolve(cwd, settings.readme);

@@ -107,7 +107,7 @@ function growthParts(series: readonly GrowthSeries[], settings: Report['settings
 }
 
 /** The tables of a report, in Markdown (printed, and written beside the JSON). */
-export function renderMarkdown(report: Report): string {
+function renderMarkdown(report: Report): string {
   const { machine, settings, comparisons } = report;
   const parts = [
     `${heading(report)}, ${machine.memoryGiB} GiB, Node ${machine.node}, Linux ${machine.kernel}. ` +
@@ -150,11 +150,13 @@ export function renderSummary(report: Report): string {
 export const README_BEGIN = '<!-- bench:begin -->';
 export const README_END = '<!-- bench:end -->';
 
-/** Writes the JSON report and, beside it, the same tables in Markdown. */
-export function writeReport(path: string, report: Report, markdown: string): void {
+/** Writes the JSON report and, beside it, its tables in Markdown, which it returns. */
+export function writeReport(path: string, report: Report): string {
+  const markdown = renderMarkdown(report);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(`${path.replace(/\.json$/, '')}.md`, markdown);
+  return markdown;
 }
 
 /** Replaces what stands between the bench markers of a README with `markdown`. */

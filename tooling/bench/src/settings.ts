@@ -26,37 +26,6 @@ ${Object.entries(OPTIONS)
   .map(([name, [arg, text]]) => `  ${`--${name} ${arg}`.padEnd(21)}${text}\n`)
   .join('')}`;
 
-export interface Settings {
-  smoke: boolean;
-  endpoints: EndpointId[];
-  /** Store sizes of the growth runs; empty for none. */
-  growth: number[];
-  /** Pets in the store of the comparison runs (enough for `status=sold&limit=100`). */
-  pets: number;
-  rounds: number;
-  growthRounds: number;
-  durationS: number;
-  warmupS: number;
-  /** Smoke runs: a run ends after this many responses, so a busy machine slows it, never fails it. */
-  requestsPerRun: number | undefined;
-  /** Warm-up creates of each POST round, the same on both freshly seeded servers. */
-  createWarmupRequests: number;
-  connections: number;
-  pipelining: number;
-  /**
-   * Fixed rate for each of the API and the baseline (loaded together), as a fraction of the slower
-   * one's throughput: at a sixteenth each, the server core is about two fifths busy (README, step 4).
-   */
-  rateFraction: number;
-  /** Fixed rate of the growth runs: a fraction of the API's capacity at the smallest store. */
-  growthRateFraction: number;
-  pin: boolean;
-  /** The JSON report (a Markdown copy goes beside it), relative to the caller's cwd. */
-  out?: string;
-  /** A README whose bench section is replaced by the tables. */
-  readme?: string;
-}
-
 function positive(name: string, raw: string | undefined, fallback: number, integer = true): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
@@ -75,8 +44,8 @@ export function runLength(
   return { durationS, amount: settings.requestsPerRun };
 }
 
-/** Reads the command line; throws on anything it does not know. */
-export function parseSettings(argv: string[]): Settings | 'help' {
+/** Reads the command line (`'help'` for `--help` or `-h`); throws on anything it does not know. */
+export function parseSettings(argv: string[]) {
   const options = Object.fromEntries(
     Object.entries(OPTIONS).map(([name, [arg]]) => [name, { type: arg ? 'string' : 'boolean' }]),
   ) as {
@@ -102,20 +71,34 @@ export function parseSettings(argv: string[]): Settings | 'help' {
   return {
     smoke,
     endpoints: endpoints as EndpointId[],
+    /** Store sizes of the growth runs; empty for none. */
     growth,
+    /** Pets in the store of the comparison runs (enough for `status=sold&limit=100`). */
     pets: 1000,
     rounds: positive('rounds', values.rounds, smoke ? 1 : 5),
     growthRounds: smoke ? 1 : 3,
     durationS: positive('duration', values.duration, smoke ? 0.5 : 4, false),
     warmupS: positive('warmup', values.warmup, smoke ? 0.25 : 2, false),
+    /** Smoke runs: a run ends after this many responses, so a busy machine slows it, never fails it. */
     requestsPerRun: smoke ? 100 : undefined,
+    /** Warm-up creates of each POST round, the same on both freshly seeded servers. */
     createWarmupRequests: 20_000,
     connections: positive('connections', values.connections, smoke ? 10 : 100),
     pipelining: positive('pipelining', values.pipelining, smoke ? 2 : 10),
+    /**
+     * Fixed rate for each of the API and the baseline (loaded together), as a fraction of the slower
+     * one's throughput: at a sixteenth each, the server core is about two fifths busy (README, step 4).
+     */
     rateFraction: 0.0625,
+    /** Fixed rate of the growth runs: a fraction of the API's capacity at the smallest store. */
     growthRateFraction: 0.25,
     pin: !(values['no-pin'] ?? false),
+    /** The JSON report (a Markdown copy goes beside it), relative to the caller's cwd. */
     out: values.out,
+    /** A README whose bench section is replaced by the tables. */
     readme: values.readme,
   };
 }
+
+/** What a run is asked to do: the command line read, every default filled in. */
+export type Settings = Exclude<ReturnType<typeof parseSettings>, 'help'>;

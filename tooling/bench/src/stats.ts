@@ -1,24 +1,18 @@
 /** Latency samples in milliseconds, kept exactly (a few hundred thousand per run at most). */
 export class Samples {
-  #values = new Float64Array(1 << 16);
-  #count = 0;
+  readonly #values: number[] = [];
 
   add(ms: number): void {
-    if (this.#count === this.#values.length) {
-      const grown = new Float64Array(this.#values.length * 2);
-      grown.set(this.#values);
-      this.#values = grown;
-    }
-    this.#values[this.#count++] = ms;
+    this.#values.push(ms);
   }
 
   addAll(other: Samples): void {
-    for (let i = 0; i < other.#count; i++) this.add(other.#values[i] as number);
+    for (const ms of other.#values) this.#values.push(ms);
   }
 
-  /** The `q` quantile (0 < q <= 1) of each list, in milliseconds (NaN when empty). */
+  /** The samples' quantile for each `q` (0 < q <= 1), in milliseconds (NaN when empty). */
   quantiles(...qs: number[]): number[] {
-    const sorted = this.#values.slice(0, this.#count).sort();
+    const sorted = Float64Array.from(this.#values).sort();
     return qs.map((q) =>
       sorted.length === 0
         ? Number.NaN

@@ -15,23 +15,16 @@ import {
   writeJsonText,
 } from '@animal-store/api';
 import { listenBare, main, runChild } from './lifecycle.js';
-import { type ReplayAnswer, readServerSpec } from './protocol.js';
+import { readServerSpec } from './protocol.js';
 
 /** Headers Node writes itself on every answer. */
 const NODE_OWN = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
+/** An answer as sent again: Node writes its own headers (`NODE_OWN`) itself. */
 interface Prepared {
   status: number;
   headers: [string, string][];
   body: Buffer;
-}
-
-function prepare(answer: ReplayAnswer): Prepared {
-  return {
-    status: answer.status,
-    headers: answer.headers.filter(([name]) => !NODE_OWN.has(name.toLowerCase())),
-    body: Buffer.from(answer.body, 'base64'),
-  };
 }
 
 /** What a request without the key (or outside the scenario) gets: the API's 401. */
@@ -42,8 +35,12 @@ main(async () => {
   const spec = readServerSpec();
   const keys = new StaticApiKeys(parseApiKeys(spec.apiKey));
   const answers = new Map<string, Prepared>();
-  for (const answer of spec.replay ?? []) {
-    answers.set(`${answer.method} ${answer.path}`, prepare(answer));
+  for (const { method, path, status, headers, body } of spec.replay ?? []) {
+    answers.set(`${method} ${path}`, {
+      status,
+      headers: headers.filter(([name]) => !NODE_OWN.has(name.toLowerCase())),
+      body: Buffer.from(body, 'base64'),
+    });
   }
   await runChild({ ...spec, pets: 0 }, async () => {
     async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
