@@ -10,22 +10,18 @@ import {
   StaticApiKeys,
   startServer,
 } from '@animal-store/api';
-import { main, runChild } from './lifecycle.js';
-import { readServerSpec } from './protocol.js';
+import { runChild } from './lifecycle.js';
 
-main(async () => {
-  const spec = readServerSpec();
+runChild(async (spec, store) => {
   const config = loadConfig({ ...process.env, API_KEYS: spec.apiKey });
-  await runChild(spec, async (store) => {
-    const running = await startServer(
-      {
-        store,
-        apiKeys: new StaticApiKeys(parseApiKeys(config.apiKeys)),
-        logger: createLogger(config.logLevel),
-        bodyLimitBytes: config.bodyLimitBytes,
-      },
-      { host: '127.0.0.1', port: 0 },
-    );
-    return { port: Number(new URL(running.origin).port), close: () => running.close(1000) };
-  });
+  const running = await startServer(
+    {
+      store,
+      apiKeys: new StaticApiKeys(parseApiKeys(config.apiKeys)),
+      logger: createLogger(config.logLevel),
+      bodyLimitBytes: config.bodyLimitBytes,
+    },
+    { host: '127.0.0.1', port: 0 },
+  );
+  return { port: Number(new URL(running.origin).port), close: () => running.close(1000) };
 });

@@ -41,8 +41,7 @@ import {
   parsePetId,
   validateNewPet,
 } from '@animal-store/contract';
-import { listenBare, main, runChild } from './lifecycle.js';
-import { readServerSpec } from './protocol.js';
+import { listenBare, runChild } from './lifecycle.js';
 
 const PETS = `${API_PREFIX}/pets`;
 const PET = `${API_PREFIX}/pets/`;
@@ -54,8 +53,7 @@ interface Reply {
   text: string;
 }
 
-main(async () => {
-  const spec = readServerSpec();
+runChild(async (spec, untimed) => {
   const config = loadConfig({ ...process.env, API_KEYS: spec.apiKey });
   const logger = createLogger(config.logLevel);
   const keys = new StaticApiKeys(parseApiKeys(config.apiKeys));
@@ -108,64 +106,62 @@ main(async () => {
   }
 
   const metrics = new ApiMetrics();
-  await runChild(spec, async (untimed) => {
-    const store = new InstrumentedPetStore(untimed, metrics.storeDuration);
-    async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-      const started = performance.now();
-      const requestId = requestIdFor(req.headers['x-request-id']);
-      const url = req.url ?? '/';
-      const q = url.indexOf('?');
-      const path = q === -1 ? url : url.slice(0, q);
-      const headers: Record<string, string> = {
-        'X-Request-Id': requestId,
-        'X-Content-Type-Options': 'nosniff',
-      };
-      let route: string | undefined;
-      let key: string | undefined;
-      let reply: Reply;
-      try {
-        assertAcceptableRequest(req, DEFAULT_MAX_URL_BYTES);
-        if (path === PETS && (req.method === 'GET' || req.method === 'POST')) {
-          route = PETS;
-          key = await authenticate(req, headers);
-          reply =
-            req.method === 'GET'
-              ? await listPets(store, q === -1 ? '' : url.slice(q + 1))
-              : await createPet(store, req);
-        } else if (path.startsWith(PET) && req.method === 'GET') {
-          route = `${PETS}/:petId`;
-          Object.assign(headers, GET_PET_DEPRECATION_HEADERS);
-          key = await authenticate(req, headers);
-          reply = await getPet(store, decodeURIComponent(path.slice(PET.length)));
-        } else {
-          throw new NotFoundError({ message: `no route for ${req.method} ${path}` });
-        }
-      } catch (caught) {
-        if (!(caught instanceof HttpError)) logger.error({ err: caught }, 'unhandled error');
-        const error = caught instanceof HttpError ? caught : new InternalError();
-        reply = {
-          status: error.status,
-          headers: error.headers,
-          text: JSON.stringify(errorBody(error)),
-        };
+  const store = new InstrumentedPetStore(untimed, metrics.storeDuration);
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = requestIdFor(req.headers['x-request-id']);
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const headers: Record<string, string> = {
+      'X-Request-Id': requestId,
+      'X-Content-Type-Options': 'nosniff',
+    };
+    let route: string | undefined;
+    let key: string | undefined;
+    let reply: Reply;
+    try {
+      assertAcceptableRequest(req, DEFAULT_MAX_URL_BYTES);
+      if (path === PETS && (req.method === 'GET' || req.method === 'POST')) {
+        route = PETS;
+        key = await authenticate(req, headers);
+        reply =
+          req.method === 'GET'
+            ? await listPets(store, q === -1 ? '' : url.slice(q + 1))
+            : await createPet(store, req);
+      } else if (path.startsWith(PET) && req.method === 'GET') {
+        route = `${PETS}/:petId`;
+        Object.assign(headers, GET_PET_DEPRECATION_HEADERS);
+        key = await authenticate(req, headers);
+        reply = await getPet(store, decodeURIComponent(path.slice(PET.length)));
+      } else {
+        throw new NotFoundError({ message: `no route for ${req.method} ${path}` });
       }
-      Object.assign(headers, reply.headers);
-      writeJsonText(res, reply.status, headers, reply.text);
-      const ms = performance.now() - started;
-      metrics.observeRequest(req.method ?? '', route, reply.status, ms / 1000);
-      logger.info(
-        {
-          requestId,
-          method: req.method,
-          route: route ?? path,
-          status: reply.status,
-          ms: Math.round(ms * 100) / 100,
-          key,
-        },
-        'request',
-      );
+    } catch (caught) {
+      if (!(caught instanceof HttpError)) logger.error({ err: caught }, 'unhandled error');
+      const error = caught instanceof HttpError ? caught : new InternalError();
+      reply = {
+        status: error.status,
+        headers: error.headers,
+        text: JSON.stringify(errorBody(error)),
+      };
     }
+    Object.assign(headers, reply.headers);
+    writeJsonText(res, reply.status, headers, reply.text);
+    const ms = performance.now() - started;
+    metrics.observeRequest(req.method ?? '', route, reply.status, ms / 1000);
+    logger.info(
+      {
+        requestId,
+        method: req.method,
+        route: route ?? path,
+        status: reply.status,
+        ms: Math.round(ms * 100) / 100,
+        key,
+      },
+      'request',
+    );
+  }
 
-    return listenBare((req, res) => void handle(req, res));
-  });
+  return listenBare((req, res) => void handle(req, res));
 });

@@ -2,7 +2,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MemoryPetStore } from '@animal-store/api';
 import { seedPet } from '../scenario.js';
-import type { ReadyMessage, ServerSpec } from './protocol.js';
+import { type ReadyMessage, readServerSpec, type ServerSpec } from './protocol.js';
 
 /** A server a child runs: started on 127.0.0.1, port 0, and stopped on SIGTERM. */
 export interface ChildServer {
@@ -11,17 +11,25 @@ export interface ChildServer {
 }
 
 /**
- * The shared life of a server child: seed an in-memory store (in-process, not over HTTP: a
- * million pets take about a second), listen, tell the orchestrator, then stop (flushing a
- * `--cpu-prof` profile) on SIGTERM or when the orchestrator goes away.
+ * The life of a server child: read the spec the orchestrator passed, seed an in-memory store with
+ * `spec.pets` pets (in-process, not over HTTP: a million take about a second), `listen`, tell the
+ * orchestrator, then stop (flushing a `--cpu-prof` profile) on SIGTERM or when the orchestrator
+ * goes away. A failure on the way is printed and ends the child with status 1.
  */
-export async function runChild(
-  spec: ServerSpec,
-  listen: (store: MemoryPetStore) => Promise<ChildServer>,
-): Promise<void> {
+export function runChild(
+  listen: (spec: ServerSpec, store: MemoryPetStore) => Promise<ChildServer>,
+): void {
+  serve(listen).catch((error: unknown) => {
+    process.stderr.write(`bench server: ${(error as Error).stack ?? error}\n`);
+    process.exit(1);
+  });
+}
+
+async function serve(listen: Parameters<typeof runChild>[0]): Promise<void> {
+  const spec = readServerSpec();
   const store = new MemoryPetStore();
   for (let n = 1; n <= spec.pets; n++) await store.create(seedPet(n));
-  const server = await listen(store);
+  const server = await listen(spec, store);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -48,12 +56,4 @@ export async function listenBare(listener: RequestListener): Promise<ChildServer
         server.closeAllConnections();
       }),
   };
-}
-
-/** Entry-point wrapper: any failure is printed and ends the child with status 1. */
-export function main(run: () => Promise<void>): void {
-  run().catch((error: unknown) => {
-    process.stderr.write(`bench server: ${(error as Error).stack ?? error}\n`);
-    process.exit(1);
-  });
 }

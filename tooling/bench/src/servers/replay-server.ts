@@ -14,8 +14,7 @@ import {
   UnauthorizedError,
   writeJsonText,
 } from '@animal-store/api';
-import { listenBare, main, runChild } from './lifecycle.js';
-import { readServerSpec } from './protocol.js';
+import { listenBare, runChild } from './lifecycle.js';
 
 /** Headers Node writes itself on every answer. */
 const NODE_OWN = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
@@ -31,8 +30,7 @@ interface Prepared {
 const REFUSAL = new UnauthorizedError({ message: 'invalid API key' });
 const REFUSAL_TEXT = JSON.stringify(errorBody(REFUSAL));
 
-main(async () => {
-  const spec = readServerSpec();
+runChild(async (spec) => {
   const keys = new StaticApiKeys(parseApiKeys(spec.apiKey));
   const answers = new Map<string, Prepared>();
   for (const { method, path, status, headers, body } of spec.replay ?? []) {
@@ -42,25 +40,23 @@ main(async () => {
       body: Buffer.from(body, 'base64'),
     });
   }
-  await runChild({ ...spec, pets: 0 }, async () => {
-    async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-      let answer: Prepared | undefined;
-      try {
-        const identity = await keys.verify(presentedApiKey(req));
-        answer = identity && answers.get(`${req.method} ${req.url}`);
-      } catch {
-        // No single well-formed bearer key: the 401 below.
-      }
-      // A request body (POST) is read to its end, as the API reads it, before answering.
-      for await (const _ of req) {
-      }
-      if (!answer) {
-        writeJsonText(res, REFUSAL.status, { ...REFUSAL.headers }, REFUSAL_TEXT);
-        return;
-      }
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let answer: Prepared | undefined;
+    try {
+      const identity = await keys.verify(presentedApiKey(req));
+      answer = identity && answers.get(`${req.method} ${req.url}`);
+    } catch {
+      // No single well-formed bearer key: the 401 below.
     }
-    return listenBare((req, res) => void handle(req, res));
-  });
+    // A request body (POST) is read to its end, as the API reads it, before answering.
+    for await (const _ of req) {
+    }
+    if (!answer) {
+      writeJsonText(res, REFUSAL.status, { ...REFUSAL.headers }, REFUSAL_TEXT);
+      return;
+    }
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  }
+  return listenBare((req, res) => void handle(req, res));
 });
