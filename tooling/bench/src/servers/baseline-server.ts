@@ -20,7 +20,6 @@ import {
   loadConfig,
   NotFoundError,
   nextPageLink,
-  type PetStore,
   parseApiKeys,
   petJson,
   petListJson,
@@ -57,6 +56,8 @@ runChild(async (spec, untimed) => {
   const config = loadConfig({ ...process.env, API_KEYS: spec.apiKey });
   const logger = createLogger(config.logLevel);
   const keys = new StaticApiKeys(parseApiKeys(config.apiKeys));
+  const metrics = new ApiMetrics();
+  const store = new InstrumentedPetStore(untimed, metrics.storeDuration);
 
   /** Checks the bearer key as the API does; marks the answer `no-store`, a 401 included. */
   async function authenticate(
@@ -69,7 +70,7 @@ runChild(async (spec, untimed) => {
     return identity.name;
   }
 
-  async function listPets(store: PetStore, query: string): Promise<Reply> {
+  async function listPets(query: string): Promise<Reply> {
     const parsed = parseListPetsQuery(new URLSearchParams(query));
     if (!parsed.ok) throw ValidationError.of(parsed.details);
     const page = await store.list(parsed.value);
@@ -79,7 +80,7 @@ runChild(async (spec, untimed) => {
     return { status: 200, headers, text: petListJson(page.pets) };
   }
 
-  async function createPet(store: PetStore, req: IncomingMessage): Promise<Reply> {
+  async function createPet(req: IncomingMessage): Promise<Reply> {
     // The API looks for an Idempotency-Key first, as here; the benchmark sends none, and the
     // baseline does not implement replays.
     if (req.headers['idempotency-key'] !== undefined) {
@@ -94,7 +95,7 @@ runChild(async (spec, untimed) => {
     return { status: 201, headers: { Location: `${PETS}/${pet.id}` }, text: petJson(pet) };
   }
 
-  async function getPet(store: PetStore, rawId: string): Promise<Reply> {
+  async function getPet(rawId: string): Promise<Reply> {
     if (Date.now() >= GET_PET_SUNSET_AT.getTime()) {
       throw new GoneError({ message: 'GET /pets/{petId} has reached its sunset' });
     }
@@ -105,8 +106,6 @@ runChild(async (spec, untimed) => {
     return { status: 200, headers: {}, text: petJson(pet) };
   }
 
-  const metrics = new ApiMetrics();
-  const store = new InstrumentedPetStore(untimed, metrics.storeDuration);
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const requestId = requestIdFor(req.headers['x-request-id']);
@@ -127,13 +126,13 @@ runChild(async (spec, untimed) => {
         key = await authenticate(req, headers);
         reply =
           req.method === 'GET'
-            ? await listPets(store, q === -1 ? '' : url.slice(q + 1))
-            : await createPet(store, req);
+            ? await listPets(q === -1 ? '' : url.slice(q + 1))
+            : await createPet(req);
       } else if (path.startsWith(PET) && req.method === 'GET') {
         route = `${PETS}/:petId`;
         Object.assign(headers, GET_PET_DEPRECATION_HEADERS);
         key = await authenticate(req, headers);
-        reply = await getPet(store, decodeURIComponent(path.slice(PET.length)));
+        reply = await getPet(decodeURIComponent(path.slice(PET.length)));
       } else {
         throw new NotFoundError({ message: `no route for ${req.method} ${path}` });
       }
