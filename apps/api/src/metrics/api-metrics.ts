@@ -1,4 +1,5 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Registry } from 'prom-client';
+import { LabelledHistogram } from './labelled-histogram.js';
 
 /** The route label of a request no route matched (404, 405): never the raw path. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -30,9 +31,9 @@ const LATENCY_BUCKETS = [
  */
 export class ApiMetrics {
   readonly registry: Registry;
-  readonly #duration: Histogram<'method' | 'route' | 'status'>;
+  readonly #duration: LabelledHistogram<'method' | 'route' | 'status'>;
   /** Time each `PetStore` operation takes, by operation and outcome (`ok` or `error`). */
-  readonly storeDuration: Histogram<'operation' | 'outcome'>;
+  readonly storeDuration: LabelledHistogram<'operation' | 'outcome'>;
   /** Requests refused with `429` by the per-key rate limit. */
   readonly rateLimited: Counter<never>;
   /** Leases of a key's quota taken from MongoDB (`RATE_LIMIT_SCOPE=cluster`). */
@@ -47,14 +48,14 @@ export class ApiMetrics {
   constructor(registry: Registry = new Registry(), options: { processMetrics?: boolean } = {}) {
     this.registry = registry;
     const registers = [registry];
-    this.#duration = new Histogram({
+    this.#duration = new LabelledHistogram({
       name: 'http_request_duration_seconds',
       help: 'Requests answered and the time to decide each answer, by method, route template and status',
       labelNames: ['method', 'route', 'status'],
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.storeDuration = new Histogram({
+    this.storeDuration = new LabelledHistogram({
       name: 'pet_store_operation_duration_seconds',
       help: 'Time each pet store operation takes, by operation and outcome',
       labelNames: ['operation', 'outcome'],
@@ -92,6 +93,6 @@ export class ApiMetrics {
 
   /** Records one answered request; `route` is its template, absent when no route matched. */
   observeRequest(method: string, route: string | undefined, status: number, seconds: number) {
-    this.#duration.observe({ method, route: route ?? UNMATCHED_ROUTE, status }, seconds);
+    this.#duration.observe([method, route ?? UNMATCHED_ROUTE, status], seconds);
   }
 }

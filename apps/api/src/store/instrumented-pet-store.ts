@@ -1,4 +1,4 @@
-import type { Histogram } from 'prom-client';
+import type { LabelledHistogram } from '../metrics/labelled-histogram.js';
 import type {
   IdempotentCreate,
   IdempotentCreateResult,
@@ -12,13 +12,15 @@ import type {
 type Operation = 'create' | 'createOnce' | 'get' | 'list' | 'ping';
 type Outcome = 'ok' | 'error';
 
-// One label object per operation and outcome, made once: nothing is allocated per call for them.
+// The label values of each operation and outcome, made once: nothing is allocated per call for them.
+const labelsOf = (operation: Operation) =>
+  ({ ok: [operation, 'ok'], error: [operation, 'error'] }) as const;
 const LABELS = Object.fromEntries(
   (['create', 'createOnce', 'get', 'list', 'ping'] as const).map((operation) => [
     operation,
-    { ok: { operation, outcome: 'ok' }, error: { operation, outcome: 'error' } },
+    labelsOf(operation),
   ]),
-) as Record<Operation, Record<Outcome, { operation: Operation; outcome: Outcome }>>;
+) as Record<Operation, ReturnType<typeof labelsOf>>;
 
 /**
  * A `PetStore` that times every operation of the store it wraps into a histogram labelled by
@@ -26,9 +28,9 @@ const LABELS = Object.fromEntries(
  */
 export class InstrumentedPetStore implements PetStore {
   readonly #inner: PetStore;
-  readonly #duration: Histogram<'operation' | 'outcome'>;
+  readonly #duration: LabelledHistogram<'operation' | 'outcome'>;
 
-  constructor(inner: PetStore, duration: Histogram<'operation' | 'outcome'>) {
+  constructor(inner: PetStore, duration: LabelledHistogram<'operation' | 'outcome'>) {
     this.#inner = inner;
     this.#duration = duration;
   }
