@@ -60,9 +60,11 @@ describe('SyncLogDestination', () => {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
     const closed = once(child, 'close');
+    const { stdout } = child;
+    if (stdout === null) throw new Error('the child has no stdout pipe');
     await once(child, 'message');
-    child.stdout.destroy();
-    await once(child.stdout, 'close');
+    stdout.destroy();
+    await once(stdout, 'close');
     child.send('write');
     const [reply] = await once(child, 'message');
     expect(reply).toBe('wrote');
