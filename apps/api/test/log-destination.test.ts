@@ -4,20 +4,11 @@ import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SyncLogDestination } from '../src/log-destination.js';
+import { runScriptProcess } from './helpers/processes.js';
 
 const DESTINATION = fileURLToPath(new URL('../dist/log-destination.js', import.meta.url));
 
-/** Runs `body` in a child whose stdout is a pipe to this process; resolves with what it wrote. */
-async function childOutput(body: string): Promise<{ stdout: string; code: number | null }> {
-  const script = `import { SyncLogDestination } from ${JSON.stringify(DESTINATION)};\n${body}`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const chunks: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const [code] = await once(child, 'close');
-  return { stdout: Buffer.concat(chunks).toString('utf8'), code };
-}
+const IMPORT = `import { SyncLogDestination } from ${JSON.stringify(DESTINATION)};`;
 
 describe('SyncLogDestination', () => {
   it('writes lines far larger than a non-blocking socket takes at once, whole and in order', async () => {
@@ -25,7 +16,7 @@ describe('SyncLogDestination', () => {
     // larger than the socket can take stops part-way or finds it full (EAGAIN), and must go on
     // from where it stopped. Short lines go through the destination's reused buffer, the long
     // one (9 MB) through a buffer of its own.
-    const { stdout, code } = await childOutput(`
+    const { stdout, code } = await runScriptProcess(`${IMPORT}
       import { constants, readFileSync } from 'node:fs';
       process.stdout;
       const flags = Number.parseInt(/flags:\\s*(\\d+)/.exec(readFileSync('/proc/self/fdinfo/1', 'utf8'))[1], 8);
@@ -48,7 +39,7 @@ describe('SyncLogDestination', () => {
   });
 
   it('drops lines without throwing once the reader is gone', async () => {
-    const script = `import { SyncLogDestination } from ${JSON.stringify(DESTINATION)};
+    const script = `${IMPORT}
       process.once('message', () => {
         const destination = new SyncLogDestination(1);
         destination.write('nobody reads this\\n');

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runScriptProcess } from './helpers/processes.js';
 
 const LOGGER = fileURLToPath(new URL('../dist/logger.js', import.meta.url));
 
@@ -13,14 +12,7 @@ describe('createLogger', () => {
       "const logger = createLogger('info');" +
       "for (let i = 0; i < 200; i++) logger.info({ i }, 'burst');" +
       "process.kill(process.pid, 'SIGKILL');";
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    const [, signal] = await once(child, 'exit');
+    const { stdout, signal } = await runScriptProcess(script);
     expect(signal).toBe('SIGKILL');
     const lines = stdout
       .trim()

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 
@@ -55,6 +56,25 @@ export async function startApiProcess(
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+export interface ScriptRun {
+  /** Everything the script wrote to stdout, as UTF-8. */
+  stdout: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Runs `script` as an ES module in a fresh Node process (stderr shown), once it has exited. */
+export async function runScriptProcess(script: string): Promise<ScriptRun> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  return { stdout: Buffer.concat(chunks).toString('utf8'), code, signal };
 }
 
 export interface CliRun {
