@@ -20,7 +20,7 @@ const waitCell = new Int32Array(new SharedArrayBuffer(4));
  */
 export class SyncLogDestination {
   readonly #fd: number;
-  #scratch = Buffer.allocUnsafeSlow(16 * 1024);
+  readonly #scratch = Buffer.allocUnsafeSlow(16 * 1024);
   #readerGone = false;
 
   constructor(fd: number) {
