@@ -9,17 +9,15 @@ import type {
   StoredPet,
 } from './pet-store.js';
 
-type Operation = 'create' | 'createOnce' | 'get' | 'list' | 'ping';
+const OPERATIONS = ['create', 'createOnce', 'get', 'list', 'ping'] as const;
+type Operation = (typeof OPERATIONS)[number];
 type Outcome = 'ok' | 'error';
 
 // The label values of each operation and outcome, made once: nothing is allocated per call for them.
 const labelsOf = (operation: Operation) =>
   ({ ok: [operation, 'ok'], error: [operation, 'error'] }) as const;
 const LABELS = Object.fromEntries(
-  (['create', 'createOnce', 'get', 'list', 'ping'] as const).map((operation) => [
-    operation,
-    labelsOf(operation),
-  ]),
+  OPERATIONS.map((operation) => [operation, labelsOf(operation)]),
 ) as Record<Operation, ReturnType<typeof labelsOf>>;
 
 /**
