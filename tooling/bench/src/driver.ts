@@ -17,6 +17,8 @@ export interface RunSummary {
   cpuUsPerRequest: number;
   /** Cores the driver (this process) used: near 1, the driver may be the limit. */
   driverCpu: number;
+  /** Cores the server used: at saturation well under 1, something else (the driver) set its pace. */
+  serverCores: number;
 }
 
 /** The p50, p99 and p99.9 of `latencies`, as a run summary carries them. */
@@ -54,6 +56,7 @@ async function metered(
     ...latencyQuantiles(latencies),
     cpuUsPerRequest: round((serverCpu * 1e6) / requests, 1),
     driverCpu: round((self.user + self.system) / 1e6 / seconds, 3),
+    serverCores: round(serverCpu / seconds, 3),
   };
 }
 

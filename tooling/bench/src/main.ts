@@ -35,7 +35,7 @@ async function run(settings: Settings): Promise<void> {
   const growth: GrowthSeries[] = [];
   const { out: _out, readme: _readme, ...kept } = settings;
   const report = (complete: boolean): Report => ({
-    version: 4,
+    version: 5,
     mode: settings.smoke ? 'smoke' : 'full',
     complete,
     startedAt,

@@ -2,13 +2,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import type { EndpointComparison } from './compare.js';
+import type { RunSummary } from './driver.js';
 import type { GrowthSeries } from './growth.js';
 import type { Settings } from './settings.js';
 import type { Spread } from './stats.js';
 
 /** What `results/latest.json` holds. */
 export interface Report {
-  version: 4;
+  version: 5;
   mode: 'full' | 'smoke';
   /** False while the run is still going (or was stopped): the figures so far. */
   complete: boolean;
@@ -36,6 +37,28 @@ const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1))
 const bold = (s: Spread) => `**${s.median.toFixed(2)}** (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
 const latencies = (s: { p50Ms: number; p99Ms: number }) => `${ms(s.p50Ms)} / ${ms(s.p99Ms)}`;
 
+/** A server at saturation that used less of its core than this was not what set its pace. */
+export const SATURATED_CORES = 0.9;
+
+/**
+ * A throughput ratio over the rounds, marked † when the server it divides by was held back
+ * (`SATURATED_CORES`): that server's req/s is then below what it can do, and the ratio too high.
+ */
+const ratio = (s: Spread, over: RunSummary) =>
+  `${bold(s)}${over.serverCores < SATURATED_CORES ? '†' : ''}`;
+
+const HELD_BACK_NOTE =
+  `† The server this ratio divides by used under ${SATURATED_CORES} of its core: the driver, not ` +
+  'the server, set its pace, so its req/s is below what it can do and the ratio is too high.';
+
+/** `HELD_BACK_NOTE`, when a ratio of `comparisons` carries the mark. */
+function heldBackNote(comparisons: readonly EndpointComparison[]): string[] {
+  const held = comparisons.some(({ throughput: t }) =>
+    [t.baseline, t.limit].some((s) => s.serverCores < SATURATED_CORES),
+  );
+  return held ? [HELD_BACK_NOTE] : [];
+}
+
 function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
@@ -48,22 +71,24 @@ function heading(report: Report): string {
 
 function throughputTable(comparisons: readonly EndpointComparison[]): string {
   const rows = comparisons.map((c) => {
-    const { api, baseline, limit, ratio, limitRatio } = c.throughput;
+    const { api, baseline, limit, limitRatio } = c.throughput;
     const all = [api, baseline, limit];
     return [
       `\`${c.label}\``,
       all.map((s) => n(s.rps)).join(' / '),
-      bold(ratio),
-      bold(limitRatio),
+      ratio(c.throughput.ratio, baseline),
+      ratio(limitRatio, limit),
       all.map((s) => s.cpuUsPerRequest.toFixed(0)).join(' / '),
       all.map(latencies).join(' · '),
       `${c.peakRssMb.api.toFixed(0)} / ${c.peakRssMb.baseline.toFixed(0)}`,
+      all.map((s) => s.serverCores.toFixed(2)).join(' / '),
       Math.max(api.driverCpu, baseline.driverCpu, limit.driverCpu).toFixed(2),
     ];
   });
   const header = ['endpoint', 'req/s API / baseline / limit', 'API/baseline (min–max)'];
   header.push('API/limit (min–max)', 'CPU µs/req API / baseline / limit');
   header.push('p50 / p99 ms API · baseline · limit', 'peak RSS API / baseline MiB');
+  header.push('server cores API / baseline / limit');
   return table([...header, 'driver cores'], rows);
 }
 
@@ -119,6 +144,7 @@ function renderMarkdown(report: Report): string {
   if (comparisons.length > 0) {
     parts.push(
       throughputTable(comparisons),
+      ...heldBackNote(comparisons),
       `Fixed rate: the API and the baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput, open loop. Every column is explained in tooling/bench/README.md.`,
       fixedRateTable(comparisons),
     );
@@ -132,8 +158,8 @@ export function renderSummary(report: Report): string {
   const rows = report.comparisons.map((c) => [
     `\`${c.label}\``,
     n(c.throughput.api.rps),
-    bold(c.throughput.ratio),
-    bold(c.throughput.limitRatio),
+    ratio(c.throughput.ratio, c.throughput.baseline),
+    ratio(c.throughput.limitRatio, c.throughput.limit),
     bold(c.fixedRate.cpuRatio),
     c.fixedRate.p99Ratio.toFixed(2),
   ]);
@@ -143,6 +169,7 @@ export function renderSummary(report: Report): string {
   return [
     `${heading(report)}, Node ${report.machine.node}; every figure and the method: ${links}.`,
     table([...header, 'p99 API/baseline'], rows),
+    ...heldBackNote(report.comparisons),
     '',
   ].join('\n\n');
 }

@@ -1,0 +1,106 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EndpointComparison } from '../src/compare.js';
+import type { RunSummary } from '../src/driver.js';
+import { type Report, renderSummary, SATURATED_CORES, writeReport } from '../src/report.js';
+import { parseSettings } from '../src/settings.js';
+
+/** A run at `rps`, its server using `serverCores` of a core. */
+function run(rps: number, serverCores: number): RunSummary {
+  const cpuUsPerRequest = (serverCores * 1e6) / rps;
+  return {
+    rps,
+    requests: rps * 4,
+    p50Ms: 20,
+    p99Ms: 60,
+    p999Ms: 80,
+    cpuUsPerRequest,
+    driverCpu: 0.8,
+    serverCores,
+  };
+}
+
+const spread = (median: number) => ({ median, min: median - 0.02, max: median + 0.02 });
+
+/** One endpoint whose replay limit used `limitCores` of its core. */
+function comparison(label: string, limitCores: number): EndpointComparison {
+  const [api, baseline, limit] = [run(30_000, 0.98), run(35_000, 0.97), run(45_000, limitCores)];
+  return {
+    endpoint: 'list',
+    label,
+    pets: 1000,
+    throughput: {
+      ratio: spread(30 / 35),
+      limitRatio: spread(30 / 45),
+      api,
+      baseline,
+      limit,
+      rounds: [{ api, baseline, limit }],
+    },
+    fixedRate: {
+      rate: 2000,
+      api,
+      baseline,
+      p99Ratio: 1,
+      cpuRatio: spread(0.9),
+      rounds: [{ api, baseline }],
+    },
+    peakRssMb: { api: 120, baseline: 115 },
+  };
+}
+
+function report(...comparisons: EndpointComparison[]): Report {
+  const {
+    out: _out,
+    readme: _readme,
+    ...settings
+  } = parseSettings([]) as Exclude<ReturnType<typeof parseSettings>, 'help'>;
+  return {
+    version: 5,
+    mode: 'full',
+    complete: true,
+    startedAt: '2026-11-24T10:00:00.000Z',
+    finishedAt: '2026-11-24T10:10:00.000Z',
+    machine: { cpus: 2, cpuModel: 'test CPU', memoryGiB: 24, node: 'v20.20.2', kernel: '6.1' },
+    settings,
+    comparisons,
+    growth: [],
+  };
+}
+
+const row = (text: string, label: string) =>
+  text.split('\n').find((line) => line.startsWith(`| \`${label}\``)) ?? '';
+
+describe('a ratio over a server the driver held back', () => {
+  it('is marked with † and explained under the README table', () => {
+    const text = renderSummary(
+      report(comparison('held back', SATURATED_CORES - 0.2), comparison('saturated', 0.95)),
+    );
+    expect(row(text, 'held back')).toContain('| **0.67** (0.65–0.69)† |');
+    expect(row(text, 'held back')).toContain('| **0.86** (0.84–0.88) |');
+    expect(row(text, 'saturated')).not.toContain('†');
+    expect(text).toContain(
+      `† The server this ratio divides by used under ${SATURATED_CORES} of its core`,
+    );
+  });
+
+  it('is marked in the full tables too, which show the cores each server used', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    try {
+      const markdown = writeReport(join(dir, 'r.json'), report(comparison('held back', 0.73)));
+      expect(row(markdown, 'held back')).toContain('| **0.67** (0.65–0.69)† |');
+      expect(row(markdown, 'held back')).toContain('| 0.98 / 0.97 / 0.73 |');
+      expect(markdown).toContain('† The server this ratio divides by');
+      expect(readFileSync(join(dir, 'r.md'), 'utf8')).toBe(markdown);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is not marked, nor the note written, when every server was saturated', () => {
+    const text = renderSummary(report(comparison('saturated', SATURATED_CORES)));
+    expect(text).not.toContain('†');
+  });
+});
