@@ -40,12 +40,14 @@ const latencies = (s: { p50Ms: number; p99Ms: number }) => `${ms(s.p50Ms)} / ${m
 /** A server at saturation that used less of its core than this was not what set its pace. */
 export const SATURATED_CORES = 0.9;
 
+/** Whether the driver, not the server, set the pace of a run at saturation. */
+const heldBack = (run: RunSummary) => run.serverCores < SATURATED_CORES;
+
 /**
- * A throughput ratio over the rounds, marked † when the server it divides by was held back
- * (`SATURATED_CORES`): that server's req/s is then below what it can do, and the ratio too high.
+ * A throughput ratio over the rounds, marked † when the server it divides by was held back: that
+ * server's req/s is then below what it can do, and the ratio too high.
  */
-const ratio = (s: Spread, over: RunSummary) =>
-  `${bold(s)}${over.serverCores < SATURATED_CORES ? '†' : ''}`;
+const ratio = (s: Spread, over: RunSummary) => `${bold(s)}${heldBack(over) ? '†' : ''}`;
 
 const HELD_BACK_NOTE =
   `† The server this ratio divides by used under ${SATURATED_CORES} of its core: the driver, not ` +
@@ -53,9 +55,7 @@ const HELD_BACK_NOTE =
 
 /** `HELD_BACK_NOTE`, when a ratio of `comparisons` carries the mark. */
 function heldBackNote(comparisons: readonly EndpointComparison[]): string[] {
-  const held = comparisons.some(({ throughput: t }) =>
-    [t.baseline, t.limit].some((s) => s.serverCores < SATURATED_CORES),
-  );
+  const held = comparisons.some(({ throughput: t }) => heldBack(t.baseline) || heldBack(t.limit));
   return held ? [HELD_BACK_NOTE] : [];
 }
 
