@@ -71,12 +71,12 @@ function heading(report: Report): string {
 
 function throughputTable(comparisons: readonly EndpointComparison[]): string {
   const rows = comparisons.map((c) => {
-    const { api, baseline, limit, limitRatio } = c.throughput;
+    const { api, baseline, limit, ratio: baselineRatio, limitRatio } = c.throughput;
     const all = [api, baseline, limit];
     return [
       `\`${c.label}\``,
       all.map((s) => n(s.rps)).join(' / '),
-      ratio(c.throughput.ratio, baseline),
+      ratio(baselineRatio, baseline),
       ratio(limitRatio, limit),
       all.map((s) => s.cpuUsPerRequest.toFixed(0)).join(' / '),
       all.map(latencies).join(' · '),

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { EndpointComparison } from '../src/compare.js';
 import type { RunSummary } from '../src/driver.js';
 import { type Report, renderSummary, SATURATED_CORES, writeReport } from '../src/report.js';
-import { parseSettings } from '../src/settings.js';
+import { parseSettings, type Settings } from '../src/settings.js';
 
 /** A run at `rps`, its server using `serverCores` of a core. */
 function run(rps: number, serverCores: number): RunSummary {
@@ -52,11 +52,7 @@ function comparison(label: string, limitCores: number): EndpointComparison {
 }
 
 function report(...comparisons: EndpointComparison[]): Report {
-  const {
-    out: _out,
-    readme: _readme,
-    ...settings
-  } = parseSettings([]) as Exclude<ReturnType<typeof parseSettings>, 'help'>;
+  const { out: _out, readme: _readme, ...settings } = parseSettings([]) as Settings;
   return {
     version: 5,
     mode: 'full',
