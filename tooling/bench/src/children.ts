@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { BENCH_API_KEY } from './scenario.js';
 import { type ReadyMessage, SERVER_SPEC_ENV, type ServerSpec } from './servers/protocol.js';
@@ -32,6 +33,8 @@ export interface ServerChild {
   origin: string;
   /** CPU time (user + system) the child has used so far, in seconds. */
   cpuSeconds(): number;
+  /** Resolves once the child has used (next to) no CPU for a while: done with what it was sent. */
+  idle(): Promise<void>;
   /** Peak resident set size since the child was ready (seeding aside), in MiB. */
   peakRssMb(): number;
   stop(): Promise<void>;
@@ -53,6 +56,24 @@ function procCpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+// Idle: at most one clock tick (10 ms) of CPU in a 100 ms window. Waiting stops after a minute
+// in any case: a child still busy then is not finishing leftovers, and its next run shows it.
+const IDLE_WINDOW_MS = 100;
+const IDLE_CPU_SECONDS = 0.015;
+const IDLE_WAIT_MS = 60_000;
+
+/** Resolves once `cpuSeconds` (a process's CPU time) stops rising: it has no work left. */
+export async function untilIdle(cpuSeconds: () => number): Promise<void> {
+  const deadline = performance.now() + IDLE_WAIT_MS;
+  let before = cpuSeconds();
+  while (performance.now() < deadline) {
+    await sleep(IDLE_WINDOW_MS);
+    const now = cpuSeconds();
+    if (now - before < IDLE_CPU_SECONDS) return;
+    before = now;
+  }
 }
 
 /**
@@ -104,6 +125,7 @@ export async function startServerChild(
     kind,
     origin: `http://127.0.0.1:${port}`,
     cpuSeconds: () => procCpuSeconds(pid),
+    idle: () => untilIdle(() => procCpuSeconds(pid)),
     peakRssMb: () => {
       const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
       return Number(kb) / 1024;

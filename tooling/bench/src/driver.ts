@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import type { ServerChild } from './children.js';
 import { type FixedRateOptions, fixedRate } from './open-loop.js';
@@ -101,12 +100,9 @@ export async function saturate(
     return { requests: result.requests.total, latencies };
   });
   const done = result as autocannon.Result;
-  // autocannon leaves requests in flight when it stops; the server finishes them before the
-  // next run, so no run starts behind the previous one's leftovers.
-  const inFlight = options.connections * options.pipelining;
-  await sleep(
-    summary.rps > 0 ? Math.min(5_000, Math.max(100, (inFlight / summary.rps) * 2_000)) : 5_000,
-  );
+  // autocannon leaves requests in flight when it stops: no run starts before the server is done
+  // with them, so none starts behind the previous one's leftovers.
+  await server.idle();
   const unexpected = Object.keys(done.statusCodeStats ?? {}).filter(
     (status) => Number(status) !== options.expectStatus,
   );
