@@ -1,7 +1,7 @@
 /**
  * Server child: the replay limit. Bare `node:http` answering each request of the scenario with
  * the status, headers and body bytes the API sent for it, after the same key check the API makes
- * (`presentedApiKey`, then `StaticApiKeys`: SHA-256 and a constant-time compare). Nothing else:
+ * (`presentedApiKey`, then `StaticApiKeys`: SHA-256 and a lookup by digest). Nothing else:
  * no parsing, no store, no log. What this machine can do for these answers; API/limit says how
  * close the API comes. Not meant to be started by hand.
  */
