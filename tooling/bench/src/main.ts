@@ -6,6 +6,7 @@ import { compareEndpoint, type EndpointComparison } from './compare.js';
 import { type GrowthSeries, growthRuns } from './growth.js';
 import {
   describeMachine,
+  describeSource,
   type Report,
   renderSummary,
   updateReadme,
@@ -34,13 +35,15 @@ async function run(settings: Settings): Promise<void> {
   const comparisons: EndpointComparison[] = [];
   const growth: GrowthSeries[] = [];
   const { out: _out, readme: _readme, ...kept } = settings;
+  const source = describeSource(PACKAGE_ROOT);
   const report = (complete: boolean): Report => ({
-    version: 5,
+    version: 6,
     mode: settings.smoke ? 'smoke' : 'full',
     complete,
     startedAt,
     finishedAt: new Date().toISOString(),
     machine: describeMachine(),
+    source,
     settings: kept,
     comparisons,
     growth,

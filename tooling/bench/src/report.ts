@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
@@ -9,13 +10,15 @@ import type { Spread } from './stats.js';
 
 /** What `results/latest.json` holds. */
 export interface Report {
-  version: 5;
+  version: 6;
   mode: 'full' | 'smoke';
   /** False while the run is still going (or was stopped): the figures so far. */
   complete: boolean;
   startedAt: string;
   finishedAt: string;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; kernel: string };
+  /** The code measured: its commit, and whether the work tree had changes beside it. */
+  source: { commit: string; changed: boolean };
   settings: Omit<Settings, 'out' | 'readme'>;
   comparisons: EndpointComparison[];
   growth: GrowthSeries[];
@@ -30,6 +33,18 @@ export function describeMachine(): Report['machine'] {
     node: process.version,
     kernel: release(),
   };
+}
+
+/** The commit checked out in `dir` (`unknown` outside a git work tree) and whether it has changes. */
+export function describeSource(dir: string): Report['source'] {
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const commit = git('rev-parse', '--short=12', 'HEAD').trim();
+    return { commit, changed: git('status', '--porcelain', '--untracked-files=no').trim() !== '' };
+  } catch {
+    return { commit: 'unknown', changed: false };
+  }
 }
 
 const n = (value: number) => Math.round(value).toLocaleString('en-US').replaceAll(',', ' ');
@@ -65,8 +80,9 @@ function table(header: string[], rows: string[][]): string {
 }
 
 function heading(report: Report): string {
-  const { machine: m } = report;
-  return `${report.complete ? 'Run' : 'INCOMPLETE run'} ${report.finishedAt.slice(0, 10)} (${report.mode}) on ${m.cpus} × ${m.cpuModel}`;
+  const { machine: m, source } = report;
+  const code = `${source.commit}${source.changed ? ' with uncommitted changes' : ''}`;
+  return `${report.complete ? 'Run' : 'INCOMPLETE run'} ${report.finishedAt.slice(0, 10)} (${report.mode}) of ${code} on ${m.cpus} × ${m.cpuModel}`;
 }
 
 function throughputTable(comparisons: readonly EndpointComparison[]): string {

@@ -1,10 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EndpointComparison } from '../src/compare.js';
 import type { RunSummary } from '../src/driver.js';
-import { type Report, renderSummary, SATURATED_CORES, writeReport } from '../src/report.js';
+import {
+  describeSource,
+  type Report,
+  renderSummary,
+  SATURATED_CORES,
+  writeReport,
+} from '../src/report.js';
 import { parseSettings, type Settings } from '../src/settings.js';
 
 /** A run at `rps`, its server using `serverCores` of a core. */
@@ -54,12 +61,13 @@ function comparison(label: string, limitCores: number): EndpointComparison {
 function report(...comparisons: EndpointComparison[]): Report {
   const { out: _out, readme: _readme, ...settings } = parseSettings([]) as Settings;
   return {
-    version: 5,
+    version: 6,
     mode: 'full',
     complete: true,
     startedAt: '2026-11-24T10:00:00.000Z',
     finishedAt: '2026-11-24T10:10:00.000Z',
     machine: { cpus: 2, cpuModel: 'test CPU', memoryGiB: 24, node: 'v20.20.2', kernel: '6.1' },
+    source: { commit: '0123456789ab', changed: false },
     settings,
     comparisons,
     growth: [],
@@ -98,5 +106,38 @@ describe('a ratio over a server the driver held back', () => {
   it('is not marked, nor the note written, when every server was saturated', () => {
     const text = renderSummary(report(comparison('saturated', SATURATED_CORES)));
     expect(text).not.toContain('†');
+  });
+});
+
+describe('the code a run measured', () => {
+  it('is named by its commit in the heading of the tables and of the README summary', () => {
+    const measured = report(comparison('list', 0.95));
+    expect(renderSummary(measured)).toMatch(
+      /^Run 2026-11-24 \(full\) of 0123456789ab on 2 × test CPU,/,
+    );
+    measured.source = { commit: '0123456789ab', changed: true };
+    expect(renderSummary(measured)).toContain('of 0123456789ab with uncommitted changes on 2 ×');
+  });
+
+  it('is read from git: the checked-out commit, and whether tracked files changed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-source-'));
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+    try {
+      expect(describeSource(dir)).toEqual({ commit: 'unknown', changed: false });
+      git('init', '-q');
+      writeFileSync(join(dir, 'a.txt'), 'one');
+      git('add', 'a.txt');
+      git('commit', '-qm', 'one');
+      const commit = git('rev-parse', '--short=12', 'HEAD').trim();
+      expect(describeSource(dir)).toEqual({ commit, changed: false });
+      writeFileSync(join(dir, 'a.txt'), 'two');
+      expect(describeSource(dir)).toEqual({ commit, changed: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
