@@ -53,17 +53,23 @@ describe('a database outage under load', () => {
     };
     const load = Promise.all(Array.from({ length: 8 }, (_, n) => client(n)));
 
-    await sleep(1_000);
+    /** Waits, however long this machine takes, until `done` holds; the test's timeout bounds it. */
+    const until = async (done: () => boolean | Promise<boolean>) => {
+      while (!(await done())) await sleep(50);
+    };
+    // Writes under way before the outage, then the outage until the API has said so: a create
+    // and the readiness probe answered 503. No guess of how long either takes.
+    await until(() => acknowledged.length >= 60);
     await outage.down();
     phase = 'down';
-    await sleep(3_000);
-    expect((await fetch(`${api.origin}/readyz`)).status).toBe(503);
+    await until(() => downStatuses.has(503));
+    await until(async () => (await fetch(`${api.origin}/readyz`)).status === 503);
     await outage.up();
 
     // Recovery: the driver reconnects by itself; wait until creates succeed again.
     // The test's timeout catches a driver that never reconnects.
     const before = acknowledged.length;
-    while (acknowledged.length < before + 50) await sleep(100);
+    await until(() => acknowledged.length >= before + 50);
     phase = 'after';
     running = false;
     await load;
