@@ -64,13 +64,9 @@ describe('ChainedApiKeys', () => {
   });
 });
 
-const waiting = await startTestApi({
-  apiKeys: waitingVerifier({ [TEST_KEY]: 'waiting' }).verifier,
-});
+const api = await startTestApi({ apiKeys: waitingVerifier({ [TEST_KEY]: 'waiting' }).verifier });
 
 describe('requireApiKey with a verifier that answers through a promise', () => {
-  const api = waiting;
-
   it('serves the request once the verifier knows the key, and logs its name', async () => {
     const res = await fetch(`${api.base}/pets`, { headers: auth });
     expect(res.status).toBe(200);
