@@ -2,6 +2,7 @@
 // driver, so a service on the embedded store neither loads nor initialises it.
 export { type AppDeps, createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
+export { logRequest } from './http/access-log.js';
 export { presentedApiKey } from './http/auth.js';
 export { errorBody } from './http/error-answers.js';
 export * from './http/errors.js';

@@ -1,7 +1,7 @@
 import { type ServerChild, type ServerKind, startServerChild } from './children.js';
 import { latencyQuantiles, medianOf, type RunSummary, saturate, steady } from './driver.js';
 import { type BenchRequest, ENDPOINTS, type EndpointId } from './scenario.js';
-import { runLength, type Settings } from './settings.js';
+import type { RunLength, Settings } from './settings.js';
 import { round, Samples, type Spread, spread } from './stats.js';
 import { assertSame, type Captured, capture } from './verify.js';
 
@@ -77,7 +77,7 @@ export async function throughputRounds<K extends ServerKind>(
   const { settings, requests, expectStatus } = runs;
   const load = { connections: settings.connections, pipelining: settings.pipelining, expectStatus };
   const kinds = Object.keys(servers) as K[];
-  const warmup = { ...runLength(settings, 'warmup'), warmup: true };
+  const warmup = { ...settings.warmup, warmup: true };
   if (restart) warmup.amount ??= settings.createWarmupRequests;
   const rounds: Record<K, RunSummary>[] = [];
   for (let r = 0; r < count; r++) {
@@ -87,8 +87,7 @@ export async function throughputRounds<K extends ServerKind>(
     }
     const round = {} as Record<K, RunSummary>;
     for (const kind of rotated(r, kinds)) {
-      const length = runLength(settings, 'measure');
-      round[kind] = await saturate(servers[kind], requests, { ...load, ...length });
+      round[kind] = await saturate(servers[kind], requests, { ...load, ...settings.measure });
     }
     rounds.push(round);
     const show = kinds.map((kind) => `${kind} ${round[kind].rps} (${round[kind].cpuUsPerRequest})`);
@@ -109,16 +108,16 @@ async function fixedRateRounds(
 ): Promise<EndpointComparison['fixedRate']> {
   const { settings, requests, expectStatus } = runs;
   const pooled = { api: new Samples(), baseline: new Samples() };
-  const together = async (length: ReturnType<typeof runLength>, pool?: Record<Side, Samples>) => {
+  const together = async (length: RunLength, pool?: Record<Side, Samples>) => {
     const load = { rate, connections: settings.connections, expectStatus, ...length };
     const run = (side: Side) => steady(servers[side], requests, load, pool?.[side]);
     const [api, baseline] = await Promise.all([run('api'), run('baseline')]);
     return { api, baseline };
   };
-  await together(runLength(settings, 'warmup'));
+  await together(settings.warmup);
   const rounds: Record<Side, RunSummary>[] = [];
   for (let r = 0; r < settings.rounds; r++) {
-    const { api: a, baseline: b } = await together(runLength(settings, 'measure'), pooled);
+    const { api: a, baseline: b } = await together(settings.measure, pooled);
     rounds.push({ api: a, baseline: b });
     runs.progress(
       `${runs.label}: at ${rate} req/s each, round ${r + 1}/${settings.rounds}: p50 / p99 ms ` +

@@ -2,7 +2,7 @@ import { startServerChild } from './children.js';
 import { type Progress, throughputRounds } from './compare.js';
 import { medianOf, type RunSummary, steady } from './driver.js';
 import { ENDPOINTS, type EndpointId, GROWTH_ENDPOINTS } from './scenario.js';
-import { runLength, type Settings } from './settings.js';
+import type { Settings } from './settings.js';
 import { round } from './stats.js';
 
 export interface GrowthPoint {
@@ -42,8 +42,7 @@ export async function growthRuns(settings: Settings, progress: Progress): Promis
         const rate =
           rates.get(id) ?? Math.max(1, Math.round(throughput.rps * settings.growthRateFraction));
         rates.set(id, rate);
-        const length = runLength(settings, 'measure');
-        const load = { rate, connections: settings.connections, expectStatus, ...length };
+        const load = { rate, connections: settings.connections, expectStatus, ...settings.measure };
         const fixed = await steady(api, runs.requests, load);
         sized.push([id, { pets, throughput, fixedRate: { ...fixed, rate } }]);
         progress(`${label}: at ${rate} req/s p50 ${fixed.p50Ms} ms, p99 ${fixed.p99Ms} ms`);

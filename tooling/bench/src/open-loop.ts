@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { BenchRequest } from './scenario.js';
+import type { RunLength } from './settings.js';
 import { Samples } from './stats.js';
 
-export interface FixedRateOptions {
+/** `amount` (smoke runs): this many requests instead of `rate * durationS`, with no timeout. */
+export interface FixedRateOptions extends RunLength {
   rate: number;
-  durationS: number;
-  /** Sends this many requests instead of `rate * durationS` (smoke runs), with no timeout. */
-  amount?: number;
   connections: number;
   expectStatus: number;
 }

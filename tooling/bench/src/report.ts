@@ -153,8 +153,8 @@ function renderMarkdown(report: Report): string {
   const parts = [
     `${heading(report)}, ${machine.memoryGiB} GiB, Node ${machine.node}, Linux ${machine.kernel}. ` +
       `Driver and server share the machine${settings.pin ? ' (driver pinned to CPU 0, servers to CPU 1)' : ''}; ` +
-      `${settings.pets} pets; ${settings.rounds} interleaved rounds of ${settings.durationS} s per server ` +
-      `after ${settings.warmupS} s of warm-up, ${settings.connections} connections with ` +
+      `${settings.pets} pets; ${settings.rounds} interleaved rounds of ${settings.measure.durationS} s per server ` +
+      `after ${settings.warmup.durationS} s of warm-up, ${settings.connections} connections with ` +
       `${settings.pipelining} requests in flight on each (fixed rate: one).`,
   ];
   if (comparisons.length > 0) {

@@ -35,13 +35,10 @@ function positive(name: string, raw: string | undefined, fallback: number, integ
   return value;
 }
 
-/** How long one run lasts: `requestsPerRun` responses in a smoke run, else a duration. */
-export function runLength(
-  settings: Settings,
-  phase: 'warmup' | 'measure',
-): { durationS: number; amount: number | undefined } {
-  const durationS = phase === 'warmup' ? settings.warmupS : settings.durationS;
-  return { durationS, amount: settings.requestsPerRun };
+/** How long one run lasts: `amount` responses when set (smoke runs), else `durationS` seconds. */
+export interface RunLength {
+  durationS: number;
+  amount?: number;
 }
 
 /** Reads the command line (`'help'` for `--help` or `-h`); throws on anything it does not know. */
@@ -63,6 +60,9 @@ export function parseSettings(argv: string[]) {
     throw new Error(`--endpoints: unknown "${unknown}" (one of ${ENDPOINT_IDS.join(', ')})`);
   }
   const smoke = values.smoke ?? false;
+  // A smoke run ends after 100 responses, so a busy machine slows it, never fails it.
+  const length = (durationS: number): RunLength =>
+    smoke ? { durationS, amount: 100 } : { durationS };
   const growthRaw = values.growth ?? (smoke ? '1000,10000' : '1000,100000,1000000');
   const growth =
     growthRaw === 'off'
@@ -77,10 +77,8 @@ export function parseSettings(argv: string[]) {
     pets: 1000,
     rounds: positive('rounds', values.rounds, smoke ? 1 : 5),
     growthRounds: smoke ? 1 : 3,
-    durationS: positive('duration', values.duration, smoke ? 0.5 : 4, false),
-    warmupS: positive('warmup', values.warmup, smoke ? 0.25 : 2, false),
-    /** Smoke runs: a run ends after this many responses, so a busy machine slows it, never fails it. */
-    requestsPerRun: smoke ? 100 : undefined,
+    measure: length(positive('duration', values.duration, smoke ? 0.5 : 4, false)),
+    warmup: length(positive('warmup', values.warmup, smoke ? 0.25 : 2, false)),
     /** Warm-up creates of each POST round, the same on both freshly seeded servers. */
     createWarmupRequests: 20_000,
     connections: positive('connections', values.connections, smoke ? 10 : 100),

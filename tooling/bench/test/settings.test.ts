@@ -9,11 +9,11 @@ describe('the command line', () => {
       endpoints: ['list', 'sold', 'get', 'create'],
       growth: [1000, 100_000, 1_000_000],
       rounds: 5,
-      durationS: 4,
+      measure: { durationS: 4 },
+      warmup: { durationS: 2 },
       connections: 100,
       pipelining: 10,
       pin: true,
-      requestsPerRun: undefined,
     });
   });
 
@@ -23,7 +23,7 @@ describe('the command line', () => {
       endpoints: ['get', 'list'],
       growth: [],
       rounds: 9,
-      durationS: 1.5,
+      measure: { durationS: 1.5 },
       pin: false,
     });
   });
@@ -32,7 +32,8 @@ describe('the command line', () => {
     expect(parseSettings(['--smoke'])).toMatchObject({
       smoke: true,
       rounds: 1,
-      requestsPerRun: 100,
+      measure: { durationS: 0.5, amount: 100 },
+      warmup: { durationS: 0.25, amount: 100 },
     });
   });
 

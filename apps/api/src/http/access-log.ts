@@ -3,9 +3,22 @@ import type { Logger } from 'pino';
 import { routeTemplate } from '../metrics/api-metrics.js';
 import type { AppState } from './app-state.js';
 
+/** Writes one access-log line: the key's name, never the key. */
+export function logRequest(
+  logger: Logger,
+  requestId: string,
+  method: string | undefined,
+  route: string,
+  status: number,
+  ms: number,
+  key: string | undefined,
+): void {
+  logger.info({ requestId, method, route, status, ms: Math.round(ms * 100) / 100, key }, 'request');
+}
+
 /**
- * The outermost middleware: once a request is answered, one access-log line (never the key,
- * only its name) and `observe` with the time it took (the request metrics).
+ * The outermost middleware: once a request is answered, its access-log line (`logRequest`) and
+ * `observe` with the time it took (the request metrics).
  */
 export function accessLog(
   logger: Logger,
@@ -16,16 +29,8 @@ export function accessLog(
     await next();
     const ms = performance.now() - started;
     observe?.(ctx, ms);
-    logger.info(
-      {
-        requestId: ctx.state.requestId,
-        method: ctx.req.method,
-        route: routeTemplate(ctx) ?? ctx.path,
-        status: ctx.res.statusCode,
-        ms: Math.round(ms * 100) / 100,
-        key: ctx.state.apiKeyName,
-      },
-      'request',
-    );
+    const route = routeTemplate(ctx) ?? ctx.path;
+    const { requestId, apiKeyName } = ctx.state;
+    logRequest(logger, requestId, ctx.req.method, route, ctx.res.statusCode, ms, apiKeyName);
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Server child: the matched baseline. Bare `node:http` doing the API's work for the benchmarked
  * routes with the API's own pieces (request checks, key check, parsing and validation, body
- * reader, store, pet JSON texts, errors, JSON writer, access log, metrics: README, step 1) and
+ * reader, store, pet JSON texts, errors, JSON writer, access-log line, metrics: README, step 1) and
  * the same status, headers in the same order, and body bytes. What it lacks is the framework: no
  * Koa context, no router, no middleware chain. Started by the orchestrator only.
  */
@@ -18,6 +18,7 @@ import {
   InstrumentedPetStore,
   InternalError,
   loadConfig,
+  logRequest,
   NotFoundError,
   nextPageLink,
   parseApiKeys,
@@ -149,17 +150,7 @@ runChild(async (spec, untimed) => {
     writeJsonText(res, reply.status, headers, reply.text);
     const ms = performance.now() - started;
     metrics.observeRequest(req.method ?? '', route, reply.status, ms / 1000);
-    logger.info(
-      {
-        requestId,
-        method: req.method,
-        route: route ?? path,
-        status: reply.status,
-        ms: Math.round(ms * 100) / 100,
-        key,
-      },
-      'request',
-    );
+    logRequest(logger, requestId, req.method, route ?? path, reply.status, ms, key);
   }
 
   return listenBare((req, res) => void handle(req, res));
