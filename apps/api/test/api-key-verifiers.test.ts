@@ -12,7 +12,7 @@ function waitingVerifier(keys: Record<string, string>, failure?: Error) {
       await new Promise((resolve) => setImmediate(resolve));
       if (failure) throw failure;
       const name = keys[token];
-      return name === undefined ? undefined : { name };
+      return name === undefined ? undefined : { id: `id-${name}`, name };
     },
   };
   return { verifier, asked };
@@ -24,6 +24,12 @@ describe('StaticApiKeys', () => {
     const [one, two] = [await keys.verify('key-one'), await keys.verify('key-two')];
     expect(two?.name).toMatch(/^env:[0-9a-f]{8}$/);
     expect(one?.name).not.toBe(two?.name);
+  });
+
+  it('gives each key the whole digest as its identity, the name being a prefix of it', async () => {
+    const [digest] = parseApiKeys('key-one');
+    const identity = await new StaticApiKeys([digest as string]).verify('key-one');
+    expect(identity).toEqual({ id: digest, name: `env:${digest?.slice(0, 8)}` });
   });
 
   it('does not know a key that differs by one character', async () => {
@@ -42,7 +48,7 @@ describe('ChainedApiKeys', () => {
   it('waits for a later verifier when the first does not know the key', async () => {
     const later = waitingVerifier({ 'db-key': 'db' });
     const chain = new ChainedApiKeys([new StaticApiKeys(parseApiKeys('env-key')), later.verifier]);
-    expect(await chain.verify('db-key')).toEqual({ name: 'db' });
+    expect(await chain.verify('db-key')).toEqual({ id: 'id-db', name: 'db' });
     expect(await chain.verify('nobody')).toBeUndefined();
     expect(later.asked).toEqual(['db-key', 'nobody']);
   });
@@ -51,7 +57,7 @@ describe('ChainedApiKeys', () => {
     const first = waitingVerifier({});
     const second = waitingVerifier({ 'db-key': 'second' });
     const chain = new ChainedApiKeys([first.verifier, second.verifier]);
-    expect(await chain.verify('db-key')).toEqual({ name: 'second' });
+    expect(await chain.verify('db-key')).toEqual({ id: 'id-second', name: 'second' });
     expect([first.asked, second.asked]).toEqual([['db-key'], ['db-key']]);
   });
 

@@ -51,7 +51,8 @@ export function presentedApiKey(req: IncomingMessage): string {
 
 /**
  * Refuses any request without a valid bearer API key, before anything after it looks at the
- * request; records the key's name (never the key) in `ctx.state.apiKeyName`.
+ * request; records the key's name (never the key) in `ctx.state.apiKeyName` and its identity in
+ * `ctx.state.apiKeyId`.
  */
 export function requireApiKey(verifier: ApiKeyVerifier): Middleware<AppState> {
   return async (ctx, next) => {
@@ -62,6 +63,7 @@ export function requireApiKey(verifier: ApiKeyVerifier): Middleware<AppState> {
     const identity = await verifier.verify(key, ctx.req.socket.remoteAddress);
     if (!identity) throw new UnauthorizedError({ message: 'invalid API key' });
     ctx.state.apiKeyName = identity.name;
+    ctx.state.apiKeyId = identity.id;
     await next();
   };
 }

@@ -108,7 +108,7 @@ export class RateLimit {
    */
   middleware(): Middleware<AppState> {
     return async (ctx, next) => {
-      const taken = this.#limiter.take(ctx.state.apiKeyName ?? '');
+      const taken = this.#limiter.take(ctx.state.apiKeyId ?? '');
       this.#answer(ctx, typeof taken === 'number' ? taken : await taken);
       await next();
     };

@@ -3,6 +3,12 @@ import { ConfigError } from '../config-error.js';
 
 /** Who a request authenticated as. Only the name is ever logged. */
 export interface ApiKeyIdentity {
+  /**
+   * The whole SHA-256 digest of the key: what its rate-limit quota and idempotency records
+   * belong to. A short prefix could be shared by two keys.
+   */
+  id: string;
+  /** What logs show; for a key from `API_KEYS`, a short fingerprint of the digest. */
   name: string;
 }
 
@@ -84,9 +90,13 @@ export class StaticApiKeys implements ApiKeyVerifier {
   readonly #identities = new Map<string, Readonly<ApiKeyIdentity>>();
 
   constructor(digests: readonly string[]) {
-    // The name is a short fingerprint of the digest: enough to tell keys apart in logs.
+    // The name is a short fingerprint of the digest, for display only: the identity is the
+    // whole digest.
     for (const digest of digests) {
-      this.#identities.set(digest, Object.freeze({ name: `env:${digest.slice(0, 8)}` }));
+      this.#identities.set(
+        digest,
+        Object.freeze({ id: digest, name: `env:${digest.slice(0, 8)}` }),
+      );
     }
   }
 

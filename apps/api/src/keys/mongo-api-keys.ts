@@ -117,7 +117,7 @@ export class MongoApiKeys implements ApiKeyVerifier {
     }
     this.#seenValid.set(digest, true);
     if (countedFor !== undefined) this.#throttle.giveBack(countedFor);
-    const identity = { name: doc.name };
+    const identity = { id: digest, name: doc.name };
     this.#cache.set(digest, identity);
     return identity;
   }

@@ -66,7 +66,7 @@ export function petRoutes({
         ? await store.create(draft)
         : idempotentPet(
             await store.createOnce({
-              scope: ctx.state.apiKeyName ?? '',
+              scope: ctx.state.apiKeyId ?? '',
               key,
               fingerprint: bodyFingerprint(body.bytes),
               draft,

@@ -82,7 +82,7 @@ describe('MongoApiKeys', () => {
     const revoked = await registry.create('gone');
     await registry.revoke('gone');
     const keys = await MongoApiKeys.open(db, { cacheMs: 0 });
-    expect(await keys.verify(good)).toEqual({ name: 'good' });
+    expect(await keys.verify(good)).toEqual({ id: digestKey(good), name: 'good' });
     expect(await keys.verify(revoked)).toBeUndefined();
     expect(await keys.verify(generateApiKey())).toBeUndefined();
     expect(await keys.verify('as_not-a-key')).toBeUndefined();
@@ -94,10 +94,10 @@ describe('MongoApiKeys', () => {
     const key = await registry.create('soon-revoked');
     let now = 0;
     const keys = await MongoApiKeys.open(db, { cacheMs: 5_000, now: () => now });
-    expect(await keys.verify(key)).toEqual({ name: 'soon-revoked' });
+    expect(await keys.verify(key)).toEqual({ id: digestKey(key), name: 'soon-revoked' });
     await registry.revoke('soon-revoked');
     now = 4_999;
-    expect(await keys.verify(key)).toEqual({ name: 'soon-revoked' });
+    expect(await keys.verify(key)).toEqual({ id: digestKey(key), name: 'soon-revoked' });
     now = 5_000;
     expect(await keys.verify(key)).toBeUndefined();
   });
@@ -173,8 +173,9 @@ describe('setUpApiKeys', () => {
     const key = await (await ApiKeyRegistry.open(db)).create('db-key');
     const setup = await setUpApiKeys({ apiKeys: 'env-key', apiKeyCacheMs: 0 }, db);
     expect(setup.generatedKey).toBeUndefined();
-    expect(await setup.verifier.verify(key)).toEqual({ name: 'db-key' });
+    expect(await setup.verifier.verify(key)).toEqual({ id: digestKey(key), name: 'db-key' });
     expect(await setup.verifier.verify('env-key')).toEqual({
+      id: digestKey('env-key'),
       name: expect.stringMatching(/^env:/),
     });
   });
