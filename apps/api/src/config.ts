@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { BODY_LIMIT_BYTES } from '@animal-store/contract';
 import { ConfigError } from './config-error.js';
 import { parseCorsOrigins } from './http/cors.js';
@@ -20,6 +21,8 @@ export interface Config {
   logLevel: string;
   mongodbUri?: string;
   mongodbDb: string;
+  /** Whether `MONGODB_URI` may weaken the write concern (`w`) or the read preference. */
+  mongodbAllowWeakConsistency: boolean;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   /** How long an API key lookup in MongoDB is reused (0: never): how late a revocation bites. */
@@ -58,6 +61,31 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return Number(raw);
 }
 
+function boolean(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name] || 'false';
+  if (raw !== 'true' && raw !== 'false') {
+    throw new ConfigError(`${name} must be true or false (got ${JSON.stringify(raw)})`);
+  }
+  return raw === 'true';
+}
+
+/**
+ * A secret from `NAME`, or from the file `NAME_FILE` names (a mounted secret; trailing
+ * whitespace dropped). Setting both is an error; the value is never echoed.
+ */
+export function secret(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const path = env[`${name}_FILE`];
+  if (path === undefined || path === '') return env[name];
+  if (env[name] !== undefined && env[name] !== '') {
+    throw new ConfigError(`set ${name} or ${name}_FILE, not both`);
+  }
+  try {
+    return readFileSync(path, 'utf8').trimEnd();
+  } catch (error) {
+    throw new ConfigError(`${name}_FILE cannot be read: ${(error as Error).message}`);
+  }
+}
+
 /** Reads and validates the configuration; throws `ConfigError` naming the bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
@@ -66,7 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(logLevel)})`,
     );
   }
-  const mongodbUri = env.MONGODB_URI || undefined;
+  const mongodbUri = secret(env, 'MONGODB_URI') || undefined;
   if (mongodbUri !== undefined && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
     // The URI may hold a password: never echo it.
     throw new ConfigError('MONGODB_URI must start with mongodb:// or mongodb+srv://');
@@ -77,15 +105,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `MONGODB_DB must be 1-63 letters, digits, _ or - (got ${JSON.stringify(mongodbDb)})`,
     );
   }
+  const apiKeys = secret(env, 'API_KEYS') ?? '';
   // Checked here so a bad entry stops the process before anything starts.
-  parseApiKeys(env.API_KEYS ?? '');
+  parseApiKeys(apiKeys);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
-    apiKeys: env.API_KEYS ?? '',
+    apiKeys,
     logLevel,
     mongodbUri,
     mongodbDb,
+    mongodbAllowWeakConsistency: boolean(env, 'MONGODB_ALLOW_WEAK_CONSISTENCY'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', BODY_LIMIT_BYTES, 1, 10 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 600_000),
@@ -152,7 +182,7 @@ function protectionConfig(env: NodeJS.ProcessEnv) {
       `MAX_URL_BYTES (${maxUrlBytes}) must be less than MAX_HEADER_BYTES (${serverLimits.maxHeaderBytes})`,
     );
   }
-  const metricsToken = env.METRICS_TOKEN || undefined;
+  const metricsToken = secret(env, 'METRICS_TOKEN') || undefined;
   if (metricsToken !== undefined && !METRICS_TOKEN.test(metricsToken)) {
     // A token is a secret: never echo it.
     throw new ConfigError(

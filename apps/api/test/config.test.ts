@@ -1,5 +1,15 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+
+/** A file holding `content`, as a mounted secret would be. */
+function secretFile(content: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'animal-store-secret-')), 'value');
+  writeFileSync(path, content);
+  return path;
+}
 
 describe('loadConfig', () => {
   it('defaults to 127.0.0.1:3000 and the in-memory store', () => {
@@ -115,6 +125,40 @@ describe('loadConfig', () => {
   it('never echoes a MONGODB_URI, which may hold a password', () => {
     expect(() => loadConfig({ MONGODB_URI: 'postgres://user:hunter2@host' })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
+  });
+
+  it('reads API_KEYS, MONGODB_URI and METRICS_TOKEN from the files their _FILE variables name', () => {
+    const config = loadConfig({
+      API_KEYS_FILE: secretFile('key-from-a-file\n'),
+      MONGODB_URI_FILE: secretFile('mongodb://u:p@db/?replicaSet=rs0\n'),
+      METRICS_TOKEN_FILE: secretFile('a-long-enough-token'),
+    });
+    expect(config.apiKeys).toBe('key-from-a-file');
+    expect(config.mongodbUri).toBe('mongodb://u:p@db/?replicaSet=rs0');
+    expect(config.metricsToken).toBe('a-long-enough-token');
+  });
+
+  it('refuses a variable set both directly and through its file, and a file it cannot read', () => {
+    expect(() =>
+      loadConfig({ API_KEYS: 'k', API_KEYS_FILE: secretFile('hunter2-secret') }),
+    ).toThrow(/^set API_KEYS or API_KEYS_FILE, not both$/);
+    expect(() => loadConfig({ METRICS_TOKEN_FILE: '/nonexistent/token' })).toThrow(
+      /^METRICS_TOKEN_FILE cannot be read: ENOENT/,
+    );
+    // What a file holds is checked like the variable, and never echoed.
+    expect(() => loadConfig({ MONGODB_URI_FILE: secretFile('mysql://root:hunter2@db') })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
+  });
+
+  it('refuses a weakened MongoDB unless MONGODB_ALLOW_WEAK_CONSISTENCY=true', () => {
+    expect(loadConfig({}).mongodbAllowWeakConsistency).toBe(false);
+    expect(loadConfig({ MONGODB_ALLOW_WEAK_CONSISTENCY: 'true' }).mongodbAllowWeakConsistency).toBe(
+      true,
+    );
+    expect(() => loadConfig({ MONGODB_ALLOW_WEAK_CONSISTENCY: 'yes' })).toThrow(
+      /^MONGODB_ALLOW_WEAK_CONSISTENCY must be true or false/,
     );
   });
 });

@@ -27,6 +27,21 @@ describe('which driver errors mean the database is unreachable', () => {
     expect(isUnavailable(cancelled)).toBe(true);
   });
 
+  it('counts FerretDB’s SQLite backend busy under load', () => {
+    const busy = serverError(
+      1,
+      '[msg_insert.go:168 handler.(*Handler).MsgInsert] database is locked (5) (SQLITE_BUSY)',
+    );
+    expect(isUnavailable(busy)).toBe(true);
+  });
+
+  it('counts errors the driver labels retryable, and a write concern not met in time', () => {
+    const labelled = serverError(2, 'some state');
+    labelled.addErrorLabel('RetryableWriteError');
+    expect(isUnavailable(labelled)).toBe(true);
+    expect(isUnavailable(serverError(64, 'waiting for replication timed out'))).toBe(true);
+  });
+
   it('does not count other internal errors, duplicate keys or plain bugs', () => {
     expect(isUnavailable(serverError(1, 'index out of range'))).toBe(false);
     expect(isUnavailable(serverError(11000, 'E11000 duplicate key error'))).toBe(false);

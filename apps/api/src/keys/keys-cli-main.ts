@@ -24,7 +24,8 @@ Commands:
 Options:
   -h, --help      print this help
 
-Environment: MONGODB_URI (required), MONGODB_DB (default animal_store).
+Environment: MONGODB_URI or MONGODB_URI_FILE (required), MONGODB_DB (default animal_store),
+MONGODB_ALLOW_WEAK_CONSISTENCY (see the API's README).
 Exit status: 0 done, 1 failed (unknown name, name taken, database unreachable), 2 usage error.
 `;
 
@@ -144,15 +145,22 @@ export async function runKeysCli(
   let command: Command;
   let uri: string | undefined;
   let dbName: string;
+  let allowWeakConsistency: boolean;
   try {
     command = parse(args);
     if (command.kind === 'help') {
       io.stdout(HELP);
       return 0;
     }
-    ({ mongodbUri: uri, mongodbDb: dbName } = loadConfig({
+    ({
+      mongodbUri: uri,
+      mongodbDb: dbName,
+      mongodbAllowWeakConsistency: allowWeakConsistency,
+    } = loadConfig({
       MONGODB_URI: io.env.MONGODB_URI,
+      MONGODB_URI_FILE: io.env.MONGODB_URI_FILE,
       MONGODB_DB: io.env.MONGODB_DB,
+      MONGODB_ALLOW_WEAK_CONSISTENCY: io.env.MONGODB_ALLOW_WEAK_CONSISTENCY,
     }));
     if (uri === undefined) throw new UsageError('MONGODB_URI is not set: keys live in MongoDB');
   } catch (error) {
@@ -162,9 +170,13 @@ export async function runKeysCli(
   }
   let client: Awaited<ReturnType<typeof connectMongo>> | undefined;
   try {
-    client = await connectMongo(uri, { appName: NAME });
+    client = await connectMongo(uri, { appName: NAME }, { allowWeakConsistency });
     return await execute(command, await ApiKeyRegistry.open(client.db(dbName)), io);
   } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`${NAME}: ${error.message}\n`);
+      return 2;
+    }
     if (error instanceof ApiKeyNameTakenError) {
       io.stderr(`${NAME}: ${error.message}; choose another name\n`);
       return 1;

@@ -35,11 +35,11 @@ export function uriError(error: unknown, uri: string): ConfigError | undefined {
 export async function createStore(config: Config, logger: Logger): Promise<CreatedStore> {
   if (config.mongodbUri !== undefined) {
     const { MongoPetStore } = await import('./mongo-pet-store.js');
-    const store = await MongoPetStore.connect(config.mongodbUri, config.mongodbDb).catch(
-      (error: unknown) => {
-        throw uriError(error, config.mongodbUri as string) ?? error;
-      },
-    );
+    const store = await MongoPetStore.connect(config.mongodbUri, config.mongodbDb, {
+      allowWeakConsistency: config.mongodbAllowWeakConsistency,
+    }).catch((error: unknown) => {
+      throw uriError(error, config.mongodbUri as string) ?? error;
+    });
     logger.info({ db: config.mongodbDb }, 'using the MongoDB store');
     return { store, db: store.db };
   }

@@ -21,17 +21,20 @@ const SOCKET_ERROR_CODES = new Set([
 ]);
 
 // Server codes meaning "not now, try again": the driver's retryable codes (host unreachable,
-// network timeout, shutdown, stepdown, no primary, stale shard routing) and an interrupt.
+// network timeout, shutdown, stepdown, no primary, stale shard routing), an interrupt, and a
+// write concern not met in time (64: the write may have been applied; a retry with its
+// Idempotency-Key does not duplicate it).
 const TRANSIENT_SERVER_CODES = new Set([
-  6, 7, 63, 89, 91, 134, 150, 189, 262, 9001, 10107, 11600, 11601, 11602, 13435, 13436,
+  6, 7, 63, 64, 89, 91, 134, 150, 189, 262, 9001, 10107, 11600, 11601, 11602, 13435, 13436,
 ]);
 
-// FerretDB cancels the operations in flight when it shuts down and reports each as an
-// InternalError (code 1) whose message ends in "context canceled".
+// FerretDB reports two transient states as an InternalError (code 1): the operations in flight
+// when it shuts down ("context canceled"), and its SQLite backend's lock held by another writer
+// under load (SQLITE_BUSY, "database is locked").
 const INTERNAL_ERROR = 1;
-const CANCELLED_AT_SHUTDOWN = /context canceled$/;
+const FERRETDB_TRANSIENT = /context canceled$|SQLITE_BUSY|database is locked/;
 
-/** Whether a driver error means the database cannot be reached right now. */
+/** Whether a driver error means the database cannot serve right now (the API answers 503). */
 export function isUnavailable(error: unknown): boolean {
   if (
     // Network errors include a pool cleared by one; system errors include server selection.
@@ -48,7 +51,9 @@ export function isUnavailable(error: unknown): boolean {
   }
   if (
     error instanceof MongoError &&
-    (error.hasErrorLabel('RetryableWriteError') || error.hasErrorLabel('ResetPool'))
+    (error.hasErrorLabel('RetryableWriteError') ||
+      error.hasErrorLabel('TransientTransactionError') ||
+      error.hasErrorLabel('ResetPool'))
   ) {
     return true;
   }
@@ -56,7 +61,7 @@ export function isUnavailable(error: unknown): boolean {
   const code = Number(error.code);
   return (
     TRANSIENT_SERVER_CODES.has(code) ||
-    (code === INTERNAL_ERROR && CANCELLED_AT_SHUTDOWN.test(error.message))
+    (code === INTERNAL_ERROR && FERRETDB_TRANSIENT.test(error.message))
   );
 }
 

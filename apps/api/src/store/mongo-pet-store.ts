@@ -33,8 +33,10 @@ export interface MongoPetStoreOptions {
    * share one counter safely; an unused rest of a block is a gap in the ids, nothing more.
    */
   idBlockSize?: number;
-  /** Passed to the driver (e.g. `monitorCommands` in tests). */
+  /** Passed to the driver (e.g. `monitorCommands` in tests), under what the URI sets. */
   clientOptions?: MongoClientOptions;
+  /** Connect even when the URI weakens the write concern or read preference. */
+  allowWeakConsistency?: boolean;
   /** Injected so tests can move time (idempotency keys expire, leases run out). */
   clock?: Clock;
   /**
@@ -88,7 +90,9 @@ export class MongoPetStore implements PetStore {
     dbName: string,
     options: MongoPetStoreOptions = {},
   ): Promise<MongoPetStore> {
-    const client = await connectMongo(uri, options.clientOptions);
+    const client = await connectMongo(uri, options.clientOptions, {
+      allowWeakConsistency: options.allowWeakConsistency,
+    });
     const store = new MongoPetStore(client, client.db(dbName), options);
     await guarded(() => store.#pets.createIndex({ status: 1, _id: 1 }, { name: 'status_id' }));
     await store.#idempotency.createIndexes();
