@@ -22,8 +22,9 @@ function conditions(exportsField: unknown, at = '.'): [string, Record<string, un
 }
 
 describe('the public packages', () => {
-  it('are the contract and the conformance kit; every other package is private', () => {
+  it('are the client, the conformance kit and the contract; every other package is private', () => {
     expect(PUBLIC.map((pkg) => pkg.manifest.name)).toEqual([
+      '@animal-store/client',
       '@animal-store/conformance',
       '@animal-store/contract',
     ]);

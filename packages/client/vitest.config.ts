@@ -1,0 +1,5 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: { name: 'client', include: ['test/**/*.test.ts'], testTimeout: 5 * 60_000 },
+});
