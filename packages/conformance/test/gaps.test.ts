@@ -76,8 +76,14 @@ const ADVISED: readonly Row[] = [
     ['auth.createPet.before-validation'],
   ],
   ['stores categoryIds beyond 2^53 exactly', 'exact-big-category-ids', []],
+  [
+    'parses bodies with JSON.parse and validates the parsed value (a JavaScript server)',
+    'javascript-json',
+    ['createPet.invalid-category-id-literal', 'createPet.category-id-beyond-double-exact'],
+  ],
   ['marks listPets deprecated too', 'deprecation-on-list', ['getPet.deprecation-only-on-get-pet']],
   ['writes Sunset in ISO 8601', 'sunset-iso-8601', ['getPet.sunset-date']],
+  ['writes Sunset as a date alone (2030-12-05)', 'sunset-date-only', ['getPet.sunset-date']],
   [
     'announces the sunset at midnight of 5 December in Central Europe (23:00 GMT on the 4th)',
     'sunset-central-europe',

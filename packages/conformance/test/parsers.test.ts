@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { retryDelay } from '../src/http/client.js';
-import { parseHttpDate, parseStructuredDate } from '../src/http/dates.js';
+import { fallsOnDay, parseHttpDate, parseStructuredDate, readableDate } from '../src/http/dates.js';
 import { canonicalInteger, integerText, numberText, parseJson } from '../src/http/json.js';
 import { linkTargets } from '../src/http/link.js';
 
@@ -67,6 +67,21 @@ describe('parseHttpDate', () => {
     '1764892800',
   ])('refuses %s', (value) => {
     expect(parseHttpDate(value)).toBeUndefined();
+  });
+});
+
+describe('readableDate and fallsOnDay', () => {
+  it.each([
+    ['2030-12-05', true],
+    ['2030-12-06', false],
+    ['2030-12-04', false],
+    ['2030-12-05T23:00:00+01:00', true],
+    ['Wed, 04 Dec 2030 23:00:00 GMT', true],
+    ['Fri, 06 Dec 2030 12:00:00 GMT', false],
+  ])('reads %s as naming 5 December 2030: %s', (value, names) => {
+    const date = readableDate(value);
+    expect(date).toBeDefined();
+    expect(fallsOnDay(date as NonNullable<typeof date>, '2030-12-05')).toBe(names);
   });
 });
 

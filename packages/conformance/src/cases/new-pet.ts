@@ -30,18 +30,32 @@ export const NEW_PET_FIELDS: readonly SpecField[] = Object.entries(
     required: (NewPet.required as readonly string[]).includes(name),
   }));
 
+/**
+ * Which check sends a case: `invalid` (must) what the spec forbids and any JSON parser sees;
+ * `null` (should) null in an optional field, which some servers read as absent; `literal`
+ * (should) a number only its JSON text shows to be no int64 integer, which a parser that holds
+ * numbers as doubles (RFC 8259 §6, JavaScript's `JSON.parse`) reads as a valid one.
+ */
+export type CaseKind = 'invalid' | 'null' | 'literal';
+
 /** One invalid value for a field, as JSON text. */
 export interface FieldCase {
   /** What is wrong, for messages: `a boolean`, `"Sold" (another letter case)`. */
   readonly what: string;
   /** The value as it goes into the JSON body. */
   readonly literal: string;
-  /** `must` when the spec forbids the value; `should` where the spec leaves it open. */
-  readonly level: Level;
+  readonly kind: CaseKind;
+}
+
+/** `must` for what the spec forbids and every parser sees; `should` for the rest. */
+export function caseLevel(kind: CaseKind): Level {
+  return kind === 'invalid' ? 'must' : 'should';
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
+/** 10^19: beyond int64 by more than a double's rounding (doubles near 2^63 are 2^11 apart). */
+const FAR_FROM_INT64 = 10n ** 19n;
 
 /** Draws one value of an arbitrary, reproducibly from `seed`. */
 function draw<T>(arbitrary: fc.Arbitrary<T>, seed: number): T {
@@ -71,31 +85,64 @@ function wrongTypes(field: SpecField, seed: number): FieldCase[] {
       what: type === 'null' ? 'null' : `a${/^[aeiou]/.test(type) ? 'n' : ''} ${type}`,
       literal: draw(arbitrary, seed + i),
       // An optional field sent as null may mean "absent" to some servers: the spec is silent.
-      level: type === 'null' && !field.required ? 'should' : 'must',
+      kind: type === 'null' && !field.required ? 'null' : 'invalid',
     }));
 }
 
-/** Numbers that are no int64 integer, and integers written as strings. */
+/**
+ * Numbers that are no int64 integer, and integers written as strings. What a double shows (a
+ * fraction it keeps, a value far outside int64) is `invalid`; what only the JSON text shows (a
+ * fraction that rounds to an integer, a value just outside int64, which rounds to ±2^63) is
+ * `literal`. `1.0` and `1e2` are integers (JSON Schema): never sent as invalid.
+ */
 function notInt64(seed: number): FieldCase[] {
   const whole = draw(fc.integer({ min: 1, max: 9999 }), seed);
   const fraction = draw(fc.stringMatching(/^[0-9]{0,3}[1-9]$/), seed + 1);
-  const above = INT64_MAX + 1n + draw(fc.bigInt({ min: 0n, max: 10n ** 6n }), seed + 2);
-  const below = INT64_MIN - 1n - draw(fc.bigInt({ min: 0n, max: 10n ** 6n }), seed + 3);
+  // Doubles beyond 2^63 are 2048 apart: within 500 of it, a double reads ±2^63.
+  const justAbove = INT64_MAX + 1n + draw(fc.bigInt({ min: 0n, max: 500n }), seed + 2);
+  const justBelow = INT64_MIN - 1n - draw(fc.bigInt({ min: 0n, max: 500n }), seed + 3);
+  const far = draw(fc.bigInt({ min: FAR_FROM_INT64, max: 10n * FAR_FROM_INT64 }), seed + 4);
   return [
-    { what: `a fraction (${whole}.${fraction})`, literal: `${whole}.${fraction}`, level: 'must' },
+    { what: `a fraction (${whole}.${fraction})`, literal: `${whole}.${fraction}`, kind: 'invalid' },
+    { what: `a number far above the int64 range (${far})`, literal: `${far}`, kind: 'invalid' },
+    { what: `a number far below the int64 range (${-far})`, literal: `${-far}`, kind: 'invalid' },
+    { what: `an integer in a string ("${whole}")`, literal: `"${whole}"`, kind: 'invalid' },
     {
-      // A double cannot tell this from an integer: only the JSON text can.
       what: `a fraction a double rounds to an integer (${whole}.0000000000000001)`,
       literal: `${whole}.0000000000000001`,
-      level: 'must',
+      kind: 'literal',
     },
-    { what: `a number above the int64 range (${above})`, literal: `${above}`, level: 'must' },
-    { what: `a number below the int64 range (${below})`, literal: `${below}`, level: 'must' },
-    { what: `an integer in a string ("${whole}")`, literal: `"${whole}"`, level: 'must' },
+    {
+      what: `a number just above the int64 range (${justAbove}, 2^63 as a double)`,
+      literal: `${justAbove}`,
+      kind: 'literal',
+    },
+    {
+      what: `a number just below the int64 range (${justBelow}, -2^63 as a double)`,
+      literal: `${justBelow}`,
+      kind: 'literal',
+    },
   ];
 }
 
-/** Strings that are not one of the enum's values: other letter case, other words, padding. */
+/**
+ * Words a real service might add to a status enumeration (a pet's lifecycle beyond the spec's
+ * three): each is sent, since a server that added one would accept only that one.
+ */
+export const LIFECYCLE_WORDS = [
+  'adopted',
+  'reserved',
+  'archived',
+  'deleted',
+  'unavailable',
+  'hold',
+  'lost',
+] as const;
+
+/**
+ * Strings that are not one of the enum's values: other letter case, a random word, lifecycle
+ * words, padding.
+ */
 function enumNearMisses(values: readonly string[], seed: number): FieldCase[] {
   const value = draw(fc.constantFrom(...values), seed);
   const recased = draw(
@@ -113,13 +160,17 @@ function enumNearMisses(values: readonly string[], seed: number): FieldCase[] {
     [value.toUpperCase(), 'another letter case'],
     [recased, 'another letter case'],
     [word, 'not a value of the enumeration'],
+    ...LIFECYCLE_WORDS.filter((w) => !values.includes(w)).map((w): [string, string] => [
+      w,
+      'not a value of the enumeration',
+    ]),
     [` ${value}`, 'padded with a space'],
     [`${value} `, 'padded with a space'],
   ];
   return cases.map(([text, why]) => ({
     what: `${JSON.stringify(text)} (${why})`,
     literal: JSON.stringify(text),
-    level: 'must',
+    kind: 'invalid',
   }));
 }
 

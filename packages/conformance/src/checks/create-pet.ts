@@ -1,5 +1,11 @@
 import { ID_MAX, LIMIT_MAX, PET_STATUSES } from '@animal-store/contract';
-import { fieldCases, fieldSeed, NEW_PET_FIELDS, type SpecField } from '../cases/new-pet.js';
+import {
+  type CaseKind,
+  fieldCases,
+  fieldSeed,
+  NEW_PET_FIELDS,
+  type SpecField,
+} from '../cases/new-pet.js';
 import type { CheckContext } from '../context.js';
 import { CREATE_CONCURRENCY, type Creation, type SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
@@ -105,9 +111,9 @@ function rejectionCheck(invalid: InvalidBody): Check {
   });
 }
 
-/** Sends every case of `level` for one field; each must be refused with 400 and an Error. */
-async function refuseCases(ctx: CheckContext, field: SpecField, level: 'must' | 'should') {
-  const cases = fieldCases(field, fieldSeed(ctx.seed, field)).filter((c) => c.level === level);
+/** Sends every case of `kind` for one field; each must be refused with 400 and an Error. */
+async function refuseCases(ctx: CheckContext, field: SpecField, kind: CaseKind) {
+  const cases = fieldCases(field, fieldSeed(ctx.seed, field)).filter((c) => c.kind === kind);
   for (const invalid of cases) {
     const how = `with ${field.name} ${invalid.what}`;
     const res = await ctx.send({
@@ -124,7 +130,8 @@ async function refuseCases(ctx: CheckContext, field: SpecField, level: 'must' | 
 
 /**
  * Generated cases per NewPet field: every other JSON type, numbers that are no int64 integer,
- * enum near-misses; `must` for what the spec forbids, `should` for null in an optional field.
+ * enum near-misses; `must` for what the spec forbids and every JSON parser sees, `should` for
+ * null in an optional field and for numbers only their JSON text shows to be no int64 integer.
  */
 const GENERATED_CHECKS: readonly Check[] = NEW_PET_FIELDS.flatMap((field) => {
   const kinds = [
@@ -140,9 +147,23 @@ const GENERATED_CHECKS: readonly Check[] = NEW_PET_FIELDS.flatMap((field) => {
       level: 'must',
       group: 'createPet',
       writes: true,
-      run: (ctx) => refuseCases(ctx, field, 'must'),
+      run: (ctx) => refuseCases(ctx, field, 'invalid'),
     }),
   ];
+  if (field.schema.type === 'integer') {
+    checks.push(
+      check({
+        id: `createPet.invalid-${kebab(field.name)}-literal`,
+        title: `rejects a ${field.name} whose JSON text is no int64 integer although the nearest double is one (8.0000000000000001, 2^63 + 1) with 400 (generated from the seed)`,
+        section: '§2, §4.2',
+        rule: 'RFC 8259 §6: a parser may hold numbers as doubles, which cannot tell these from integers; the reference judges the number as written',
+        level: 'should',
+        group: 'createPet',
+        writes: true,
+        run: (ctx) => refuseCases(ctx, field, 'literal'),
+      }),
+    );
+  }
   if (!field.required) {
     checks.push(
       check({
@@ -153,15 +174,17 @@ const GENERATED_CHECKS: readonly Check[] = NEW_PET_FIELDS.flatMap((field) => {
         level: 'should',
         group: 'createPet',
         writes: true,
-        run: (ctx) => refuseCases(ctx, field, 'should'),
+        run: (ctx) => refuseCases(ctx, field, 'null'),
       }),
     );
   }
   return checks;
 });
 
-/** categoryIds at and beyond what a double holds exactly; int64 allows all three. */
-const LARGE_CATEGORY_IDS = [String(ID_MAX), '9007199254740993', '9223372036854775807'];
+/** The largest categoryId a double holds exactly: every JSON parser keeps it (RFC 8259 §6). */
+const EXACT_CATEGORY_IDS = [String(ID_MAX)];
+/** Valid int64 categoryIds beyond 2^53: only a parser that keeps the JSON text keeps them. */
+const BEYOND_DOUBLE_CATEGORY_IDS = ['9007199254740993', '9223372036854775807'];
 
 /** `createPet` with a categoryId written as-is into the JSON text, shared between checks. */
 function createWithCategoryId(ctx: CheckContext, categoryId: string): Promise<HttpResponse> {
@@ -172,6 +195,32 @@ function createWithCategoryId(ctx: CheckContext, categoryId: string): Promise<Ht
       rawBody: bodyWith(ctx, 'categoryId', categoryId),
     }),
   );
+}
+
+/** Each categoryId is refused with a 4xx Error, or created and read back exactly as sent. */
+async function categoryIdsKept(ctx: CheckContext, categoryIds: readonly string[]) {
+  const seen: string[] = [];
+  for (const categoryId of categoryIds) {
+    const how = `with categoryId ${categoryId}`;
+    const res = await createWithCategoryId(ctx, categoryId);
+    // A server may refuse ids it does not know (the spec does not show categories).
+    if (res.status >= 400 && res.status <= 499) {
+      expectError(res, res.status, how);
+      seen.push(`${categoryId}: refused (${res.status})`);
+      continue;
+    }
+    expectStatus(res, 201, how);
+    const echoed = integerText(expectPet(res, how), 'categoryId');
+    if (echoed !== categoryId) fail(`${described(res, how)} answered categoryId ${echoed}`);
+    const read = await ctx.send({ method: 'GET', path: `/pets/${idOf(res.body)}` });
+    expectStatus(read, 200, `for the pet created ${how}`);
+    const stored = integerText(expectPet(read), 'categoryId');
+    if (stored !== categoryId) {
+      fail(`${described(read)} gives categoryId ${stored}, sent ${categoryId}`);
+    }
+    seen.push(`${categoryId}: exact`);
+  }
+  return pass(seen.join(', '));
 }
 
 /** A pet is listed when some complete list holds it; undefined means it cannot be told. */
@@ -280,34 +329,22 @@ export const createPetChecks: readonly Check[] = [
   ...GENERATED_CHECKS,
   check({
     id: 'createPet.category-id-exact',
-    title: 'never alters a large int64 categoryId: it is stored exactly or refused with an Error',
+    title: `never alters categoryId ${ID_MAX} (2^53-1, which every JSON parser holds): it is stored exactly or refused with an Error`,
     section: '§2, §4.2',
     level: 'must',
     group: 'createPet',
     writes: true,
-    async run(ctx) {
-      const seen: string[] = [];
-      for (const categoryId of LARGE_CATEGORY_IDS) {
-        const how = `with categoryId ${categoryId}`;
-        const res = await createWithCategoryId(ctx, categoryId);
-        // A server may refuse ids it does not know (the spec does not show categories).
-        if (res.status >= 400 && res.status <= 499) {
-          expectError(res, res.status, how);
-          seen.push(`${categoryId}: refused (${res.status})`);
-          continue;
-        }
-        expectStatus(res, 201, how);
-        const echoed = integerText(expectPet(res, how), 'categoryId');
-        if (echoed !== categoryId) fail(`${described(res, how)} answered categoryId ${echoed}`);
-        const read = await ctx.send({ method: 'GET', path: `/pets/${idOf(res.body)}` });
-        expectStatus(read, 200, `for the pet created ${how}`);
-        const stored = integerText(expectPet(read), 'categoryId');
-        if (stored !== categoryId)
-          fail(`${described(read)} gives categoryId ${stored}, sent ${categoryId}`);
-        seen.push(`${categoryId}: exact`);
-      }
-      return pass(seen.join(', '));
-    },
+    run: (ctx) => categoryIdsKept(ctx, EXACT_CATEGORY_IDS),
+  }),
+  check({
+    id: 'createPet.category-id-beyond-double-exact',
+    title: `never alters an int64 categoryId beyond 2^53 (${BEYOND_DOUBLE_CATEGORY_IDS.join(', ')}): it is stored exactly or refused with an Error`,
+    section: '§2, §4.2',
+    rule: 'RFC 8259 §6: a parser that holds numbers as doubles rounds these; an int64 is kept exactly',
+    level: 'should',
+    group: 'createPet',
+    writes: true,
+    run: (ctx) => categoryIdsKept(ctx, BEYOND_DOUBLE_CATEGORY_IDS),
   }),
   check({
     id: 'createPet.category-id-large-accepted',

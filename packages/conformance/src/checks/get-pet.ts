@@ -172,13 +172,14 @@ export const getPetChecks: readonly Check[] = [
   }),
   headerCheck(
     'getPet.sunset-day',
-    'a Sunset header the kit can read names 5 December 2030 (in some time zone), the removal the spec announces',
+    'a Sunset header the kit can read names 5 December 2030 (a date alone, or an instant on that day in some time zone), the removal the spec announces',
     'Sunset',
     { level: 'must' },
     (value) => {
       const date = readableDate(value);
       if (date === undefined) return undefined; // unreadable: getPet.sunset-date advises
       if (fallsOnDay(date, SUNSET_DAY)) return undefined;
+      if (date.day !== undefined) return `names ${date.day}, not ${SUNSET_DAY}`;
       return `names ${date.earliest.toISOString()}, which is ${SUNSET_DAY} in no time zone`;
     },
   ),

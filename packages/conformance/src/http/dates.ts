@@ -68,11 +68,22 @@ const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /**
- * Reads a date as a person would write one in a header that should hold an HTTP-date: an
- * HTTP-date, or ISO 8601 (a date alone, or a date and time with or without a zone). Returns the
- * earliest and latest instant it can mean: a date without a zone may be in any zone.
+ * A date read from a header: the earliest and latest instant it can mean, and for a date
+ * written without a time (`2030-12-05`) the day it names.
  */
-export function readableDate(value: string): { earliest: Date; latest: Date } | undefined {
+export interface ReadableDate {
+  readonly earliest: Date;
+  readonly latest: Date;
+  /** `YYYY-MM-DD` when the value is a date alone: it names that day, wherever it is read. */
+  readonly day?: string;
+}
+
+/**
+ * Reads a date as a person would write one in a header that should hold an HTTP-date: an
+ * HTTP-date, or ISO 8601 (a date alone, or a date and time with or without a zone). A date and
+ * time without a zone may be in any zone.
+ */
+export function readableDate(value: string): ReadableDate | undefined {
   const http = parseHttpDate(value.trim());
   if (http !== undefined) return { earliest: http, latest: http };
   const m = ISO_8601.exec(value.trim());
@@ -94,14 +105,16 @@ export function readableDate(value: string): { earliest: Date; latest: Date } | 
   return {
     earliest: new Date(local - 14 * 3_600_000),
     latest: new Date(local + span + 12 * 3_600_000),
+    ...(m[4] === undefined ? { day: `${year}-${month}-${day}` } : {}),
   };
 }
 
 /**
- * True when some instant `date` can mean falls on `day` (YYYY-MM-DD) in some time zone of the
- * world (UTC-12:00 to UTC+14:00): a day named without a zone is that day somewhere.
+ * True when `date` names `day` (YYYY-MM-DD): a date alone is the day it names; an instant, when
+ * it falls on that day in some time zone of the world (UTC-12:00 to UTC+14:00).
  */
-export function fallsOnDay(date: { earliest: Date; latest: Date }, day: string): boolean {
+export function fallsOnDay(date: ReadableDate, day: string): boolean {
+  if (date.day !== undefined) return date.day === day;
   const start = Date.parse(`${day}T00:00:00Z`);
   const from = start - 14 * 3_600_000;
   const to = start + 86_400_000 + 12 * 3_600_000;

@@ -52,7 +52,6 @@ export const FAULTS = [
   'create-500-on-malformed-json',
   'create-accepts-empty-body',
   'create-400-without-error-body',
-  'create-rounds-category-id',
   'create-ignores-status',
   'create-alters-name',
   'create-not-persisted',
@@ -70,12 +69,12 @@ export const FAULTS = [
   'create-trims-status',
   'create-accepts-boolean-category-id',
   'create-accepts-null-name',
-  'create-parses-numbers-as-doubles',
   'list-ignores-limit-with-status',
   'auth-key-case-insensitive',
   'auth-key-prefix-match',
   'auth-accepts-key-prefix',
   'create-loses-writes-when-full',
+  'sunset-date-only-wrong-day',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -107,6 +106,8 @@ export const GAP_CHOICES = [
   'preloaded-store',
   'null-status-absent',
   'serves-any-limit',
+  'javascript-json',
+  'sunset-date-only',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -371,7 +372,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (Buffer.byteLength(raw) > BODY_LIMIT_BYTES) return refuse(413, 'too large');
     let body: Record<string, unknown>;
     try {
-      const parse = has('create-parses-numbers-as-doubles') ? JSON.parse : parseJsonText;
+      // A JavaScript server parses with JSON.parse and validates the doubles it gets.
+      const parse = gap('javascript-json') ? JSON.parse : parseJsonText;
       body = parse(raw) as Record<string, unknown>;
     } catch {
       if (has('create-accepts-empty-body') && raw === '') body = { name: 'empty', categoryId: 1 };
@@ -423,13 +425,17 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         if (!['name', 'categoryId', 'status'].includes(key)) delete body[key];
       }
     }
-    // Beyond 2^53-1 the reference refuses; a lenient server keeps the digits; a faulty one rounds.
+    // Beyond 2^53-1 the reference refuses; a lenient server keeps the digits; a JavaScript one
+    // takes the double (an int64 check on a double: 2^63 - 1 is 2^63).
     let big: bigint | undefined;
     if (typeof body.categoryId === 'number' && body.categoryId > ID_MAX) {
       const literal = /"categoryId"\s*:\s*(-?\d+)\s*[,}]/.exec(raw)?.[1];
       const int64 = literal !== undefined && BigInt(literal) < 2n ** 63n;
       if (gap('exact-big-category-ids') && int64) big = BigInt(literal);
-      if (has('create-rounds-category-id')) big = BigInt(body.categoryId);
+      const double = body.categoryId;
+      if (gap('javascript-json') && big === undefined && Number.isInteger(double)) {
+        if (double <= 2 ** 63 - 1) big = BigInt(double);
+      }
     }
     const checked = validateNewPet(big === undefined ? body : { ...body, categoryId: 1 });
     if (!checked.ok) return refuse(400, describeDetails(checked.details));
@@ -515,7 +521,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     };
     // 6 December 2030 at noon UTC is that day everywhere: 5 December in no time zone.
     if (has('sunset-wrong-date')) headers.sunset = 'Fri, 06 Dec 2030 12:00:00 GMT';
+    if (has('sunset-date-only-wrong-day')) headers.sunset = '2030-12-06';
     if (gap('sunset-iso-8601')) headers.sunset = '2030-12-05T00:00:00Z';
+    if (gap('sunset-date-only')) headers.sunset = '2030-12-05';
     if (gap('sunset-central-europe')) headers.sunset = 'Wed, 04 Dec 2030 23:00:00 GMT';
     if (gap('deprecation-true')) headers.deprecation = 'true';
     if (gap('deprecation-after-sunset')) headers.deprecation = '@1924992000'; // 2031-01-01
