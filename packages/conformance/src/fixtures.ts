@@ -48,14 +48,19 @@ export interface FixtureOptions {
   readonly progress: (message: string) => void;
 }
 
-/** The default name prefix: names are `cf<run id><n>`, letters and digits only. */
+/**
+ * The default name prefix: names are `cf<run id><n>`, lower-case letters only (the spec sets no
+ * rule on names, so a server may allow letters alone).
+ */
 export const DEFAULT_NAME_PREFIX = 'cf';
 /** Names the kit sends for pets it wants created are at most this long. */
 export const NAME_MAX = 16;
-/** Digits reserved for the counter in a name: room for 9 999 pets per run. */
-const COUNTER_DIGITS = 4;
+/** Letters of a run id. */
+const RUN_ID_LENGTH = 8;
+/** Letters reserved for the counter in a name: room for 475 254 pets per run. */
+const COUNTER_LETTERS = 4;
 /** The longest `namePrefix` that keeps every name within `NAME_MAX`. */
-export const NAME_PREFIX_MAX = NAME_MAX - 8 - COUNTER_DIGITS;
+export const NAME_PREFIX_MAX = NAME_MAX - RUN_ID_LENGTH - COUNTER_LETTERS;
 /** What a name prefix may hold: what a strict server's name rule still takes. */
 export const NAME_PREFIX_PATTERN = /^[a-z0-9-]*$/;
 
@@ -77,9 +82,20 @@ export interface Samples {
   readonly pets: readonly (Creation & { readonly pet: Pet; readonly id: string })[];
 }
 
-/** A new run id: 8 hex digits, carried in the name of every pet the run creates. */
+/** A new run id: 8 random letters of `a`-`p` (4 bytes), carried in every name the run sends. */
 export function newRunId(): string {
-  return randomBytes(4).toString('hex');
+  return [...randomBytes(RUN_ID_LENGTH / 2).toString('hex')]
+    .map((digit) => String.fromCharCode(0x61 + Number.parseInt(digit, 16)))
+    .join('');
+}
+
+/** `n` (1 or more) in letters: a..z, aa..az, ba.. (bijective base 26), so names hold no digit. */
+export function counterLetters(n: number): string {
+  let out = '';
+  for (let rest = n; rest > 0; rest = Math.floor((rest - 1) / 26)) {
+    out = String.fromCharCode(0x61 + ((rest - 1) % 26)) + out;
+  }
+  return out;
 }
 
 /** The data a run creates and knows about: tagged with the run id, created once, shared. */
@@ -111,10 +127,13 @@ export class Fixtures {
     this.namePrefix = `${options.namePrefix}${options.runId}`;
   }
 
-  /** A fresh name tagged with the run id: `<prefix><runId><n>`, at most `NAME_MAX` characters. */
+  /**
+   * A fresh name tagged with the run id: `<prefix><runId><n>` with `n` in letters, at most
+   * `NAME_MAX` characters.
+   */
   nextName(): string {
     this.counter += 1;
-    return `${this.namePrefix}${this.counter}`;
+    return `${this.namePrefix}${counterLetters(this.counter)}`;
   }
 
   /** The next of the categoryIds the server knows, in turn. */

@@ -107,6 +107,7 @@ const ADVISED: readonly Row[] = [
     { kit: { categoryIds: [...KNOWN_CATEGORY_IDS] } },
   ],
   ['accepts only names of at most 16 letters or digits', 'short-names-only', []],
+  ['accepts only names of letters', 'letters-only-names', []],
   [
     'shows a write to reads only a moment later, with --settle-ms',
     'lagging-reads',

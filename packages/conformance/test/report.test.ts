@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { caseLevel, fieldCases, NEW_PET_FIELDS } from '../src/cases/new-pet.js';
-import { NAME_MAX } from '../src/fixtures.js';
+import { counterLetters, NAME_MAX, newRunId } from '../src/fixtures.js';
 import { CHECKS, type CheckResult, type ConformanceReport } from '../src/index.js';
 import { type FakeServer, type FakeServerOptions, startFakeServer } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
@@ -99,6 +99,19 @@ describe('a key the server refuses', () => {
 });
 
 describe('the inputs the kit sends', () => {
+  it('writes the run id and the counter of its names in letters', () => {
+    expect(newRunId()).toMatch(/^[a-p]{8}$/);
+    expect([1, 2, 26, 27, 52, 702, 703].map(counterLetters)).toEqual([
+      'a',
+      'b',
+      'z',
+      'aa',
+      'az',
+      'zz',
+      'aaa',
+    ]);
+  });
+
   it('names its pets with at most 16 of [a-z0-9-], carrying the run id, and uses the categories given', async () => {
     const { args, server } = await target();
     const { stdout } = await runCli([
@@ -122,7 +135,7 @@ describe('the inputs the kit sends', () => {
           : [{ name: JSON.parse(name) as string, categoryId }];
       });
     for (const { name } of created) {
-      expect(name).toMatch(new RegExp(`^x-${runId}\\d+$`));
+      expect(name).toMatch(new RegExp(`^x-${runId}[a-z]+$`));
       expect(name.length).toBeLessThanOrEqual(NAME_MAX);
     }
     // Besides the checks that try large or invalid categoryIds, only the ones given are used.

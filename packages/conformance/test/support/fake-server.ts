@@ -108,6 +108,7 @@ export const GAP_CHOICES = [
   'serves-any-limit',
   'javascript-json',
   'sunset-date-only',
+  'letters-only-names',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -449,6 +450,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     if (gap('short-names-only') && !/^[A-Za-z0-9]{1,16}$/.test(name)) {
       return refuse(400, 'a name is 1 to 16 letters or digits');
+    }
+    if (gap('letters-only-names') && !/^[A-Za-z]+$/.test(name)) {
+      return refuse(400, 'a name holds letters only');
     }
     return {
       ok: true,
