@@ -1,0 +1,106 @@
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GET_PET_SUNSET_AT } from '@animal-store/contract';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiProcess } from './helpers/api-process.js';
+import { launchChromium } from './helpers/chromium.js';
+
+// The client's build as a browser loads it: ES modules from the page's own origin.
+const CLIENT_DIST = fileURLToPath(new URL('.', import.meta.resolve('@animal-store/client')));
+
+/** A page that loads the client as a module and hands it to the test as `window.animalStore`. */
+const PAGE = `<!doctype html><title>client</title><script type="module">
+import * as animalStore from '/client/index.js';
+window.animalStore = animalStore;
+</script>`;
+
+/** Serves the page at `/` and the client's build under `/client/`, on 127.0.0.1. */
+const site = createServer(async (req, res) => {
+  if (req.url === '/') {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    return res.end(PAGE);
+  }
+  const file = /^\/client\/([\w.-]+\.js)$/.exec(req.url ?? '')?.[1];
+  const text = file ? await readFile(`${CLIENT_DIST}${basename(file)}`).catch(() => null) : null;
+  if (text === null) return res.writeHead(404).end();
+  res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+  res.end(text);
+});
+await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+const api = await startApiProcess({ CORS_ORIGINS: origin });
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+}, 5 * 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => site.close(resolve));
+});
+
+describe('@animal-store/client in Chromium, on another origin than the API', () => {
+  it('creates, replays, pages, reads the deprecation and throws typed errors', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => 'animalStore' in window);
+    const seen = await page.evaluate(
+      async ({ base, apiKey }) => {
+        const { AnimalStoreClient, AnimalStoreError } = (
+          window as unknown as { animalStore: typeof import('@animal-store/client') }
+        ).animalStore;
+        const client = new AnimalStoreClient({ baseUrl: base, apiKey });
+        const first = await client.pets.create(
+          { name: 'Rex', categoryId: 1, status: 'pending' },
+          { idempotencyKey: true },
+        );
+        const again = await client.pets.create(
+          { name: 'Rex', categoryId: 1, status: 'pending' },
+          { idempotencyKey: first.idempotencyKey },
+        );
+        await client.pets.create({ name: 'Max', categoryId: 1, status: 'pending' });
+        await client.pets.create({ name: 'Ida', categoryId: 1, status: 'pending' });
+        const names: string[] = [];
+        for await (const pet of client.pets.list({ status: 'pending', limit: 2 }))
+          names.push(pet.name);
+        const fetched = await client.pets.get(first.pet.id);
+        const stranger = new AnimalStoreClient({ baseUrl: base, apiKey: 'wrong' });
+        const error = (await stranger.pets.listPage().catch((e: unknown) => e)) as InstanceType<
+          typeof AnimalStoreError
+        >;
+        return {
+          replayed: [first.replayed, again.replayed],
+          sameId: again.pet.id === first.pet.id,
+          names,
+          sunsetAt: fetched.sunsetAt?.toISOString(),
+          requestId: fetched.requestId,
+          error: {
+            isClientError: error instanceof AnimalStoreError,
+            code: error.code,
+            status: error.status,
+            requestId: error.requestId,
+          },
+        };
+      },
+      { base: api.base, apiKey: api.apiKey },
+    );
+    expect(seen).toEqual({
+      replayed: [false, true],
+      sameId: true,
+      names: ['Rex', 'Max', 'Ida'],
+      sunsetAt: GET_PET_SUNSET_AT.toISOString(),
+      requestId: expect.any(String),
+      error: {
+        isClientError: true,
+        code: 'unauthorized',
+        status: 401,
+        requestId: expect.any(String),
+      },
+    });
+  });
+});

@@ -1,0 +1,13 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'clients',
+    include: ['test/**/*.test.ts'],
+    // One MongoDB-compatible server for the run (the official client runs on both stores); fails,
+    // never skips, without one. The first run may build FerretDB.
+    globalSetup: ['@animal-store/test-db/vitest-global-setup'],
+    hookTimeout: 10 * 60_000,
+    testTimeout: 10 * 60_000,
+  },
+});
