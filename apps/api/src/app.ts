@@ -8,6 +8,7 @@ import type { AppState } from './http/app-state.js';
 import { requireApiKey } from './http/auth.js';
 import { corsFor } from './http/cors.js';
 import { errorAnswers } from './http/error-answers.js';
+import { countInFlight } from './http/in-flight.js';
 import {
   FixedWindowRateLimiter,
   RateLimit,
@@ -55,7 +56,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   const metrics = deps.metrics ?? new ApiMetrics();
   const clock = deps.clock ?? systemClock;
-  const store = new InstrumentedPetStore(deps.store, metrics.storeDuration);
+  const store = new InstrumentedPetStore(deps.store, metrics);
   const rateLimit =
     deps.rateLimit &&
     new RateLimit(
@@ -63,15 +64,16 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       deps.rateLimiter ?? new FixedWindowRateLimiter(deps.rateLimit, clock),
       () => metrics.rateLimited.inc(),
     );
+  const authenticate = requireApiKey(deps.apiKeys, (reason) =>
+    metrics.authFailures.inc({ reason }),
+  );
   const v1 = new Router<AppState>({ prefix: API_PREFIX });
   const pets = petRoutes({
     store,
     clock,
     bodyLimitBytes: deps.bodyLimitBytes ?? BODY_LIMIT_BYTES,
     bodyTimeoutMs: deps.bodyTimeoutMs,
-    guard: rateLimit
-      ? [requireApiKey(deps.apiKeys), rateLimit.middleware()]
-      : [requireApiKey(deps.apiKeys)],
+    guard: rateLimit ? [authenticate, rateLimit.middleware()] : [authenticate],
   });
   v1.use(documentRoutes().routes());
   v1.use(docsPageRoutes().routes());
@@ -87,6 +89,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   // Each middleware does one thing; the order is the order a request meets them.
   app.use(requestId());
+  app.use(countInFlight(metrics));
   app.use(
     accessLog(deps.logger, (ctx, ms) =>
       metrics.observeRequest(ctx.method, routeTemplate(ctx), ctx.status, ms / 1000),

@@ -7,6 +7,7 @@ import type { RateLimiter, RateLimitSettings } from './http/rate-limit.js';
 import { setUpApiKeys } from './keys/api-key-setup.js';
 import { createLogger } from './logger.js';
 import { ApiMetrics } from './metrics/api-metrics.js';
+import { MongoPoolMetrics } from './metrics/mongo-pool-metrics.js';
 import { startServer } from './server.js';
 import { shutDown } from './shutdown.js';
 import { createStore } from './store/create-store.js';
@@ -35,7 +36,9 @@ async function sharedRateLimiter(
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const { store, db } = await createStore(config, logger);
+  const metrics = new ApiMetrics();
+  const pool = config.mongodbUri === undefined ? undefined : new MongoPoolMetrics(metrics.registry);
+  const { store, db } = await createStore(config, logger, (client) => pool?.observe(client));
   const keys = await setUpApiKeys(config, db);
   const key = keys.generatedKey;
   if (key !== undefined) {
@@ -45,7 +48,6 @@ async function main(): Promise<void> {
         `Send it as: Authorization: Bearer ${key}\n\n`,
     );
   }
-  const metrics = new ApiMetrics();
   const rateLimiter =
     config.rateLimit && config.rateLimitScope === 'cluster' && db
       ? await sharedRateLimiter(db, config.rateLimit, metrics, logger)

@@ -3,35 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { ApiMetrics } from '../src/metrics/api-metrics.js';
 import { InstrumentedPetStore } from '../src/store/instrumented-pet-store.js';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
-import { StoreUnavailableError } from '../src/store/pet-store.js';
-import { auth, createPet, errorBody, startTestApi, TEST_KEY } from './helpers/api.js';
+import {
+  type IdempotentCreateResult,
+  type PetPage,
+  StoreUnavailableError,
+} from '../src/store/pet-store.js';
+import { auth, createPet, errorBody, json, startTestApi, TEST_KEY } from './helpers/api.js';
 import { exchange } from './helpers/raw-http.js';
+import { sample, scrape } from './helpers/scrape.js';
 
 const METRICS_TOKEN = 'scrape-token-0123456789';
 
 const api = await startTestApi({ rateLimit: { requests: 2, windowSeconds: 86_400 } });
-
-async function scrape(origin: string, headers: Record<string, string> = {}): Promise<string> {
-  const res = await fetch(`${origin}/metrics`, { headers });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
-  return res.text();
-}
-
-/** The value of the sample `name{labels}` in a scrape, or undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}) {
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = Object.fromEntries(
-      [...(match[2] ?? '').matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    if (Object.entries(labels).every(([key, value]) => present[key] === value)) {
-      return Number(match[3]);
-    }
-  }
-  return undefined;
-}
 
 describe('GET /metrics', () => {
   it('counts requests by method, route template and status, never by raw path', async () => {
@@ -112,7 +95,104 @@ describe('GET /metrics', () => {
   });
 });
 
+describe('the metrics an on-call engineer looks for first', () => {
+  it('counts the requests in flight, the scrape included', async () => {
+    let reached!: () => void;
+    const arrived = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release!: (page: PetPage) => void;
+    const held = new Promise<PetPage>((resolve) => {
+      release = resolve;
+    });
+    const store = Object.assign(new MemoryPetStore(), {
+      list: () => {
+        reached();
+        return held;
+      },
+    });
+    const gated = await startTestApi({ store });
+    expect(sample(await scrape(gated.origin), 'http_requests_in_flight')).toBe(1);
+    const answer = fetch(`${gated.base}/pets`, { headers: auth });
+    await arrived;
+    expect(sample(await scrape(gated.origin), 'http_requests_in_flight')).toBe(2);
+    release({ pets: [], hasMore: false });
+    expect((await answer).status).toBe(200);
+    expect(sample(await scrape(gated.origin), 'http_requests_in_flight')).toBe(1);
+  });
+
+  it('counts authentication failures by reason, from zero', async () => {
+    const fresh = await startTestApi();
+    const before = await scrape(fresh.origin);
+    for (const reason of ['missing', 'malformed', 'unknown', 'revoked']) {
+      expect(sample(before, 'auth_failures_total', { reason }), reason).toBe(0);
+    }
+    await fetch(`${fresh.base}/pets`);
+    await fetch(`${fresh.base}/pets`, { headers: { Authorization: `Basic ${TEST_KEY}` } });
+    await fetch(`${fresh.base}/pets`, { headers: { Authorization: 'Bearer not-a-key' } });
+    await fetch(`${fresh.base}/pets`, { headers: { Authorization: 'Bearer not-a-key' } });
+    await fetch(`${fresh.base}/pets`, { headers: auth });
+    const after = await scrape(fresh.origin);
+    expect(sample(after, 'auth_failures_total', { reason: 'missing' })).toBe(1);
+    expect(sample(after, 'auth_failures_total', { reason: 'malformed' })).toBe(1);
+    expect(sample(after, 'auth_failures_total', { reason: 'unknown' })).toBe(2);
+    expect(sample(after, 'auth_failures_total', { reason: 'revoked' })).toBe(0);
+  });
+
+  it('counts idempotent creates by outcome: created, replayed, key reused', async () => {
+    const fresh = await startTestApi();
+    const post = (key: string, name: string) =>
+      fetch(`${fresh.base}/pets`, {
+        method: 'POST',
+        headers: { ...json, 'Idempotency-Key': key },
+        body: JSON.stringify({ name, categoryId: 1 }),
+      });
+    expect((await post('k1', 'Rex')).status).toBe(201);
+    expect((await post('k1', 'Rex')).headers.get('idempotency-replayed')).toBe('true');
+    expect((await post('k1', 'Max')).status).toBe(422);
+    const text = await scrape(fresh.origin);
+    expect(sample(text, 'idempotent_creates_total', { outcome: 'created' })).toBe(1);
+    expect(sample(text, 'idempotent_creates_total', { outcome: 'replayed' })).toBe(1);
+    expect(sample(text, 'idempotent_creates_total', { outcome: 'key-reused' })).toBe(1);
+    expect(sample(text, 'idempotent_creates_total', { outcome: 'in-flight' })).toBe(0);
+  });
+});
+
 describe('InstrumentedPetStore', () => {
+  it('counts failures by kind: unavailable, timeout, other', async () => {
+    const metrics = new ApiMetrics(new Registry(), { processMetrics: false });
+    const failures: unknown[] = [
+      new StoreUnavailableError('down'),
+      new StoreUnavailableError('slow', { kind: 'timeout' }),
+      new StoreUnavailableError('slow', { kind: 'timeout' }),
+      new TypeError('a bug'),
+    ];
+    const failing = Object.assign(new MemoryPetStore(), {
+      get: async () => {
+        throw failures.shift();
+      },
+    });
+    const store = new InstrumentedPetStore(failing, metrics);
+    for (let i = 0; i < 4; i++) await expect(store.get(1)).rejects.toBeDefined();
+    const text = await metrics.registry.metrics();
+    const count = (kind: string) =>
+      sample(text, 'pet_store_errors_total', { operation: 'get', kind });
+    expect([count('unavailable'), count('timeout'), count('other')]).toEqual([1, 2, 1]);
+    expect(sample(text, 'pet_store_errors_total', { operation: 'list', kind: 'other' })).toBe(0);
+  });
+
+  it('counts a create still at work under another request as in-flight', async () => {
+    const metrics = new ApiMetrics(new Registry(), { processMetrics: false });
+    const busy = Object.assign(new MemoryPetStore(), {
+      createOnce: async (): Promise<IdempotentCreateResult> => ({ outcome: 'in-flight' }),
+    });
+    const store = new InstrumentedPetStore(busy, metrics);
+    const draft = { name: 'Rex', categoryId: 1, status: 'available' as const };
+    await store.createOnce({ scope: 's', key: 'k', fingerprint: 'f', draft });
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'idempotent_creates_total', { outcome: 'in-flight' })).toBe(1);
+  });
+
   it('times a failing operation as an error and passes the failure on', async () => {
     const metrics = new ApiMetrics(new Registry(), { processMetrics: false });
     const failing = Object.assign(new MemoryPetStore(), {
@@ -120,7 +200,7 @@ describe('InstrumentedPetStore', () => {
         throw new StoreUnavailableError();
       },
     });
-    const store = new InstrumentedPetStore(failing, metrics.storeDuration);
+    const store = new InstrumentedPetStore(failing, metrics);
     await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
     await store.list({ limit: 5 });
     const text = await metrics.registry.metrics();

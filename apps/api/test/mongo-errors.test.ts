@@ -1,4 +1,10 @@
-import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import {
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoOperationTimeoutError,
+  MongoServerError,
+  MongoServerSelectionError,
+} from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { guarded, isUnavailable } from '../src/store/mongo-errors.js';
 import { StoreUnavailableError } from '../src/store/pet-store.js';
@@ -55,5 +61,18 @@ describe('which driver errors mean the database is unreachable', () => {
     );
     const bug = new TypeError('x is undefined');
     await expect(guarded(() => Promise.reject(bug))).rejects.toBe(bug);
+  });
+
+  it('tells a wait that ran out (timeout) from an unreachable database (unavailable)', async () => {
+    const kindOf = (error: unknown) =>
+      guarded(() => Promise.reject(error)).catch((e: StoreUnavailableError) => e.kind);
+    expect(await kindOf(new MongoNetworkTimeoutError('socket timed out'))).toBe('timeout');
+    expect(await kindOf(new MongoOperationTimeoutError('timeoutMS expired'))).toBe('timeout');
+    expect(await kindOf(Object.assign(new Error('wait'), { name: 'WaitQueueTimeoutError' }))).toBe(
+      'timeout',
+    );
+    expect(await kindOf(new MongoNetworkError('connection reset'))).toBe('unavailable');
+    const noServer = new MongoServerSelectionError('no server', { error: undefined } as never);
+    expect(await kindOf(noServer)).toBe('unavailable');
   });
 });

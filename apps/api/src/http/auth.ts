@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
-import type { ApiKeyVerifier } from '../keys/api-key.js';
+import type { ApiKeyIdentity, ApiKeyVerifier } from '../keys/api-key.js';
+import type { AuthFailureReason } from '../metrics/api-metrics.js';
 import type { AppState } from './app-state.js';
 import { BadRequestError, UnauthorizedError } from './errors.js';
 
@@ -38,30 +39,50 @@ export function presentedApiKey(req: IncomingMessage): string {
       message: 'more than one Authorization header: send exactly one',
     });
   }
-  if (header === '')
-    throw new UnauthorizedError({ message: 'missing API key: send Authorization: Bearer <key>' });
+  if (header === '') {
+    throw new UnauthorizedError({
+      message: 'missing API key: send Authorization: Bearer <key>',
+      reason: 'missing',
+    });
+  }
   const token = bearerToken(header);
   if (token === undefined) {
     throw new UnauthorizedError({
       message: 'malformed Authorization header: expected Bearer <key>',
+      reason: 'malformed',
     });
   }
   return token;
 }
 
+/** Who a request authenticates as, or the `401` that refuses it. */
+async function identify(verifier: ApiKeyVerifier, req: IncomingMessage): Promise<ApiKeyIdentity> {
+  // Straight from Node's request: the hot path skips Koa's accessors.
+  const key = presentedApiKey(req);
+  const identity = await verifier.verify(key, req.socket.remoteAddress);
+  if (!identity) throw new UnauthorizedError({ message: 'invalid API key', reason: 'unknown' });
+  return identity;
+}
+
 /**
  * Refuses any request without a valid bearer API key, before anything after it looks at the
  * request; records the key's name (never the key) in `ctx.state.apiKeyName` and its identity in
- * `ctx.state.apiKeyId`.
+ * `ctx.state.apiKeyId`. `refused` hears the reason of each `401` (the metrics).
  */
-export function requireApiKey(verifier: ApiKeyVerifier): Middleware<AppState> {
+export function requireApiKey(
+  verifier: ApiKeyVerifier,
+  refused?: (reason: AuthFailureReason) => void,
+): Middleware<AppState> {
   return async (ctx, next) => {
     // Answers to keyed requests are the caller's own: no cache may keep them, 401s included.
     ctx.state.headers['Cache-Control'] = 'no-store';
-    // Straight from Node's request: the hot path skips Koa's accessors.
-    const key = presentedApiKey(ctx.req);
-    const identity = await verifier.verify(key, ctx.req.socket.remoteAddress);
-    if (!identity) throw new UnauthorizedError({ message: 'invalid API key' });
+    let identity: ApiKeyIdentity;
+    try {
+      identity = await identify(verifier, ctx.req);
+    } catch (error) {
+      if (error instanceof UnauthorizedError && error.reason) refused?.(error.reason);
+      throw error;
+    }
     ctx.state.apiKeyName = identity.name;
     ctx.state.apiKeyId = identity.id;
     await next();

@@ -1,4 +1,5 @@
 import { describeDetails, type ErrorCode, type ErrorDetail } from '@animal-store/contract';
+import type { AuthFailureReason } from '../metrics/api-metrics.js';
 
 /** What an `HttpError` answers with: `status` and `code` map one-to-one onto the Error body. */
 export interface HttpErrorInit {
@@ -61,15 +62,18 @@ export class MalformedJsonError extends HttpError {
   }
 }
 
-/** `401 unauthorized`, with the RFC 6750 challenge. */
+/** `401 unauthorized`, with the RFC 6750 challenge; `reason` says why, for the metrics. */
 export class UnauthorizedError extends HttpError {
-  constructor({ message }: Message) {
+  readonly reason: AuthFailureReason | undefined;
+
+  constructor({ message, reason }: Message & { reason?: AuthFailureReason }) {
     super({
       status: 401,
       code: 'unauthorized',
       message,
       headers: { 'WWW-Authenticate': 'Bearer realm="animal-store"' },
     });
+    this.reason = reason;
   }
 }
 

@@ -1,5 +1,21 @@
-import { Counter, collectDefaultMetrics, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { LabelledHistogram } from './labelled-histogram.js';
+
+/** Why a request was refused `401`: no key, not a bearer token, a key never issued, a revoked key. */
+export const AUTH_FAILURE_REASONS = ['missing', 'malformed', 'unknown', 'revoked'] as const;
+export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
+
+/** What a store error was: the database unreachable, a wait that ran out, anything else. */
+export const STORE_ERROR_KINDS = ['unavailable', 'timeout', 'other'] as const;
+export type StoreErrorKind = (typeof STORE_ERROR_KINDS)[number];
+
+/** The `PetStore` operations the store metrics name. */
+export const STORE_OPERATIONS = ['create', 'createOnce', 'get', 'list', 'ping'] as const;
+export type StoreOperation = (typeof STORE_OPERATIONS)[number];
+
+/** What became of a create sent with an `Idempotency-Key` (`IdempotentCreateResult`). */
+export const IDEMPOTENT_OUTCOMES = ['created', 'replayed', 'key-reused', 'in-flight'] as const;
+export type IdempotentOutcome = (typeof IDEMPOTENT_OUTCOMES)[number];
 
 /** The route label of a request no route matched (404, 405): never the raw path. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -44,6 +60,17 @@ export class ApiMetrics {
   readonly protocolErrors: Counter<'status'>;
   /** Connections closed unanswered because `maxConnections` were already open. */
   readonly droppedConnections: Counter<never>;
+  /** Store operations that failed, by operation and kind (`StoreErrorKind`). */
+  readonly storeErrors: Counter<'operation' | 'kind'>;
+  /** Requests refused `401`, by reason (`AuthFailureReason`). */
+  readonly authFailures: Counter<'reason'>;
+  /** Creates sent with an `Idempotency-Key`, by outcome (`IdempotentOutcome`). */
+  readonly idempotentCreates: Counter<'outcome'>;
+  /**
+   * Requests the application has started and not yet answered: a plain number the scrape reads,
+   * so a request pays an increment and a decrement, not a gauge update each.
+   */
+  inFlight = 0;
 
   constructor(registry: Registry = new Registry(), options: { processMetrics?: boolean } = {}) {
     this.registry = registry;
@@ -87,6 +114,38 @@ export class ApiMetrics {
       name: 'http_dropped_connections_total',
       help: 'Connections closed at once, unanswered, because the maximum were already open',
       registers,
+    });
+    this.storeErrors = new Counter({
+      name: 'pet_store_errors_total',
+      help: 'Pet store operations that failed, by operation and kind (unavailable, timeout, other)',
+      labelNames: ['operation', 'kind'],
+      registers,
+    });
+    for (const operation of STORE_OPERATIONS) {
+      for (const kind of STORE_ERROR_KINDS) this.storeErrors.inc({ operation, kind }, 0);
+    }
+    this.authFailures = new Counter({
+      name: 'auth_failures_total',
+      help: 'Requests refused 401, by reason (missing, malformed, unknown, revoked)',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of AUTH_FAILURE_REASONS) this.authFailures.inc({ reason }, 0);
+    this.idempotentCreates = new Counter({
+      name: 'idempotent_creates_total',
+      help: 'Creates sent with an Idempotency-Key, by outcome (created, replayed, key-reused, in-flight)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of IDEMPOTENT_OUTCOMES) this.idempotentCreates.inc({ outcome }, 0);
+    const metrics = this;
+    new Gauge({
+      name: 'http_requests_in_flight',
+      help: 'Requests the application has started to answer and not finished',
+      registers,
+      collect() {
+        this.set(metrics.inFlight);
+      },
     });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   }

@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { Db, MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ConfigError } from '../config-error.js';
@@ -30,13 +30,19 @@ export function uriError(error: unknown, uri: string): ConfigError | undefined {
 
 /**
  * MongoDB when `MONGODB_URI` is set, otherwise the embedded in-memory store. The driver is
- * loaded only for MongoDB: the embedded default does not carry it.
+ * loaded only for MongoDB: the embedded default does not carry it. `beforeConnect` sees the
+ * driver's client before it connects.
  */
-export async function createStore(config: Config, logger: Logger): Promise<CreatedStore> {
+export async function createStore(
+  config: Config,
+  logger: Logger,
+  beforeConnect?: (client: MongoClient) => void,
+): Promise<CreatedStore> {
   if (config.mongodbUri !== undefined) {
     const { MongoPetStore } = await import('./mongo-pet-store.js');
     const store = await MongoPetStore.connect(config.mongodbUri, config.mongodbDb, {
       allowWeakConsistency: config.mongodbAllowWeakConsistency,
+      beforeConnect,
     }).catch((error: unknown) => {
       throw uriError(error, config.mongodbUri as string) ?? error;
     });

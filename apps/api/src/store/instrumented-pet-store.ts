@@ -1,44 +1,71 @@
+import type { Counter } from 'prom-client';
+import {
+  type IdempotentOutcome,
+  STORE_OPERATIONS,
+  type StoreErrorKind,
+  type StoreOperation,
+} from '../metrics/api-metrics.js';
 import type { LabelledHistogram } from '../metrics/labelled-histogram.js';
-import type {
-  IdempotentCreate,
-  IdempotentCreateResult,
-  ListPetsOptions,
-  PetDraft,
-  PetPage,
-  PetStore,
-  StoredPet,
+import {
+  type IdempotentCreate,
+  type IdempotentCreateResult,
+  type ListPetsOptions,
+  type PetDraft,
+  type PetPage,
+  type PetStore,
+  type StoredPet,
+  StoreUnavailableError,
 } from './pet-store.js';
 
-const OPERATIONS = ['create', 'createOnce', 'get', 'list', 'ping'] as const;
-type Operation = (typeof OPERATIONS)[number];
 type Outcome = 'ok' | 'error';
 
 // The label values of each operation and outcome, made once: nothing is allocated per call for them.
-const labelsOf = (operation: Operation) =>
+const labelsOf = (operation: StoreOperation) =>
   ({ ok: [operation, 'ok'], error: [operation, 'error'] }) as const;
 const LABELS = Object.fromEntries(
-  OPERATIONS.map((operation) => [operation, labelsOf(operation)]),
-) as Record<Operation, ReturnType<typeof labelsOf>>;
+  STORE_OPERATIONS.map((operation) => [operation, labelsOf(operation)]),
+) as Record<StoreOperation, ReturnType<typeof labelsOf>>;
+
+/** What a store error was, for `pet_store_errors_total`. */
+export function storeErrorKind(error: unknown): StoreErrorKind {
+  return error instanceof StoreUnavailableError ? error.kind : 'other';
+}
+
+/** The metrics an `InstrumentedPetStore` records (`ApiMetrics` holds them). */
+export interface StoreMetrics {
+  /** Time each operation takes, by operation and outcome (`ok` or `error`). */
+  readonly storeDuration: LabelledHistogram<'operation' | 'outcome'>;
+  /** Failed operations, by operation and `storeErrorKind`. */
+  readonly storeErrors: Counter<'operation' | 'kind'>;
+  /** `createOnce` results, by outcome. */
+  readonly idempotentCreates: Counter<'outcome'>;
+}
 
 /**
- * A `PetStore` that times every operation of the store it wraps into a histogram labelled by
- * operation and outcome, and otherwise behaves exactly like it.
+ * A `PetStore` that times every operation of the store it wraps, counts its failures by kind
+ * and what each idempotent create came to, and otherwise behaves exactly like it.
  */
 export class InstrumentedPetStore implements PetStore {
   readonly #inner: PetStore;
-  readonly #duration: LabelledHistogram<'operation' | 'outcome'>;
+  readonly #metrics: StoreMetrics;
 
-  constructor(inner: PetStore, duration: LabelledHistogram<'operation' | 'outcome'>) {
+  constructor(inner: PetStore, metrics: StoreMetrics) {
     this.#inner = inner;
-    this.#duration = duration;
+    this.#metrics = metrics;
   }
 
   create(draft: PetDraft): Promise<StoredPet> {
     return this.#timed('create', performance.now(), this.#inner.create(draft));
   }
 
-  createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult> {
-    return this.#timed('createOnce', performance.now(), this.#inner.createOnce(request));
+  async createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult> {
+    const result = await this.#timed(
+      'createOnce',
+      performance.now(),
+      this.#inner.createOnce(request),
+    );
+    this.#metrics.idempotentCreates.inc({ outcome: result.outcome satisfies IdempotentOutcome });
+    return result;
   }
 
   get(id: number): Promise<StoredPet | undefined> {
@@ -57,14 +84,20 @@ export class InstrumentedPetStore implements PetStore {
     return this.#inner.close();
   }
 
-  async #timed<T>(operation: Operation, started: number, result: Promise<T>): Promise<T> {
+  async #timed<T>(operation: StoreOperation, started: number, result: Promise<T>): Promise<T> {
     let outcome: Outcome = 'error';
     try {
       const value = await result;
       outcome = 'ok';
       return value;
+    } catch (error) {
+      this.#metrics.storeErrors.inc({ operation, kind: storeErrorKind(error) });
+      throw error;
     } finally {
-      this.#duration.observe(LABELS[operation][outcome], (performance.now() - started) / 1000);
+      this.#metrics.storeDuration.observe(
+        LABELS[operation][outcome],
+        (performance.now() - started) / 1000,
+      );
     }
   }
 }

@@ -50,6 +50,8 @@ export function weakenings(client: MongoClient): string[] {
 export interface ConnectOptions {
   /** Connect even when the URI weakens durability or reads (`weakenings`). */
   allowWeakConsistency?: boolean;
+  /** Sees the client before it connects, so a listener hears every event (the pool metrics). */
+  beforeConnect?: (client: MongoClient) => void;
 }
 
 /**
@@ -60,7 +62,7 @@ export interface ConnectOptions {
 export async function connectMongo(
   uri: string,
   options: MongoClientOptions = {},
-  { allowWeakConsistency = false }: ConnectOptions = {},
+  { allowWeakConsistency = false, beforeConnect }: ConnectOptions = {},
 ): Promise<MongoClient> {
   const client = new MongoClient(uri, optionsNotInUri(uri, { ...MONGO_DEFAULTS, ...options }));
   const weak = weakenings(client);
@@ -69,6 +71,7 @@ export async function connectMongo(
       `MONGODB_URI asks for ${weak.join(' and ')}: remove it, or set MONGODB_ALLOW_WEAK_CONSISTENCY=true`,
     );
   }
+  beforeConnect?.(client);
   await guarded(() => client.connect());
   return client;
 }

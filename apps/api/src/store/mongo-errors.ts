@@ -1,6 +1,7 @@
 import {
   MongoError,
   MongoNetworkError,
+  MongoNetworkTimeoutError,
   MongoNotConnectedError,
   MongoOperationTimeoutError,
   MongoServerClosedError,
@@ -65,13 +66,31 @@ export function isUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * Whether an unavailable-database error is a wait that ran out (an operation, a socket read, a
+ * pool checkout) rather than a refused or lost connection.
+ */
+export function isTimeout(error: unknown): boolean {
+  return (
+    error instanceof MongoOperationTimeoutError ||
+    error instanceof MongoNetworkTimeoutError ||
+    (error instanceof Error && error.name === 'WaitQueueTimeoutError') ||
+    (error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT'
+  );
+}
+
 /** Runs a store operation, turning "database unreachable" into `StoreUnavailableError`. */
 export async function guarded<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
-    if (isUnavailable(error))
-      throw new StoreUnavailableError('the database is unreachable', { cause: error });
+    if (isUnavailable(error)) {
+      const timedOut = isTimeout(error);
+      throw new StoreUnavailableError(
+        timedOut ? 'the database did not answer in time' : 'the database is unreachable',
+        { cause: error, kind: timedOut ? 'timeout' : 'unavailable' },
+      );
+    }
     throw error;
   }
 }

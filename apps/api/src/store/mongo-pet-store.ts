@@ -37,6 +37,8 @@ export interface MongoPetStoreOptions {
   clientOptions?: MongoClientOptions;
   /** Connect even when the URI weakens the write concern or read preference. */
   allowWeakConsistency?: boolean;
+  /** Sees the driver's client before it connects (the pool metrics listen to its events). */
+  beforeConnect?: (client: MongoClient) => void;
   /** Injected so tests can move time (idempotency keys expire, leases run out). */
   clock?: Clock;
   /**
@@ -92,6 +94,7 @@ export class MongoPetStore implements PetStore {
   ): Promise<MongoPetStore> {
     const client = await connectMongo(uri, options.clientOptions, {
       allowWeakConsistency: options.allowWeakConsistency,
+      beforeConnect: options.beforeConnect,
     });
     const store = new MongoPetStore(client, client.db(dbName), options);
     await guarded(() => store.#pets.createIndex({ status: 1, _id: 1 }, { name: 'status_id' }));

@@ -62,10 +62,19 @@ export interface PetStore {
   close(): Promise<void>;
 }
 
+/** Why a store could not answer: its database is unreachable, or did not answer in time. */
+export type UnavailableKind = 'unavailable' | 'timeout';
+
 /** Thrown by a store that cannot reach its database; the API answers 503. */
 export class StoreUnavailableError extends Error {
-  constructor(message = 'the store is unavailable', options?: ErrorOptions) {
+  readonly kind: UnavailableKind;
+
+  constructor(
+    message = 'the store is unavailable',
+    options?: ErrorOptions & { kind?: UnavailableKind },
+  ) {
     super(message, options);
     this.name = 'StoreUnavailableError';
+    this.kind = options?.kind ?? 'unavailable';
   }
 }

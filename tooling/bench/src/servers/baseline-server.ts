@@ -58,7 +58,7 @@ runChild(async (spec, untimed) => {
   const logger = createLogger(config.logLevel);
   const keys = new StaticApiKeys(parseApiKeys(config.apiKeys));
   const metrics = new ApiMetrics();
-  const store = new InstrumentedPetStore(untimed, metrics.storeDuration);
+  const store = new InstrumentedPetStore(untimed, metrics);
 
   /** Checks the bearer key as the API does; marks the answer `no-store`, a 401 included. */
   async function authenticate(
