@@ -1,11 +1,8 @@
-#!/usr/bin/env node
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_NAME_PREFIX, NAME_PREFIX_MAX } from './fixtures.js';
-import { renderJson } from './report/json.js';
-import { renderJunit } from './report/junit.js';
-import { prettyProgress, renderPretty } from './report/pretty.js';
+import { parseReporters, REPORTER_NAMES, type ReporterChoice, renderers } from './report/choose.js';
+import { prettyProgress } from './report/pretty.js';
 import { ConformanceError, DEFAULT_TIMEOUT_MS, runConformance, UsageError } from './run.js';
 import { GROUPS } from './types.js';
 import { KIT_VERSION } from './version.js';
@@ -20,9 +17,14 @@ Checks that an Animal Store server behaves as the specification says.
 Options:
   --base-url URL       the server's base address, ending in /v1 (required)
   --api-key KEY        a valid API key (or set ANIMAL_STORE_API_KEY)
-  --reporter NAME      pretty (default), json or junit
+  --reporter NAME[:FILE]
+                       ${REPORTER_NAMES.join(', ')}; pretty by default. Repeat it (or
+                       give a comma-separated list) for several reports of one run: the
+                       one without :FILE goes to stdout, each other one to its FILE
+                       (pretty goes to stdout when every one named has a FILE)
   --only LIST          comma-separated groups or check ids to run
                        (groups: ${GROUPS.join(', ')})
+  --skip LIST          comma-separated groups or check ids to leave out
   --strict             count should-advisories as failures
   --read-only          skip every check that creates pets (for production)
   --category-id LIST   comma-separated categoryIds that exist on the server, used in
@@ -38,8 +40,6 @@ Options:
 
 Exit status: 0 every must check passed, 1 a check failed, 2 usage or connection error.
 `;
-
-const REPORTERS = ['pretty', 'json', 'junit'] as const;
 
 /** Where the CLI writes and what it reads; tests pass their own. */
 export interface CliIo {
@@ -68,10 +68,7 @@ function parse(args: readonly string[], env: CliIo['env']) {
   const apiKey = values['api-key'] ?? env.ANIMAL_STORE_API_KEY;
   if (!baseUrl) throw new UsageError('--base-url is required');
   if (!apiKey) throw new UsageError('--api-key is required (or set ANIMAL_STORE_API_KEY)');
-  const reporter = values.reporter ?? 'pretty';
-  if (!(REPORTERS as readonly string[]).includes(reporter)) {
-    throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}, not "${reporter}"`);
-  }
+  const reporters = parseReporters(values.reporter ?? []);
   const timeout = values['timeout-ms'];
   if (timeout !== undefined && !/^[1-9]\d*$/.test(timeout)) {
     throw new UsageError(`--timeout-ms must be a positive integer, not "${timeout}"`);
@@ -88,17 +85,23 @@ function parse(args: readonly string[], env: CliIo['env']) {
     values['category-id'] === undefined
       ? undefined
       : values['category-id'].split(',').map((s) => s.trim());
-  const only = (values.only ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (values.only !== undefined && only.length === 0) throw new UsageError('--only needs a group');
+  const list = (name: 'only' | 'skip') => {
+    const names = (values[name] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (values[name] !== undefined && names.length === 0) {
+      throw new UsageError(`--${name} needs a group or check id`);
+    }
+    return names;
+  };
   return {
     kind: 'run' as const,
     baseUrl,
     apiKey,
-    reporter: reporter as (typeof REPORTERS)[number],
-    only,
+    reporters,
+    only: list('only'),
+    skip: list('skip'),
     strict: values.strict ?? false,
     readOnly: values['read-only'] ?? false,
     categoryIds,
@@ -117,8 +120,9 @@ function parseOptions(args: readonly string[]) {
     options: {
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },
-      reporter: { type: 'string' },
+      reporter: { type: 'string', multiple: true },
       only: { type: 'string' },
+      skip: { type: 'string' },
       strict: { type: 'boolean' },
       'read-only': { type: 'boolean' },
       'category-id': { type: 'string' },
@@ -140,13 +144,18 @@ export async function main(args: readonly string[], io: CliIo = processIo): Prom
       io.stdout(options.kind === 'help' ? HELP : `${KIT_VERSION}\n`);
       return 0;
     }
+    const { reporters, ...run } = options;
+    const toStdout = reporters.find((r) => r.file === undefined) as ReporterChoice;
     const report = await runConformance({
-      ...options,
+      ...run,
       fetch: io.fetch,
-      onProgress: options.reporter === 'pretty' ? prettyProgress(io.stderr) : undefined,
+      onProgress: toStdout.name === 'pretty' ? prettyProgress(io.stderr) : undefined,
     });
-    const render = { pretty: renderPretty, json: renderJson, junit: renderJunit }[options.reporter];
-    io.stdout(render(report));
+    for (const { name, file } of reporters) {
+      const text = renderers[name](report);
+      if (file === undefined) io.stdout(text);
+      else writeReport(file, text);
+    }
     return report.ok ? 0 : 1;
   } catch (error) {
     if (!(error instanceof ConformanceError)) throw error;
@@ -156,13 +165,10 @@ export async function main(args: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
-function invokedDirectly(): boolean {
+function writeReport(file: string, text: string): void {
   try {
-    const script = process.argv[1];
-    return script !== undefined && realpathSync(script) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
+    writeFileSync(file, text);
+  } catch (error) {
+    throw new ConformanceError(`cannot write the report to ${file}: ${(error as Error).message}`);
   }
 }
-
-if (invokedDirectly()) process.exitCode = await main(process.argv.slice(2));

@@ -1,9 +1,11 @@
 export { CHECKS } from './checks/index.js';
 export type { CheckContext } from './context.js';
 export { RateLimitedError, RequestError } from './http/client.js';
+export { renderCheckTable } from './report/check-table.js';
+export { renderHtml } from './report/html.js';
 export { renderJson } from './report/json.js';
 export { renderJunit } from './report/junit.js';
-export { renderCheckTable } from './report/markdown.js';
+export { renderMarkdown } from './report/markdown.js';
 export { prettyProgress, renderPretty } from './report/pretty.js';
 export {
   ConformanceError,

@@ -32,6 +32,8 @@ export interface ConformanceOptions {
   readonly apiKey: string;
   /** Groups (`auth`, `listPets`, `createPet`, `getPet`, `errors`) or check ids to run; all when empty. */
   readonly only?: readonly string[];
+  /** Groups or check ids to leave out (after `only`). */
+  readonly skip?: readonly string[];
   /** Count `should` advisories as failures. */
   readonly strict?: boolean;
   /** Skip every check that creates data, for production targets. */
@@ -79,18 +81,30 @@ export class ConnectionError extends ConformanceError {
 /** Per-request timeout when none is given, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** The checks `only` selects (groups or check ids), in run order; throws `UsageError` on unknown names. */
-export function selectChecks(only: readonly string[] = []): Check[] {
-  if (only.length === 0) return [...CHECKS];
-  const unknown = only.filter(
+/** Throws `UsageError` when a name in `names` is neither a group nor a check id. */
+function knownNames(option: string, names: readonly string[]): void {
+  const unknown = names.filter(
     (name) => !(GROUPS as readonly string[]).includes(name) && !CHECKS.some((c) => c.id === name),
   );
   if (unknown.length > 0) {
     throw new UsageError(
-      `unknown group or check ${unknown.map((u) => `"${u}"`).join(', ')}; groups are ${GROUPS.join(', ')}`,
+      `${option}: unknown group or check ${unknown.map((u) => `"${u}"`).join(', ')}; groups are ${GROUPS.join(', ')}`,
     );
   }
-  return CHECKS.filter((c) => only.includes(c.group) || only.includes(c.id));
+}
+
+/**
+ * The checks `only` selects and `skip` leaves out (groups or check ids), in run order; throws
+ * `UsageError` on unknown names.
+ */
+export function selectChecks(only: readonly string[] = [], skip: readonly string[] = []): Check[] {
+  knownNames('--only', only);
+  knownNames('--skip', skip);
+  const named = (c: Check, names: readonly string[]) =>
+    names.includes(c.group) || names.includes(c.id);
+  const selected = CHECKS.filter((c) => (only.length === 0 || named(c, only)) && !named(c, skip));
+  if (selected.length === 0) throw new UsageError('--only and --skip leave no check to run');
+  return selected;
 }
 
 function parseBaseUrl(raw: string): string {
@@ -189,7 +203,7 @@ function outcomeOf(check: Check, verdict: Verdict, strict: boolean): Outcome {
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const baseUrl = parseBaseUrl(options.baseUrl);
   if (!options.apiKey) throw new UsageError('an API key is required');
-  const checks = selectChecks(options.only);
+  const checks = selectChecks(options.only, options.skip);
   const strict = options.strict ?? false;
   const readOnly = options.readOnly ?? false;
   const categoryIds = parseCategoryIds(options.categoryIds);
