@@ -21,6 +21,7 @@ import { routerAnswers } from './http/router-answers.js';
 import { DEFAULT_MAX_URL_BYTES } from './http/server-limits.js';
 import type { ApiKeyVerifier } from './keys/api-key.js';
 import { ApiMetrics, routeTemplate } from './metrics/api-metrics.js';
+import { Readiness } from './readiness.js';
 import { docsPageRoutes } from './routes/docs-page.js';
 import { documentRoutes, probeRoutes } from './routes/meta.js';
 import { metricsHandler } from './routes/metrics.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   metricsToken?: string;
   /** Origins whose pages may call the API (`*`: any); no CORS when absent or empty. */
   corsOrigins?: readonly string[];
+  /** What `/readyz` reports; a process that is never draining, its database never checked, when absent. */
+  readiness?: Readiness;
 }
 
 /** Builds the Koa application without listening. */
@@ -78,7 +81,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   v1.use(documentRoutes().routes());
   v1.use(docsPageRoutes().routes());
   v1.use(pets.routes());
-  const probes = probeRoutes(store);
+  const probes = probeRoutes(deps.readiness ?? new Readiness(deps.store));
   probes.get('/metrics', metricsHandler(metrics.registry, deps.metricsToken));
   // One router holds every route (mounting copies a nested router's routes into the parent),
   // so a request costs one route match and one allowedMethods (404/405 with Allow) pass instead

@@ -25,6 +25,8 @@ export interface Config {
   mongodbAllowWeakConsistency: boolean;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** On SIGTERM, how long `/readyz` answers 503 while requests are still served. */
+  drainDelayMs: number;
   /** How long an API key lookup in MongoDB is reused (0: never): how late a revocation bites. */
   apiKeyCacheMs: number;
   /** With MongoDB: key lookups that may fail per client address per window (0: no limit). */
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbAllowWeakConsistency: boolean(env, 'MONGODB_ALLOW_WEAK_CONSISTENCY'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', BODY_LIMIT_BYTES, 1, 10 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    drainDelayMs: integer(env, 'DRAIN_DELAY_MS', 0, 0, 600_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 600_000),
     rateLimitScope: rateLimitScope(env, mongodbUri !== undefined),
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', AUTH_FAILURE_LIMIT, 0, 1e9),

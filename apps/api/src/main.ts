@@ -69,12 +69,25 @@ async function main(): Promise<void> {
     { host: config.host, port: config.port },
     config.serverLimits,
   );
+  const hurry = new AbortController();
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    // A second signal cuts the drain delay short.
+    if (stopping) return hurry.abort();
     stopping = true;
     const exit = (code: number) => process.exit(code);
-    void shutDown({ running, store, logger, timeoutMs: config.shutdownTimeoutMs, exit }, signal);
+    void shutDown(
+      {
+        running,
+        store,
+        logger,
+        drainDelayMs: config.drainDelayMs,
+        timeoutMs: config.shutdownTimeoutMs,
+        hurry: hurry.signal,
+        exit,
+      },
+      signal,
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -13,17 +13,47 @@ import {
   type ServerLimits,
 } from './http/server-limits.js';
 import { ApiMetrics } from './metrics/api-metrics.js';
+import { Readiness } from './readiness.js';
 
 export interface RunningServer {
   server: Server;
   /** e.g. `http://127.0.0.1:3000` (no prefix). */
   origin: string;
+  /** What `/readyz` answers. */
+  readiness: Readiness;
   /**
-   * Drains: stops accepting connections, answers every request still to be answered with
-   * `Connection: close`, closes idle keep-alive connections, lets in-flight requests finish (cut
-   * after `timeoutMs`), then resolves.
+   * Starts draining while still serving: `/readyz` answers `503 draining` and every answer says
+   * `Connection: close`, so the balancer stops sending before the listener closes.
+   */
+  drain(): void;
+  /**
+   * Drains (`drain()`), stops accepting connections, closes idle keep-alive connections, lets
+   * in-flight requests finish (their sockets are cut after `timeoutMs`), then resolves once the
+   * last request's handler has ended, so the store can be closed under nothing.
    */
   close(timeoutMs?: number): Promise<void>;
+}
+
+/** The requests whose handler has not ended yet (their socket may be gone already). */
+class InFlight {
+  #count = 0;
+  #idle: (() => void)[] = [];
+
+  /** `handler`, counted from its call until the promise it returns settles. */
+  wrap(handler: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>) {
+    return (req: IncomingMessage, res: ServerResponse) => {
+      this.#count++;
+      void handler(req, res).finally(() => {
+        if (--this.#count === 0) for (const resolve of this.#idle.splice(0)) resolve();
+      });
+    };
+  }
+
+  /** Resolves once no request is in flight. */
+  idle(): Promise<void> {
+    if (this.#count === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
 }
 
 /**
@@ -54,7 +84,7 @@ class Drain {
   }
 
   /** Makes every answer not yet started say `Connection: close`, then closes the server. */
-  start(server: Server, closed: () => void): void {
+  close(server: Server, closed: () => void): void {
     this.draining = true;
     // A poll of the sockets first (there is always one between two check phases): a request
     // whose bytes have already arrived on an idle connection is read, so that connection counts
@@ -64,16 +94,22 @@ class Drain {
   }
 }
 
-/** Starts the API on `host:port` (port 0 picks a free one), within `limits` (see the README). */
+/**
+ * Starts the API on `host:port` (port 0 picks a free one), within `limits` (see the README),
+ * once the database has been checked; it is checked again every `databaseCheckMs`.
+ */
 export async function startServer(
-  deps: AppDeps,
+  deps: AppDeps & { databaseCheckMs?: number },
   listen: { host: string; port: number },
   limits: Partial<ServerLimits> = {},
 ): Promise<RunningServer> {
   const metrics = deps.metrics ?? new ApiMetrics();
+  const readiness = deps.readiness ?? new Readiness(deps.store, metrics.registry);
+  await readiness.start(deps.databaseCheckMs);
   const drain = new Drain();
+  const inFlight = new InFlight();
   const server = createLimitedServer(
-    createApp({ ...deps, metrics }).callback(),
+    inFlight.wrap(createApp({ ...deps, metrics, readiness }).callback()),
     { ...DEFAULT_SERVER_LIMITS, ...limits },
     ({ requestId, status, code, cause }) => {
       metrics.protocolErrors.inc({ status });
@@ -83,24 +119,38 @@ export async function startServer(
   );
   server.on('drop', () => metrics.droppedConnections.inc());
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: Error) => {
+      readiness.stop();
+      reject(error);
+    };
+    server.once('error', failed);
     server.listen(listen.port, listen.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
+  const startDraining = () => {
+    readiness.draining = true;
+    drain.draining = true;
+  };
   return {
     server,
     origin: `http://${host}:${port}`,
-    close: (timeoutMs = 10_000) =>
-      new Promise<void>((resolve) => {
+    readiness,
+    drain: startDraining,
+    close: async (timeoutMs = 10_000) => {
+      startDraining();
+      await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
-        drain.start(server, () => {
+        drain.close(server, () => {
           clearTimeout(force);
           resolve();
         });
-      }),
+      });
+      await inFlight.idle();
+      readiness.stop();
+    },
   };
 }

@@ -152,6 +152,11 @@ describe('loadConfig', () => {
     );
   });
 
+  it('drains for DRAIN_DELAY_MS, none by default', () => {
+    expect(loadConfig({}).drainDelayMs).toBe(0);
+    expect(loadConfig({ DRAIN_DELAY_MS: '5000' }).drainDelayMs).toBe(5000);
+  });
+
   it('refuses a weakened MongoDB unless MONGODB_ALLOW_WEAK_CONSISTENCY=true', () => {
     expect(loadConfig({}).mongodbAllowWeakConsistency).toBe(false);
     expect(loadConfig({ MONGODB_ALLOW_WEAK_CONSISTENCY: 'true' }).mongodbAllowWeakConsistency).toBe(

@@ -34,6 +34,38 @@ describe('the service process', () => {
     expect(stdout).toContain('in-memory store');
   });
 
+  it('on SIGTERM, answers /readyz 503 draining and keeps serving for DRAIN_DELAY_MS', async () => {
+    // A drain delay longer than the test's timeout: only a second signal ends it.
+    const api = await startApiProcess({ API_KEYS: 'k1', DRAIN_DELAY_MS: '600000' });
+    const origin = new URL(api.base).origin;
+    expect((await fetch(`${origin}/readyz`)).status).toBe(200);
+    api.child.kill('SIGTERM');
+    // Waits for the signal to have been handled, however long this machine takes.
+    for (;;) {
+      const probe = await fetch(`${origin}/readyz`);
+      if (probe.status === 503) {
+        expect(await probe.json()).toEqual({ status: 'draining', database: 'up' });
+        break;
+      }
+      await probe.arrayBuffer();
+    }
+    const listed = await fetch(`${api.base}/pets`, { headers: { Authorization: 'Bearer k1' } });
+    expect(listed.status).toBe(200);
+    expect(api.stdout()).toContain('draining: /readyz answers 503, still serving');
+    api.child.kill('SIGTERM');
+    const [code] = await once(api.child, 'exit');
+    expect(code).toBe(0);
+    expect(api.stdout()).toContain('"msg":"stopped"');
+  });
+
+  it('on SIGINT (Ctrl-C), stops at once whatever the drain delay', async () => {
+    const api = await startApiProcess({ API_KEYS: 'k1', DRAIN_DELAY_MS: '600000' });
+    api.child.kill('SIGINT');
+    const [code] = await once(api.child, 'exit');
+    expect(code).toBe(0);
+    expect(api.stdout()).not.toContain('draining: /readyz answers 503');
+  });
+
   it('refuses a bad configuration with one clear line and exit 1', async () => {
     const child = spawn(process.execPath, [MAIN], {
       env: { PORT: 'eighty' },

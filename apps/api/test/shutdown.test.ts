@@ -5,21 +5,26 @@ import { shutDown } from '../src/shutdown.js';
 const TIMEOUT_MS = 1_000;
 const MARGIN_MS = 500;
 
-function setUp(storeClose: () => Promise<void>) {
+function setUp(
+  storeClose: () => Promise<void>,
+  { signal = 'SIGTERM', drainDelayMs = 0, hurry = new AbortController() } = {},
+) {
   const lines: { msg: string; level: number }[] = [];
   const logger = createLogger('info', { write: (line: string) => lines.push(JSON.parse(line)) });
   const exit = vi.fn<(code: number) => void>();
-  const running = { close: vi.fn(async (_timeoutMs?: number) => {}) };
+  const running = { drain: vi.fn(), close: vi.fn(async (_timeoutMs?: number) => {}) };
   const done = shutDown(
     {
       running,
       store: { close: storeClose },
       logger,
+      drainDelayMs,
       timeoutMs: TIMEOUT_MS,
       marginMs: MARGIN_MS,
+      hurry: hurry.signal,
       exit,
     },
-    'SIGTERM',
+    signal,
   );
   return { lines, exit, running, done };
 }
@@ -43,6 +48,31 @@ describe('shutDown', () => {
       'shutting down: finishing in-flight requests',
       'stopped',
     ]);
+  });
+
+  it('on SIGTERM, drains for the drain delay while serving, then closes', async () => {
+    const { running, exit, done } = setUp(async () => {}, { drainDelayMs: 3_000 });
+    expect(running.drain).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(running.close).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    await done;
+    expect(running.close).toHaveBeenCalledWith(TIMEOUT_MS);
+    expect(exit.mock.calls).toEqual([[0]]);
+  });
+
+  it('on SIGINT (Ctrl-C), or a second signal, skips the drain delay', async () => {
+    const ctrlC = setUp(async () => {}, { signal: 'SIGINT', drainDelayMs: 3_000 });
+    await ctrlC.done;
+    expect(ctrlC.running.drain).toHaveBeenCalledOnce();
+    expect(ctrlC.exit.mock.calls).toEqual([[0]]);
+    const hurry = new AbortController();
+    const twice = setUp(async () => {}, { drainDelayMs: 3_000, hurry });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(twice.running.close).not.toHaveBeenCalled();
+    hurry.abort();
+    await twice.done;
+    expect(twice.exit.mock.calls).toEqual([[0]]);
   });
 
   it('exits 1 when the store never closes, once the deadline and the margin have passed', async () => {

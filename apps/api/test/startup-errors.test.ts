@@ -55,6 +55,7 @@ const BAD: readonly [variable: string, value: string, says: RegExp][] = [
   ['MONGODB_DB', 'no/slashes', /MONGODB_DB must be 1-63 letters/],
   ['BODY_LIMIT_BYTES', '0', /BODY_LIMIT_BYTES must be an integer from 1/],
   ['SHUTDOWN_TIMEOUT_MS', 'soon', /SHUTDOWN_TIMEOUT_MS must be an integer/],
+  ['DRAIN_DELAY_MS', 'later', /DRAIN_DELAY_MS must be an integer/],
   ['RATE_LIMIT_REQUESTS', '1.5', /RATE_LIMIT_REQUESTS must be an integer/],
   ['RATE_LIMIT_SCOPE', 'cluster', /RATE_LIMIT_SCOPE=cluster shares the limit through MongoDB/],
   ['RATE_LIMIT_WINDOW_SECONDS', '0', /RATE_LIMIT_WINDOW_SECONDS must be an integer from 1/],

@@ -1,18 +1,24 @@
 import { openApiDocument } from '@animal-store/contract';
 import Router from '@koa/router';
 import type { AppState } from '../http/app-state.js';
-import type { PetStore } from '../store/pet-store.js';
+import type { Readiness } from '../readiness.js';
 
-/** Probes for the platform: liveness never touches the store; readiness does. */
-export function probeRoutes(store: PetStore): Router<AppState> {
+/**
+ * Probes for the platform; neither waits on the database. Liveness: the process answers.
+ * Readiness: `200 ready` while this process should get traffic, `503 draining` from SIGTERM on;
+ * both say the database's state as last checked.
+ */
+export function probeRoutes(readiness: Readiness): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  router.get('/readyz', async (ctx) => {
-    // A store failure propagates: errorAnswers turns it into 503 service_unavailable.
-    await store.ping();
-    ctx.body = { status: 'ready' };
+  router.get('/readyz', (ctx) => {
+    if (readiness.draining) ctx.status = 503;
+    ctx.body = {
+      status: readiness.draining ? 'draining' : 'ready',
+      database: readiness.database,
+    };
   });
   return router;
 }

@@ -2,7 +2,7 @@ import { openApiDocument } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../../src/store/memory-pet-store.js';
 import { StoreUnavailableError } from '../../src/store/pet-store.js';
-import { errorBody, startTestApi } from '../helpers/api.js';
+import { auth, json, startTestApi } from '../helpers/api.js';
 
 const api = await startTestApi();
 
@@ -15,19 +15,50 @@ describe('public endpoints', () => {
 
   it('answers /healthz and /readyz', async () => {
     expect(await (await fetch(`${api.origin}/healthz`)).json()).toEqual({ status: 'ok' });
-    expect((await fetch(`${api.origin}/readyz`)).status).toBe(200);
+    const ready = await fetch(`${api.origin}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', database: 'up' });
   });
 
-  it('fails /readyz with 503 while the store is down, /healthz stays up', async () => {
+  it('stays ready while the database is down, saying so in /readyz and the metric', async () => {
+    let up = false;
     const store = Object.assign(new MemoryPetStore(), {
       ping: async () => {
-        throw new StoreUnavailableError();
+        if (!up) throw new StoreUnavailableError();
       },
     });
     const down = await startTestApi({ store });
     const res = await fetch(`${down.origin}/readyz`);
-    expect(res.status).toBe(503);
-    expect((await errorBody(res)).code).toBe('service_unavailable');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ready', database: 'down' });
+    expect(await (await fetch(`${down.origin}/metrics`)).text()).toMatch(
+      /^animal_store_database_up 0$/m,
+    );
     expect((await fetch(`${down.origin}/healthz`)).status).toBe(200);
+    up = true;
+    await down.running.readiness.check();
+    expect(await (await fetch(`${down.origin}/readyz`)).json()).toEqual({
+      status: 'ready',
+      database: 'up',
+    });
+    expect(await (await fetch(`${down.origin}/metrics`)).text()).toMatch(
+      /^animal_store_database_up 1$/m,
+    );
+  });
+
+  it('answers /readyz 503 draining once draining, and still serves every request', async () => {
+    const draining = await startTestApi();
+    draining.running.drain();
+    const res = await fetch(`${draining.origin}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: 'draining', database: 'up' });
+    const created = await fetch(`${draining.base}/pets`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'Late', categoryId: 1 }),
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('connection')).toBe('close');
+    expect((await fetch(`${draining.base}/pets`, { headers: auth })).status).toBe(200);
   });
 });

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../src/app.js';
 import type { ServerLimits } from '../../src/http/server-limits.js';
 import { parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
 import { createLogger } from '../../src/logger.js';
-import { startServer } from '../../src/server.js';
+import { type RunningServer, startServer } from '../../src/server.js';
 import type { PetStore } from '../../src/store/pet-store.js';
 import { createTestStore } from './store.js';
 
@@ -20,6 +20,8 @@ export interface TestApi {
   store: PetStore;
   /** Every log line the server wrote, parsed. */
   logs: Record<string, unknown>[];
+  /** The server itself (its readiness, its drain). */
+  running: RunningServer;
   /** Moves the injected clock. */
   setNow(date: Date): void;
   close(): Promise<void>;
@@ -27,7 +29,7 @@ export interface TestApi {
 
 /** Starts the API on 127.0.0.1 with a fresh store; closed automatically after the file's tests. */
 export async function startTestApi(
-  overrides: Partial<AppDeps> = {},
+  overrides: Partial<AppDeps> & { databaseCheckMs?: number } = {},
   limits: Partial<ServerLimits> = {},
 ): Promise<TestApi> {
   const logs: Record<string, unknown>[] = [];
@@ -63,6 +65,7 @@ export async function startTestApi(
     origin: running.origin,
     store,
     logs,
+    running,
     setNow: (date) => {
       now = date;
     },
