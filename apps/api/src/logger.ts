@@ -1,9 +1,11 @@
+import { hostname } from 'node:os';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { BUILD_INFO } from './build-info.js';
 import { SyncLogDestination } from './log-destination.js';
 
 /**
- * JSON logs, on stdout unless told otherwise. Credentials are redacted wherever they might be
- * attached.
+ * JSON logs, on stdout unless told otherwise; every line names the service, its version, the
+ * process id and the host. Credentials are redacted wherever they might be attached.
  *
  * Stdout is written synchronously (`SyncLogDestination`): pino's default (asynchronous)
  * destination keeps every line it could not write yet in memory, without bound, so a busy
@@ -16,7 +18,12 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   return pino(
     {
       level,
-      base: { service: 'animal-store-api' },
+      base: {
+        service: 'animal-store-api',
+        version: BUILD_INFO.version,
+        pid: process.pid,
+        hostname: hostname(),
+      },
       redact: {
         paths: [
           'req.headers.authorization',

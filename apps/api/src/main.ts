@@ -2,6 +2,7 @@
 import { API_PREFIX } from '@animal-store/contract';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
+import { versionLine } from './build-info.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { RateLimiter, RateLimitSettings } from './http/rate-limit.js';
 import { setUpApiKeys } from './keys/api-key-setup.js';
@@ -33,7 +34,23 @@ async function sharedRateLimiter(
   });
 }
 
+/** Handles the command line (only `--version`); true when the process should start. */
+function commandLine(args: readonly string[]): boolean {
+  const [first] = args;
+  if (first === undefined) return true;
+  if (args.length === 1 && (first === '--version' || first === '-v')) {
+    process.stdout.write(`${versionLine('animal-store-api')}\n`);
+    return false;
+  }
+  process.stderr.write(
+    `animal-store-api: unknown argument ${JSON.stringify(first)}: the service is configured through environment variables; --version prints its version\n`,
+  );
+  process.exitCode = 2;
+  return false;
+}
+
 async function main(): Promise<void> {
+  if (!commandLine(process.argv.slice(2))) return;
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const metrics = new ApiMetrics();

@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppDeps, createApp } from './app.js';
+import { registerBuildInfo } from './build-info.js';
 import {
   createLimitedServer,
   DEFAULT_SERVER_LIMITS,
@@ -104,6 +105,7 @@ export async function startServer(
   limits: Partial<ServerLimits> = {},
 ): Promise<RunningServer> {
   const metrics = deps.metrics ?? new ApiMetrics();
+  registerBuildInfo(metrics.registry);
   const readiness = deps.readiness ?? new Readiness(deps.store, metrics.registry);
   await readiness.start(deps.databaseCheckMs);
   const drain = new Drain();

@@ -37,15 +37,31 @@ export function errorBody(error: HttpError): ErrorBody {
 }
 
 /**
+ * The status the access log and the metrics record for a request whose client closed the
+ * connection before its answer (nginx's "client closed request"); nothing is sent.
+ */
+export const CLIENT_GONE_STATUS = 499;
+
+/**
  * Turns whatever the middleware after it throws into an Error answer: an `HttpError` as it says,
  * a store that cannot be reached as `503`, anything else as a `500` that leaks nothing (and is
- * logged).
+ * logged). A failure after the client has gone (its body can no longer be read) is no fault of
+ * the service: it is logged at info and answered to nobody.
  */
 export function errorAnswers(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
     } catch (caught) {
+      if (ctx.req.socket.destroyed && !ctx.res.headersSent) {
+        logger.info(
+          { requestId: ctx.state.requestId, err: (caught as Error)?.message },
+          'client closed the connection before its answer',
+        );
+        ctx.respond = false;
+        ctx.res.statusCode = CLIENT_GONE_STATUS;
+        return;
+      }
       const error = toHttpError(caught, logger.child({ requestId: ctx.state.requestId }));
       Object.assign(ctx.state.headers, error.headers);
       // A route that wrote its answer before failing keeps it: nothing can be added.

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { versionLine } from '../build-info.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { connectMongo } from '../store/mongo-client.js';
 import { StoreUnavailableError } from '../store/pet-store.js';
@@ -23,6 +24,7 @@ Commands:
 
 Options:
   -h, --help      print this help
+  -v, --version   print the version
 
 Environment: MONGODB_URI or MONGODB_URI_FILE (required), MONGODB_DB (default animal_store),
 MONGODB_ALLOW_WEAK_CONSISTENCY (see the API's README).
@@ -46,6 +48,7 @@ class UsageError extends Error {}
 
 type Command =
   | { kind: 'help' }
+  | { kind: 'version' }
   | { kind: 'create'; name: string }
   | { kind: 'list' }
   | { kind: 'revoke'; name: string };
@@ -55,7 +58,10 @@ const parseOptions = (args: readonly string[]) =>
     args: [...args],
     strict: true,
     allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' } },
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
   });
 
 function parse(args: readonly string[]): Command {
@@ -66,6 +72,7 @@ function parse(args: readonly string[]): Command {
     throw new UsageError((error as Error).message);
   }
   if (parsed.values.help) return { kind: 'help' };
+  if (parsed.values.version) return { kind: 'version' };
   const [command, name, ...extra] = parsed.positionals;
   if (command === undefined) throw new UsageError('a command is required: create, list or revoke');
   if (command === 'list') {
@@ -105,7 +112,7 @@ function table(keys: readonly ApiKeySummary[]): string {
 }
 
 async function execute(
-  command: Exclude<Command, { kind: 'help' }>,
+  command: Exclude<Command, { kind: 'help' | 'version' }>,
   registry: ApiKeyRegistry,
   io: KeysCliIo,
 ): Promise<number> {
@@ -150,6 +157,10 @@ export async function runKeysCli(
     command = parse(args);
     if (command.kind === 'help') {
       io.stdout(HELP);
+      return 0;
+    }
+    if (command.kind === 'version') {
+      io.stdout(`${versionLine(NAME)}\n`);
       return 0;
     }
     ({
