@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import {
   LIMIT_MAX,
   PET_STATUSES,
-  type Pet,
   type PetStatus,
-  validatePet,
+  type SpecPet,
+  validateSpecPet,
 } from '@animal-store/contract';
 import type { HttpClient, HttpResponse } from './http/client.js';
 import { integerText } from './http/json.js';
@@ -69,7 +69,7 @@ export interface Creation {
   readonly sent: SentPet;
   readonly response: HttpResponse;
   /** The created Pet, when the answer was a 2xx whose body validates as a Pet. */
-  readonly pet?: Pet;
+  readonly pet?: SpecPet;
   /** The assigned id as an exact integer string, when there is a Pet. */
   readonly id?: string;
 }
@@ -79,7 +79,7 @@ export interface Samples {
   readonly byStatus: ReadonlyMap<PetStatus, Creation>;
   readonly withoutStatus?: Creation;
   /** Every sample that was created, in creation order. */
-  readonly pets: readonly (Creation & { readonly pet: Pet; readonly id: string })[];
+  readonly pets: readonly (Creation & { readonly pet: SpecPet; readonly id: string })[];
 }
 
 /** A new run id: 8 random letters of `a`-`p` (4 bytes), carried in every name the run sends. */
@@ -182,7 +182,7 @@ export class Fixtures {
     });
     const creation: Creation = { sent: body, response };
     if (response.status < 200 || response.status > 299) return creation;
-    const checked = validatePet(response.body);
+    const checked = validateSpecPet(response.body);
     const id = integerText(response.body, 'id');
     if (!checked.ok || id === undefined) return creation;
     this.sentById.set(id, body);
@@ -213,7 +213,8 @@ export class Fixtures {
     for (const status of PET_STATUSES) byStatus.set(status, await this.create(status));
     const withoutStatus = await this.create();
     const pets = [...byStatus.values(), withoutStatus].filter(
-      (c): c is Creation & { pet: Pet; id: string } => c.pet !== undefined && c.id !== undefined,
+      (c): c is Creation & { pet: SpecPet; id: string } =>
+        c.pet !== undefined && c.id !== undefined,
     );
     return { byStatus, withoutStatus, pets };
   }

@@ -4,7 +4,7 @@ export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
 /** `limit` used when the client sends none (spec §8). */
 export const LIMIT_DEFAULT = 20;
-/** Longest accepted pet name, in characters (a gap the design card fills). */
+/** Longest accepted pet name, in characters (a gap docs/decisions.md fills). */
 export const NAME_MAX_LENGTH = 200;
 /**
  * Largest identifier: 2^53-1. JSON numbers beyond it cannot round-trip through

@@ -5,6 +5,7 @@ import {
   LIMIT_MAX,
   LIMIT_MIN,
 } from './limits.js';
+import { LIST_PETS_PARAMS } from './query.js';
 import { ERROR_CODES, ErrorBody, type ErrorBody as ErrorBodyType } from './schemas/error.js';
 import { ListPetsQuery, PetIdParams } from './schemas/params.js';
 import { NewPet, Pet, PetStatus } from './schemas/pet.js';
@@ -214,6 +215,23 @@ function parameter(
   };
 }
 
+/** Examples of `listPets`' parameters for the reference page; `after` gets none (see above). */
+const QUERY_EXAMPLES: Partial<Record<keyof ListPetsQuery, unknown>> = {
+  limit: 20,
+  status: 'available',
+};
+
+/** One `listPets` query parameter, its schema a `$ref` when it is a component schema. */
+function queryParameter(name: keyof ListPetsQuery) {
+  const schema = ListPetsQuery.properties[name];
+  const param = parameter(name, 'query', schema, false, QUERY_EXAMPLES[name]);
+  const text = JSON.stringify(schema);
+  const component = (Object.keys(componentSchemas) as (keyof typeof componentSchemas)[]).find(
+    (key) => JSON.stringify(componentSchemas[key]) === text,
+  );
+  return component === undefined ? param : { ...param, schema: ref(component) };
+}
+
 const idempotencyKeyParam = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -258,14 +276,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           summary: 'List animals',
           description: `Ascending by id. At most \`limit\` (${LIMIT_MIN}..${LIMIT_MAX}, default ${LIMIT_DEFAULT}) animals; a \`Link: rel="next"\` header points at the next page when more exist.`,
           security: [{ bearerAuth: [] }],
-          parameters: [
-            parameter('limit', 'query', ListPetsQuery.properties.limit, false, 20),
-            {
-              ...parameter('status', 'query', PetStatus, false, 'available'),
-              schema: ref('PetStatus'),
-            },
-            parameter('after', 'query', ListPetsQuery.properties.after, false),
-          ],
+          parameters: LIST_PETS_PARAMS.map(queryParameter),
           responses: {
             '200': {
               description: 'A page of animals',

@@ -1,11 +1,17 @@
 import { LIMIT_DEFAULT } from './limits.js';
 import type { ErrorDetail } from './schemas/error.js';
-import type { ListPetsQuery } from './schemas/params.js';
+import { ListPetsQuery } from './schemas/params.js';
 import { type ValidationResult, validateListPetsQuery, validatePetIdParams } from './validate.js';
 
 const INTEGER = /^-?[0-9]+$/;
-const INTEGER_PARAMS = new Set(['limit', 'after']);
-const LIST_PARAMS = ['limit', 'status', 'after'] as const;
+
+/** The names of `listPets`' query parameters, in the order a formatted query gives them. */
+export const LIST_PETS_PARAMS = Object.keys(ListPetsQuery.properties) as (keyof ListPetsQuery)[];
+const INTEGER_PARAMS = new Set(
+  LIST_PETS_PARAMS.filter(
+    (name) => (ListPetsQuery.properties[name] as { type?: unknown }).type === 'integer',
+  ),
+);
 
 /** `listPets` query with the default limit applied. */
 export type ResolvedListPetsQuery = ListPetsQuery & { limit: number };
@@ -16,7 +22,7 @@ export function parseListPetsQuery(
 ): ValidationResult<ResolvedListPetsQuery> {
   const details: ErrorDetail[] = [];
   const typed: Record<string, unknown> = {};
-  for (const name of LIST_PARAMS) {
+  for (const name of LIST_PETS_PARAMS) {
     const values = params.getAll(name);
     if (values.length === 0) continue;
     if (values.length > 1) {
@@ -38,6 +44,20 @@ export function parseListPetsQuery(
   const checked = validateListPetsQuery(typed);
   if (!checked.ok) return { ok: false, details: checked.details.map(asParam) };
   return { ok: true, value: { ...checked.value, limit: checked.value.limit ?? LIMIT_DEFAULT } };
+}
+
+/**
+ * The query string of a `listPets` request, without the `?`: each parameter that is set, in
+ * `LIST_PETS_PARAMS` order; what `parseListPetsQuery` reads back to the same query.
+ */
+export function formatListPetsQuery(query: ListPetsQuery): string {
+  let text = '';
+  for (const name of LIST_PETS_PARAMS) {
+    const value = query[name];
+    if (value === undefined) continue;
+    text += `${text === '' ? '' : '&'}${name}=${encodeURIComponent(value)}`;
+  }
+  return text;
 }
 
 /** Parses the raw `petId` path segment: a positive integer no larger than 2^53-1. */

@@ -2,7 +2,7 @@ import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ErrorBody, type ErrorDetail, SpecErrorBody } from './schemas/error.js';
 import { ListPetsQuery, PetIdParams } from './schemas/params.js';
-import { NewPet, Pet, PetList } from './schemas/pet.js';
+import { NewPet, Pet, PetList, SpecPet, SpecPetList } from './schemas/pet.js';
 
 /** Outcome of validating a value: the typed value, or every problem with its path. */
 export type ValidationResult<T> =
@@ -84,10 +84,14 @@ export const validateNewPet: Validate<NewPet> = (value) => {
   if (result.details.some((d) => d.path === '/name')) return result;
   return { ok: false, details: [...result.details, UNPAIRED_NAME] };
 };
-/** Validates one Pet as a response body. */
+/** Validates one Pet as this service returns it. */
 export const validatePet = compileValidator(Pet);
-/** Validates a `listPets` response body. */
+/** Validates a `listPets` response body as this service returns it. */
 export const validatePetList = compileValidator(PetList);
+/** Validates a Pet from any server: the spec's fields, other fields unconstrained. */
+export const validateSpecPet = compileValidator(SpecPet);
+/** Validates a `listPets` body from any server: an array of SpecPet. */
+export const validateSpecPetList = compileValidator(SpecPetList);
 /** Validates an Error response body. */
 export const validateErrorBody = compileValidator(ErrorBody);
 /** Validates an Error body from any server: the spec's three fields, other fields unconstrained. */

@@ -2,7 +2,7 @@
 export const API_PREFIX = '/v1';
 /** Version of the interface description (spec §9). */
 export const API_VERSION = '1.0.0';
-/** The instant `getPet` became deprecated (the design card's choice; the spec gives none). */
+/** The instant `getPet` became deprecated (docs/decisions.md; the spec gives none). */
 export const GET_PET_DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');
 /** The instant `getPet` is removed (spec §4.3): from then on it answers 410. */
 export const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { LIMIT_DEFAULT, parseListPetsQuery, parsePetId } from '../src/index.js';
+import {
+  formatListPetsQuery,
+  LIMIT_DEFAULT,
+  parseListPetsQuery,
+  parsePetId,
+} from '../src/index.js';
 
 const parse = (query: string) => parseListPetsQuery(new URLSearchParams(query));
 
@@ -63,5 +68,21 @@ describe('parsePetId', () => {
     const result = parsePetId(raw);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.details[0]?.path).toBe('petId');
+  });
+});
+
+describe('formatListPetsQuery', () => {
+  it.each([
+    [{ limit: 20 }, 'limit=20'],
+    [{ limit: 5, status: 'sold', after: 42 }, 'limit=5&status=sold&after=42'],
+    [{ after: 7, limit: 1 }, 'limit=1&after=7'],
+    [{}, ''],
+  ] as const)('writes %j as %s', (query, text) => {
+    expect(formatListPetsQuery(query)).toBe(text);
+  });
+
+  it('writes what parseListPetsQuery reads back', () => {
+    const query = { limit: 3, status: 'pending', after: 9 } as const;
+    expect(parse(formatListPetsQuery(query))).toEqual({ ok: true, value: query });
   });
 });

@@ -1,7 +1,8 @@
-// Request bodies that break one field of NewPet, derived from the contract's Pet schema (the
-// spec's fields: types, int64 format, the status enum), never from the reference's own limits.
+// Request bodies that break one field of NewPet, derived from the contract's SpecNewPet (the
+// spec's fields: types, int64 format, the status enum), never from the API's own NewPet: its
+// limits and the fields it adds are one server's choices, not the spec's.
 // Values are drawn with fast-check from the run's seed, so `--seed` replays a run's cases.
-import { NewPet, Pet } from '@animal-store/contract';
+import { SpecNewPet } from '@animal-store/contract';
 import fc from 'fast-check';
 import type { Level } from '../types.js';
 
@@ -19,16 +20,14 @@ export interface SpecField {
   readonly required: boolean;
 }
 
-/** NewPet's fields as the spec defines them: Pet's properties less the assigned `id`. */
+/** NewPet's fields as the spec defines them. */
 export const NEW_PET_FIELDS: readonly SpecField[] = Object.entries(
-  Pet.properties as Record<string, FieldSchema>,
-)
-  .filter(([name]) => name !== 'id')
-  .map(([name, schema]) => ({
-    name,
-    schema,
-    required: (NewPet.required as readonly string[]).includes(name),
-  }));
+  SpecNewPet.properties as Record<string, FieldSchema>,
+).map(([name, schema]) => ({
+  name,
+  schema,
+  required: (SpecNewPet.required as readonly string[]).includes(name),
+}));
 
 /**
  * Which check sends a case: `invalid` (must) what the spec forbids and any JSON parser sees;

@@ -1,4 +1,4 @@
-import { GET_PET_SUNSET_AT, ID_MAX, validatePet } from '@animal-store/contract';
+import { GET_PET_SUNSET_AT, ID_MAX, validateSpecPet } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import { fallsOnDay, parseHttpDate, parseStructuredDate, readableDate } from '../http/dates.js';
@@ -33,7 +33,7 @@ async function target(ctx: CheckContext): Promise<Target | undefined> {
   if (own !== undefined) return { id: own.id, fields: sentFields(own.sent) };
   const listed = await ctx.list('?limit=1');
   const first: unknown = Array.isArray(listed.body) ? listed.body[0] : undefined;
-  const checked = validatePet(first);
+  const checked = validateSpecPet(first);
   const id = idOf(first);
   return checked.ok && id !== undefined ? { id, fields: petFields(checked.value) } : undefined;
 }

@@ -3,8 +3,8 @@ import {
   LIMIT_MAX,
   LIMIT_MIN,
   PET_STATUSES,
-  type Pet,
   type PetStatus,
+  type SpecPet,
 } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
@@ -332,7 +332,7 @@ export const listPetsChecks: readonly Check[] = [
       if (next.origin !== new URL(res.url).origin) fail(`the next link points at ${next.origin}`);
       const page = await ctx.send({ method: 'GET', path: next.href });
       const second = expectPetList(page, '(the next link)');
-      const repeated = second.find((pet: Pet) => first.some((p) => idOf(p) === idOf(pet)));
+      const repeated = second.find((pet: SpecPet) => first.some((p) => idOf(p) === idOf(pet)));
       if (repeated !== undefined) fail(`the next page repeats pet ${idOf(repeated)}`);
       return pass(`Link rel="next" leads to ${countPets(second.length)} more`);
     },

@@ -1,11 +1,11 @@
 import {
   describeDetails,
   type ErrorDetail,
-  type Pet,
   type SpecErrorBody,
-  validatePet,
-  validatePetList,
+  type SpecPet,
   validateSpecErrorBody,
+  validateSpecPet,
+  validateSpecPetList,
 } from '@animal-store/contract';
 import type { SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
@@ -98,9 +98,9 @@ export function expectJson(res: HttpResponse, how?: string): void {
 }
 
 /** Fails unless the body is a valid Pet (the contract's schema); returns it. */
-export function expectPet(res: HttpResponse, how?: string): Pet {
+export function expectPet(res: HttpResponse, how?: string): SpecPet {
   expectJson(res, how);
-  const checked = validatePet(res.body);
+  const checked = validateSpecPet(res.body);
   if (!checked.ok) {
     fail(`${described(res, how)}: not a valid Pet: ${brief(checked.details)}`, res);
   }
@@ -108,10 +108,10 @@ export function expectPet(res: HttpResponse, how?: string): Pet {
 }
 
 /** Fails unless the answer is `200` with a JSON array of valid Pets; returns the items. */
-export function expectPetList(res: HttpResponse, how?: string): Pet[] {
+export function expectPetList(res: HttpResponse, how?: string): SpecPet[] {
   expectStatus(res, 200, how);
   expectJson(res, how);
-  const checked = validatePetList(res.body);
+  const checked = validateSpecPetList(res.body);
   if (!checked.ok) {
     fail(`${described(res, how)}: not a JSON array of Pets: ${brief(checked.details)}`, res);
   }
@@ -156,12 +156,12 @@ export function sentFields(sent: SentPet): PetFields {
 }
 
 /** The fields of a pet the server returned (categoryId exact, from its JSON literal). */
-export function petFields(pet: Pet): PetFields {
+export function petFields(pet: SpecPet): PetFields {
   return { name: pet.name, categoryId: integerText(pet, 'categoryId'), status: pet.status };
 }
 
 /** How `pet` differs from the expected fields, or undefined when it is the same pet. */
-export function difference(pet: Pet, expected: PetFields): string | undefined {
+export function difference(pet: SpecPet, expected: PetFields): string | undefined {
   const actual = petFields(pet);
   if (actual.name !== expected.name) {
     return `name is ${JSON.stringify(actual.name)}, expected ${JSON.stringify(expected.name)}`;

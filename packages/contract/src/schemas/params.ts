@@ -2,18 +2,27 @@ import Type, { type Static } from 'typebox';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../limits.js';
 import { Int64Id, PetStatus } from './pet.js';
 
-/** Query parameters of `listPets` (spec §4.1), plus the `after` cursor the design card adds. */
+/** Query parameters of `listPets` as the spec states them (§4.1). */
+const specQueryParams = {
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: LIMIT_MIN,
+      maximum: LIMIT_MAX,
+      default: LIMIT_DEFAULT,
+      description: 'Maximum number of animals returned',
+    }),
+  ),
+  status: Type.Optional(PetStatus),
+};
+
+/**
+ * Query parameters of `listPets` as this service takes them: the spec's, then the ones it adds
+ * (the `after` cursor, docs/decisions.md). The parser, the next-page link and the OpenAPI
+ * document all follow this list.
+ */
 export const ListPetsQuery = Type.Object(
   {
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: LIMIT_MIN,
-        maximum: LIMIT_MAX,
-        default: LIMIT_DEFAULT,
-        description: 'Maximum number of animals returned',
-      }),
-    ),
-    status: Type.Optional(PetStatus),
+    ...specQueryParams,
     after: Type.Optional(
       Type.Integer({
         ...Int64Id,

@@ -16,7 +16,7 @@ export const PET_STATUSES = [
   'sold',
 ] as const satisfies readonly PetStatus[];
 
-/** Status given to a pet created without one (a gap the design card fills). */
+/** Status given to a pet created without one (a gap docs/decisions.md fills). */
 export const DEFAULT_PET_STATUS: PetStatus = 'available';
 
 /**
@@ -32,8 +32,8 @@ export const NAME_PATTERN = `^[^${WHITESPACE}](?:[\\s\\S]*[^${WHITESPACE}])?$`;
 /** A positive integer identifier that survives a JSON round-trip exactly. */
 export const Int64Id = Type.Integer({ format: 'int64', minimum: 1, maximum: ID_MAX });
 
-/** The fields a Pet shares with NewPet, as the spec states them (no gap-filling limits). */
-const sharedFields = {
+/** A new pet's fields exactly as the spec states them (§2): types and formats, no limits. */
+const specFields = {
   name: Type.String({ description: "The animal's name" }),
   categoryId: Type.Integer({
     format: 'int64',
@@ -42,10 +42,40 @@ const sharedFields = {
   status: Type.Optional(PetStatus),
 };
 
-/** Request body of `createPet` (spec §2), with the design card's limits; unknown fields are refused. */
+/**
+ * NewPet exactly as the spec states it: what every conforming server accepts. The conformance
+ * kit draws its request cases from these fields alone.
+ */
+export const SpecNewPet = Type.Object(specFields);
+export type SpecNewPet = Static<typeof SpecNewPet>;
+
+/**
+ * Pet exactly as the spec states it: NewPet's fields plus the assigned `id`, other fields
+ * allowed. What a client may rely on from any conforming server; the kit validates with it.
+ */
+export const SpecPet = Type.Object({
+  id: Type.Integer({ format: 'int64', description: 'Unique identifier, assigned on creation' }),
+  ...specFields,
+});
+export type SpecPet = Static<typeof SpecPet>;
+
+/** A `listPets` body from any conforming server: a JSON array of SpecPet. */
+export const SpecPetList = Type.Array(SpecPet);
+export type SpecPetList = Static<typeof SpecPetList>;
+
+/**
+ * The fields this service adds to a pet beyond the spec's: accepted by `createPet`, stored and
+ * returned. Each is optional, since a client written against the spec never sends it. A new
+ * field is added here; the stores, the API's validation and the OpenAPI document follow.
+ */
+export const serviceFields = {};
+
+/**
+ * Request body of `createPet` as this service accepts it: the spec's fields with the limits
+ * docs/decisions.md sets, and the service's own fields; unknown fields are refused.
+ */
 export const NewPet = Type.Object(
   {
-    ...sharedFields,
     name: Type.String({
       description:
         "The animal's name: 1 to 200 characters, not starting or ending with whitespace, Unicode text (no unpaired surrogate: UTF-8 cannot carry one)",
@@ -53,22 +83,25 @@ export const NewPet = Type.Object(
       maxLength: NAME_MAX_LENGTH,
       pattern: NAME_PATTERN,
     }),
-    categoryId: Type.Integer({ ...sharedFields.categoryId, minimum: 1, maximum: ID_MAX }),
+    categoryId: Type.Integer({ ...specFields.categoryId, minimum: 1, maximum: ID_MAX }),
+    status: specFields.status,
+    ...serviceFields,
   },
   { additionalProperties: false },
 );
 export type NewPet = Static<typeof NewPet>;
 
 /**
- * An animal record (spec §2): NewPet's fields plus the service-assigned `id`.
- * Kept to what the spec guarantees so it validates any conforming server's pets.
+ * A pet as this service returns it: NewPet's fields, the assigned `id`, and `status` always
+ * present (`DEFAULT_PET_STATUS` when the create gave none).
  */
 export const Pet = Type.Object({
-  id: Type.Integer({ format: 'int64', description: 'Unique identifier, assigned on creation' }),
-  ...sharedFields,
+  id: Type.Integer({ ...SpecPet.properties.id, minimum: 1, maximum: ID_MAX }),
+  ...NewPet.properties,
+  status: PetStatus,
 });
 export type Pet = Static<typeof Pet>;
 
-/** Response body of `listPets`: a JSON array of Pet. */
+/** Response body of `listPets` as this service returns it: a JSON array of Pet. */
 export const PetList = Type.Array(Pet);
 export type PetList = Static<typeof PetList>;
