@@ -3,5 +3,10 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   // Timeouts catch hangs, never slowness: the gap suites run many kit runs at once, and CI
   // machines are small and may be busy.
-  test: { name: 'conformance', include: ['test/**/*.test.ts'], testTimeout: 10 * 60_000 },
+  test: {
+    name: 'conformance',
+    include: ['test/**/*.test.ts'],
+    testTimeout: 10 * 60_000,
+    hookTimeout: 10 * 60_000,
+  },
 });

@@ -1,0 +1,147 @@
+// The repository's GitHub Action (action.yml at the root): its step script run as the runner
+// runs it, with a temporary GITHUB_STEP_SUMMARY and GITHUB_OUTPUT, against a real listening server.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { XMLValidator } from 'fast-xml-parser';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import {
+  closedBaseUrl,
+  type FakeServer,
+  type FakeServerOptions,
+  startFakeServer,
+} from './support/fake-server.js';
+import { type Finished, runProcess } from './support/process.js';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const script = join(repo, 'packages', 'conformance', 'action', 'run.sh');
+const kit = `${process.execPath} ${join(repo, 'packages', 'conformance', 'bin', 'animal-store-conformance.js')}`;
+const dir = mkdtempSync(join(tmpdir(), 'conformance-action-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A key long and odd enough that any trace of it in the summary is found. */
+const KEY = 'Action-Key-0d15ea5e77';
+
+interface Step extends Finished {
+  readonly summary: string;
+  readonly output: string;
+  readonly cwd: string;
+}
+
+let runs = 0;
+
+/** Runs the action's script in a fresh working folder, as its step does, with `env` as inputs. */
+async function runStep(given: Record<string, string>): Promise<Step> {
+  runs += 1;
+  const cwd = mkdtempSync(join(dir, `run${runs}-`));
+  const summaryFile = join(cwd, '..', `summary-${runs}.md`);
+  const outputFile = join(cwd, '..', `output-${runs}.txt`);
+  // A summary already written by an earlier step stays: the action appends.
+  writeFileSync(summaryFile, '# Earlier step\n\n');
+  writeFileSync(outputFile, '');
+  const env = {
+    PATH: process.env.PATH,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_OUTPUT: outputFile,
+    CONFORMANCE_COMMAND: kit,
+    ...given,
+  };
+  const finished = await runProcess('bash', [script], { env, cwd });
+  return {
+    ...finished,
+    summary: readFileSync(summaryFile, 'utf8'),
+    output: readFileSync(outputFile, 'utf8'),
+    cwd,
+  };
+}
+
+async function inputs(options: FakeServerOptions = {}): Promise<Record<string, string>> {
+  const server = await startFakeServer({ apiKey: KEY, ...options });
+  servers.push(server);
+  return { CONFORMANCE_BASE_URL: server.baseUrl, ANIMAL_STORE_API_KEY: KEY };
+}
+
+describe('the GitHub Action', () => {
+  it('passes its inputs to its script: base URL, key, category ids, read-only, strict, seed', () => {
+    const action = parse(readFileSync(join(repo, 'action.yml'), 'utf8'));
+    expect(action.runs.using).toBe('composite');
+    const inputNames = Object.keys(action.inputs);
+    for (const name of ['base-url', 'api-key', 'category-ids', 'read-only', 'strict', 'seed']) {
+      expect(inputNames).toContain(name);
+    }
+    const [step] = action.runs.steps;
+    expect(step.run).toBe('bash "$GITHUB_ACTION_PATH/packages/conformance/action/run.sh"');
+    // Every input reaches the script through the step's environment, and the script reads it.
+    const text = readFileSync(script, 'utf8');
+    const wired = Object.entries(step.env as Record<string, string>);
+    expect(wired.map(([, value]) => value).sort()).toEqual(
+      inputNames.map((name) => `\${{ inputs.${name} }}`).sort(),
+    );
+    for (const [variable] of wired) expect(text).toContain(`\${${variable}`);
+  });
+
+  it('writes the Markdown summary, JUnit and HTML files, and passes when the kit passes', async () => {
+    const step = await runStep({
+      ...(await inputs()),
+      CONFORMANCE_SEED: '42',
+      CONFORMANCE_CATEGORY_IDS: '1',
+    });
+    expect(step.exitCode, step.stderr).toBe(0);
+    expect(step.summary).toMatch(/^# Earlier step\n\n## Animal Store conformance: PASS\n/);
+    expect(step.summary).toContain('seed 42');
+    expect(step.stdout).toMatch(/\nPASS: every must check passed\n$/);
+    const junit = readFileSync(join(step.cwd, 'conformance-junit.xml'), 'utf8');
+    expect(XMLValidator.validate(junit)).toBe(true);
+    expect(readFileSync(join(step.cwd, 'conformance.html'), 'utf8')).toMatch(/^<!doctype html>/);
+    expect(step.output).toBe('exit-code=0\njunit=conformance-junit.xml\nhtml=conformance.html\n');
+    for (const text of [step.summary, step.stdout, step.stderr, junit]) {
+      expect(text).not.toContain(KEY);
+    }
+  });
+
+  it('fails the step with the kit’s status 1 and lists the failures in the summary', async () => {
+    const step = await runStep({
+      ...(await inputs({ faults: ['get-400-for-absent'] })),
+      CONFORMANCE_ONLY: 'getPet',
+      CONFORMANCE_JUNIT: 'getpet-junit.xml',
+    });
+    expect(step.exitCode).toBe(1);
+    expect(step.summary).toContain('## Animal Store conformance: FAIL');
+    expect(step.summary).toContain('#### `getPet.not-found`');
+    expect(step.summary).toContain('replay: curl ');
+    expect(step.output).toContain('exit-code=1\njunit=getpet-junit.xml\n');
+    expect(readFileSync(join(step.cwd, 'getpet-junit.xml'), 'utf8')).toContain('getPet.not-found');
+  });
+
+  it('passes read-only and strict to the kit: no POST, and advisories fail', async () => {
+    const server = await startFakeServer({ apiKey: KEY, choices: ['no-location'] });
+    servers.push(server);
+    const base = { CONFORMANCE_BASE_URL: server.baseUrl, ANIMAL_STORE_API_KEY: KEY };
+    const readOnly = await runStep({ ...base, CONFORMANCE_READ_ONLY: 'true' });
+    expect(readOnly.exitCode).toBe(0);
+    expect(server.requests.filter((r) => r.method === 'POST')).toEqual([]);
+    expect(readOnly.summary).toContain(', read-only');
+    const strict = await runStep({
+      ...base,
+      CONFORMANCE_STRICT: 'true',
+      CONFORMANCE_SKIP: 'auth,errors',
+    });
+    expect(strict.exitCode).toBe(1);
+    expect(strict.summary).toContain('#### `createPet.location-header`');
+  });
+
+  it('exits 2 and says so in the summary when the kit cannot reach the server', async () => {
+    const url = await closedBaseUrl();
+    const step = await runStep({ CONFORMANCE_BASE_URL: url, ANIMAL_STORE_API_KEY: KEY });
+    expect(step.exitCode).toBe(2);
+    expect(step.summary).toContain('## Animal Store conformance: not run');
+    expect(step.stderr).toContain(`cannot reach ${url}`);
+  });
+});
