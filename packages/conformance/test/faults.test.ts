@@ -213,6 +213,42 @@ const CAUGHT: readonly [
     'sunset-date-only-wrong-day',
     ['getPet.sunset-day'],
   ],
+  [
+    'takes the first element of an array body, and the JSON inside a string body',
+    'create-unwraps-body',
+    ['createPet.body-not-object'],
+  ],
+  [
+    'uses an id sent in the body as the new pet’s id, overwriting that pet',
+    'create-takes-client-id',
+    ['createPet.id-assigned-by-service'],
+  ],
+  [
+    'cuts names longer than 16 characters short',
+    'create-truncates-long-names',
+    ['createPet.long-name-kept'],
+  ],
+  [
+    'reads names as Latin-1, storing a non-ASCII name as mojibake',
+    'create-reads-names-as-latin1',
+    ['createPet.non-ascii-name-kept'],
+  ],
+  [
+    'lists a pet created without status under every status filter',
+    'list-statusless-under-every-filter',
+    ['listPets.one-status-per-pet'],
+    { choices: ['omits-status'] },
+  ],
+  [
+    'takes the key from ?api_key= when no Authorization is sent',
+    'auth-accepts-key-in-query',
+    ['auth.listPets.key-in-query', 'auth.createPet.key-in-query', 'auth.getPet.key-in-query'],
+  ],
+  [
+    'accepts the lifecycle words "reserved" and "adopted" as statuses',
+    'create-accepts-lifecycle-status',
+    ['createPet.invalid-status'],
+  ],
 ];
 
 describe.concurrent('against a server that breaks one rule of the spec', () => {

@@ -108,6 +108,8 @@ const ADVISED: readonly Row[] = [
   ],
   ['accepts only names of at most 16 letters or digits', 'short-names-only', []],
   ['accepts only names of letters', 'letters-only-names', []],
+  ['accepts names of up to 64 characters, and refuses longer ones', 'names-up-to-64', []],
+  ['refuses names beyond ASCII with 400', 'ascii-names-only', []],
   [
     'shows a write to reads only a moment later, with --settle-ms',
     'lagging-reads',

@@ -185,3 +185,27 @@ export function fieldCases(field: SpecField, seed: number): FieldCase[] {
 export function fieldSeed(seed: number, field: SpecField): number {
   return (seed + 1000 * NEW_PET_FIELDS.indexOf(field)) | 0;
 }
+
+/** A request body that is valid JSON but whose top level is no object, and how to describe it. */
+export interface TopLevelCase {
+  readonly what: string;
+  readonly body: string;
+}
+
+/**
+ * Bodies whose top level is every JSON type but NewPet's own (an object), drawn from `seed`. The
+ * array and the string hold `pet`, a well-formed NewPet, so a server that unwraps them is caught.
+ */
+export function notObjectBodies(pet: string, seed: number): TopLevelCase[] {
+  const own = (SpecNewPet as { type?: string }).type ?? 'object';
+  return Object.entries(JSON_TYPES)
+    .filter(([type]) => type !== own)
+    .map(([type, arbitrary], i) => {
+      if (type === 'array') return { what: 'an array holding a NewPet', body: `[${pet}]` };
+      if (type === 'string') {
+        return { what: 'a string holding a NewPet', body: JSON.stringify(pet) };
+      }
+      const body = draw(arbitrary, seed + i);
+      return { what: `${type === 'null' ? '' : 'the '}${type} ${body}`, body };
+    });
+}

@@ -11,8 +11,15 @@ interface Operation {
   readonly name: 'listPets' | 'createPet' | 'getPet';
   readonly section: string;
   readonly writes: boolean;
-  /** Sends the operation with the given `Authorization` (null: none, undefined: the valid key). */
-  send(ctx: CheckContext, authorization?: Credential | null): Promise<HttpResponse>;
+  /**
+   * Sends the operation with the given `Authorization` (null: none, undefined: the valid key),
+   * and the valid key in the query parameters `keyInQuery` when given.
+   */
+  send(
+    ctx: CheckContext,
+    authorization?: Credential | null,
+    keyInQuery?: readonly string[],
+  ): Promise<HttpResponse>;
   /** The success status a valid key must get, or undefined when no existing pet is known. */
   success(ctx: CheckContext): Promise<number | undefined>;
 }
@@ -31,18 +38,20 @@ const OPERATIONS: readonly Operation[] = [
     name: 'listPets',
     section: '§4.1, §5',
     writes: false,
-    send: (ctx, authorization) => ctx.send({ method: 'GET', path: '/pets?limit=1', authorization }),
+    send: (ctx, authorization, keyInQuery) =>
+      ctx.send({ method: 'GET', path: '/pets?limit=1', authorization, keyInQuery }),
     success: async () => 200,
   },
   {
     name: 'createPet',
     section: '§4.2, §5',
     writes: true,
-    send: (ctx, authorization) =>
+    send: (ctx, authorization, keyInQuery) =>
       ctx.send({
         method: 'POST',
         path: '/pets',
         authorization,
+        keyInQuery,
         rawBody: newPetJson(ctx.fixtures.nextPet()),
       }),
     success: async () => 201,
@@ -51,9 +60,9 @@ const OPERATIONS: readonly Operation[] = [
     name: 'getPet',
     section: '§4.3, §5',
     writes: false,
-    send: async (ctx, authorization) => {
+    send: async (ctx, authorization, keyInQuery) => {
       const id = (await knownPetId(ctx)) ?? String(ID_MAX);
-      return ctx.send({ method: 'GET', path: `/pets/${id}`, authorization });
+      return ctx.send({ method: 'GET', path: `/pets/${id}`, authorization, keyInQuery });
     },
     success: async (ctx) => ((await knownPetId(ctx)) === undefined ? undefined : 200),
   },
@@ -130,6 +139,19 @@ const BAD_CREDENTIALS: readonly {
   },
 ];
 
+/**
+ * Query parameters servers take keys from (`api_key` in Swagger's Petstore, `access_token` in
+ * RFC 6750 §2.3, ...): the spec's key travels in `Authorization` alone, so each is sent at once.
+ */
+export const KEY_QUERY_PARAMETERS = [
+  'api_key',
+  'apiKey',
+  'apikey',
+  'access_token',
+  'key',
+  'token',
+] as const;
+
 /** The answer to `op` without Authorization, shared by two checks. */
 function withoutKey(ctx: CheckContext, op: Operation): Promise<HttpResponse> {
   return ctx.memo(`auth ${op.name} without key`, () => op.send(ctx, null));
@@ -169,6 +191,24 @@ function checksFor(op: Operation): Check[] {
         if (expected !== undefined) expectStatus(res, expected, 'with the valid key');
         else if (res.status === 401) fail(`${described(res)} answered 401 to the valid key`);
         return pass(`${described(res)} answered ${res.status} to the valid key`);
+      },
+    }),
+    check({
+      id: `auth.${op.name}.key-in-query`,
+      title: `${op.name} refuses the valid key sent in the query string (${KEY_QUERY_PARAMETERS.slice(0, 2).join(', ')}, ...) without Authorization: the key is missing`,
+      section: op.section,
+      level: 'must',
+      group: 'auth',
+      writes: op.writes,
+      async run(ctx) {
+        const how = 'without Authorization, with the valid key in the query';
+        const res = await op.send(ctx, null, KEY_QUERY_PARAMETERS);
+        // 401 is what §5 names; a server that refuses unknown query parameters first may say 400.
+        if (res.status < 400 || res.status > 499) {
+          fail(`${described(res, how)} answered ${res.status}, expected 401`, res);
+        }
+        expectError(res, res.status, how);
+        return pass(`${described(res, how)} answered ${res.status} with an Error body`);
       },
     }),
     check({

@@ -1,13 +1,15 @@
 import { ID_MAX, LIMIT_MAX, PET_STATUSES } from '@animal-store/contract';
+import { longNames, type NameCase, nonAsciiNames } from '../cases/names.js';
 import {
   type CaseKind,
   fieldCases,
   fieldSeed,
   NEW_PET_FIELDS,
+  notObjectBodies,
   type SpecField,
 } from '../cases/new-pet.js';
 import type { CheckContext } from '../context.js';
-import { CREATE_CONCURRENCY, type Creation, type SentPet } from '../fixtures.js';
+import { CREATE_CONCURRENCY, type Creation, newPetJson, type SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
 import { integerText } from '../http/json.js';
 import { quote } from '../http/replay.js';
@@ -223,6 +225,51 @@ async function categoryIdsKept(ctx: CheckContext, categoryIds: readonly string[]
   return pass(seen.join(', '));
 }
 
+/**
+ * Each name is refused with 400 and an Error (a server may limit names: the spec sets no limit),
+ * or created, answered and read back exactly as sent.
+ */
+async function namesKept(ctx: CheckContext, cases: readonly NameCase[]) {
+  const seen: string[] = [];
+  for (const { what, name } of cases) {
+    const how = `with ${what}`;
+    const sent: SentPet = { ...ctx.fixtures.nextPet('available'), name };
+    const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: newPetJson(sent) });
+    if (res.status === 400) {
+      expectError(res, 400, how);
+      seen.push(`${what}: refused`);
+      continue;
+    }
+    expectStatus(res, 201, how);
+    const created = expectPet(res, how);
+    const answered = difference(created, sentFields(sent));
+    if (answered !== undefined) fail(`${described(res, how)}: ${answered}`, res);
+    const read = await ctx.send({ method: 'GET', path: `/pets/${idOf(created)}` });
+    expectStatus(read, 200, `for the pet created ${how}`);
+    const stored = difference(expectPet(read), sentFields(sent));
+    if (stored !== undefined) fail(`${described(read)} (the pet created ${how}): ${stored}`, read);
+    seen.push(`${what}: kept`);
+  }
+  return pass(seen.join(', '));
+}
+
+/** A `must` check that `namesKept` the names `cases` makes from fresh names of the run. */
+function nameCheck(id: string, title: string, cases: (tagged: () => string) => NameCase[]): Check {
+  return check({
+    id: `createPet.${id}`,
+    title,
+    section: '§2, §4.2',
+    level: 'must',
+    group: 'createPet',
+    writes: true,
+    run: (ctx) =>
+      namesKept(
+        ctx,
+        cases(() => ctx.fixtures.nextName()),
+      ),
+  });
+}
+
 /** A pet is listed when some complete list holds it; undefined means it cannot be told. */
 async function listedIn(ctx: CheckContext, id: string, queries: readonly string[]) {
   let complete = false;
@@ -361,6 +408,70 @@ export const createPetChecks: readonly Check[] = [
       return pass(`${described(res, how)} answered 201`);
     },
   }),
+  check({
+    id: 'createPet.body-not-object',
+    title:
+      'rejects a body whose top level is no object (an array, a string, a number, null, a boolean) with 400 and an Error',
+    section: '§2, §4.2',
+    level: 'must',
+    group: 'createPet',
+    writes: true,
+    async run(ctx) {
+      const pet = newPetJson(ctx.fixtures.nextPet('available'));
+      const cases = notObjectBodies(pet, ctx.seed);
+      for (const { what, body } of cases) {
+        const how = `with ${what} as the body`;
+        const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: body });
+        expectError(res, 400, how);
+      }
+      return pass(`${cases.length} bodies that are no object refused with 400`);
+    },
+  }),
+  check({
+    id: 'createPet.id-assigned-by-service',
+    title: 'never takes an id sent in the body: the service assigns ids, and no pet is overwritten',
+    section: '§2, §4.2',
+    level: 'must',
+    group: 'createPet',
+    writes: true,
+    async run(ctx) {
+      const [taken] = await createdSamples(ctx);
+      if (taken === undefined) skip('no pet could be created (see createPet.created)');
+      const how = `with "id": ${taken.id}, the id of pet ${taken.sent.name}`;
+      const res = await ctx.send({
+        method: 'POST',
+        path: '/pets',
+        rawBody: bodyWith(ctx, 'id', taken.id),
+      });
+      // Refusing the field is as good as ignoring it: `id` is no field of NewPet.
+      if (res.status >= 400 && res.status <= 499) {
+        expectError(res, res.status, how);
+      } else {
+        expectStatus(res, 201, how);
+        const created = expectPet(res, how);
+        if (idOf(created) === taken.id) {
+          fail(`${described(res, how)} answered 201 with id ${taken.id}: that pet's id`, res);
+        }
+      }
+      const read = await ctx.send({ method: 'GET', path: `/pets/${taken.id}` });
+      expectStatus(read, 200, `for pet ${taken.id}, after a create sent its id`);
+      const problem = difference(expectPet(read), sentFields(taken.sent));
+      if (problem !== undefined) {
+        fail(`${described(read)}: pet ${taken.id} was overwritten: ${problem}`, read);
+      }
+      return pass(`${described(res, how)} answered ${res.status}; pet ${taken.id} is unchanged`);
+    },
+  }),
+  nameCheck(
+    'long-name-kept',
+    'keeps a name longer than the kit’s own exactly as sent, or refuses it with 400 (the spec sets no limit)',
+    longNames,
+  ),
+  nameCheck(
+    'non-ascii-name-kept',
+    'keeps a name beyond ASCII exactly as sent (UTF-8), or refuses it with 400',
+    nonAsciiNames,
+  ),
   check({
     id: 'createPet.location-header',
     title: 'sends Location: the created pet’s URL with 201 (RFC 9110)',

@@ -189,6 +189,38 @@ export const listPetsChecks: readonly Check[] = [
   ),
   ...PET_STATUSES.flatMap(statusFilterChecks),
   check({
+    id: 'listPets.one-status-per-pet',
+    title:
+      'lists each pet this run created under one status filter at most (a pet has one status), a pet created without status too',
+    section: '§2, §3, §4.1',
+    level: 'must',
+    group: 'listPets',
+    writes: true,
+    async run(ctx) {
+      await ctx.fixtures.ensureBulk();
+      const { createdIds } = ctx.fixtures;
+      if (createdIds.size === 0) skip('no pet could be created (see createPet.created)');
+      // Only the run's own pets: another client may change others' status between two lists.
+      const seenUnder = new Map<string, PetStatus>();
+      for (const status of PET_STATUSES) {
+        const res = await ctx.list(statusQuery(status));
+        for (const pet of expectPetList(res)) {
+          const id = idOf(pet);
+          if (id === undefined || !createdIds.has(id)) continue;
+          const earlier = seenUnder.get(id);
+          if (earlier !== undefined) {
+            const sent = ctx.fixtures.sentById.get(id);
+            const as =
+              sent?.status === undefined ? 'created without status' : `created as "${sent.status}"`;
+            fail(`pet ${id} (${as}) is listed under status=${earlier} and status=${status}`, res);
+          }
+          seenUnder.set(id, status);
+        }
+      }
+      return pass(`${seenUnder.size} of the run's pets listed, each under one status`);
+    },
+  }),
+  check({
     id: 'listPets.status-with-limit',
     title: `each status filter with limit=${STATUS_LIMITS.join(' and limit=')}: only that status, at most limit pets, exactly limit when more exist`,
     section: '§4.1, §8',

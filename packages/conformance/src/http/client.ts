@@ -33,6 +33,11 @@ export interface HttpRequest {
   readonly json?: unknown;
   /** A body sent as-is with `Content-Type: application/json` (malformed JSON, big numbers). */
   readonly rawBody?: string;
+  /**
+   * Query parameters that carry the valid key (`api_key=<key>`), appended to `path`. The URL a
+   * report shows has `$ANIMAL_STORE_API_KEY` in their place: the key never reaches a report.
+   */
+  readonly keyInQuery?: readonly string[];
 }
 
 /** A response with its body read and, when it is JSON, parsed. */
@@ -118,7 +123,15 @@ export class HttpClient {
   }
 
   private async once(request: HttpRequest): Promise<HttpResponse> {
-    const url = /^https?:\/\//.test(request.path) ? request.path : `${this.base}${request.path}`;
+    const target = /^https?:\/\//.test(request.path) ? request.path : `${this.base}${request.path}`;
+    const names = request.keyInQuery ?? [];
+    const withKey = (key: string) =>
+      names.length === 0
+        ? target
+        : `${target}${target.includes('?') ? '&' : '?'}${names.map((n) => `${n}=${key}`).join('&')}`;
+    // What reports show, and what is sent.
+    const url = withKey(`$${KEY_VARIABLE}`);
+    const sentUrl = withKey(encodeURIComponent(this.options.apiKey));
     const path = url.startsWith(this.base) ? url.slice(this.base.length) || '/' : url;
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -145,7 +158,7 @@ export class HttpClient {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const res = await this.options.fetch(url, {
+      const res = await this.options.fetch(sentUrl, {
         method: request.method,
         headers,
         body,

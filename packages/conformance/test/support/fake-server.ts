@@ -75,6 +75,13 @@ export const FAULTS = [
   'auth-accepts-key-prefix',
   'create-loses-writes-when-full',
   'sunset-date-only-wrong-day',
+  'create-unwraps-body',
+  'create-takes-client-id',
+  'create-truncates-long-names',
+  'create-reads-names-as-latin1',
+  'list-statusless-under-every-filter',
+  'auth-accepts-key-in-query',
+  'create-accepts-lifecycle-status',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -109,6 +116,8 @@ export const GAP_CHOICES = [
   'javascript-json',
   'sunset-date-only',
   'letters-only-names',
+  'names-up-to-64',
+  'ascii-names-only',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -272,6 +281,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       ok = true;
     }
     if (has('auth-key-prefix-match') && bearer && token.startsWith(apiKey)) ok = true;
+    const query = new URL(req.url ?? '/', 'http://fake').searchParams;
+    if (has('auth-accepts-key-in-query') && header === '' && query.get('api_key') === apiKey) {
+      ok = true;
+    }
     if (has('auth-accepts-key-prefix') && bearer && token !== '' && apiKey.startsWith(token)) {
       ok = true;
     }
@@ -326,7 +339,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (gap('others-pets-descending')) items.reverse();
     if (status !== undefined && !has('list-ignores-status-filter')) {
-      items = items.filter((p) => p.status === status);
+      const statusless = has('list-statusless-under-every-filter');
+      items = items.filter((p) => p.status === status || (statusless && p.status === undefined));
       if (has('list-drops-newest-match')) items = items.slice(0, -1);
     }
     if (after !== undefined) {
@@ -356,7 +370,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
 
   type Parsed =
-    | { ok: true; name: string; categoryId: bigint; status?: PetStatus }
+    | { ok: true; name: string; categoryId: bigint; status?: PetStatus; id?: bigint }
     | { ok: false; fail: (res: ServerResponse, extra: Record<string, string>) => void };
 
   /** Reads a NewPet from the raw body, as the spec and the faults say. */
@@ -381,10 +395,17 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       else if (has('create-500-on-malformed-json')) return refuse(500, 'parser crashed');
       else return refuse(400, 'the body is not JSON');
     }
+    if (has('create-unwraps-body') && Array.isArray(body)) body = body[0];
+    if (has('create-unwraps-body') && typeof body === 'string') body = JSON.parse(body);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       return refuse(400, 'not an object');
     }
     body = { ...body };
+    let id: bigint | undefined;
+    if (has('create-takes-client-id') && Number.isSafeInteger(body.id)) {
+      id = BigInt(body.id as number);
+      delete body.id;
+    }
     if (has('create-accepts-missing-name') && body.name === undefined) body.name = 'unnamed';
     if (has('create-accepts-missing-category-id') && body.categoryId === undefined) {
       body.categoryId = 1;
@@ -420,6 +441,15 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       body.categoryId = body.categoryId ? 1 : 2;
     }
     if (has('create-accepts-null-name') && body.name === null) body.name = 'null';
+    // Two words of a pet's lifecycle added to the enumeration, kept as sent.
+    let lifecycle: string | undefined;
+    if (
+      has('create-accepts-lifecycle-status') &&
+      ['reserved', 'adopted'].includes(`${body.status}`)
+    ) {
+      lifecycle = body.status as string;
+      delete body.status;
+    }
     if (gap('null-status-absent') && body.status === null) delete body.status;
     if (gap('ignores-unknown-fields')) {
       for (const key of Object.keys(body)) {
@@ -454,17 +484,32 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (gap('letters-only-names') && !/^[A-Za-z]+$/.test(name)) {
       return refuse(400, 'a name holds letters only');
     }
+    if (gap('names-up-to-64') && [...name].length > 64) {
+      return refuse(400, 'a name has at most 64 characters');
+    }
+    if (gap('ascii-names-only') && !/^[\x20-\x7e]+$/.test(name)) {
+      return refuse(400, 'a name is printable ASCII');
+    }
+    let kept = has('create-alters-name') ? name.toUpperCase() : name;
+    if (has('create-truncates-long-names')) kept = kept.slice(0, 16);
+    // The body read as Latin-1 rather than UTF-8: every byte of a non-ASCII letter a character.
+    if (has('create-reads-names-as-latin1')) kept = Buffer.from(kept, 'utf8').toString('latin1');
     return {
       ok: true,
-      name: has('create-alters-name') ? name.toUpperCase() : name,
+      name: kept,
       categoryId: big ?? BigInt(categoryId),
-      status: has('create-ignores-status') ? undefined : status,
+      status: has('create-ignores-status') ? undefined : ((lifecycle as PetStatus) ?? status),
+      ...(id === undefined ? {} : { id }),
     };
   }
 
   function createPet(parsed: Parsed, res: ServerResponse, extra: Record<string, string>) {
     if (!parsed.ok) return parsed.fail(res, extra);
-    const pet: StoredPet = { id: nextId, name: parsed.name, categoryId: parsed.categoryId };
+    const pet: StoredPet = {
+      id: parsed.id ?? nextId,
+      name: parsed.name,
+      categoryId: parsed.categoryId,
+    };
     if (parsed.status !== undefined) pet.status = parsed.status;
     else if (!gap('omits-status')) pet.status = DEFAULT_PET_STATUS;
     creations += 1;

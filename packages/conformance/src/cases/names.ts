@@ -1,0 +1,37 @@
+// Names a server may refuse (the spec sets no limit on names, so 400 is its right) but, once it
+// accepts one, must keep exactly: longer than the kit's own names, and beyond ASCII.
+import { NAME_MAX } from '../fixtures.js';
+
+/** One unusual name, and how to describe it. */
+export interface NameCase {
+  readonly what: string;
+  readonly name: string;
+}
+
+/** Lengths of the long names: one past the kit's own names, and two a name field often allows. */
+export const LONG_NAME_LENGTHS = [NAME_MAX + 1, 64, 256] as const;
+
+/**
+ * Text beyond ASCII that no Unicode normalisation changes: Latin letters with accents (2 bytes of
+ * UTF-8 each), a CJK character (3 bytes) and an emoji outside the BMP (4 bytes, a surrogate pair
+ * in UTF-16).
+ */
+export const NON_ASCII_TEXT = 'ÑandúÉlène猫🐈';
+
+/** `tagged` (a fresh name of the run) padded with letters to each long length. */
+export function longNames(tagged: () => string): NameCase[] {
+  return LONG_NAME_LENGTHS.map((length) => {
+    const start = tagged();
+    return {
+      what: `a name of ${length} letters`,
+      name: start + 'abcdefghijklmnopqrstuvwxyz'.repeat(10).slice(0, length - start.length),
+    };
+  });
+}
+
+/** `tagged` (a fresh name of the run) followed by non-ASCII letters. */
+export function nonAsciiNames(tagged: () => string): NameCase[] {
+  return [
+    { what: `a name beyond ASCII (${NON_ASCII_TEXT})`, name: `${tagged()}${NON_ASCII_TEXT}` },
+  ];
+}
