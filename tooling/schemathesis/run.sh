@@ -41,4 +41,4 @@ echo "schemathesis: API at $url"
 # From the temporary directory: Schemathesis keeps a cache where it runs.
 cd "$work"
 "$venv/bin/schemathesis" --no-color --config-file "$here/schemathesis.toml" run \
-  "$url/openapi.json" -H "Authorization: Bearer $key" "$@"
+  "$url/openapi.json" --url "$url" -H "Authorization: Bearer $key" "$@"

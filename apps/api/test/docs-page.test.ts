@@ -36,7 +36,7 @@ describe('GET /v1/docs', () => {
     const html = await res.text();
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain('<title>Animal Store API reference</title>');
-    expect(html).toContain('{"url":"/v1/openapi.json"}');
+    expect(html).toContain('"servers":[{"url":"/v1"},');
   });
 
   it('restricts the page to its own origin with a Content-Security-Policy', async () => {

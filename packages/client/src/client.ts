@@ -1,11 +1,8 @@
-import type { NewPet, PetStatus, Pet as SpecPet } from '@animal-store/contract';
+import type { NewPet, Pet, PetStatus } from '@animal-store/contract';
 import { type Environment, resolveBaseUrl } from './environments.js';
 import { AnimalStoreError, GoneError } from './errors.js';
 import { linkTarget, parseHttpDate, parseRetryAfter, parseStructuredDate } from './headers.js';
 import { isAbort, newIdempotencyKey, type RetryOptions, sleep } from './retry.js';
-
-/** An animal as this API returns it: `status` is always there. */
-export type Pet = SpecPet & { status: PetStatus };
 
 export interface ClientOptions {
   /** `production`, `staging`, `local`, or a base address ending with `/v1`. */

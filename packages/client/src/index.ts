@@ -1,4 +1,4 @@
-export type { ErrorCode, ErrorDetail, NewPet, PetStatus } from '@animal-store/contract';
+export type { ErrorCode, ErrorDetail, NewPet, Pet, PetStatus } from '@animal-store/contract';
 export {
   AnimalStoreClient,
   type ClientOptions,
@@ -6,7 +6,6 @@ export {
   type CreateOptions,
   type Fetched,
   type ListOptions,
-  type Pet,
   type PetPage,
   PetsApi,
 } from './client.js';

@@ -1,3 +1,4 @@
+import { OPENAPI_SERVERS } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
 import { AnimalStoreClient, ENVIRONMENTS } from '../src/index.js';
 
@@ -15,5 +16,12 @@ describe('baseUrl', () => {
 
   it('ends every environment’s address with /v1', () => {
     for (const url of Object.values(ENVIRONMENTS)) expect(url).toMatch(/^https?:\/\/[^/]+\/v1$/);
+  });
+
+  it('are the OpenAPI document’s servers, each variable at its default', () => {
+    const defaults = OPENAPI_SERVERS.map((server) =>
+      server.url.replace(/\{(\w+)\}/g, (_, name: string) => server.variables[name]?.default ?? ''),
+    );
+    expect(Object.values(ENVIRONMENTS)).toEqual(defaults);
   });
 });

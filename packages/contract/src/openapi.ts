@@ -17,8 +17,44 @@ import {
   GET_PET_SUNSET_AT,
 } from './versioning.js';
 
-/** Component schemas of the OpenAPI document: the TypeBox schemas themselves. */
-export const componentSchemas = { PetStatus, NewPet, Pet, Error: ErrorBody } as const;
+/** A reference to a component schema. */
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** `schema` with its `status` property a reference to the one `PetStatus` component. */
+function statusByRef<T extends { properties: { status: object } }>(schema: T) {
+  return { ...schema, properties: { ...schema.properties, status: schemaRef('PetStatus') } };
+}
+
+/**
+ * Component schemas of the OpenAPI document, from the TypeBox schemas. Generators make one type
+ * of each, so `PetStatus` is referenced wherever a status is. `Pet` is a pet as this API returns
+ * it (`status` always there); `SpecPet`, what any server returns, stays out of the document. The
+ * error body is `ErrorBody`, a name that no standard library's `Error` clashes with; its `code`
+ * names the codes this API sends (`ErrorCode`) and takes any other string, so a client built from
+ * it accepts a code added later.
+ */
+export const componentSchemas = {
+  PetStatus,
+  NewPet: statusByRef(NewPet),
+  Pet: statusByRef(Pet),
+  ErrorCode: {
+    type: 'string',
+    enum: [...ERROR_CODES],
+    description:
+      'The error codes this API sends; other servers, and later versions, may send others',
+  },
+  ErrorBody: {
+    ...ErrorBody,
+    properties: {
+      ...ErrorBody.properties,
+      code: {
+        description:
+          'Machine-readable error code: one of `ErrorCode`, or a code this document does not list',
+        anyOf: [schemaRef('ErrorCode'), { type: 'string' }],
+      },
+    },
+  },
+} as const;
 
 /**
  * The `Idempotency-Key` the API accepts: 1 to 255 printable ASCII characters, the first and last
@@ -27,7 +63,7 @@ export const componentSchemas = { PetStatus, NewPet, Pet, Error: ErrorBody } as 
  */
 export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$';
 
-const ref = (name: keyof typeof componentSchemas) => ({ $ref: `#/components/schemas/${name}` });
+const ref = (name: keyof typeof componentSchemas) => schemaRef(name);
 const headerRef = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const stringHeader = (description: string, example?: string, required = false) => ({
@@ -63,7 +99,10 @@ const headers = {
     schema: { type: 'string', enum: ['true'] },
   },
   NextLink: stringHeader(
-    'RFC 8288 `rel="next"` link to the next page, when more animals exist',
+    'RFC 8288 `rel="next"` link to the next page, when more animals may exist. Its target is ' +
+      '`listPets` again with the same `limit` and `status` and `after` set to the id of the last ' +
+      "animal of this page; the path starts at the server's root (`/v1/pets`), so a client takes " +
+      'the query parameters and calls `listPets` with them (see the `NextPage` link).',
     '</v1/pets?limit=20&after=20>; rel="next"',
   ),
   Deprecation: stringHeader(
@@ -115,7 +154,7 @@ const errorResponse = (
   headers: headerSet(...names),
   content: {
     'application/json': {
-      schema: ref('Error'),
+      schema: ref('ErrorBody'),
       example: errorExample(status, code, description),
     },
   },
@@ -254,9 +293,56 @@ const json = (schema: object, example: unknown) => ({
   'application/json': { schema, example },
 });
 
-/** Builds the OpenAPI 3.1 document of the service from the contract's schemas. */
+/** A server of `servers` whose host (or port) the deployment chooses, with the one it defaults to. */
+const serverWithVariable = (
+  url: string,
+  description: string,
+  variable: string,
+  fallback: string,
+  said: string,
+) => ({ url, description, variables: { [variable]: { default: fallback, description: said } } });
+
+/**
+ * The spec's production and staging addresses, both ending with `/v1`; the spec leaves their
+ * hosts to the deployment, so each is a variable. Then the API as `pnpm start` runs it.
+ */
+export const OPENAPI_SERVERS = [
+  serverWithVariable(
+    `https://{host}${API_PREFIX}`,
+    'Production',
+    'host',
+    'api.animal-store.example',
+    'The production host of your deployment',
+  ),
+  serverWithVariable(
+    `https://{host}${API_PREFIX}`,
+    'Staging',
+    'host',
+    'staging.api.animal-store.example',
+    'The staging host of your deployment',
+  ),
+  serverWithVariable(
+    `http://127.0.0.1:{port}${API_PREFIX}`,
+    'Local: the API as `pnpm start` runs it',
+    'port',
+    '3000',
+    'The port the API listens on (`PORT`)',
+  ),
+];
+
+const getPetRemoval =
+  `Deprecated since ${GET_PET_DEPRECATED_AT.toISOString().slice(0, 10)}; removed on ` +
+  `${GET_PET_SUNSET_AT.toISOString().slice(0, 10)}, when it starts answering \`410 gone\`. ` +
+  'Use `listPets` (`GET /pets`) with the `status` filter instead.';
+
+/**
+ * Builds the OpenAPI 3.1 document of the service from the contract's schemas. `serverUrl` is put
+ * first in `servers`, the one tools use by default (the API's reference page passes `/v1`, the
+ * server it is served from).
+ */
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
   const deprecation: HeaderName[] = ['Deprecation', 'Sunset', 'SuccessorLink'];
+  const here = options.serverUrl === undefined ? [] : [{ url: options.serverUrl }];
   return {
     openapi: '3.1.0',
     info: {
@@ -265,7 +351,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
       description,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: options.serverUrl ?? API_PREFIX }],
+    servers: [...here, ...OPENAPI_SERVERS],
     tags: [{ name: 'pets', description: 'The animals in the store' }],
     security: [{ bearerAuth: [] }],
     paths: {
@@ -274,7 +360,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           operationId: 'listPets',
           tags: ['pets'],
           summary: 'List animals',
-          description: `Ascending by id. At most \`limit\` (${LIMIT_MIN}..${LIMIT_MAX}, default ${LIMIT_DEFAULT}) animals; a \`Link: rel="next"\` header points at the next page when more exist.`,
+          description: `Ascending by id. At most \`limit\` (${LIMIT_MIN}..${LIMIT_MAX}, default ${LIMIT_DEFAULT}) animals; a \`Link: rel="next"\` header points at the next page when more may exist: the same query with \`after\` set to the id of this page's last animal.`,
           security: [{ bearerAuth: [] }],
           parameters: LIST_PETS_PARAMS.map(queryParameter),
           responses: {
@@ -282,6 +368,15 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
               description: 'A page of animals',
               headers: headerSet(...KEYED, 'NextLink'),
               content: json({ type: 'array', items: ref('Pet') }, [rex]),
+              links: {
+                NextPage: {
+                  operationId: 'listPets',
+                  description:
+                    'The next page, when the answer has a `Link: rel="next"` header: `listPets` ' +
+                    "with the `limit`, `status` and `after` of that link's query; `after` is the " +
+                    '`id` of the last animal of this page.',
+                },
+              },
             },
             ...commonResponses,
           },
@@ -338,8 +433,12 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           operationId: 'getPet',
           tags: ['pets'],
           summary: 'Get an animal (deprecated)',
-          description: `Deprecated; removed on ${GET_PET_SUNSET_AT.toUTCString()}. Use \`GET /pets\` with the \`status\` filter instead.`,
+          description: getPetRemoval,
           deprecated: true,
+          // Read by generators and documentation tools (Speakeasy, GitBook) for the deprecation notice.
+          'x-speakeasy-deprecation-message': getPetRemoval,
+          'x-speakeasy-deprecation-replacement': 'listPets',
+          'x-deprecated-sunset': GET_PET_SUNSET_AT.toISOString().slice(0, 10),
           security: [{ bearerAuth: [] }],
           parameters: [parameter('petId', 'path', PetIdParams.properties.petId, true, 1)],
           responses: {

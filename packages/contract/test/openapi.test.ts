@@ -2,13 +2,18 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import {
+  API_PREFIX,
+  buildOpenApiDocument,
   ERROR_CODES,
   ErrorBody,
   GET_PET_DEPRECATION_HEADERS,
+  GET_PET_SUNSET_AT,
   NewPet,
+  OPENAPI_SERVERS,
   openApiDocument,
   Pet,
   PetStatus,
+  SpecPet,
 } from '../src/index.js';
 
 type Operation = {
@@ -35,12 +40,57 @@ describe('OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('uses the TypeBox schemas themselves as component schemas', () => {
+  it('builds its component schemas from the TypeBox schemas, the status by reference', () => {
     const { schemas } = openApiDocument.components;
-    expect(schemas.Pet).toBe(Pet);
-    expect(schemas.NewPet).toBe(NewPet);
+    const status = { $ref: '#/components/schemas/PetStatus' };
     expect(schemas.PetStatus).toBe(PetStatus);
-    expect(schemas.Error).toBe(ErrorBody);
+    expect(schemas.NewPet).toEqual({ ...NewPet, properties: { ...NewPet.properties, status } });
+    expect(schemas.Pet.properties).toEqual({ ...Pet.properties, status });
+    expect(schemas.ErrorBody.properties).toEqual({
+      ...ErrorBody.properties,
+      code: expect.objectContaining({ anyOf: expect.any(Array) }),
+    });
+  });
+
+  it('has exactly one enumeration of the statuses, the PetStatus component', () => {
+    const text = JSON.stringify(openApiDocument);
+    expect(text.split(JSON.stringify(PetStatus.enum))).toHaveLength(2);
+  });
+
+  it('describes Pet as this API returns it, status always there, and keeps the spec’s Pet', () => {
+    expect(openApiDocument.components.schemas.Pet.required).toEqual(
+      expect.arrayContaining(['id', 'name', 'categoryId', 'status']),
+    );
+    expect(SpecPet.required).not.toContain('status');
+  });
+
+  it('names the error codes this API sends, and lets a client take any other code', () => {
+    const { schemas } = openApiDocument.components;
+    expect(schemas.ErrorCode.enum).toEqual([...ERROR_CODES]);
+    expect(schemas.ErrorBody.properties.code.anyOf).toEqual([
+      { $ref: '#/components/schemas/ErrorCode' },
+      { type: 'string' },
+    ]);
+    expect(Object.keys(schemas)).not.toContain('Error');
+  });
+
+  it('lists the production, staging and local servers, each ending with /v1', () => {
+    const descriptions = OPENAPI_SERVERS.map((server) => server.description);
+    expect(descriptions.map((d) => d.split(':')[0])).toEqual(['Production', 'Staging', 'Local']);
+    expect(openApiDocument.servers).toEqual(OPENAPI_SERVERS);
+    for (const server of OPENAPI_SERVERS) {
+      const url = server.url.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const variable = (server.variables as Record<string, { default: string }>)[name];
+        return variable?.default ?? '';
+      });
+      expect(new URL(url).pathname).toBe(API_PREFIX);
+    }
+  });
+
+  it('puts the server a caller names first', () => {
+    const document = buildOpenApiDocument({ serverUrl: '/v1' });
+    expect(document.servers[0]).toEqual({ url: '/v1' });
+    expect(document.servers.slice(1)).toEqual(openApiDocument.servers);
   });
 
   it('names the three operations of the spec', () => {
@@ -69,6 +119,25 @@ describe('OpenAPI document', () => {
     );
   });
 
+  it('gives getPet’s removal date and replacement in its description and extensions', () => {
+    const getPet = byId('getPet') as Operation & Record<string, unknown>;
+    const day = GET_PET_SUNSET_AT.toISOString().slice(0, 10);
+    expect(getPet.description).toContain(day);
+    expect(getPet.description).toContain('`listPets`');
+    expect(getPet['x-speakeasy-deprecation-message']).toBe(getPet.description);
+    expect(getPet['x-speakeasy-deprecation-replacement']).toBe('listPets');
+    expect(getPet['x-deprecated-sunset']).toBe(day);
+  });
+
+  it('ties the next-page Link header to listPets and its after parameter', () => {
+    const ok = byId('listPets').responses['200'] as {
+      links?: Record<string, { operationId: string; description: string }>;
+    };
+    expect(ok.links?.NextPage?.operationId).toBe('listPets');
+    expect(ok.links?.NextPage?.description).toContain('`after`');
+    expect(openApiDocument.components.headers.NextLink.description).toContain('`after`');
+  });
+
   it('documents the next-page Link header on listPets', () => {
     expect(byId('listPets').responses['200']?.headers).toHaveProperty('Link');
   });
@@ -80,7 +149,7 @@ describe('OpenAPI document', () => {
     expect(createPet.responses['201']?.headers).toHaveProperty('Idempotency-Replayed');
   });
 
-  it('references Error from every error response', () => {
+  it('references ErrorBody from every error response', () => {
     const text = JSON.stringify(openApiDocument);
     for (const op of operations) {
       for (const [status, response] of Object.entries(op.responses)) {
@@ -88,7 +157,7 @@ describe('OpenAPI document', () => {
         const resolved = response.$ref
           ? JSON.stringify(openApiDocument.components.responses)
           : JSON.stringify(response.content);
-        expect(resolved, `${op.operationId} ${status}`).toContain('#/components/schemas/Error');
+        expect(resolved, `${op.operationId} ${status}`).toContain('#/components/schemas/ErrorBody');
       }
     }
     expect(text).not.toContain('~kind');

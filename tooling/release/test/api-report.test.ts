@@ -39,7 +39,7 @@ describe("the contract's public surface", () => {
     expect(main.ValidationResult?.kind).toBe('type');
     expect(main.compileValidator?.kind).toBe('function');
     expect(main.openApiDocument).toEqual({ kind: 'const', sameAs: './openapi.json' });
-    expect(main.componentSchemas).toMatchObject({ value: { Pet: { $export: 'Pet' } } });
+    expect(main.componentSchemas).toMatchObject({ value: { PetStatus: { $export: 'PetStatus' } } });
   });
 });
 
@@ -141,8 +141,10 @@ describe('the normal flow: change the contract, add a changeset, update the repo
       changes: [
         '~ @animal-store/contract: ListPetsQuery (schema, type)',
         '~ @animal-store/contract: NewPet (schema, type)',
-        '~ @animal-store/contract: Pet (schema, type)',
+        // Pet's status is PetStatus itself, recorded as a reference: the change shows there.
         '~ @animal-store/contract: PetStatus (schema, type)',
+        '~ @animal-store/contract: SpecNewPet (schema, type)',
+        '~ @animal-store/contract: SpecPet (schema, type)',
         // No longer the same as the OpenAPI document built before.
         '~ @animal-store/contract: openApiDocument (const)',
       ],

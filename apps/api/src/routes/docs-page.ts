@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { API_PREFIX } from '@animal-store/contract';
+import { API_PREFIX, buildOpenApiDocument } from '@animal-store/contract';
 import {
   DOCS_INIT_FILE,
   DOCS_INIT_SCRIPT,
@@ -91,7 +91,9 @@ function docsFiles(): DocsFiles {
     [DOCS_INIT_FILE, staticFile(DOCS_INIT_FILE, DOCS_INIT_SCRIPT, immutable)],
   ]);
   const html = renderDocsPage({
-    spec: { url: `${API_PREFIX}/openapi.json` },
+    // The document with this server first, where "Try it out" sends requests; the one at
+    // /openapi.json starts with the spec's environments, for generators.
+    spec: { document: buildOpenApiDocument({ serverUrl: API_PREFIX }) },
     assets: {
       linked: (name) => `${API_PREFIX}/docs/${name}?v=${assets.get(name)?.hash ?? ''}`,
     },
