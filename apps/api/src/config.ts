@@ -10,7 +10,6 @@ import {
   type ServerLimits,
 } from './http/server-limits.js';
 import { parseApiKeys } from './keys/api-key.js';
-import { AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW_MS } from './keys/lookup-throttle.js';
 
 /** Everything the process reads from its environment, validated. */
 export interface Config {
@@ -27,11 +26,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** On SIGTERM, how long `/readyz` answers 503 while requests are still served. */
   drainDelayMs: number;
-  /** How long an API key lookup in MongoDB is reused (0: never): how late a revocation bites. */
+  /** How old a process's copy of the `api_keys` collection may be: how late a new key or a revocation bites. */
   apiKeyCacheMs: number;
-  /** With MongoDB: key lookups that may fail per client address per window (0: no limit). */
-  authFailureLimit: number;
-  authFailureWindowSeconds: number;
   /** Requests per window per API key; absent when `RATE_LIMIT_REQUESTS=0`. */
   rateLimit?: RateLimitSettings;
   /** Where the quota is counted: shared through MongoDB (`cluster`) or in each process. */
@@ -123,14 +119,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainDelayMs: integer(env, 'DRAIN_DELAY_MS', 0, 0, 600_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 600_000),
     rateLimitScope: rateLimitScope(env, mongodbUri !== undefined),
-    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', AUTH_FAILURE_LIMIT, 0, 1e9),
-    authFailureWindowSeconds: integer(
-      env,
-      'AUTH_FAILURE_WINDOW_SECONDS',
-      AUTH_FAILURE_WINDOW_MS / 1000,
-      1,
-      86_400,
-    ),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS ?? ''),
     ...protectionConfig(env),
   };

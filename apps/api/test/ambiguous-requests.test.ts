@@ -7,12 +7,18 @@ const api = await startTestApi();
 const host = new URL(api.origin).host;
 
 describe('a request the API cannot read one way only', () => {
-  it('refuses two Authorization headers with 400, even when both hold a valid key', async () => {
+  it.each([
+    [
+      'even when both hold a valid key',
+      [`Authorization: Bearer ${TEST_KEY}`, 'Authorization: Bearer someone-else-entirely'],
+    ],
+    ['an empty one first', ['Authorization:', `Authorization: Bearer ${TEST_KEY}`]],
+    ['an empty one last', [`Authorization: Bearer ${TEST_KEY}`, 'Authorization: ']],
+  ])('refuses two Authorization headers with 400, %s', async (_, fields) => {
     const request = [
       'GET /v1/pets HTTP/1.1',
       `Host: ${host}`,
-      `Authorization: Bearer ${TEST_KEY}`,
-      'Authorization: Bearer someone-else-entirely',
+      ...fields,
       'Connection: close',
       '',
       '',

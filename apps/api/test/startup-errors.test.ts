@@ -29,8 +29,6 @@ const BAD: readonly [variable: string, value: string, says: RegExp][] = [
   ['HOST', 'no such host', /failed to start: getaddrinfo ENOTFOUND no such host/],
   ['API_KEYS', `sha256:zz,${SECRET}`, /API_KEYS entry 1 is not a valid sha256/],
   ['API_KEY_CACHE_MS', '-5', /API_KEY_CACHE_MS must be an integer/],
-  ['AUTH_FAILURE_LIMIT', 'many', /AUTH_FAILURE_LIMIT must be an integer/],
-  ['AUTH_FAILURE_WINDOW_SECONDS', '0', /AUTH_FAILURE_WINDOW_SECONDS must be an integer from 1/],
   ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
   ['MONGODB_URI', `mysql://root:${SECRET}@db/`, /MONGODB_URI must start with mongodb:\/\//],
   [

@@ -193,7 +193,7 @@ const errorResponses = {
   RateLimited: errorResponse(
     429,
     'rate_limited',
-    'Too many requests for this API key, or too many failed key checks from this address; retry after `Retry-After` seconds',
+    'Too many requests for this API key; retry after `Retry-After` seconds',
     ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After'],
   ),
   HeadersTooLarge: errorResponse(

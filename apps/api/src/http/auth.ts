@@ -29,17 +29,17 @@ export function bearerToken(header: string): string | undefined {
 
 /**
  * The API key a request presents as `Authorization: Bearer <key>`; a request without exactly
- * one well-formed bearer header is refused (`401`, or `400` for two headers).
+ * one well-formed bearer header is refused (`401`, or `400` for two headers, empty ones included).
  */
 export function presentedApiKey(req: IncomingMessage): string {
-  const header = req.headers.authorization ?? '';
+  const header = req.headers.authorization;
   // Node keeps the first of two; a proxy may read the last: the caller would be ambiguous.
-  if (header !== '' && authorizationFields(req.rawHeaders) > 1) {
+  if (header !== undefined && authorizationFields(req.rawHeaders) > 1) {
     throw new BadRequestError({
       message: 'more than one Authorization header: send exactly one',
     });
   }
-  if (header === '') {
+  if (header === undefined || header === '') {
     throw new UnauthorizedError({
       message: 'missing API key: send Authorization: Bearer <key>',
       reason: 'missing',
@@ -59,9 +59,12 @@ export function presentedApiKey(req: IncomingMessage): string {
 async function identify(verifier: ApiKeyVerifier, req: IncomingMessage): Promise<ApiKeyIdentity> {
   // Straight from Node's request: the hot path skips Koa's accessors.
   const key = presentedApiKey(req);
-  const identity = await verifier.verify(key, req.socket.remoteAddress);
-  if (!identity) throw new UnauthorizedError({ message: 'invalid API key', reason: 'unknown' });
-  return identity;
+  const verdict = await verifier.verify(key);
+  if (verdict === undefined || verdict === 'revoked') {
+    // The same answer for both: a caller learns nothing about a key it does not hold.
+    throw new UnauthorizedError({ message: 'invalid API key', reason: verdict ?? 'unknown' });
+  }
+  return verdict;
 }
 
 /**

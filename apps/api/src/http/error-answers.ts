@@ -1,10 +1,9 @@
 import type { ErrorBody } from '@animal-store/contract';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { KeyLookupThrottledError } from '../keys/api-key.js';
 import { StoreUnavailableError } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
-import { HttpError, InternalError, RateLimitedError, ServiceUnavailableError } from './errors.js';
+import { HttpError, InternalError, ServiceUnavailableError } from './errors.js';
 import { sendJson } from './json-response.js';
 
 /** Seconds a client should wait before retrying while the database is down. */
@@ -12,12 +11,6 @@ const STORE_RETRY_AFTER_SECONDS = 5;
 
 function toHttpError(error: unknown, logger: Logger): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof KeyLookupThrottledError) {
-    return new RateLimitedError({
-      retryAfterSeconds: error.retryAfterSeconds,
-      message: 'too many failed API key checks from this address; retry later',
-    });
-  }
   if (error instanceof StoreUnavailableError) {
     logger.warn({ err: error.message }, 'store unavailable');
     return new ServiceUnavailableError({

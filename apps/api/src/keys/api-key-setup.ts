@@ -16,29 +16,18 @@ export interface ApiKeySetup {
  * keys are managed with the CLI, revoking the last one locks the API instead of opening it.
  */
 export async function setUpApiKeys(
-  config: Pick<Config, 'apiKeys' | 'apiKeyCacheMs'> &
-    Partial<Pick<Config, 'authFailureLimit' | 'authFailureWindowSeconds'>>,
+  config: Pick<Config, 'apiKeys' | 'apiKeyCacheMs'>,
   db?: Db,
 ): Promise<ApiKeySetup> {
   const digests = parseApiKeys(config.apiKeys);
   let managed: MongoApiKeys | undefined;
-  let managedCount = 0;
   if (db !== undefined) {
     // Loaded here, not at the top: without MongoDB the driver is never loaded.
-    const { ApiKeyRegistry, MongoApiKeys } = await import('../mongo.js');
-    const registry = await ApiKeyRegistry.open(db);
-    managed = new MongoApiKeys(registry.collection, {
-      cacheMs: config.apiKeyCacheMs,
-      failedLookupsPerAddress: config.authFailureLimit,
-      failedLookupWindowMs:
-        config.authFailureWindowSeconds === undefined
-          ? undefined
-          : config.authFailureWindowSeconds * 1000,
-    });
-    managedCount = await registry.count();
+    const { MongoApiKeys } = await import('../mongo.js');
+    managed = await MongoApiKeys.open(db, { cacheMs: config.apiKeyCacheMs });
   }
   let generatedKey: string | undefined;
-  if (digests.length === 0 && managedCount === 0) {
+  if (digests.length === 0 && (managed?.size ?? 0) === 0) {
     generatedKey = generateApiKey();
     digests.push(...parseApiKeys(generatedKey));
   }

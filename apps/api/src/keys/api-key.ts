@@ -13,22 +13,14 @@ export interface ApiKeyIdentity {
 }
 
 /**
- * Decides whether a presented bearer token is a valid API key. `client` is the caller's address,
- * for verifiers that limit what one address may make them do.
+ * What a verifier says of a presented token: who it is, `revoked` for a key that was valid and
+ * is no longer, `undefined` for a key it does not know.
  */
-export interface ApiKeyVerifier {
-  verify(token: string, client?: string): Promise<ApiKeyIdentity | undefined>;
-}
+export type ApiKeyVerdict = ApiKeyIdentity | 'revoked' | undefined;
 
-/**
- * Thrown instead of an answer when checking a key would take a database lookup the caller's
- * address has no right to now (too many failed ones): the API answers `429` with `Retry-After`.
- */
-export class KeyLookupThrottledError extends Error {
-  override name = 'KeyLookupThrottledError';
-  constructor(readonly retryAfterSeconds: number) {
-    super('too many failed API key lookups from this address');
-  }
+/** Decides whether a presented bearer token is a valid API key. */
+export interface ApiKeyVerifier {
+  verify(token: string): Promise<ApiKeyVerdict>;
 }
 
 /**

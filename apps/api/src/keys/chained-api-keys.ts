@@ -1,9 +1,9 @@
-import type { ApiKeyIdentity, ApiKeyVerifier } from './api-key.js';
+import type { ApiKeyVerdict, ApiKeyVerifier } from './api-key.js';
 
 /**
- * Asks each verifier in turn and answers with the first identity found. Put the cheap ones first:
- * keys from `API_KEYS` never wait for the database. An error (e.g. the database is down) ends
- * the search and propagates.
+ * Asks each verifier in turn and answers with the first verdict (an identity or `revoked`). Put
+ * the cheap ones first: keys from `API_KEYS` never wait for the database. An error (e.g. the
+ * database is down) ends the search and propagates.
  */
 export class ChainedApiKeys implements ApiKeyVerifier {
   readonly #verifiers: readonly ApiKeyVerifier[];
@@ -12,10 +12,10 @@ export class ChainedApiKeys implements ApiKeyVerifier {
     this.#verifiers = verifiers;
   }
 
-  async verify(token: string, client?: string): Promise<ApiKeyIdentity | undefined> {
+  async verify(token: string): Promise<ApiKeyVerdict> {
     for (const verifier of this.#verifiers) {
-      const identity = await verifier.verify(token, client);
-      if (identity) return identity;
+      const verdict = await verifier.verify(token);
+      if (verdict !== undefined) return verdict;
     }
     return undefined;
   }

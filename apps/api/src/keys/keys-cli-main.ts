@@ -18,7 +18,8 @@ export const HELP = `Usage: ${NAME} <command> [name]
 Manages the API keys kept in MongoDB (the api_keys collection holds only their SHA-256 digests).
 
 Commands:
-  create <name>   make a key named <name>; prints the key once on stdout, on a line of its own
+  create <name>   make a key named <name>; prints the key once on stdout, on a line of its own;
+                  running API processes accept it within API_KEY_CACHE_MS (5 s)
   list            print every key: name, created, revoked, fingerprint (8 hex digits of its digest)
   revoke <name>   revoke a key; running API processes refuse it within API_KEY_CACHE_MS (5 s)
 

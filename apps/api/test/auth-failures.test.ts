@@ -1,0 +1,62 @@
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { presentedApiKey } from '../src/http/auth.js';
+import { UnauthorizedError } from '../src/http/errors.js';
+import { auth, startTestApi } from './helpers/api.js';
+
+const api = await startTestApi({ rateLimit: { requests: 100, windowSeconds: 3600 } });
+
+describe('failed authentication', () => {
+  it('is not throttled: a flood of unknown keys from one address refuses no valid key', async () => {
+    const statuses = new Set<number>();
+    for (let batch = 0; batch < 20; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          fetch(`${api.base}/pets`, { headers: { Authorization: `Bearer guess-${batch}-${i}` } }),
+        ),
+      );
+      for (const res of answers) {
+        statuses.add(res.status);
+        // A request without a valid key spends no quota and is told of none.
+        expect(res.headers.get('ratelimit')).toBeNull();
+        await res.body?.cancel();
+      }
+    }
+    expect([...statuses]).toEqual([401]);
+    const valid = await fetch(`${api.base}/pets`, { headers: auth });
+    expect(valid.status).toBe(200);
+    expect(valid.headers.get('ratelimit')).toMatch(/r=99;/);
+  });
+});
+
+describe('the reason a request is refused as unauthenticated', () => {
+  const request = (...fields: string[]) =>
+    ({
+      headers: { authorization: fields[0]?.split(': ')[1] },
+      rawHeaders: fields.flatMap((field) => field.split(': ')),
+    }) as unknown as IncomingMessage;
+  const reason = (req: IncomingMessage) => {
+    try {
+      presentedApiKey(req);
+    } catch (error) {
+      return (error as UnauthorizedError).reason;
+    }
+  };
+
+  it('is missing or malformed as the request says', () => {
+    expect(reason({ headers: {}, rawHeaders: [] } as unknown as IncomingMessage)).toBe('missing');
+    expect(reason(request('Authorization: '))).toBe('missing');
+    expect(reason(request('Authorization: Basic dXNlcjpwdw=='))).toBe('malformed');
+  });
+
+  it('answers a revoked key exactly as an unknown one', async () => {
+    const revoking = await startTestApi({
+      apiKeys: { verify: async (token) => (token === 'old' ? 'revoked' : undefined) },
+    });
+    const get = (key: string) =>
+      fetch(`${revoking.base}/pets`, { headers: { Authorization: `Bearer ${key}` } });
+    const [revoked, unknown] = [await get('old'), await get('never')];
+    expect([revoked.status, unknown.status]).toEqual([401, 401]);
+    expect(await revoked.json()).toEqual(await unknown.json());
+  });
+});
