@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { presentedApiKey } from '../src/http/auth.js';
-import { UnauthorizedError } from '../src/http/errors.js';
+import type { UnauthorizedError } from '../src/http/errors.js';
 import { auth, startTestApi } from './helpers/api.js';
+import { sample, scrape } from './helpers/scrape.js';
 
 const api = await startTestApi({ rateLimit: { requests: 100, windowSeconds: 3600 } });
 
@@ -49,7 +50,7 @@ describe('the reason a request is refused as unauthenticated', () => {
     expect(reason(request('Authorization: Basic dXNlcjpwdw=='))).toBe('malformed');
   });
 
-  it('answers a revoked key exactly as an unknown one', async () => {
+  it('answers a revoked key exactly as an unknown one, counting each by its reason', async () => {
     const revoking = await startTestApi({
       apiKeys: { verify: async (token) => (token === 'old' ? 'revoked' : undefined) },
     });
@@ -58,5 +59,8 @@ describe('the reason a request is refused as unauthenticated', () => {
     const [revoked, unknown] = [await get('old'), await get('never')];
     expect([revoked.status, unknown.status]).toEqual([401, 401]);
     expect(await revoked.json()).toEqual(await unknown.json());
+    const metrics = await scrape(revoking.origin);
+    expect(sample(metrics, 'auth_failures_total', { reason: 'revoked' })).toBe(1);
+    expect(sample(metrics, 'auth_failures_total', { reason: 'unknown' })).toBe(1);
   });
 });
