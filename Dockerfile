@@ -1,0 +1,36 @@
+# The API's image, built from the repository root (deploy/image/test.sh builds and checks it):
+#   docker build --build-arg VERSION=0.1.0 --build-arg REVISION="$(git rev-parse HEAD)" -t animal-store-api .
+# BASE_IMAGE: any Debian-like image with Node.js 20.19+ and npm on PATH.
+ARG BASE_IMAGE=node:20-bookworm-slim
+
+FROM ${BASE_IMAGE} AS build
+ARG PNPM_VERSION=10.34.9
+RUN npm install --global --no-fund --no-audit "pnpm@${PNPM_VERSION}"
+WORKDIR /src
+COPY . .
+# The API and the workspace packages it needs, built; then only its production dependencies,
+# the workspace's included, copied into /out (`pnpm deploy`).
+RUN pnpm install --frozen-lockfile --ignore-scripts \
+ && pnpm --filter "@animal-store/api..." run build \
+ && pnpm --filter @animal-store/api deploy --legacy --prod /out
+
+FROM ${BASE_IMAGE}
+ARG VERSION=unknown
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="animal-store-api" \
+      org.opencontainers.image.description="The Animal Store HTTP API" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="MIT"
+# HOST 0.0.0.0: reachable from outside the container. The revision is also what the process
+# reports (--version, animal_store_build_info).
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    ANIMAL_STORE_REVISION="${REVISION}"
+WORKDIR /app
+# Owned by root, run as another user: the process cannot change its own code.
+COPY --from=build /out /app
+USER 10001:10001
+EXPOSE 3000
+ENTRYPOINT ["node", "dist/main.js"]
