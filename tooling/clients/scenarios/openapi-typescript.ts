@@ -1,0 +1,77 @@
+// The scenario with a client made by openapi-typescript (types) and openapi-fetch (calls), as a
+// client developer writes it. Type-checked against the types generated from the live document,
+// then run; test/openapi-typescript.test.ts does both.
+import createClient from 'openapi-fetch';
+import type { components, paths } from '../.generated/openapi-typescript/schema.js';
+
+type PetStatus = components['schemas']['PetStatus'];
+type ErrorBody = components['schemas']['ErrorBody'];
+
+/** The next page's `after`: a query parameter of the `Link: rel="next"` target. */
+function nextAfter(link: string | null): number | undefined {
+  const target = link?.split(',').find((entry) => /;\s*rel="?next"?/.test(entry));
+  const query = target?.slice(target.indexOf('<') + 1, target.indexOf('>'));
+  const after = query === undefined ? null : new URL(query, 'http://x').searchParams.get('after');
+  return after === null ? undefined : Number(after);
+}
+
+/** The error body of a failed call, by its status. */
+const failure = (status: number, error: ErrorBody | undefined) => ({
+  status,
+  code: error?.code,
+  fields: [...new Set(error?.details?.map((detail) => detail.path))],
+});
+
+export async function scenario(baseUrl: string, apiKey: string) {
+  const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` } });
+  const rex = { name: 'Rex', categoryId: 3, status: 'pending' as PetStatus };
+  const header = { 'Idempotency-Key': `ts-${crypto.randomUUID()}` };
+  const created = await api.POST('/pets', { params: { header }, body: rex });
+  const retried = await api.POST('/pets', { params: { header }, body: rex });
+  if (!created.data || !retried.data) throw new Error(`create failed: ${created.response.status}`);
+  for (const name of ['Max', 'Ida']) {
+    await api.POST('/pets', { body: { name, categoryId: 3, status: 'pending' } });
+  }
+
+  const pages: string[][] = [];
+  let after: number | undefined;
+  do {
+    const query = {
+      status: 'pending' as const,
+      limit: 2,
+      ...(after === undefined ? {} : { after }),
+    };
+    const page = await api.GET('/pets', { params: { query } });
+    if (!page.data) throw new Error(`list failed: ${page.response.status}`);
+    // `status` is always there: no undefined to handle.
+    const statuses: PetStatus[] = page.data.map((pet) => pet.status);
+    if (statuses.some((status) => status !== 'pending')) throw new Error('filter ignored');
+    pages.push(page.data.map((pet) => pet.name));
+    after = nextAfter(page.response.headers.get('Link'));
+  } while (after !== undefined);
+
+  const fetched = await api.GET('/pets/{petId}', {
+    params: { path: { petId: created.data.id } },
+  });
+  const invalid = await api.POST('/pets', { body: { name: '', categoryId: 1 } });
+  const stranger = createClient<paths>({ baseUrl, headers: { Authorization: 'Bearer wrong' } });
+  const unauthorized = await stranger.GET('/pets', { params: { query: {} } });
+  const missing = await api.GET('/pets/{petId}', { params: { path: { petId: 2 ** 40 } } });
+
+  return {
+    created: { status: created.response.status, pet: created.data },
+    retried: {
+      sameId: retried.data.id === created.data.id,
+      replayed: retried.response.headers.get('Idempotency-Replayed'),
+    },
+    pages,
+    fetched: {
+      name: fetched.data?.name,
+      deprecation: fetched.response.headers.get('Deprecation'),
+      sunset: fetched.response.headers.get('Sunset'),
+    },
+    invalid: failure(invalid.response.status, invalid.error),
+    unauthorized: failure(unauthorized.response.status, unauthorized.error),
+    missing: failure(missing.response.status, missing.error),
+  };
+}

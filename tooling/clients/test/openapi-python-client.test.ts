@@ -1,0 +1,42 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startApiProcess } from './helpers/api-process.js';
+import { HERE, outputDir, run } from './helpers/generated.js';
+import { expectedScenario } from './helpers/scenario.js';
+
+const api = await startApiProcess();
+let venv: string;
+
+beforeAll(async () => {
+  // openapi-python-client, pinned, from PyPI (python3 with venv is needed; .ci/run installs it).
+  venv = (await run('bash', [`${HERE}python-venv.sh`])).trim();
+}, 10 * 60_000);
+
+describe('a client from openapi-python-client', () => {
+  it('generates from the served document and runs the scenario', async () => {
+    const out = await outputDir('openapi-python-client');
+    // With the venv's bin first on PATH its ruff formats the generated code, as the tool expects.
+    const env = { ...process.env, PATH: `${venv}/bin:${process.env.PATH}` };
+    await run(
+      `${venv}/bin/openapi-python-client`,
+      [
+        'generate',
+        '--url',
+        `${api.base}/openapi.json`,
+        '--meta',
+        'none',
+        '--output-path',
+        `${out}/animal_store_client`,
+      ],
+      { env },
+    );
+    const printed = await run(`${venv}/bin/python`, [`${HERE}scenarios/openapi_python_client.py`], {
+      env: {
+        ...env,
+        PYTHONPATH: out,
+        ANIMAL_STORE_BASE_URL: api.base,
+        ANIMAL_STORE_API_KEY: api.apiKey,
+      },
+    });
+    expect(JSON.parse(printed)).toEqual(expectedScenario());
+  });
+});
