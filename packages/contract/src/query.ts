@@ -48,14 +48,19 @@ export function parseListPetsQuery(
 
 /**
  * The query string of a `listPets` request, without the `?`: each parameter that is set, in
- * `LIST_PETS_PARAMS` order; what `parseListPetsQuery` reads back to the same query.
+ * `LIST_PETS_PARAMS` order; what `parseListPetsQuery` reads back to the same query. Integers may
+ * be bigints (int64 ids beyond 2^53 on other servers).
  */
-export function formatListPetsQuery(query: ListPetsQuery): string {
+export function formatListPetsQuery(
+  query: {
+    readonly [name in keyof ListPetsQuery]?: ListPetsQuery[name] | bigint;
+  },
+): string {
   let text = '';
   for (const name of LIST_PETS_PARAMS) {
     const value = query[name];
     if (value === undefined) continue;
-    text += `${text === '' ? '' : '&'}${name}=${encodeURIComponent(value)}`;
+    text += `${text === '' ? '' : '&'}${name}=${encodeURIComponent(String(value))}`;
   }
   return text;
 }

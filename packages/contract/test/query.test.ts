@@ -73,11 +73,12 @@ describe('parsePetId', () => {
 
 describe('formatListPetsQuery', () => {
   it.each([
-    [{ limit: 20 }, 'limit=20'],
-    [{ limit: 5, status: 'sold', after: 42 }, 'limit=5&status=sold&after=42'],
-    [{ after: 7, limit: 1 }, 'limit=1&after=7'],
-    [{}, ''],
-  ] as const)('writes %j as %s', (query, text) => {
+    ['limit=20', { limit: 20 }],
+    ['limit=5&status=sold&after=42', { limit: 5, status: 'sold', after: 42 }],
+    ['limit=1&after=7', { after: 7, limit: 1 }],
+    ['', {}],
+    ['limit=1&after=9223372036854775807', { limit: 1, after: 2n ** 63n - 1n }],
+  ] as const)('writes "%s", parameters in the contract’s order', (text, query) => {
     expect(formatListPetsQuery(query)).toBe(text);
   });
 

@@ -8,6 +8,7 @@ import {
   type PetDraft,
   type PetPage,
   type PetStore,
+  petOf,
   type StoredPet,
 } from './pet-store.js';
 
@@ -61,12 +62,7 @@ export class MemoryPetStore implements PetStore {
   }
 
   async create(draft: PetDraft): Promise<StoredPet> {
-    const pet: StoredPet = {
-      id: this.#nextId++,
-      name: draft.name,
-      categoryId: draft.categoryId,
-      status: draft.status,
-    };
+    const pet = petOf(this.#nextId++, draft);
     this.#byId.set(pet.id, pet);
     this.#all.push(pet);
     this.#byStatus.get(pet.status)?.push(pet);

@@ -1,37 +1,28 @@
-import type { PetStatus } from '@animal-store/contract';
 import { Long } from 'mongodb';
-import type { PetDraft, StoredPet } from './pet-store.js';
+import { type PetDraft, petOf, type StoredPet } from './pet-store.js';
 
-/** A pet document: keyed by its numeric id; integers stored as int64. */
-export interface PetDocument {
+/**
+ * A pet document: a pet's fields (the contract's), keyed by its numeric id; integers stored as
+ * int64.
+ */
+export type PetDocument = Omit<PetDraft, 'categoryId'> & {
   _id: number | Long;
-  name: string;
   categoryId: number | Long;
-  status: PetStatus;
   /**
    * The `instance` of the idempotency record it was created under, if any (unique, sparse
    * index): ties the pet to one use of one `Idempotency-Key`. Never served.
    */
   idempotencyRecord?: string;
-}
+};
 
 export const toNumber = (value: number | Long): number =>
   typeof value === 'number' ? value : value.toNumber();
 
 export function toPet(doc: PetDocument): StoredPet {
-  return {
-    id: toNumber(doc._id),
-    name: doc.name,
-    categoryId: toNumber(doc.categoryId),
-    status: doc.status,
-  };
+  return petOf(toNumber(doc._id), { ...doc, categoryId: toNumber(doc.categoryId) });
 }
 
 export function toPetDocument(id: number, draft: PetDraft): PetDocument {
-  return {
-    _id: Long.fromNumber(id),
-    name: draft.name,
-    categoryId: Long.fromNumber(draft.categoryId),
-    status: draft.status,
-  };
+  const { id: _, ...fields } = petOf(id, draft);
+  return { _id: Long.fromNumber(id), ...fields, categoryId: Long.fromNumber(draft.categoryId) };
 }

@@ -1,16 +1,28 @@
-import type { NewPet, Pet, PetStatus } from '@animal-store/contract';
+import { Pet, type ResolvedListPetsQuery } from '@animal-store/contract';
 
-/** A pet as the store keeps it: the status is always set (the default is applied before). */
-export type StoredPet = Pet & { status: PetStatus };
+/** A pet as the store keeps it: the contract's Pet, as the API returns it. */
+export type StoredPet = Pet;
 
-/** A new pet with its status resolved. */
-export type PetDraft = NewPet & { status: PetStatus };
+/** A new pet with its status resolved: a Pet before it has an id. */
+export type PetDraft = Omit<Pet, 'id'>;
 
-export interface ListPetsOptions {
-  limit: number;
-  status?: PetStatus;
-  /** Only pets whose id is greater than this. */
-  after?: number;
+/** A `listPets` query, its limit resolved (`after`: only pets whose id is greater). */
+export type ListPetsOptions = ResolvedListPetsQuery;
+
+const PET_FIELDS = Object.keys(Pet.properties).filter(
+  (name) => name !== 'id',
+) as (keyof PetDraft)[];
+
+/**
+ * The pet with `id` and the draft's fields, in the order the contract names them: a store
+ * builds every pet it returns with it, so each answer writes its fields in one order.
+ */
+export function petOf(id: number, draft: PetDraft): StoredPet {
+  const pet: Record<string, unknown> = { id };
+  for (const name of PET_FIELDS) {
+    if (draft[name] !== undefined) pet[name] = draft[name];
+  }
+  return pet as StoredPet;
 }
 
 export interface PetPage {

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { validateErrorBody } from '@animal-store/contract';
+import { type Pet, validateErrorBody } from '@animal-store/contract';
 import { afterAll } from 'vitest';
 import type { AppDeps } from '../../src/app.js';
 import type { ServerLimits } from '../../src/http/server-limits.js';
@@ -74,12 +74,7 @@ export async function startTestApi(
 }
 
 /** A pet as the API returns it. */
-export interface PetBody {
-  id: number;
-  name: string;
-  categoryId: number;
-  status: string;
-}
+export type PetBody = Pet;
 
 /** The JSON body of a response, typed by the caller. */
 export async function read<T = PetBody>(res: Response | Promise<Response>): Promise<T> {

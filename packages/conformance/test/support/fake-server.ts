@@ -7,6 +7,7 @@ import {
   BODY_LIMIT_BYTES,
   DEFAULT_PET_STATUS,
   describeDetails,
+  formatListPetsQuery,
   GET_PET_DEPRECATION_HEADERS,
   ID_MAX,
   LIMIT_DEFAULT,
@@ -17,6 +18,8 @@ import {
   parseJsonText,
   parseListPetsQuery,
   parsePetId,
+  SpecNewPet,
+  type SpecPet,
   validateNewPet,
 } from '@animal-store/contract';
 
@@ -154,14 +157,13 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-interface StoredPet {
+/** A pet: the spec's fields (`SpecPet`), its integers as bigints (int64 beyond 2^53). */
+type StoredPet = Omit<SpecPet, 'id' | 'categoryId'> & {
   id: bigint;
-  name: string;
   categoryId: bigint;
-  status?: PetStatus;
   /** When reads start to show it (`lagging-reads`); 0: at once. */
   visibleAt?: number;
-}
+};
 
 /** JSON with bigint values written as plain integers. */
 function stringify(value: unknown): string {
@@ -256,8 +258,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
 
   function view(pet: StoredPet): Record<string, unknown> {
-    const out: Record<string, unknown> = { id: pet.id, name: pet.name, categoryId: pet.categoryId };
-    if (pet.status !== undefined && !gap('omits-status')) out.status = pet.status;
+    const { visibleAt: _, ...out }: Record<string, unknown> = pet;
+    if (gap('omits-status')) delete out.status;
     if (gap('extra-pet-fields')) {
       Object.assign(out, { createdAt: '2025-01-01T00:00:00Z', tags: [], category: { id: 1 } });
     }
@@ -352,9 +354,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const headers = { ...extra };
     const last = page.at(-1);
     if (items.length > page.length && last !== undefined && !gap('no-next-link')) {
-      const next = new URLSearchParams({ limit: String(limit), after: String(last.id) });
-      if (status !== undefined) next.set('status', status);
-      headers.link = `</v1/pets?${next}>; rel="next"`;
+      headers.link = `</v1/pets?${formatListPetsQuery({ limit, status, after: last.id })}>; rel="next"`;
     }
     let body: unknown[] = page.map(view);
     if (has('list-repeats-a-pet') && body.length > 1) body = [body[0], ...body.slice(0, -1)];
@@ -370,7 +370,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
 
   type Parsed =
-    | { ok: true; name: string; categoryId: bigint; status?: PetStatus; id?: bigint }
+    | ({ ok: true; id?: bigint } & Omit<StoredPet, 'id' | 'visibleAt'>)
     | { ok: false; fail: (res: ServerResponse, extra: Record<string, string>) => void };
 
   /** Reads a NewPet from the raw body, as the spec and the faults say. */
@@ -453,7 +453,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (gap('null-status-absent') && body.status === null) delete body.status;
     if (gap('ignores-unknown-fields')) {
       for (const key of Object.keys(body)) {
-        if (!['name', 'categoryId', 'status'].includes(key)) delete body[key];
+        if (!(key in SpecNewPet.properties)) delete body[key];
       }
     }
     // Beyond 2^53-1 the reference refuses; a lenient server keeps the digits; a JavaScript one
@@ -505,13 +505,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 
   function createPet(parsed: Parsed, res: ServerResponse, extra: Record<string, string>) {
     if (!parsed.ok) return parsed.fail(res, extra);
-    const pet: StoredPet = {
-      id: parsed.id ?? nextId,
-      name: parsed.name,
-      categoryId: parsed.categoryId,
-    };
-    if (parsed.status !== undefined) pet.status = parsed.status;
-    else if (!gap('omits-status')) pet.status = DEFAULT_PET_STATUS;
+    const { ok: _, id, ...fields } = parsed;
+    const pet: StoredPet = { id: id ?? nextId, ...fields };
+    if (pet.status === undefined && !gap('omits-status')) pet.status = DEFAULT_PET_STATUS;
     creations += 1;
     if (!has('create-reuses-ids') || creations % 2 === 0) nextId += gap('huge-ids') ? 7n : 1n;
     if (gap('lagging-reads')) pet.visibleAt = Date.now() + READ_LAG_MS;
