@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { FIXTURE_SET_SIZE, fixtureSet, fixtureSetJson, readFixtureSet } from './fixture-set.js';
 import { DEFAULT_NAME_PREFIX, NAME_PREFIX_MAX } from './fixtures.js';
 import { parseReporters, REPORTER_NAMES, type ReporterChoice, renderers } from './report/choose.js';
 import { prettyProgress } from './report/pretty.js';
@@ -11,8 +12,11 @@ const NAME = 'animal-store-conformance';
 
 /** The usage text `--help` prints. */
 export const HELP = `Usage: ${NAME} --base-url URL --api-key KEY [options]
+       ${NAME} fixtures [--category-id ID]
 
-Checks that an Animal Store server behaves as the specification says.
+Checks that an Animal Store server behaves as the specification says. \`fixtures\`
+prints a set of ${FIXTURE_SET_SIZE} pets (JSON NewPets, statuses in turn) to load into a
+server for --read-only --fixtures runs.
 
 Options:
   --base-url URL       the server's base address, ending in /v1 (required)
@@ -27,6 +31,9 @@ Options:
   --skip LIST          comma-separated groups or check ids to leave out
   --strict             count should-advisories as failures
   --read-only          skip every check that creates pets (for production)
+  --fixtures FILE      a pet set loaded into the server (as \`${NAME} fixtures\`
+                       prints one): adds checks of listing, limits, filters and
+                       getPet on it that create nothing
   --category-id LIST   comma-separated categoryIds that exist on the server, used in
                        turn for every pet the kit creates (default 1)
   --name-prefix P      starts the name of every pet the kit creates (default ${DEFAULT_NAME_PREFIX};
@@ -109,7 +116,28 @@ function parse(args: readonly string[], env: CliIo['env']) {
     settleMs: count('settle-ms'),
     seed: count('seed'),
     timeoutMs: timeout === undefined ? undefined : Number(timeout),
+    fixtureSet: values.fixtures === undefined ? undefined : readFixtureSet(values.fixtures),
   };
+}
+
+/** `fixtures [--category-id ID]`: the pet set to load, as JSON on stdout. */
+function fixturesCommand(args: readonly string[]): string {
+  let values: { 'category-id'?: string };
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: { 'category-id': { type: 'string' } },
+    }));
+  } catch (error) {
+    throw new UsageError(`fixtures: ${(error as Error).message}`);
+  }
+  const categoryId = values['category-id'] ?? '1';
+  if (!/^-?\d{1,19}$/.test(categoryId)) {
+    throw new UsageError(`fixtures: --category-id "${categoryId}" is not an integer`);
+  }
+  return fixtureSetJson(fixtureSet(BigInt(categoryId).toString()));
 }
 
 function parseOptions(args: readonly string[]) {
@@ -130,6 +158,7 @@ function parseOptions(args: readonly string[]) {
       'settle-ms': { type: 'string' },
       seed: { type: 'string' },
       'timeout-ms': { type: 'string' },
+      fixtures: { type: 'string' },
       version: { type: 'boolean', short: 'v' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -139,6 +168,10 @@ function parseOptions(args: readonly string[]) {
 /** Runs the CLI with `args` (without node and the script) and returns the exit code. */
 export async function main(args: readonly string[], io: CliIo = processIo): Promise<number> {
   try {
+    if (args[0] === 'fixtures') {
+      io.stdout(fixturesCommand(args.slice(1)));
+      return 0;
+    }
     const options = parse(args, io.env);
     if (options.kind === 'help' || options.kind === 'version') {
       io.stdout(options.kind === 'help' ? HELP : `${KIT_VERSION}\n`);

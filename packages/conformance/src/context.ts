@@ -1,4 +1,4 @@
-import type { Fixtures } from './fixtures.js';
+import type { Fixtures, SentPet } from './fixtures.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './http/client.js';
 
 /** What a check gets: the HTTP client, the shared fixtures and every answer seen so far. */
@@ -15,6 +15,8 @@ export class CheckContext {
     readonly apiKey: string,
     /** Seeds every generated case, so a run can be replayed. */
     readonly seed: number,
+    /** The pet set the operator loaded (`--fixtures`), for the checks that read it. */
+    readonly fixtureSet: readonly SentPet[] = [],
   ) {}
 
   /**

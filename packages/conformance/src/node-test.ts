@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
-import { CheckFailure, type SuiteInput, type SuiteOptions, sharedRun } from './suite.js';
+import { CheckFailure, type SuiteInput, type SuiteSelection, sharedRun } from './suite.js';
 
-export type { SuiteInput, SuiteOptions } from './suite.js';
+export type { SuiteInput, SuiteOptions, SuiteSelection } from './suite.js';
 
 /**
  * Registers every conformance check as a test case of a `node:test` suite named `name`: a failed
@@ -10,7 +10,7 @@ export type { SuiteInput, SuiteOptions } from './suite.js';
  */
 export function conformanceSuite(
   input: SuiteInput,
-  options: Pick<SuiteOptions, 'only' | 'skip'> & { readonly name?: string } = {},
+  options: SuiteSelection & { readonly name?: string } = {},
 ): void {
   const run = sharedRun(input, options);
   describe(options.name ?? 'Animal Store conformance', () => {

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { fixtureDataChecks } from './checks/fixture-data.js';
 import { CHECKS } from './checks/index.js';
 import { CheckFailed, CheckSkipped } from './checks/support.js';
 import { CheckContext } from './context.js';
@@ -8,6 +9,7 @@ import {
   NAME_PREFIX_MAX,
   NAME_PREFIX_PATTERN,
   newRunId,
+  type SentPet,
 } from './fixtures.js';
 import { HttpClient, type HttpResponse, RateLimitedError, RequestError } from './http/client.js';
 import { curlLine, errorSummary } from './http/replay.js';
@@ -34,6 +36,11 @@ export interface ConformanceOptions {
   readonly only?: readonly string[];
   /** Groups or check ids to leave out (after `only`). */
   readonly skip?: readonly string[];
+  /**
+   * A pet set the operator loaded into the server (`fixtures` prints one): adds the checks that
+   * judge listing, limits, filters and getPet on it, which create nothing.
+   */
+  readonly fixtureSet?: readonly SentPet[];
   /** Count `should` advisories as failures. */
   readonly strict?: boolean;
   /** Skip every check that creates data, for production targets. */
@@ -82,9 +89,9 @@ export class ConnectionError extends ConformanceError {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Throws `UsageError` when a name in `names` is neither a group nor a check id. */
-function knownNames(option: string, names: readonly string[]): void {
+function knownNames(option: string, names: readonly string[], pool: readonly Check[]): void {
   const unknown = names.filter(
-    (name) => !(GROUPS as readonly string[]).includes(name) && !CHECKS.some((c) => c.id === name),
+    (name) => !(GROUPS as readonly string[]).includes(name) && !pool.some((c) => c.id === name),
   );
   if (unknown.length > 0) {
     throw new UsageError(
@@ -97,12 +104,24 @@ function knownNames(option: string, names: readonly string[]): void {
  * The checks `only` selects and `skip` leaves out (groups or check ids), in run order; throws
  * `UsageError` on unknown names.
  */
-export function selectChecks(only: readonly string[] = [], skip: readonly string[] = []): Check[] {
-  knownNames('--only', only);
-  knownNames('--skip', skip);
+export function selectChecks(
+  only: readonly string[] = [],
+  skip: readonly string[] = [],
+  withFixtureSet = false,
+): Check[] {
+  // The pet set's checks run before the errors group, which judges every answer of the run.
+  const pool = withFixtureSet
+    ? [
+        ...CHECKS.filter((c) => c.group !== 'errors'),
+        ...fixtureDataChecks,
+        ...CHECKS.filter((c) => c.group === 'errors'),
+      ]
+    : CHECKS;
+  knownNames('--only', only, pool);
+  knownNames('--skip', skip, pool);
   const named = (c: Check, names: readonly string[]) =>
     names.includes(c.group) || names.includes(c.id);
-  const selected = CHECKS.filter((c) => (only.length === 0 || named(c, only)) && !named(c, skip));
+  const selected = pool.filter((c) => (only.length === 0 || named(c, only)) && !named(c, skip));
   if (selected.length === 0) throw new UsageError('--only and --skip leave no check to run');
   return selected;
 }
@@ -203,7 +222,8 @@ function outcomeOf(check: Check, verdict: Verdict, strict: boolean): Outcome {
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const baseUrl = parseBaseUrl(options.baseUrl);
   if (!options.apiKey) throw new UsageError('an API key is required');
-  const checks = selectChecks(options.only, options.skip);
+  const fixtureSet = options.fixtureSet ?? [];
+  const checks = selectChecks(options.only, options.skip, fixtureSet.length > 0);
   const strict = options.strict ?? false;
   const readOnly = options.readOnly ?? false;
   const categoryIds = parseCategoryIds(options.categoryIds);
@@ -237,7 +257,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     settleMs,
     progress: (message) => progress({ type: 'notice', message }),
   });
-  ctx = new CheckContext(http, fixtures, readOnly, options.apiKey, seed);
+  ctx = new CheckContext(http, fixtures, readOnly, options.apiKey, seed, fixtureSet);
 
   const hint = await preflight(http, baseUrl);
   progress({ type: 'start', baseUrl, runId, seed, checks: checks.length });

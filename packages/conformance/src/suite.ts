@@ -6,10 +6,13 @@ export type SuiteOptions = Omit<ConformanceOptions, 'onProgress'>;
 
 /**
  * The options, or a function that gives them when the first check runs (once the suite's own
- * hooks have started the server); with a function, `only` and `skip` come from `selection`,
+ * hooks have started the server); with a function, `only`, `skip` and `fixtureSet` come from `selection`,
  * since the test cases are registered before it is called.
  */
 export type SuiteInput = SuiteOptions | (() => SuiteOptions | Promise<SuiteOptions>);
+
+/** What a suite registers when its options come from a function. */
+export type SuiteSelection = Pick<SuiteOptions, 'only' | 'skip' | 'fixtureSet'>;
 
 /** One run of the kit shared by the test cases of a suite, started by the first that asks. */
 export interface SharedRun {
@@ -20,12 +23,10 @@ export interface SharedRun {
 }
 
 /** Prepares one run of the kit whose results test cases await one by one. */
-export function sharedRun(
-  input: SuiteInput,
-  selection: Pick<SuiteOptions, 'only' | 'skip'> = {},
-): SharedRun {
+export function sharedRun(input: SuiteInput, selection: SuiteSelection = {}): SharedRun {
   const select = typeof input === 'function' ? selection : input;
-  const ids = selectChecks(select.only, select.skip).map((c) => c.id);
+  const withSet = (select.fixtureSet?.length ?? 0) > 0;
+  const ids = selectChecks(select.only, select.skip, withSet).map((c) => c.id);
   const waiting = new Map(
     ids.map((id) => {
       let settle!: { resolve: (r: CheckResult) => void; reject: (e: unknown) => void };
@@ -44,6 +45,7 @@ export function sharedRun(
       ...options,
       only: select.only,
       skip: select.skip,
+      fixtureSet: select.fixtureSet,
       onProgress: (event) => {
         if (event.type === 'check') waiting.get(event.result.id)?.resolve(event.result);
       },
