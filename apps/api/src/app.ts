@@ -8,7 +8,6 @@ import type { AppState } from './http/app-state.js';
 import { requireApiKey } from './http/auth.js';
 import { corsFor } from './http/cors.js';
 import { errorAnswers } from './http/error-answers.js';
-import { countInFlight } from './http/in-flight.js';
 import {
   FixedWindowRateLimiter,
   RateLimit,
@@ -28,6 +27,7 @@ import { metricsHandler } from './routes/metrics.js';
 import { petRoutes } from './routes/pets.js';
 import { InstrumentedPetStore } from './store/instrumented-pet-store.js';
 import type { PetStore } from './store/pet-store.js';
+import type { RequestTracing } from './tracing/request-tracing.js';
 
 export interface AppDeps {
   store: PetStore;
@@ -48,6 +48,8 @@ export interface AppDeps {
   metrics?: ApiMetrics;
   /** Bearer token `GET /metrics` asks for; open when absent. */
   metricsToken?: string;
+  /** Spans for each request and store call (`startTracing`); none when absent. */
+  tracing?: RequestTracing;
   /** Origins whose pages may call the API (`*`: any); no CORS when absent or empty. */
   corsOrigins?: readonly string[];
   /** What `/readyz` reports; a process that is never draining, its database never checked, when absent. */
@@ -59,7 +61,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   const metrics = deps.metrics ?? new ApiMetrics();
   const clock = deps.clock ?? systemClock;
-  const store = new InstrumentedPetStore(deps.store, metrics);
+  const store = new InstrumentedPetStore(
+    deps.tracing ? deps.tracing.traceStore(deps.store) : deps.store,
+    metrics,
+  );
   const rateLimit =
     deps.rateLimit &&
     new RateLimit(
@@ -91,8 +96,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   root.use(v1.routes());
 
   // Each middleware does one thing; the order is the order a request meets them.
+  if (deps.tracing) app.use(deps.tracing.middleware);
   app.use(requestId());
-  app.use(countInFlight(metrics));
   app.use(
     accessLog(deps.logger, (ctx, ms) =>
       metrics.observeRequest(ctx.method, routeTemplate(ctx), ctx.status, ms / 1000),

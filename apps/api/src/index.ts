@@ -37,3 +37,4 @@ export { type RunningServer, startServer } from './server.js';
 export { InstrumentedPetStore } from './store/instrumented-pet-store.js';
 export { MemoryPetStore } from './store/memory-pet-store.js';
 export * from './store/pet-store.js';
+export { startTracing } from './tracing/tracing.js';

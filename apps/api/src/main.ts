@@ -13,6 +13,7 @@ import { startServer } from './server.js';
 import { shutDown } from './shutdown.js';
 import { createStore } from './store/create-store.js';
 import { StoreUnavailableError } from './store/pet-store.js';
+import { startTracing } from './tracing/tracing.js';
 
 /** The rate limit shared through MongoDB (`RATE_LIMIT_SCOPE=cluster`). */
 async function sharedRateLimiter(
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
   if (!commandLine(process.argv.slice(2))) return;
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // Before the store: the MongoDB driver's instrumentation must see the driver load.
+  const tracing = await startTracing(process.env);
   const metrics = new ApiMetrics();
   const pool = config.mongodbUri === undefined ? undefined : new MongoPoolMetrics(metrics.registry);
   const { store, db } = await createStore(config, logger, (client) => pool?.observe(client));
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
   const running = await startServer(
     {
       store,
+      tracing,
       metrics,
       rateLimiter,
       apiKeys: keys.verifier,
@@ -93,10 +97,17 @@ async function main(): Promise<void> {
     if (stopping) return hurry.abort();
     stopping = true;
     const exit = (code: number) => process.exit(code);
+    // The spans still queued go out after the store closes, within the shutdown's deadline.
+    const closing = {
+      close: async () => {
+        await store.close();
+        await tracing?.shutdown();
+      },
+    };
     void shutDown(
       {
         running,
-        store,
+        store: closing,
         logger,
         drainDelayMs: config.drainDelayMs,
         timeoutMs: config.shutdownTimeoutMs,

@@ -50,6 +50,11 @@ class InFlight {
     };
   }
 
+  /** Requests whose handler has not ended yet. */
+  get count(): number {
+    return this.#count;
+  }
+
   /** Resolves once no request is in flight. */
   idle(): Promise<void> {
     if (this.#count === 0) return Promise.resolve();
@@ -110,6 +115,7 @@ export async function startServer(
   await readiness.start(deps.databaseCheckMs);
   const drain = new Drain();
   const inFlight = new InFlight();
+  metrics.countInFlight(() => inFlight.count);
   const server = createLimitedServer(
     inFlight.wrap(createApp({ ...deps, metrics, readiness }).callback()),
     { ...DEFAULT_SERVER_LIMITS, ...limits },

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { routeTemplate } from '../metrics/api-metrics.js';
 import type { AppState } from './app-state.js';
 
-/** Writes one access-log line: the key's name, never the key. */
+/** Writes one access-log line: the key's name, never the key; the trace id when tracing is on. */
 export function logRequest(
   logger: Logger,
   requestId: string,
@@ -12,8 +12,12 @@ export function logRequest(
   status: number,
   ms: number,
   key: string | undefined,
+  traceId?: string,
 ): void {
-  logger.info({ requestId, method, route, status, ms: Math.round(ms * 100) / 100, key }, 'request');
+  logger.info(
+    { requestId, method, route, status, ms: Math.round(ms * 100) / 100, key, traceId },
+    'request',
+  );
 }
 
 /**
@@ -30,7 +34,16 @@ export function accessLog(
     const ms = performance.now() - started;
     observe?.(ctx, ms);
     const route = routeTemplate(ctx) ?? ctx.path;
-    const { requestId, apiKeyName } = ctx.state;
-    logRequest(logger, requestId, ctx.req.method, route, ctx.res.statusCode, ms, apiKeyName);
+    const { requestId, apiKeyName, traceId } = ctx.state;
+    logRequest(
+      logger,
+      requestId,
+      ctx.req.method,
+      route,
+      ctx.res.statusCode,
+      ms,
+      apiKeyName,
+      traceId,
+    );
   };
 }

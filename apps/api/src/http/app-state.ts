@@ -6,6 +6,8 @@ export interface AppState {
    * middleware adds here rather than through `ctx.set` (see `json-response.ts`).
    */
   headers: Record<string, string>;
+  /** The request's trace id, when tracing is on (the access-log line carries it). */
+  traceId?: string;
   /** Name of the API key the request authenticated with, for logs; never the key itself. */
   apiKeyName?: string;
   /** Identity of that key (its whole digest): whose quota and idempotency records these are. */

@@ -66,11 +66,8 @@ export class ApiMetrics {
   readonly authFailures: Counter<'reason'>;
   /** Creates sent with an `Idempotency-Key`, by outcome (`IdempotentOutcome`). */
   readonly idempotentCreates: Counter<'outcome'>;
-  /**
-   * Requests the application has started and not yet answered: a plain number the scrape reads,
-   * so a request pays an increment and a decrement, not a gauge update each.
-   */
-  inFlight = 0;
+  /** Reads the requests in flight at scrape time (`countInFlight`); none until told. */
+  #inFlight: () => number = () => 0;
 
   constructor(registry: Registry = new Registry(), options: { processMetrics?: boolean } = {}) {
     this.registry = registry;
@@ -144,10 +141,18 @@ export class ApiMetrics {
       help: 'Requests the application has started to answer and not finished',
       registers,
       collect() {
-        this.set(metrics.inFlight);
+        this.set(metrics.#inFlight());
       },
     });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  }
+
+  /**
+   * Has `http_requests_in_flight` read `count` at each scrape: the server counts its requests
+   * for its drain already, so a request pays nothing more for the gauge.
+   */
+  countInFlight(count: () => number): void {
+    this.#inFlight = count;
   }
 
   /** Records one answered request; `route` is its template, absent when no route matched. */

@@ -1,7 +1,8 @@
 /**
  * Server child: the real API (`startServer` from `@animal-store/api`), configured as the service
  * configures itself (`loadConfig`: LOG_LEVEL defaults to `info`, JSON logs on stdout, which the
- * orchestrator points at /dev/null). Not meant to be started by hand.
+ * orchestrator points at /dev/null; `startTracing`: traces when the `OTEL_*` variables ask for
+ * them). Not meant to be started by hand.
  */
 import {
   createLogger,
@@ -9,19 +10,28 @@ import {
   parseApiKeys,
   StaticApiKeys,
   startServer,
+  startTracing,
 } from '@animal-store/api';
 import { runChild } from './lifecycle.js';
 
 runChild(async (spec, store) => {
   const config = loadConfig({ ...process.env, API_KEYS: spec.apiKey });
+  const tracing = await startTracing(process.env);
   const running = await startServer(
     {
       store,
+      tracing,
       apiKeys: new StaticApiKeys(parseApiKeys(config.apiKeys)),
       logger: createLogger(config.logLevel),
       bodyLimitBytes: config.bodyLimitBytes,
     },
     { host: '127.0.0.1', port: 0 },
   );
-  return { port: Number(new URL(running.origin).port), close: () => running.close(1000) };
+  return {
+    port: Number(new URL(running.origin).port),
+    close: async () => {
+      await running.close(1000);
+      await tracing?.shutdown();
+    },
+  };
 });

@@ -1,0 +1,139 @@
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
+import { defaultResource, detectResources, envDetector } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { Middleware } from 'koa';
+import type { AppState } from '../http/app-state.js';
+import { routeTemplate } from '../metrics/api-metrics.js';
+import type {
+  IdempotentCreate,
+  IdempotentCreateResult,
+  ListPetsOptions,
+  PetDraft,
+  PetPage,
+  PetStore,
+  StoredPet,
+} from '../store/pet-store.js';
+import type { RequestTracing } from './request-tracing.js';
+
+const TRACER_NAME = '@animal-store/api';
+
+/**
+ * The server span of each request: its parent is the caller's `traceparent` (and `tracestate`),
+ * if any; it is the active span while the request is served, so the store's spans (and the
+ * MongoDB driver's) are its children. Named `METHOD /route/template` once routed, never by the
+ * raw path; a 5xx marks it as an error.
+ */
+function serverSpans(tracer: Tracer): Middleware<AppState> {
+  return async (ctx, next) => {
+    const method = ctx.req.method ?? 'GET';
+    const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers);
+    const span = tracer.startSpan(
+      method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': method, 'url.path': ctx.path, 'url.scheme': 'http' },
+      },
+      parent,
+    );
+    ctx.state.traceId = span.spanContext().traceId;
+    try {
+      await context.with(trace.setSpan(parent, span), next);
+    } finally {
+      const route = routeTemplate(ctx);
+      if (route !== undefined) {
+        span.updateName(`${method} ${route}`);
+        span.setAttribute('http.route', route);
+      }
+      const status = ctx.res.statusCode;
+      span.setAttribute('http.response.status_code', status);
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+  };
+}
+
+/** A `PetStore` whose every call is a span (`pet_store <operation>`), a child of the request's. */
+class TracedPetStore implements PetStore {
+  constructor(
+    readonly inner: PetStore,
+    readonly tracer: Tracer,
+  ) {}
+
+  create(draft: PetDraft): Promise<StoredPet> {
+    return this.#span('create', () => this.inner.create(draft));
+  }
+
+  createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult> {
+    return this.#span('createOnce', () => this.inner.createOnce(request));
+  }
+
+  get(id: number): Promise<StoredPet | undefined> {
+    return this.#span('get', () => this.inner.get(id));
+  }
+
+  list(options: ListPetsOptions): Promise<PetPage> {
+    return this.#span('list', () => this.inner.list(options));
+  }
+
+  ping(): Promise<void> {
+    return this.#span('ping', () => this.inner.ping());
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  #span<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    return this.tracer.startActiveSpan(
+      `pet_store ${operation}`,
+      { kind: SpanKind.INTERNAL, attributes: { 'pet_store.operation': operation } },
+      async (span: Span) => {
+        try {
+          return await call();
+        } catch (error) {
+          span.recordException(error as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+}
+
+/**
+ * OpenTelemetry's Node tracer, configured by the standard `OTEL_*` variables (the exporter's
+ * endpoint, headers, timeout and compression, the sampler, the batch processor, the service
+ * name and resource attributes), exporting OTLP/HTTP JSON, with W3C trace context and baggage
+ * propagation and the MongoDB driver's instrumentation.
+ */
+export function startOpenTelemetry(): RequestTracing {
+  const provider = new NodeTracerProvider({
+    resource: defaultResource().merge(detectResources({ detectors: [envDetector] })),
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
+  provider.register();
+  registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [new MongoDBInstrumentation()],
+  });
+  const tracer = provider.getTracer(TRACER_NAME);
+  return {
+    middleware: serverSpans(tracer),
+    traceStore: (store) => new TracedPetStore(store, tracer),
+    shutdown: () => provider.shutdown(),
+  };
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { tracingWanted } from '../src/tracing/tracing.js';
+import { type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
+import { startApiProcess } from './helpers/processes.js';
+
+const KEY = 'tracing-key-0123456789';
+const auth = { Authorization: `Bearer ${KEY}` };
+
+// Loaded into the service before its own code: on exit, says whether any OpenTelemetry package
+// but the API was ever loaded (they are CommonJS, so they show in the module cache). The API,
+// a no-op facade until an SDK registers, is prom-client's own dependency: always loaded.
+const OTEL_PROBE = `data:text/javascript,${encodeURIComponent(`
+import { createRequire } from 'node:module';
+const cache = createRequire(process.cwd() + '/').cache;
+process.on('exit', () => {
+  const loaded = Object.keys(cache).some((file) => /[\\\\/]@opentelemetry[\\\\/](?!api[\\\\/])/.test(file));
+  process.stderr.write('opentelemetry loaded: ' + loaded + '\\n');
+});
+`)}`;
+
+const SERVER = 2;
+
+describe('OpenTelemetry tracing', () => {
+  it('follows a request sent with a traceparent: a server span by route, a span per store call', async () => {
+    const receiver = await startOtlpReceiver();
+    const api = await startApiProcess(
+      {
+        API_KEYS: KEY,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_SERVICE_NAME: 'animal-store-under-test',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+      },
+      [`--import=${OTEL_PROBE}`],
+    );
+    const created = await fetch(`${api.base}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    });
+    const { id } = (await created.json()) as { id: number };
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpanId = randomBytes(8).toString('hex');
+    const answer = await fetch(`${api.base}/pets/${id}`, {
+      headers: {
+        ...auth,
+        traceparent: `00-${traceId}-${callerSpanId}-01`,
+        tracestate: 'caller=abc',
+      },
+    });
+    expect(answer.status).toBe(200);
+
+    const ofTrace = (spans: ReceivedSpan[]) => spans.filter((s) => s.traceId === traceId);
+    const spans = ofTrace(await receiver.until((all) => ofTrace(all).length >= 2));
+    const server = spans.find((s) => s.kind === SERVER);
+    expect(server).toMatchObject({
+      name: 'GET /v1/pets/:petId',
+      parentSpanId: callerSpanId,
+      traceState: 'caller=abc',
+      attributes: { 'http.route': '/v1/pets/:petId', 'http.response.status_code': 200 },
+      resource: { 'service.name': 'animal-store-under-test' },
+    });
+    expect(spans.find((s) => s.name === 'pet_store get')).toMatchObject({
+      parentSpanId: server?.spanId,
+      attributes: { 'pet_store.operation': 'get' },
+    });
+    // The request's log line carries the trace id.
+    const line = api
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('"msg":"request"') && l.includes(`/v1/pets/:petId`));
+    expect(JSON.parse(line ?? '{}').traceId).toBe(traceId);
+    // A request without a traceparent starts a trace of its own.
+    await fetch(`${api.base}/pets`, { headers: auth });
+    const listed = await receiver.until((all) => all.some((s) => s.name === 'GET /v1/pets'));
+    expect(listed.find((s) => s.name === 'GET /v1/pets')?.parentSpanId).toBeUndefined();
+
+    api.child.kill('SIGTERM');
+    await once(api.child, 'exit');
+    expect(api.stderr()).toContain('opentelemetry loaded: true');
+  });
+
+  it('loads nothing of OpenTelemetry when no OTLP endpoint is set', async () => {
+    const api = await startApiProcess({ API_KEYS: KEY }, [`--import=${OTEL_PROBE}`]);
+    expect((await fetch(`${api.base}/pets`, { headers: auth })).status).toBe(200);
+    const line = api
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('"msg":"request"'));
+    expect(JSON.parse(line ?? '{}')).not.toHaveProperty('traceId');
+    api.child.kill('SIGTERM');
+    await once(api.child, 'exit');
+    expect(api.stderr()).toContain('opentelemetry loaded: false');
+  });
+
+  it('is on only with an OTLP endpoint, and refuses what its exporter cannot send', () => {
+    expect(tracingWanted({})).toBe(false);
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
+    expect(
+      tracingWanted({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }),
+    ).toBe(true);
+    const on = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(tracingWanted({ ...on, OTEL_SDK_DISABLED: 'true' })).toBe(false);
+    expect(tracingWanted({ ...on, OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+    expect(() => tracingWanted({ ...on, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      /OTEL_EXPORTER_OTLP_PROTOCOL must be http\/json/,
+    );
+    expect(() => tracingWanted({ ...on, OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(
+      /OTEL_TRACES_EXPORTER must be otlp or none/,
+    );
+  });
+});
