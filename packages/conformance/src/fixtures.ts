@@ -109,6 +109,8 @@ export class Fixtures {
   duplicateId?: string;
   /** What the kit sent for each pet it created on purpose, by id. */
   readonly sentById = new Map<string, SentPet>();
+  /** How many well-formed `createPet` requests the kit sent to make its pets, and how many got a 2xx. */
+  readonly tally = { sent: 0, accepted: 0 };
   /** A lower bound on how many pets exist, once `ensureBulk` has run. */
   knownAtLeast = 0;
   readonly runId: string;
@@ -181,7 +183,9 @@ export class Fixtures {
       rawBody: newPetJson(body),
     });
     const creation: Creation = { sent: body, response };
+    this.tally.sent += 1;
     if (response.status < 200 || response.status > 299) return creation;
+    this.tally.accepted += 1;
     const checked = validateSpecPet(response.body);
     const id = integerText(response.body, 'id');
     if (!checked.ok || id === undefined) return creation;

@@ -9,11 +9,12 @@ import {
   type SpecField,
 } from '../cases/new-pet.js';
 import type { CheckContext } from '../context.js';
-import { CREATE_CONCURRENCY, type Creation, newPetJson, type SentPet } from '../fixtures.js';
+import { type Creation, newPetJson, type SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
 import { integerText } from '../http/json.js';
 import { quote } from '../http/replay.js';
 import type { Check } from '../types.js';
+import { expectReadBack, readBack } from './read-back.js';
 import {
   check,
   described,
@@ -320,6 +321,7 @@ export const createPetChecks: readonly Check[] = [
     writes: true,
     async run(ctx) {
       await createdSamples(ctx);
+      await ctx.fixtures.ensureBulk();
       const { duplicateId, createdIds } = ctx.fixtures;
       if (duplicateId !== undefined) fail(`id ${duplicateId} was assigned to two created pets`);
       return pass(`${createdIds.size} created pets, ${createdIds.size} distinct ids`);
@@ -334,21 +336,8 @@ export const createPetChecks: readonly Check[] = [
     writes: true,
     async run(ctx) {
       await createdSamples(ctx);
-      const pets = [...ctx.fixtures.sentById];
-      for (let i = 0; i < pets.length; i += CREATE_CONCURRENCY) {
-        const batch = pets.slice(i, i + CREATE_CONCURRENCY);
-        const answers = await Promise.all(
-          batch.map(([id]) => ctx.send({ method: 'GET', path: `/pets/${id}` })),
-        );
-        for (const [j, res] of answers.entries()) {
-          const [id, sent] = batch[j] as [string, SentPet];
-          expectStatus(res, 200, 'for a pet this run created');
-          const pet = expectPet(res);
-          const problem =
-            idOf(pet) === id ? difference(pet, sentFields(sent)) : `it is pet ${idOf(pet)}`;
-          if (problem !== undefined) fail(`${described(res)}: ${problem}`, res);
-        }
-      }
+      const pets = await readBack(ctx);
+      for (const pet of pets) expectReadBack(pet);
       return pass(`${pets.length} created pets read back unchanged`);
     },
   }),

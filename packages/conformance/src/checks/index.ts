@@ -5,11 +5,26 @@ import { errorsChecks } from './errors.js';
 import { getPetChecks } from './get-pet.js';
 import { listPetsChecks } from './list-pets.js';
 
-/** Every check, in the order a run performs them (the `errors` group last: it judges all answers). */
+/**
+ * The createPet checks whose failure explains others: a write refused, ids given twice, a pet
+ * lost. They run, and so are reported, before the checks that need the pets (lists, limits).
+ */
+const ROOT_CAUSES: ReadonlySet<string> = new Set([
+  'createPet.created',
+  'createPet.without-status',
+  'createPet.distinct-ids',
+  'createPet.readable-by-id',
+]);
+
+/**
+ * Every check, in the order a run performs and reports them: authentication, then the root
+ * causes, then what follows from them (the `errors` group last: it judges all answers).
+ */
 export const CHECKS: readonly Check[] = [
   ...authChecks,
+  ...createPetChecks.filter((c) => ROOT_CAUSES.has(c.id)),
   ...listPetsChecks,
-  ...createPetChecks,
+  ...createPetChecks.filter((c) => !ROOT_CAUSES.has(c.id)),
   ...getPetChecks,
   ...errorsChecks,
 ];

@@ -10,6 +10,7 @@ import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import { linkTargets } from '../http/link.js';
 import type { Check } from '../types.js';
+import { missingPetsCause } from './read-back.js';
 import {
   check,
   described,
@@ -42,6 +43,12 @@ function countPets(n: number): string {
   return `${n} pet${n === 1 ? '' : 's'}`;
 }
 
+/** `message`, and when the kit's pets are fewer than it meant to create, why (a root cause). */
+async function withCause(ctx: CheckContext, message: string): Promise<string> {
+  const cause = await missingPetsCause(ctx);
+  return cause === undefined ? message : `${message} (${cause})`;
+}
+
 /** Checks one `limit` value: at most `limit` items, and exactly `limit` when more exist. */
 function limitCheck(limit: number, query: string, id: string, title: string): Check {
   return check({
@@ -57,14 +64,18 @@ function limitCheck(limit: number, query: string, id: string, title: string): Ch
       const known = ctx.fixtures.knownAtLeast;
       if (n > limit) fail(`${described(res)} returned ${countPets(n)}, more than ${limit}`);
       if (n < limit && known > n) {
-        fail(`${described(res)} returned ${countPets(n)} although at least ${known} exist`);
+        fail(
+          await withCause(
+            ctx,
+            `${described(res)} returned ${countPets(n)} although at least ${known} exist`,
+          ),
+        );
       }
       if (n < limit) {
-        skip(
-          `${described(res)} returned ${countPets(n)}; only ${known} known to exist${
-            ctx.readOnly ? ' (read-only: the kit created none)' : ''
-          }, so ${limit} cannot be judged`,
-        );
+        const why =
+          (await missingPetsCause(ctx)) ??
+          `only ${known} known to exist${ctx.readOnly ? ' (read-only: the kit created none)' : ''}`;
+        skip(`${described(res)} returned ${countPets(n)}; ${why}, so ${limit} cannot be judged`);
       }
       return pass(`${described(res)} returned ${countPets(n)} of at least ${known}`);
     },
@@ -124,9 +135,12 @@ function statusFilterChecks(status: PetStatus): Check[] {
           );
         }
         fail(
-          `${described(res)} returned ${countPets(pets.length)} but not pet ${missing[0]}, created as "${status}"${
-            missing.length > 1 ? ` (${missing.length} missing)` : ''
-          }`,
+          await withCause(
+            ctx,
+            `${described(res)} returned ${countPets(pets.length)} but not pet ${missing[0]}, created as "${status}"${
+              missing.length > 1 ? ` (${missing.length} missing)` : ''
+            }`,
+          ),
         );
       },
     }),
@@ -250,7 +264,10 @@ export const listPetsChecks: readonly Check[] = [
           }
           if (pets.length < limit && known > pets.length) {
             fail(
-              `${described(res)} returned ${countPets(pets.length)} although at least ${known} have status "${status}"`,
+              await withCause(
+                ctx,
+                `${described(res)} returned ${countPets(pets.length)} although at least ${known} have status "${status}"`,
+              ),
               res,
             );
           }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../src/index.js';
+import { resultOf, runAgainst } from './support/run-kit.js';
+
+// When writes are refused, ids given twice or pets lost, the report leads with that cause and the
+// checks it breaks say so, instead of sending implementers after the symptom.
+describe('a report on a server whose writes go wrong', () => {
+  it('lists a lost write before the list checks it breaks, and those name it', async () => {
+    const { report } = await runAgainst({ faults: ['create-not-persisted'] });
+    const failed = report.results.filter((r) => r.outcome === 'fail').map((r) => r.id);
+    const cause = failed.indexOf('createPet.readable-by-id');
+    expect(cause, failed.join(', ')).toBeGreaterThanOrEqual(0);
+    const listFailures = failed.filter((id) => id.startsWith('listPets.'));
+    expect(listFailures.length).toBeGreaterThan(0);
+    for (const id of listFailures) {
+      expect(failed.indexOf(id), id).toBeGreaterThan(cause);
+      expect(resultOf(report, id).message, id).toMatch(
+        /\d+ created, 0 readable: see createPet\.readable-by-id/,
+      );
+    }
+  });
+
+  it('names duplicated ids as the reason a limit cannot be judged', async () => {
+    const { report } = await runAgainst({ faults: ['create-reuses-ids'] });
+    expect(resultOf(report, 'createPet.distinct-ids').outcome).toBe('fail');
+    const limit = resultOf(report, 'listPets.limit-100');
+    expect(limit.outcome).toBe('skip');
+    expect(limit.message).toMatch(/\d+ created, \d+ distinct ids: see createPet\.distinct-ids/);
+  });
+
+  it('runs the checks that judge the writes before every check that needs the pets', () => {
+    const ids = CHECKS.map((c) => c.id);
+    const lastCause = Math.max(
+      ...['createPet.created', 'createPet.distinct-ids', 'createPet.readable-by-id'].map((id) =>
+        ids.indexOf(id),
+      ),
+    );
+    const firstList = ids.findIndex((id) => id.startsWith('listPets.'));
+    expect(lastCause).toBeLessThan(firstList);
+  });
+});
