@@ -7,6 +7,7 @@ import { auth, startTestApi } from './helpers/api.js';
 import { scrape } from './helpers/scrape.js';
 
 const RULES_DIR = fileURLToPath(new URL('../../../deploy/prometheus/', import.meta.url));
+const RUNBOOK = fileURLToPath(new URL('../../../docs/operations.md', import.meta.url));
 const run = promisify(execFile);
 
 /** Runs promtool in the rules' folder; fails, never skips, when it is not installed. */
@@ -49,5 +50,19 @@ describe('the Prometheus rules in deploy/prometheus', () => {
     const served = await scrape(api.origin);
     expect(named.size).toBeGreaterThan(0);
     for (const name of named) expect(served, name).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
+  });
+
+  it('give each alert a test, a runbook section and a link to it', async () => {
+    const rules = await readFile(`${RULES_DIR}rules.yml`, 'utf8');
+    const tests = await readFile(`${RULES_DIR}rules.test.yml`, 'utf8');
+    const runbook = await readFile(RUNBOOK, 'utf8');
+    const alerts = [...rules.matchAll(/^ +- alert: (\w+)$/gm)].map((m) => m[1] as string);
+    expect(alerts.length).toBeGreaterThan(0);
+    const sections = [...runbook.matchAll(/^### (\w+)$/gm)].map((m) => m[1]);
+    expect(sections.sort()).toEqual([...alerts].sort());
+    for (const alert of alerts) {
+      expect(tests, alert).toMatch(new RegExp(`alertname: ${alert}\\b`));
+      expect(rules, alert).toContain(`runbook: docs/operations.md#${alert.toLowerCase()}`);
+    }
   });
 });
