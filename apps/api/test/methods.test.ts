@@ -41,6 +41,16 @@ describe('a method the API does not serve', () => {
     );
   });
 
+  it.each([
+    ['PROPFIND', '/v1/pets', '405 Method Not Allowed'],
+    ['PROPFIND', '/v1/nowhere', '404 Not Found'],
+    ['DELETE', '/v1/pets', '405 Method Not Allowed'],
+  ])('answers %s %s with the reason phrase of its status, %s', async (method, target, line) => {
+    const request = `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+    const { data } = await exchange(api.origin, request, { end: true });
+    expect(data.toString('latin1').split('\r\n')[0]).toBe(`HTTP/1.1 ${line}`);
+  });
+
   it.each(OTHERS)('answers %s on an unknown path with 404 and an Error body', async (method) => {
     const res = await send(method, '/v1/nowhere');
     expect(res.status).toBe(404);

@@ -44,6 +44,8 @@ export function parseJsonText(text: string): unknown {
     const literal = m[0];
     if (
       (m[2] !== undefined || m[3] !== undefined) &&
+      // A leading zero (`01.5`) is not JSON: left as written, for JSON.parse to refuse.
+      !/^-?0\d/.test(literal) &&
       Number.isInteger(Number(literal)) &&
       !isIntegerLiteral(literal)
     ) {

@@ -45,4 +45,13 @@ describe('parseJsonText', () => {
     expect(() => parseJsonText('{"a":1.0000000000000001')).toThrow(SyntaxError);
     expect(() => parseJsonText('{"a":')).toThrow(SyntaxError);
   });
+
+  it.each([
+    '{"categoryId":01.0000000000000001}',
+    '{"categoryId":-01.0000000000000001}',
+    '[00.0000000000000001e1]',
+  ])('throws on a number with a leading zero, which is not JSON: %s', (text) => {
+    expect(() => JSON.parse(text)).toThrow(SyntaxError);
+    expect(() => parseJsonText(text)).toThrow(SyntaxError);
+  });
 });

@@ -57,6 +57,9 @@ export function errorAnswers(logger: Logger): Middleware<AppState> {
       }
       const error = toHttpError(caught, logger.child({ requestId: ctx.state.requestId }));
       Object.assign(ctx.state.headers, error.headers);
+      // A body still to come would be read and thrown away, for as long as the client sends it
+      // (until Node's request timeout answers an unrequested 408): close after the answer.
+      if (!ctx.req.complete) ctx.state.headers.Connection = 'close';
       // A route that wrote its answer before failing keeps it: nothing can be added.
       if (!ctx.res.headersSent) sendJson(ctx, error.status, errorBody(error));
     }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseJsonText } from '@animal-store/contract';
 import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
@@ -30,6 +30,9 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 // Strict: bytes that are not UTF-8 are refused, never replaced (what is sent is what is stored).
 // A leading BOM is dropped. One instance serves every request: `decode` keeps no state.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** An `Expect` Node hands over as `checkContinue` (its own test). */
+const EXPECT_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
 /** `application/json`, alone or with `charset=utf-8`, in any case. */
 const JSON_UTF8 = /^application\/json(?:; ?charset=(?:"utf-8"|utf-8))?$/i;
@@ -92,7 +95,7 @@ export async function readJsonBody(
 ): Promise<JsonBody> {
   // Node answers a body too slow for its request timeout itself: with this request's id.
   assignRequestId(ctx.res, ctx.state.requestId);
-  return readJsonRequest(ctx.req, limitBytes, timeoutMs);
+  return readJsonRequest(ctx.req, limitBytes, timeoutMs, ctx.res);
 }
 
 /**
@@ -103,6 +106,7 @@ export async function readJsonRequest(
   req: IncomingMessage,
   limitBytes: number,
   timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
+  res?: ServerResponse,
 ): Promise<JsonBody> {
   const { headers } = req;
   // As Koa's `request.length`: an absent, empty, zero or non-numeric Content-Length is no body.
@@ -133,6 +137,9 @@ export async function readJsonRequest(
       });
     }
   }
+  // The server leaves `100 Continue` to the reader (`server-limits.ts`): a client that waits for
+  // it sends its body only now that the request has passed every check before the body.
+  if (res !== undefined && EXPECT_CONTINUE.test(headers.expect ?? '')) res.writeContinue();
   let bytes: Buffer;
   try {
     bytes = await readBytes(req, limitBytes, timeoutMs);

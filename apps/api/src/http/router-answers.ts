@@ -15,10 +15,14 @@ function answerForRouter(ctx: ParameterizedContext<AppState>): void {
     return;
   }
   if (ctx.body !== undefined && ctx.body !== null) return;
+  // Each status is set before the throw: Koa then gives it its own reason phrase, not the
+  // router's `501 Not Implemented`.
   if (ctx.status === 404 || (ctx.status === 501 && allow === '')) {
+    ctx.status = 404;
     throw new NotFoundError({ message: `no route for ${ctx.method} ${ctx.path}` });
   }
   if (ctx.status === 405 || ctx.status === 501) {
+    ctx.status = 405;
     throw new MethodNotAllowedError({
       message: `${ctx.method} is not allowed on ${ctx.path}`,
       allow,

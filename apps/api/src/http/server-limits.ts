@@ -63,6 +63,10 @@ export function createLimitedServer(
   // An `Expect` other than 100-continue: Node answers 417 with an empty body unless told
   // otherwise. RFC 9110 §10.1.1 lets a server ignore it; the request is served as usual.
   server.on('checkExpectation', handler);
+  // `Expect: 100-continue`: Node would send `100 Continue` before the application sees the
+  // request, inviting a client without a valid key to upload its body. The body reader sends it
+  // once the request has been let through (`readJsonBody`).
+  server.on('checkContinue', handler);
   // A client that half-closes once its request is sent (as `nc` or an HTTP/1.0 client may)
   // still gets its answer; by default Node drops any request not answered by then.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;

@@ -119,6 +119,9 @@ describe('POST /v1/pets', () => {
     '{name:"Rex"}',
     "{'name':'Rex'}",
     'nul',
+    // A leading zero is not JSON, whatever the fraction after it.
+    '{"name":"Rex","categoryId":01}',
+    '{"name":"Rex","categoryId":01.0000000000000001}',
   ])('rejects malformed JSON %j with 400', async (body) => {
     const res = await post(body);
     expect(res.status).toBe(400);

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
+import { exchange, parseResponses } from './helpers/raw-http.js';
+
+// A short request timeout: an unrequested 408 would come within the test's wait.
+const api = await startTestApi({}, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
+const host = new URL(api.origin).host;
+const body = JSON.stringify({ name: 'Rex', categoryId: 1 });
+
+describe('a request with a body and no valid key', () => {
+  it('gets its 401 and nothing else, however long its chunked body streams', async () => {
+    const head =
+      `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer wrong\r\n` +
+      'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    // Chunks keep coming well past the request timeout.
+    const chunks = [head, ...Array.from({ length: 15 }, () => '1\r\n \r\n')];
+    const { data } = await exchange(api.origin, chunks, { gapMs: 100, waitMs: 3_000 });
+    const responses = parseResponses(data);
+    expect(responses.map((r) => r.status)).toEqual([401]);
+    expect(responses[0]?.headers.connection).toBe('close');
+  });
+
+  it('is not told to send its body (no 100 Continue) before its key is checked', async () => {
+    const head =
+      `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer wrong\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+      'Expect: 100-continue\r\n\r\n';
+    const { data } = await exchange(api.origin, head, { waitMs: 3_000 });
+    expect(data.toString('latin1')).toMatch(/^HTTP\/1\.1 401 /);
+    const [answer, ...rest] = parseResponses(data);
+    expect(answer?.status).toBe(401);
+    expect(parseErrorBody(answer?.headers['content-type'], answer?.body ?? '', 401).code).toBe(
+      'unauthorized',
+    );
+    expect(rest).toEqual([]);
+  });
+});
+
+describe('a request with a body and a valid key', () => {
+  it('is told to send its body with 100 Continue when it expects it', async () => {
+    const head =
+      `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+      'Expect: 100-continue\r\nConnection: close\r\n\r\n';
+    // The body follows the interim answer, as a client waiting for it sends it.
+    const { data } = await exchange(api.origin, [head, body], { gapMs: 300, waitMs: 10_000 });
+    expect(data.toString('latin1')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+  });
+});
