@@ -14,9 +14,11 @@ import { cleanEnv, REPO_ROOT, run, runOk, tempDir, writeFile } from './support/t
 const PACKAGES = {
   contract: join(REPO_ROOT, 'packages/contract'),
   conformance: join(REPO_ROOT, 'packages/conformance'),
+  client: join(REPO_ROOT, 'packages/client'),
 };
 const CONTRACT = '@animal-store/contract';
 const KIT = '@animal-store/conformance';
+const CLIENT = '@animal-store/client';
 const API_KEY = 'release-test-key';
 
 /** The consumer's compiler options: what a strict TypeScript project on Node 20 uses. */
@@ -133,12 +135,14 @@ describe('the public packages, packed and installed with npm into an empty proje
   beforeAll(async () => {
     packed.contract = await pack(PACKAGES.contract, tarballs);
     packed.conformance = await pack(PACKAGES.conformance, tarballs);
+    packed.client = await pack(PACKAGES.client, tarballs);
     writeFile(
       project,
       'package.json',
       `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
     );
-    // Both tarballs at once: the kit's dependency on the contract is met by the contract's tarball.
+    // Every tarball at once: the kit's and the client's dependency on the contract is met by the
+    // contract's tarball.
     await runOk(
       'npm',
       [
@@ -148,6 +152,7 @@ describe('the public packages, packed and installed with npm into an empty proje
         '--prefer-offline',
         packed.contract.filename,
         packed.conformance.filename,
+        packed.client.filename,
         'typescript@5.9',
         '@types/node@20',
       ],
@@ -176,7 +181,7 @@ describe('the public packages, packed and installed with npm into an empty proje
 
   it('rewrites workspace: ranges to the versions in the workspace', () => {
     const contract = readManifest(PACKAGES.contract);
-    for (const name of [CONTRACT, KIT]) {
+    for (const name of [CONTRACT, KIT, CLIENT]) {
       expect(readFileSync(join(installed(name), 'package.json'), 'utf8')).not.toContain(
         'workspace:',
       );
@@ -185,6 +190,10 @@ describe('the public packages, packed and installed with npm into an empty proje
       dependencies: Record<string, string>;
     };
     expect(kit.dependencies['@animal-store/contract']).toBe(`^${contract.version}`);
+    const client = readManifest(installed(CLIENT)) as Manifest & {
+      dependencies: Record<string, string>;
+    };
+    expect(client.dependencies['@animal-store/contract']).toBe(`^${contract.version}`);
   });
 
   it("meets the kit's dependency on the contract with the contract's tarball, not the registry", () => {
@@ -208,12 +217,14 @@ describe('the public packages, packed and installed with npm into an empty proje
     compiled ??= (async () => {
       const contract = importEverything(await installedReport(CONTRACT), 'c');
       const kit = importEverything(await installedReport(KIT), 'k');
-      const values = [...contract.values, ...kit.values];
+      const client = importEverything(await installedReport(CLIENT), 'a');
+      const values = [...contract.values, ...kit.values, ...client.values];
       writeFile(
         project,
         'src/everything.ts',
         `${contract.imports}
 ${kit.imports}
+${client.imports}
 
 const values: Record<string, unknown> = {
   ${values.join(',\n  ')},
@@ -240,18 +251,19 @@ console.log(\`\${Object.keys(values).length} values\`);
     return compiled;
   };
 
-  it("type-checks a file importing every public export of both packages, and the READMEs' examples", async () => {
+  it("type-checks a file importing every public export of the packages, and the READMEs' examples", async () => {
     const { values, examples } = await compile();
     expect(values).toBeGreaterThan(40);
     expect(examples.contract).toHaveLength(2);
     expect(examples.conformance).toHaveLength(1);
+    expect(examples.client).toHaveLength(1);
   });
 
   it("runs that file and the contract README's examples under Node", async () => {
     const { values, examples } = await compile();
     const node = (file: string) => runOk(process.execPath, [`out/${file}.js`], { cwd: project });
     expect(await node('everything')).toBe(`${values} values\n`);
-    // The conformance kit's example needs a server at 127.0.0.1:3000; it is only type-checked.
+    // The kit's and the client's examples need a server; they are only type-checked.
     const outputs = await Promise.all((examples.contract ?? []).map(node));
     expect(outputs.join('')).toMatch(/^1$/m);
     expect(outputs.join('')).toContain("1.0.0 [ '/pets', '/pets/{petId}' ]");
@@ -312,7 +324,9 @@ console.log(API_VERSION, validateNewPet({ name: 'Rex', categoryId: 1 }).ok, CHEC
   });
 
   it('ships declarations that type-check in the project, dependencies and all', () => {
-    expect(declarationErrors(project, [installed(CONTRACT), installed(KIT)])).toEqual([]);
+    expect(
+      declarationErrors(project, [installed(CONTRACT), installed(KIT), installed(CLIENT)]),
+    ).toEqual([]);
   });
 
   it('prints the usage of `npx animal-store-conformance --help`, and its version', async () => {
