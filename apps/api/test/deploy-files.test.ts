@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfig } from '../src/config.js';
+import { SHUTDOWN_MARGIN_MS } from '../src/shutdown.js';
 
 const deploy = (path: string) => fileURLToPath(new URL(`../../../deploy/${path}`, import.meta.url));
 
@@ -49,5 +52,34 @@ describe('the deployment files', () => {
     const { code, output } = await run('nginx', ['-t', '-p', prefix, '-c', main]);
     expect(output).toContain('test is successful');
     expect(code).toBe(0);
+  });
+
+  it('deploy/kubernetes/deployment.yaml gives a stop more time than it can take, and probes what each probe means', () => {
+    const deployment = parse(readFileSync(deploy('kubernetes/deployment.yaml'), 'utf8'));
+    const pod = deployment.spec.template.spec;
+    const [api] = pod.containers;
+    const env: Record<string, string> = Object.fromEntries(
+      api.env.map((v: { name: string; value: string }) => [v.name, v.value]),
+    );
+    // Every variable is one the API reads (the secret files aside, which the Secret fills).
+    const config = loadConfig(
+      Object.fromEntries(Object.entries(env).filter(([name]) => !name.endsWith('_FILE'))),
+    );
+    expect(
+      Object.keys(env)
+        .filter((name) => name.endsWith('_FILE'))
+        .sort(),
+    ).toEqual(['API_KEYS_FILE', 'METRICS_TOKEN_FILE', 'MONGODB_URI_FILE']);
+    const stopMs =
+      api.lifecycle.preStop.sleep.seconds * 1000 +
+      config.drainDelayMs +
+      config.shutdownTimeoutMs +
+      SHUTDOWN_MARGIN_MS;
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(stopMs);
+    expect(config.drainDelayMs).toBeGreaterThan(0);
+    expect(api.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(api.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(api.startupProbe.httpGet.path).toBe('/healthz');
+    expect(api.ports[0].containerPort).toBe(3000);
   });
 });
