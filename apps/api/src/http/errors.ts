@@ -139,6 +139,18 @@ export class UriTooLongError extends HttpError {
   }
 }
 
+/** `431 request_header_fields_too_large`; the connection closes after the answer. */
+export class RequestHeaderFieldsTooLargeError extends HttpError {
+  constructor({ message }: Message) {
+    super({
+      status: 431,
+      code: 'request_header_fields_too_large',
+      message,
+      headers: { Connection: 'close' },
+    });
+  }
+}
+
 /** `415 unsupported_media_type`, with any header that says what would do (`Accept-Encoding`). */
 export class UnsupportedMediaTypeError extends HttpError {
   constructor({ message, headers }: Message & { headers?: Readonly<Record<string, string>> }) {

@@ -1,5 +1,15 @@
 import { createServer, type RequestListener, type Server, ServerResponse } from 'node:http';
 import { type ClientErrorListener, clientErrorListener, connectListener } from './client-errors.js';
+import { boundRequestHeads } from './request-head-bound.js';
+
+/** Node's reason for a request head over `maxHeaderSize`, which the 431 of `boundRequestHeads` shares. */
+const HEAD_OVERFLOW = 'HPE_HEADER_OVERFLOW';
+
+/**
+ * The most header fields a request may carry; more is `431`. Node keeps them all
+ * (`maxHeadersCount` 0, bounded by `maxHeaderBytes`) so none can hide from the checks.
+ */
+export const MAX_HEADER_FIELDS = 100;
 
 /** What the HTTP server accepts at the socket level, before the application sees a request. */
 export interface ServerLimits {
@@ -60,6 +70,8 @@ export function createLimitedServer(
     handler,
   );
   server.maxConnections = limits.maxConnections;
+  // Node would drop every field past its 1,000th (a second Authorization among them) unseen.
+  server.maxHeadersCount = 0;
   // An `Expect` other than 100-continue: Node answers 417 with an empty body unless told
   // otherwise. RFC 9110 §10.1.1 lets a server ignore it; the request is served as usual.
   server.on('checkExpectation', handler);
@@ -70,7 +82,14 @@ export function createLimitedServer(
   // A client that half-closes once its request is sent (as `nc` or an HTTP/1.0 client may)
   // still gets its answer; by default Node drops any request not answered by then.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  server.on('clientError', clientErrorListener(limits, onClientError));
+  const clientError = clientErrorListener(limits, onClientError);
+  server.on('clientError', clientError);
+  boundRequestHeads(server, limits.maxHeaderBytes, (socket) =>
+    clientError(
+      Object.assign(new Error('request head too large'), { code: HEAD_OVERFLOW }),
+      socket,
+    ),
+  );
   server.on('connect', connectListener);
   return server;
 }
