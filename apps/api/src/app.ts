@@ -22,6 +22,7 @@ import type { ApiKeyVerifier } from './keys/api-key.js';
 import { ApiMetrics, routeTemplate } from './metrics/api-metrics.js';
 import { Readiness } from './readiness.js';
 import { docsPageRoutes } from './routes/docs-page.js';
+import { EXACT_ROUTES } from './routes/exact-routes.js';
 import { documentRoutes, probeRoutes } from './routes/meta.js';
 import { metricsHandler } from './routes/metrics.js';
 import { petRoutes } from './routes/pets.js';
@@ -75,7 +76,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const authenticate = requireApiKey(deps.apiKeys, (reason) =>
     metrics.authFailures.inc({ reason }),
   );
-  const v1 = new Router<AppState>({ prefix: API_PREFIX });
+  const v1 = new Router<AppState>({ ...EXACT_ROUTES, prefix: API_PREFIX });
   const pets = petRoutes({
     store,
     clock,
@@ -91,7 +92,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // One router holds every route (mounting copies a nested router's routes into the parent),
   // so a request costs one route match and one allowedMethods (404/405 with Allow) pass instead
   // of one per router: about 5% of the API's CPU per request (see tooling/bench).
-  const root = new Router<AppState>();
+  const root = new Router<AppState>(EXACT_ROUTES);
   root.use(probes.routes());
   root.use(v1.routes());
 

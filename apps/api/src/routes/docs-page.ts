@@ -14,6 +14,7 @@ import {
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { AppState } from '../http/app-state.js';
+import { EXACT_ROUTES } from './exact-routes.js';
 
 /**
  * Everything the page loads comes from this server; Swagger UI sets styles through the DOM
@@ -108,7 +109,7 @@ function docsFiles(): DocsFiles {
  */
 export function docsPageRoutes(): Router<AppState> {
   const { page, assets } = docsFiles();
-  const router = new Router<AppState>();
+  const router = new Router<AppState>(EXACT_ROUTES);
   router.get('/docs', (ctx) => {
     ctx.set('Content-Security-Policy', DOCS_CONTENT_SECURITY_POLICY);
     send(ctx, page);

@@ -2,6 +2,7 @@ import { openApiDocument } from '@animal-store/contract';
 import Router from '@koa/router';
 import type { AppState } from '../http/app-state.js';
 import type { Readiness } from '../readiness.js';
+import { EXACT_ROUTES } from './exact-routes.js';
 
 /**
  * Probes for the platform; neither waits on the database. Liveness: the process answers.
@@ -9,7 +10,7 @@ import type { Readiness } from '../readiness.js';
  * both say the database's state as last checked.
  */
 export function probeRoutes(readiness: Readiness): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = new Router<AppState>(EXACT_ROUTES);
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -25,7 +26,7 @@ export function probeRoutes(readiness: Readiness): Router<AppState> {
 
 /** Public documentation under `/v1`: no API key needed. */
 export function documentRoutes(): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = new Router<AppState>(EXACT_ROUTES);
   const body = JSON.stringify(openApiDocument);
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json; charset=utf-8';

@@ -18,6 +18,7 @@ import { sendJsonText } from '../http/json-response.js';
 import { nextPageLink } from '../http/next-link.js';
 import { petJson, petListJson } from '../http/pet-json.js';
 import type { PetStore } from '../store/pet-store.js';
+import { EXACT_ROUTES } from './exact-routes.js';
 
 export interface PetRoutesDeps {
   store: PetStore;
@@ -43,7 +44,7 @@ export function petRoutes({
   bodyTimeoutMs,
   guard,
 }: PetRoutesDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = new Router<AppState>(EXACT_ROUTES);
 
   const listPets: Middleware<AppState> = async (ctx) => {
     const parsed = parseListPetsQuery(new URLSearchParams(ctx.querystring));
