@@ -109,9 +109,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(routerAnswers());
   if (deps.corsOrigins && deps.corsOrigins.length > 0) app.use(corsFor(deps.corsOrigins));
   app.use(root.routes()).use(root.allowedMethods());
-  // Koa logs what reaches it to stderr; errorAnswers has already answered and logged it. Silent
-  // and with no 'error' listener, (patched) Koa also stops watching each response for a failed
-  // socket, which it would only report to that event (pnpm-workspace.yaml, patchedDependencies).
+  // Koa logs what reaches it to stderr; errorAnswers has already answered and logged it.
   app.silent = true;
   return app;
 }

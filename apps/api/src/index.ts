@@ -1,23 +1,15 @@
-// The MongoDB parts live in `@animal-store/api/mongo`: importing this entry never loads the
-// driver, so a service on the embedded store neither loads nor initialises it.
+// What an embedder needs to run the API: the app or a server, its settings, keys, logger,
+// metrics and stores. The MongoDB parts live in `@animal-store/api/mongo`: importing this entry
+// never loads the driver, so a service on the embedded store neither loads nor initialises it.
 export { type AppDeps, createApp } from './app.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
-export { logRequest } from './http/access-log.js';
-export { presentedApiKey } from './http/auth.js';
-export { errorBody } from './http/error-answers.js';
 export * from './http/errors.js';
-export { type JsonBody, readJsonRequest } from './http/json-body.js';
-export { writeJsonText } from './http/json-response.js';
-export { nextPageLink } from './http/next-link.js';
-export { petJson, petListJson } from './http/pet-json.js';
 export {
   DEFAULT_RATE_LIMIT,
   FixedWindowRateLimiter,
   type RateLimiter,
   type RateLimitSettings,
 } from './http/rate-limit.js';
-export { assertAcceptableRequest } from './http/request-checks.js';
-export { requestIdFor } from './http/request-id.js';
 export {
   DEFAULT_MAX_URL_BYTES,
   DEFAULT_SERVER_LIMITS,
@@ -34,7 +26,6 @@ export { ChainedApiKeys } from './keys/chained-api-keys.js';
 export { createLogger } from './logger.js';
 export { ApiMetrics } from './metrics/api-metrics.js';
 export { type RunningServer, startServer } from './server.js';
-export { InstrumentedPetStore } from './store/instrumented-pet-store.js';
 export { MemoryPetStore } from './store/memory-pet-store.js';
 export * from './store/pet-store.js';
 export { startTracing } from './tracing/tracing.js';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { petListJson } from '../src/http/pet-json.js';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import type { PetDraft } from '../src/store/pet-store.js';
 import { petStoreSuite } from './store/pet-store-suite.js';
@@ -18,36 +17,30 @@ describe('MemoryPetStore pages', () => {
     return store;
   }
 
-  it('answers a full page with the same array, so its JSON text is made once', async () => {
+  it('answers a page of one status after the cursor', async () => {
     const store = await storeOf(30);
-    const first = await store.list({ limit: 5, status: 'sold', after: 4 });
-    const again = await store.list({ limit: 5, status: 'sold', after: 4 });
-    expect(again.pets).toBe(first.pets);
-    expect(first.pets.map((p) => p.id)).toEqual([6, 8, 10, 12, 14]);
-    expect(petListJson(again.pets)).toBe(JSON.stringify(first.pets));
+    const page = await store.list({ limit: 5, status: 'sold', after: 4 });
+    expect(page.pets.map((p) => p.id)).toEqual([6, 8, 10, 12, 14]);
+    expect(page.hasMore).toBe(true);
   });
 
-  it('answers the page still filling afresh: a new pet appears in it', async () => {
+  it('shows a new pet on the page still filling', async () => {
     const store = await storeOf(3);
-    const before = await store.list({ limit: 5 });
-    expect(petListJson(before.pets)).toBe(JSON.stringify(before.pets));
+    expect((await store.list({ limit: 5 })).pets.map((p) => p.id)).toEqual([1, 2, 3]);
     await store.create(draft(4));
-    const after = await store.list({ limit: 5 });
-    expect(after.pets.map((p) => p.id)).toEqual([1, 2, 3, 4]);
-    expect(petListJson(after.pets)).toBe(JSON.stringify(after.pets));
+    expect((await store.list({ limit: 5 })).pets.map((p) => p.id)).toEqual([1, 2, 3, 4]);
   });
 
-  it('turns hasMore on for a kept page once a pet follows it', async () => {
+  it('turns hasMore on for a full page once a pet follows it', async () => {
     const store = await storeOf(4);
-    const full = await store.list({ limit: 4 });
-    expect(full.hasMore).toBe(false);
+    expect((await store.list({ limit: 4 })).hasMore).toBe(false);
     await store.create(draft(5));
     const later = await store.list({ limit: 4 });
-    expect(later.pets).toBe(full.pets);
+    expect(later.pets.map((p) => p.id)).toEqual([1, 2, 3, 4]);
     expect(later.hasMore).toBe(true);
   });
 
-  it('answers every page rightly beyond the number it keeps', async () => {
+  it('answers every page rightly, asked twice', async () => {
     const store = await storeOf(300);
     for (let round = 0; round < 2; round++) {
       for (let after = 0; after < 200; after++) {

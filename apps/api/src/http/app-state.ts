@@ -2,8 +2,8 @@
 export interface AppState {
   requestId: string;
   /**
-   * Headers of the answer, in the order they go out; `sendJson` writes them all at once. Our
-   * middleware adds here rather than through `ctx.set` (see `json-response.ts`).
+   * Headers of the answer, in the order they go out: our middleware adds them here, and
+   * `sendJson` (or `routerAnswers`, for the router's own answers) sets them all on the response.
    */
   headers: Record<string, string>;
   /** The request's trace id, when tracing is on (the access-log line carries it). */

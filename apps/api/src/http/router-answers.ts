@@ -31,13 +31,12 @@ function answerForRouter(ctx: ParameterizedContext<AppState>): void {
 }
 
 /**
- * Wraps the router: an answer no route wrote with `sendJson` (a route left it to Koa, or none
- * matched) gets the API's 404/405 and the headers gathered in `ctx.state.headers`.
+ * Wraps the router: an answer no route gave a body (a route left it to Koa, or none matched)
+ * gets the API's 404/405; every answer gets the headers gathered in `ctx.state.headers`.
  */
 export function routerAnswers(): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
-    if (ctx.respond === false) return;
     answerForRouter(ctx);
     ctx.set(ctx.state.headers);
   };

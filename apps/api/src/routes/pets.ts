@@ -14,9 +14,8 @@ import type { AppState } from '../http/app-state.js';
 import { GoneError, NotFoundError, ValidationError } from '../http/errors.js';
 import { bodyFingerprint, idempotencyKeyOf, idempotentPet } from '../http/idempotency-key.js';
 import { readJsonBody } from '../http/json-body.js';
-import { sendJsonText } from '../http/json-response.js';
+import { sendJson } from '../http/json-response.js';
 import { nextPageLink } from '../http/next-link.js';
-import { petJson, petListJson } from '../http/pet-json.js';
 import type { PetStore } from '../store/pet-store.js';
 import { EXACT_ROUTES } from './exact-routes.js';
 
@@ -53,7 +52,7 @@ export function petRoutes({
     const page = await store.list(query);
     const last = page.pets.at(-1);
     if (page.hasMore && last) ctx.state.headers.Link = nextPageLink(query, last.id);
-    sendJsonText(ctx, 200, petListJson(page.pets));
+    sendJson(ctx, 200, page.pets);
   };
 
   const createPet: Middleware<AppState> = async (ctx) => {
@@ -75,7 +74,7 @@ export function petRoutes({
             ctx,
           );
     ctx.state.headers.Location = `${API_PREFIX}/pets/${pet.id}`;
-    sendJsonText(ctx, 201, petJson(pet));
+    sendJson(ctx, 201, pet);
   };
 
   const getPet: Middleware<AppState> = async (ctx) => {
@@ -88,7 +87,7 @@ export function petRoutes({
     if (!parsed.ok) throw ValidationError.of(parsed.details);
     const pet = await store.get(parsed.value);
     if (!pet) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
-    sendJsonText(ctx, 200, petJson(pet));
+    sendJson(ctx, 200, pet);
   };
 
   router.get('/pets', ...guard, listPets);

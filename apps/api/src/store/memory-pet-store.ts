@@ -37,12 +37,6 @@ function firstAfter(pets: readonly StoredPet[], after: number): number {
 }
 
 /**
- * How many full pages the store keeps. Each holds at most 100 pets, and carries its JSON text once
- * answered: about 8 KB for 100 pets with short names, a few hundred KB at worst (long names).
- */
-const KEPT_PAGES = 64;
-
-/**
  * The embedded default store. Ids only grow and pets are never removed, so appending keeps
  * every list sorted: a page is a binary search plus a slice, whatever the size.
  */
@@ -51,8 +45,6 @@ export class MemoryPetStore implements PetStore {
   readonly #byId = new Map<number, StoredPet>();
   readonly #all: StoredPet[] = [];
   readonly #byStatus = new Map<PetStatus, StoredPet[]>(PET_STATUSES.map((s) => [s, []]));
-  /** Full pages by status, first index and limit, oldest first (`#fullPage`). */
-  readonly #pages = new Map<string, readonly StoredPet[]>();
   /** In insertion order, which is expiry order: the oldest are forgotten from the front. */
   readonly #idempotency = new Map<string, IdempotencyRecord>();
   readonly #clock: Clock;
@@ -110,30 +102,7 @@ export class MemoryPetStore implements PetStore {
   async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
     const source = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
     const start = after === undefined ? 0 : firstAfter(source, after);
-    const end = start + limit;
-    if (end > source.length) return { pets: source.slice(start), hasMore: false };
-    return { pets: this.#fullPage(source, status, start, limit), hasMore: end < source.length };
-  }
-
-  /**
-   * A full page never changes: pets are appended in id order and never changed or removed. So the
-   * same array answers it every time, and what is made from it once (its JSON text: `petListJson`)
-   * serves every request for it. The last page, still filling, is sliced afresh each time.
-   */
-  #fullPage(
-    source: readonly StoredPet[],
-    status: PetStatus | undefined,
-    start: number,
-    limit: number,
-  ): readonly StoredPet[] {
-    const key = `${status} ${start} ${limit}`;
-    let pets = this.#pages.get(key);
-    if (pets === undefined) {
-      pets = source.slice(start, start + limit);
-      if (this.#pages.size >= KEPT_PAGES) this.#pages.delete(this.#pages.keys().next().value ?? '');
-      this.#pages.set(key, pets);
-    }
-    return pets;
+    return { pets: source.slice(start, start + limit), hasMore: start + limit < source.length };
   }
 
   async ping(): Promise<void> {}

@@ -26,7 +26,7 @@ export function petOf(id: number, draft: PetDraft): StoredPet {
 }
 
 export interface PetPage {
-  /** At most `limit` pets, ascending by id; a store may answer with the same array again. */
+  /** At most `limit` pets, ascending by id. */
   pets: readonly StoredPet[];
   /** Whether more pets follow the last one. */
   hasMore: boolean;

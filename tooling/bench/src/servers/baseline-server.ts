@@ -1,37 +1,36 @@
 /**
  * Server child: the matched baseline. Bare `node:http` doing the API's work for the benchmarked
  * routes with the API's own pieces (request checks, key check, parsing and validation, body
- * reader, store, pet JSON texts, errors, JSON writer, access-log line, metrics: README, step 1) and
+ * reader, store, errors, access-log line, metrics: README, step 1) and
  * the same status, headers in the same order, and body bytes. What it lacks is the framework: no
  * Koa context, no router, no middleware chain. Started by the orchestrator only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ApiMetrics,
-  assertAcceptableRequest,
   BadRequestError,
   createLogger,
   DEFAULT_MAX_URL_BYTES,
-  errorBody,
   GoneError,
   HttpError,
-  InstrumentedPetStore,
   InternalError,
   loadConfig,
-  logRequest,
   NotFoundError,
-  nextPageLink,
   parseApiKeys,
-  petJson,
-  petListJson,
-  presentedApiKey,
-  readJsonRequest,
-  requestIdFor,
   StaticApiKeys,
   UnauthorizedError,
   ValidationError,
-  writeJsonText,
 } from '@animal-store/api';
+import {
+  assertAcceptableRequest,
+  errorBody,
+  InstrumentedPetStore,
+  logRequest,
+  nextPageLink,
+  presentedApiKey,
+  readJsonRequest,
+  requestIdFor,
+} from '@animal-store/api/internals';
 import {
   API_PREFIX,
   DEFAULT_PET_STATUS,
@@ -42,6 +41,7 @@ import {
   validateNewPet,
 } from '@animal-store/contract';
 import { listenBare, runChild } from './lifecycle.js';
+import { writeJson } from './write-json.js';
 
 const PETS = `${API_PREFIX}/pets`;
 const PET = `${API_PREFIX}/pets/`;
@@ -78,7 +78,7 @@ runChild(async (spec, untimed) => {
     const last = page.pets.at(-1);
     const headers: Record<string, string> = {};
     if (page.hasMore && last) headers.Link = nextPageLink(parsed.value, last.id);
-    return { status: 200, headers, text: petListJson(page.pets) };
+    return { status: 200, headers, text: JSON.stringify(page.pets) };
   }
 
   async function createPet(req: IncomingMessage): Promise<Reply> {
@@ -93,7 +93,7 @@ runChild(async (spec, untimed) => {
       ...checked.value,
       status: checked.value.status ?? DEFAULT_PET_STATUS,
     });
-    return { status: 201, headers: { Location: `${PETS}/${pet.id}` }, text: petJson(pet) };
+    return { status: 201, headers: { Location: `${PETS}/${pet.id}` }, text: JSON.stringify(pet) };
   }
 
   async function getPet(rawId: string): Promise<Reply> {
@@ -104,7 +104,7 @@ runChild(async (spec, untimed) => {
     if (!parsed.ok) throw ValidationError.of(parsed.details);
     const pet = await store.get(parsed.value);
     if (!pet) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
-    return { status: 200, headers: {}, text: petJson(pet) };
+    return { status: 200, headers: {}, text: JSON.stringify(pet) };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -147,7 +147,7 @@ runChild(async (spec, untimed) => {
       };
     }
     Object.assign(headers, reply.headers);
-    writeJsonText(res, reply.status, headers, reply.text);
+    writeJson(res, reply.status, headers, reply.text);
     const ms = performance.now() - started;
     metrics.observeRequest(req.method ?? '', route, reply.status, ms / 1000);
     logRequest(logger, requestId, req.method, route ?? path, reply.status, ms, key);

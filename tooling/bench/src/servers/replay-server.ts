@@ -6,15 +6,10 @@
  * close the API comes. Not meant to be started by hand.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  errorBody,
-  parseApiKeys,
-  presentedApiKey,
-  StaticApiKeys,
-  UnauthorizedError,
-  writeJsonText,
-} from '@animal-store/api';
+import { parseApiKeys, StaticApiKeys, UnauthorizedError } from '@animal-store/api';
+import { errorBody, presentedApiKey } from '@animal-store/api/internals';
 import { listenBare, runChild } from './lifecycle.js';
+import { writeJson } from './write-json.js';
 
 /** Headers Node writes itself on every answer. */
 const NODE_OWN = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
@@ -52,7 +47,7 @@ runChild(async (spec) => {
     for await (const _ of req) {
     }
     if (!answer) {
-      writeJsonText(res, REFUSAL.status, { ...REFUSAL.headers }, REFUSAL_TEXT);
+      writeJson(res, REFUSAL.status, { ...REFUSAL.headers }, REFUSAL_TEXT);
       return;
     }
     res.writeHead(answer.status, answer.headers);
