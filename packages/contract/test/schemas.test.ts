@@ -5,7 +5,9 @@ import {
   NAME_MAX_LENGTH,
   NewPet,
   Pet,
+  SpecNewPet,
   SpecPet,
+  serviceFields,
   validateErrorBody,
   validateNewPet,
   validatePet,
@@ -103,6 +105,12 @@ describe('Pet', () => {
     ['a blank name', { id: 1, name: ' ', categoryId: 3, status: 'sold' }],
   ])('rejects %s, which a spec Pet may have', (_, body) => {
     expect(validatePet(body).ok).toBe(false);
+  });
+
+  it('takes every field the service adds as optional: a spec client never sends one', () => {
+    const required = new Set(NewPet.required as readonly string[]);
+    for (const name of Object.keys(serviceFields)) expect(required.has(name)).toBe(false);
+    expect(SpecNewPet.required).toEqual(NewPet.required);
   });
 
   it('holds every NewPet field and the spec Pet’s', () => {
