@@ -99,6 +99,8 @@ export class MemoryPetStore implements PetStore {
     return this.#byId.get(id);
   }
 
+  // A fresh slice, serialised per request: API/limit on `GET /v1/pets?limit=20` 0.34-0.35, 0.52
+  // with pages cached by status and their JSON texts kept (short runs, issue #40).
   async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
     const source = status === undefined ? this.#all : (this.#byStatus.get(status) ?? []);
     const start = after === undefined ? 0 : firstAfter(source, after);
