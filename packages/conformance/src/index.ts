@@ -1,11 +1,14 @@
+export { fixtureDataChecks as FIXTURE_SET_CHECKS } from './checks/fixture-data.js';
 export { CHECKS } from './checks/index.js';
 export type { CheckContext } from './context.js';
 export { RateLimitedError, RequestError } from './http/client.js';
+export { type MatrixRow, SPEC_MATRIX } from './matrix.js';
 export { renderCheckTable } from './report/check-table.js';
 export { renderHtml } from './report/html.js';
 export { renderJson } from './report/json.js';
 export { renderJunit } from './report/junit.js';
 export { renderMarkdown } from './report/markdown.js';
+export { renderMatrixTable } from './report/matrix-table.js';
 export { prettyProgress, renderPretty } from './report/pretty.js';
 export {
   ConformanceError,
