@@ -4,6 +4,7 @@ import {
   createLimitedServer,
   DEFAULT_SERVER_LIMITS,
   MAX_HEADER_FIELDS,
+  type ServerLimits,
 } from '../src/http/server-limits.js';
 import { parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
 import { exchange, parseResponses } from './helpers/raw-http.js';
@@ -45,8 +46,40 @@ describe('more header fields than the server keeps', () => {
   });
 });
 
+/** A server under `limits` whose handler `handle`s each request; `stop` ends it. */
+async function limitedServer(
+  handle: Parameters<typeof createLimitedServer>[0],
+  limits: ServerLimits = DEFAULT_SERVER_LIMITS,
+) {
+  const sockets: Socket[] = [];
+  const server = createLimitedServer(handle, limits);
+  server.on('connection', (socket: Socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    /** Bytes the server has read from every connection. */
+    bytesRead: () => sockets.reduce((sum, socket) => sum + socket.bytesRead, 0),
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** The most a server reads past MAX_HEADER_BYTES: what one read of the socket can bring. */
+const ONE_READ = 256 * 1024;
+
 describe('MAX_HEADER_BYTES', () => {
-  it('bounds 8,100 small headers, which Node alone counts as under the limit', async () => {
+  it('refuses a 65 KB head sent in one write with 431', async () => {
+    const head =
+      `GET /healthz HTTP/1.1\r\nHost: ${host}\r\n` +
+      `X-Pad: ${'a'.repeat(65_000)}\r\nConnection: close\r\n\r\n`;
+    const { data } = await exchange(api.origin, head, SERVER_ENDS);
+    only431(data);
+  });
+
+  it('refuses a head of many short fields with 431, whatever Node counts of them', async () => {
     const fields = Array.from({ length: 8_100 }, (_, i) => `x:${i % 10}`);
     const head = `GET /healthz HTTP/1.1\r\nHost: ${host}\r\n${fields.join('\r\n')}\r\n\r\n`;
     expect(head.length).toBeGreaterThan(DEFAULT_SERVER_LIMITS.maxHeaderBytes * 2);
@@ -54,26 +87,72 @@ describe('MAX_HEADER_BYTES', () => {
     only431(data);
   });
 
-  it('stops reading a header padded with 20 MB of spaces, and answers 431', async () => {
-    const sockets: Socket[] = [];
-    const server = createLimitedServer((_req, res) => res.end('read'), DEFAULT_SERVER_LIMITS);
-    server.on('connection', (socket: Socket) => sockets.push(socket));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
+  it('stops reading a header value of 20 MB, spaces inside it included, and answers 431', async () => {
+    const server = await limitedServer((_req, res) => res.end('read'));
     try {
       const padded = Buffer.alloc(20_000_000, ' ');
       const { data } = await exchange(
-        `http://127.0.0.1:${port}`,
-        [`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad:`, padded, 'x\r\n\r\n'],
+        server.origin,
+        [`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: x`, padded, 'x\r\n\r\n'],
         SERVER_ENDS,
       );
       only431(data);
-      const read = sockets.reduce((sum, socket) => sum + socket.bytesRead, 0);
-      // The limit, and at most one read of the socket past it.
-      expect(read).toBeLessThanOrEqual(DEFAULT_SERVER_LIMITS.maxHeaderBytes + 256 * 1024);
+      expect(server.bytesRead()).toBeLessThanOrEqual(
+        DEFAULT_SERVER_LIMITS.maxHeaderBytes + ONE_READ,
+      );
     } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await server.stop();
+    }
+  });
+
+  it('bounds a head pipelined behind a response still being written', async () => {
+    // The first request's answer has begun and never ends; a second head follows it.
+    const server = await limitedServer((req, res) => {
+      if (req.url === '/slow') res.write('begun');
+      else res.end('read');
+    });
+    try {
+      const padding = Buffer.alloc(20_000_000, 'a');
+      const { data, closedByServer } = await exchange(
+        server.origin,
+        [
+          'GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+          'GET /next HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: ',
+          padding,
+          '\r\n\r\n',
+        ],
+        SERVER_ENDS,
+      );
+      // The answer under way cannot be followed by a 431: the connection closes instead.
+      expect(closedByServer).toBe(true);
+      expect(data.toString('latin1')).not.toContain('read');
+      expect(server.bytesRead()).toBeLessThanOrEqual(
+        DEFAULT_SERVER_LIMITS.maxHeaderBytes + ONE_READ,
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("bounds in time what Node does not count: a value's leading white space gets 408", async () => {
+    const limits = { ...DEFAULT_SERVER_LIMITS, headersTimeoutMs: 1000, requestTimeoutMs: 1000 };
+    const server = await limitedServer((_req, res) => res.end('read'), limits);
+    try {
+      const spaces = Buffer.alloc(64 * 1024, ' ');
+      // Leading white space of a value, sent until the server ends the exchange.
+      const chunks = [
+        'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad:',
+        ...Array.from({ length: 2_000 }, () => spaces),
+      ];
+      const { data, closedByServer } = await exchange(server.origin, chunks, {
+        ...SERVER_ENDS,
+        gapMs: 20,
+      });
+      expect(closedByServer).toBe(true);
+      const responses = parseResponses(data);
+      expect(responses.map((r) => r.status)).toEqual([408]);
+    } finally {
+      await server.stop();
     }
   });
 });

@@ -29,7 +29,7 @@ function refusals(limits: { maxHeaderBytes: number }): Record<string, Refusal> {
       status: 431,
       reason: 'Request Header Fields Too Large',
       code: 'request_header_fields_too_large',
-      message: `the request line and headers exceed ${limits.maxHeaderBytes} bytes`,
+      message: `the request target and header fields exceed ${limits.maxHeaderBytes} bytes`,
     },
     ERR_HTTP_REQUEST_TIMEOUT: {
       status: 408,

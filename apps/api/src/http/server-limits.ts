@@ -1,9 +1,5 @@
 import { createServer, type RequestListener, type Server, ServerResponse } from 'node:http';
 import { type ClientErrorListener, clientErrorListener, connectListener } from './client-errors.js';
-import { boundRequestHeads } from './request-head-bound.js';
-
-/** Node's reason for a request head over `maxHeaderSize`, which the 431 of `boundRequestHeads` shares. */
-const HEAD_OVERFLOW = 'HPE_HEADER_OVERFLOW';
 
 /**
  * The most header fields a request may carry; more is `431`. Node keeps them all
@@ -13,7 +9,12 @@ export const MAX_HEADER_FIELDS = 100;
 
 /** What the HTTP server accepts at the socket level, before the application sees a request. */
 export interface ServerLimits {
-  /** Largest request line plus headers (Node's `maxHeaderSize`); larger is `431`. */
+  /**
+   * Node's `maxHeaderSize`: the most bytes of request target, header names and header values
+   * a request head may hold; more is `431`. llhttp counts them as it parses, in every read of
+   * every head (a pipelined one too). What it drops unheld (a value's leading white space, blank
+   * lines before a request line) is not counted: `headersTimeoutMs` bounds that in time.
+   */
   maxHeaderBytes: number;
   /** Time to receive the request line and headers (slow-loris protection); slower is `408`. */
   headersTimeoutMs: number;
@@ -82,14 +83,7 @@ export function createLimitedServer(
   // A client that half-closes once its request is sent (as `nc` or an HTTP/1.0 client may)
   // still gets its answer; by default Node drops any request not answered by then.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  const clientError = clientErrorListener(limits, onClientError);
-  server.on('clientError', clientError);
-  boundRequestHeads(server, limits.maxHeaderBytes, (socket) =>
-    clientError(
-      Object.assign(new Error('request head too large'), { code: HEAD_OVERFLOW }),
-      socket,
-    ),
-  );
+  server.on('clientError', clientErrorListener(limits, onClientError));
   server.on('connect', connectListener);
   return server;
 }
