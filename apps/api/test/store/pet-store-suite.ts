@@ -1,6 +1,44 @@
-import { ID_MAX, IDEMPOTENCY_KEY_TTL_MS } from '@animal-store/contract';
+import {
+  ID_MAX,
+  IDEMPOTENCY_KEY_TTL_MS,
+  LIMIT_MAX,
+  type ListPetsQuery,
+  Pet,
+} from '@animal-store/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { IdempotentCreate, PetStore } from '../../src/store/pet-store.js';
+import type { IdempotentCreate, PetStore, StoredPet } from '../../src/store/pet-store.js';
+import {
+  DRAFT_FIELDS,
+  exampleDraft,
+  examplesOf,
+  filterMatrix,
+  filterQueries,
+  matches,
+} from './pet-examples.js';
+
+/** Every page of `query`, `limit` pets at a time, following the cursor as the API does. */
+async function pagesOf(
+  store: PetStore,
+  query: Partial<ListPetsQuery>,
+  limit: number,
+): Promise<number[][]> {
+  const pages: number[][] = [];
+  let after: number | undefined;
+  for (;;) {
+    const page = await store.list({ ...query, limit, after });
+    pages.push(page.pets.map((p) => p.id));
+    const last = page.pets.at(-1);
+    if (!page.hasMore || last === undefined) return pages;
+    after = last.id;
+  }
+}
+
+/** `ids` cut into pages of `limit`: what paging a filtered list must give. */
+function pagesFrom(ids: readonly number[], limit: number): number[][] {
+  const pages: number[][] = [];
+  for (let at = 0; at < ids.length; at += limit) pages.push(ids.slice(at, at + limit));
+  return pages.length > 0 ? pages : [[]];
+}
 
 /** What the suite asks of an adapter's factory. */
 export interface TestStoreOptions {
@@ -151,6 +189,48 @@ export function petStoreSuite(
         outcomes.filter((o) => o !== 'created' && o !== 'in-flight' && o !== 'replayed'),
       ).toEqual([]);
       expect(await count(store)).toBe(1);
+    });
+
+    it("keeps every property of the contract's Pet, each of its examples", async () => {
+      const store = await fresh();
+      for (const field of DRAFT_FIELDS) {
+        for (const [n, value] of examplesOf(field).entries()) {
+          const draft = { ...exampleDraft(() => n), [field]: value };
+          const created = await store.create(draft);
+          const expected = { id: created.id, ...draft };
+          expect(Object.keys(created).sort(), field).toEqual(Object.keys(Pet.properties).sort());
+          expect(created, field).toEqual(expected);
+          expect(await store.get(created.id), field).toEqual(expected);
+          const listed = await store.list({ limit: 1, after: created.id - 1 });
+          expect(listed.pets, field).toEqual([expected]);
+        }
+      }
+    });
+
+    it("keeps every property of the contract's Pet through an idempotent create", async () => {
+      const store = await fresh();
+      const draft = exampleDraft(() => 1);
+      const first = await store.createOnce(once({ draft }));
+      const pet = first.outcome === 'created' ? first.pet : undefined;
+      expect(pet).toEqual({ id: expect.any(Number), ...draft });
+      expect(await store.createOnce(once({ draft }))).toEqual({ outcome: 'replayed', pet });
+      expect(await store.get(pet?.id ?? 0)).toEqual(pet);
+    });
+
+    it.each(filterQueries())('lists by $name, whole and page by page', async ({ query }) => {
+      const store = await fresh();
+      const pets: StoredPet[] = [];
+      for (const draft of filterMatrix()) pets.push(await store.create(draft));
+      const expected = pets.filter((pet) => matches(pet, query)).map((pet) => pet.id);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(expected.length).toBeLessThan(pets.length);
+      const whole = await store.list({ ...query, limit: LIMIT_MAX });
+      expect(whole.pets.map((p) => p.id)).toEqual(expected);
+      expect(whole.hasMore).toBe(false);
+      expect(await pagesOf(store, query, 2)).toEqual(pagesFrom(expected, 2));
+      const [, ...rest] = expected;
+      const afterFirst = await store.list({ ...query, limit: LIMIT_MAX, after: expected[0] });
+      expect(afterFirst.pets.map((p) => p.id)).toEqual(rest);
     });
 
     it('answers ping when healthy', async () => {

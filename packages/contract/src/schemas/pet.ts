@@ -65,14 +65,16 @@ export type SpecPetList = Static<typeof SpecPetList>;
 
 /**
  * The fields this service adds to a pet beyond the spec's: accepted by `createPet`, stored and
- * returned. Each is optional, since a client written against the spec never sends it. A new
- * field is added here; the stores, the API's validation and the OpenAPI document follow.
+ * returned. Each is optional, since a client written against the spec never sends it, and has
+ * at least two `examples`. A new field is added here; the stores, the API's validation and the
+ * OpenAPI document follow, and the API's store suite checks that both stores keep it.
  */
 export const serviceFields = {};
 
 /**
  * Request body of `createPet` as this service accepts it: the spec's fields with the limits
- * docs/decisions.md sets, and the service's own fields; unknown fields are refused.
+ * docs/decisions.md sets, and the service's own fields; unknown fields are refused. Each field
+ * has at least two `examples` (or an `enum`): the API's store and list tests draw pets from them.
  */
 export const NewPet = Type.Object(
   {
@@ -82,8 +84,14 @@ export const NewPet = Type.Object(
       minLength: 1,
       maxLength: NAME_MAX_LENGTH,
       pattern: NAME_PATTERN,
+      examples: ['Rex', 'Señor  Wüffles 🐶'],
     }),
-    categoryId: Type.Integer({ ...specFields.categoryId, minimum: 1, maximum: ID_MAX }),
+    categoryId: Type.Integer({
+      ...specFields.categoryId,
+      minimum: 1,
+      maximum: ID_MAX,
+      examples: [1, 7, ID_MAX],
+    }),
     status: specFields.status,
     ...serviceFields,
   },
