@@ -90,6 +90,23 @@ describe('with CORS_ORIGINS listing one origin', async () => {
     expect(((await refused.json()) as { code: string }).code).toBe('unauthorized');
   });
 
+  it.each([
+    '/metrics',
+    '/readyz',
+    '/healthz',
+  ])('gives %s no CORS header: a page cannot read it', async (path) => {
+    const answer = await fetch(`${api.origin}${path}`, { headers: { Origin: PAGE } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    expect(answer.headers.get('vary')).toBeNull();
+    const ask = await fetch(`${api.origin}${path}`, {
+      method: 'OPTIONS',
+      headers: { Origin: PAGE, 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(ask.headers.get('access-control-allow-origin')).toBeNull();
+    expect(ask.headers.get('access-control-allow-methods')).toBeNull();
+  });
+
   it('gives an origin not listed no CORS header, on the preflight and on the answer', async () => {
     const answer = await preflight(api.base, OTHER);
     expect(answer.headers.get('access-control-allow-origin')).toBeNull();
@@ -108,5 +125,14 @@ describe('with CORS_ORIGINS=*', async () => {
     expect(answer.headers.get('access-control-allow-credentials')).toBeNull();
     const list = await fetch(`${api.base}/pets`, { headers: { ...auth, Origin: PAGE } });
     expect(list.headers.get('access-control-allow-origin')).toBe('*');
+    const document = await fetch(`${api.base}/openapi.json`, { headers: { Origin: PAGE } });
+    expect(document.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('still gives the probes and /metrics none', async () => {
+    for (const path of ['/metrics', '/readyz', '/healthz']) {
+      const answer = await fetch(`${api.origin}${path}`, { headers: { Origin: PAGE } });
+      expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    }
   });
 });

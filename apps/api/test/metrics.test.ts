@@ -8,8 +8,16 @@ import {
   type PetPage,
   StoreUnavailableError,
 } from '../src/store/pet-store.js';
-import { auth, createPet, errorBody, json, startTestApi, TEST_KEY } from './helpers/api.js';
-import { exchange } from './helpers/raw-http.js';
+import {
+  auth,
+  createPet,
+  errorBody,
+  json,
+  parseErrorBody,
+  startTestApi,
+  TEST_KEY,
+} from './helpers/api.js';
+import { exchange, parseResponses } from './helpers/raw-http.js';
 import { sample, scrape } from './helpers/scrape.js';
 
 const METRICS_TOKEN = 'scrape-token-0123456789';
@@ -85,6 +93,27 @@ describe('GET /metrics', () => {
     const text = await scrape(guarded.origin, { Authorization: `bearer ${METRICS_TOKEN}` });
     expect(text).toContain('http_request_duration_seconds_count');
     expect(JSON.stringify(guarded.logs)).not.toContain(METRICS_TOKEN);
+  });
+
+  it('refuses two Authorization headers with 400, as /v1 does, the right token first or not', async () => {
+    const guarded = await startTestApi({ metricsToken: METRICS_TOKEN });
+    for (const [server, first] of [
+      [guarded, `Bearer ${METRICS_TOKEN}`],
+      [guarded, 'Bearer wrong-token-0123456789'],
+      [api, `Bearer ${METRICS_TOKEN}`],
+    ] as const) {
+      const { data } = await exchange(
+        server.origin,
+        `GET /metrics HTTP/1.1\r\nHost: ${new URL(server.origin).host}\r\n` +
+          `Authorization: ${first}\r\nAuthorization: Bearer wrong-token-0123456789\r\n` +
+          'Connection: close\r\n\r\n',
+      );
+      const [response] = parseResponses(data);
+      expect(response?.status).toBe(400);
+      expect(
+        parseErrorBody(response?.headers['content-type'], response?.body ?? '', 400).code,
+      ).toBe('bad_request');
+    }
   });
 
   it('needs no API key', async () => {

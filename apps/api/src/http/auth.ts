@@ -28,17 +28,25 @@ export function bearerToken(header: string): string | undefined {
 }
 
 /**
- * The API key a request presents as `Authorization: Bearer <key>`; a request without exactly
- * one well-formed bearer header is refused (`401`, or `400` for two headers, empty ones included).
+ * The request's `Authorization` header, if it has one; `400` for two (empty ones included):
+ * Node keeps the first, a proxy may read the last, so the caller would be ambiguous.
  */
-export function presentedApiKey(req: IncomingMessage): string {
+export function soleAuthorization(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
-  // Node keeps the first of two; a proxy may read the last: the caller would be ambiguous.
   if (header !== undefined && authorizationFields(req.rawHeaders) > 1) {
     throw new BadRequestError({
       message: 'more than one Authorization header: send exactly one',
     });
   }
+  return header;
+}
+
+/**
+ * The API key a request presents as `Authorization: Bearer <key>`; a request without exactly
+ * one well-formed bearer header is refused (`401`, or `400` for two headers, empty ones included).
+ */
+export function presentedApiKey(req: IncomingMessage): string {
+  const header = soleAuthorization(req);
   if (header === undefined || header === '') {
     throw new UnauthorizedError({
       message: 'missing API key: send Authorization: Bearer <key>',

@@ -1,3 +1,4 @@
+import { API_PREFIX } from '@animal-store/contract';
 import cors from '@koa/cors';
 import type { Middleware } from 'koa';
 import { ConfigError } from '../config-error.js';
@@ -25,6 +26,9 @@ export const CORS_EXPOSED_HEADERS = [
   'WWW-Authenticate',
   'Allow',
 ] as const;
+
+/** Where CORS applies: the API and its documents; not `/metrics`, `/readyz` nor `/healthz`. */
+const API_PATHS = `${API_PREFIX}/`;
 
 /** How long a browser may reuse a preflight answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
@@ -66,12 +70,13 @@ export function parseCorsOrigins(raw: string): string[] {
  * Cross-origin access for the listed origins (`*`: any) through `@koa/cors`. Credentials
  * (cookies) are never allowed: callers send their key in `Authorization`, which a page sets
  * itself. A preflight is answered here, before any key is asked for; an origin not listed gets
- * no CORS headers, so the browser keeps the answer from the page.
+ * no CORS headers, so the browser keeps the answer from the page, as do the probes and
+ * `/metrics` whatever the origin.
  */
 export function corsFor(origins: readonly string[]): Middleware<AppState> {
   const any = origins.includes('*');
   const allowed = new Set(origins);
-  return cors({
+  const middleware = cors({
     origin: (ctx) => {
       if (any) return '*';
       const origin = ctx.get('Origin');
@@ -85,4 +90,6 @@ export function corsFor(origins: readonly string[]): Middleware<AppState> {
     // errorAnswers turns errors into answers and keeps headers set on the response.
     keepHeadersOnError: false,
   }) as Middleware<AppState>;
+  // Only the API is for pages: never the probes nor the metrics.
+  return (ctx, next) => (ctx.path.startsWith(API_PATHS) ? middleware(ctx, next) : next());
 }

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 import type { AppState } from '../http/app-state.js';
-import { bearerToken } from '../http/auth.js';
+import { bearerToken, soleAuthorization } from '../http/auth.js';
 import { UnauthorizedError } from '../http/errors.js';
 import { digestKey } from '../keys/api-key.js';
 
@@ -15,9 +15,11 @@ import { digestKey } from '../keys/api-key.js';
 export function metricsHandler(registry: Registry, token?: string): Middleware<AppState> {
   const expected = token === undefined ? undefined : Buffer.from(digestKey(token));
   return async (ctx) => {
+    // Two Authorization headers are `400` here as on /v1, token or not.
+    const header = soleAuthorization(ctx.req) ?? '';
     if (expected) {
       // METRICS_TOKEN is token68 like an API key, so the API's bearer parse serves both.
-      const presented = bearerToken(ctx.get('Authorization'));
+      const presented = bearerToken(header);
       if (
         presented === undefined ||
         !timingSafeEqual(Buffer.from(digestKey(presented)), expected)
