@@ -21,31 +21,13 @@ const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = resolve(process.argv[2] ?? join(root, 'sea'));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-// The binary carries no specification.md: its reports link the copy of its release tag.
-const specificationUrl = `https://github.com/animal-store/animal-store/blob/${manifest.name}@${manifest.version}/docs/specification.md`;
-
-/** Replaces `find` in a module's source, failing the build when it is no longer there. */
-function replaced(path, source, find, replacement) {
-  if (!source.includes(find)) throw new Error(`build-sea: ${path} no longer holds ${find}`);
-  return source.replace(find, replacement);
-}
-
-// Two modules read files beside the package at load time; the binary has them built in.
+// A module reads package.json beside the package at load time; the binary has it built in.
 const builtIn = {
   name: 'built-in-files',
   setup(esbuild) {
     esbuild.onLoad({ filter: /[\\/]src[\\/]version\.ts$/ }, () => ({
       loader: 'ts',
       contents: `export const KIT_NAME: string = ${JSON.stringify(manifest.name)};\nexport const KIT_VERSION: string = ${JSON.stringify(manifest.version)};\n`,
-    }));
-    esbuild.onLoad({ filter: /[\\/]src[\\/]report[\\/]spec-links\.ts$/ }, ({ path }) => ({
-      loader: 'ts',
-      contents: replaced(
-        path,
-        readFileSync(path, 'utf8'),
-        "new URL('../../specification.md', import.meta.url).href",
-        JSON.stringify(specificationUrl),
-      ),
     }));
   },
 };

@@ -1,7 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FIXTURE_SET_SIZE, fixtureSet, fixtureSetJson, readFixtureSet } from './fixture-set.js';
 import { DEFAULT_NAME_PREFIX, NAME_PREFIX_MAX } from './fixtures.js';
+import { Redactor } from './redact.js';
 import { parseReporters, REPORTER_NAMES, type ReporterChoice, renderers } from './report/choose.js';
 import { prettyProgress } from './report/pretty.js';
 import { ConformanceError, DEFAULT_TIMEOUT_MS, runConformance, UsageError } from './run.js';
@@ -166,13 +168,21 @@ function parseOptions(args: readonly string[]) {
 }
 
 /** Runs the CLI with `args` (without node and the script) and returns the exit code. */
-export async function main(args: readonly string[], io: CliIo = processIo): Promise<number> {
+export async function main(args: readonly string[], given: CliIo = processIo): Promise<number> {
+  // What the CLI writes passes through the run's redaction once the key is known.
+  const redactor = new Redactor();
+  const io: CliIo = {
+    ...given,
+    stdout: (text) => given.stdout(redactor.text(text)),
+    stderr: (text) => given.stderr(redactor.text(text)),
+  };
   try {
     if (args[0] === 'fixtures') {
       io.stdout(fixturesCommand(args.slice(1)));
       return 0;
     }
     const options = parse(args, io.env);
+    if (options.kind === 'run') redactor.add(options.apiKey);
     if (options.kind === 'help' || options.kind === 'version') {
       io.stdout(options.kind === 'help' ? HELP : `${KIT_VERSION}\n`);
       return 0;
@@ -185,7 +195,7 @@ export async function main(args: readonly string[], io: CliIo = processIo): Prom
       onProgress: toStdout.name === 'pretty' ? prettyProgress(io.stderr) : undefined,
     });
     for (const { name, file } of reporters) {
-      const text = renderers[name](report);
+      const text = redactor.text(renderers[name](report));
       if (file === undefined) io.stdout(text);
       else writeReport(file, text);
     }
@@ -204,4 +214,29 @@ function writeReport(file: string, text: string): void {
   } catch (error) {
     throw new ConformanceError(`cannot write the report to ${file}: ${(error as Error).message}`);
   }
+}
+
+/** True when this module is the script Node was started with (`node dist/cli.js …`). */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  // Bundled (the single executable) there is no module URL: its own entry calls `main`.
+  if (script === undefined || typeof import.meta.url !== 'string') return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+// `node dist/cli.js …` runs the CLI as the `animal-store-conformance` command does.
+if (isEntryPoint()) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`animal-store-conformance: ${String(error)}\n`);
+      process.exitCode = 2;
+    },
+  );
 }

@@ -13,6 +13,7 @@ import {
 } from './fixtures.js';
 import { HttpClient, type HttpResponse, RateLimitedError, RequestError } from './http/client.js';
 import { curlLine, errorSummary } from './http/replay.js';
+import { Redactor } from './redact.js';
 import {
   type Check,
   type CheckResult,
@@ -230,7 +231,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const namePrefix = parseNamePrefix(options.namePrefix);
   const settleMs = parseCount('--settle-ms', options.settleMs, 0);
   const seed = parseCount('--seed', options.seed, randomInt(2 ** 31));
-  const progress = options.onProgress ?? (() => {});
+  // Every text that leaves the run (progress, the report, errors) passes through it.
+  const redactor = new Redactor([options.apiKey]);
+  const onProgress = options.onProgress ?? (() => {});
+  const progress = (event: ProgressEvent) => onProgress(redactor.deep(event));
   const runId = newRunId();
   const startedAt = new Date();
   const started = performance.now();
@@ -244,6 +248,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     maxRetryWaitMs: options.retry?.maxWaitMs ?? 5_000,
     userAgent: `animal-store-conformance/${KIT_VERSION}`,
     fetch: options.fetch ?? globalThis.fetch,
+    redactor,
     onResponse: (res) => {
       ctx?.responses.push(res);
       ctx?.fixtures.observe(res);
@@ -259,7 +264,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   });
   ctx = new CheckContext(http, fixtures, readOnly, options.apiKey, seed, fixtureSet);
 
-  const hint = await preflight(http, baseUrl);
+  let hint: string | undefined;
+  try {
+    hint = await preflight(http, baseUrl);
+  } catch (error) {
+    if (error instanceof Error) error.message = redactor.text(error.message);
+    throw error;
+  }
   progress({ type: 'start', baseUrl, runId, seed, checks: checks.length });
   if (hint !== undefined) progress({ type: 'notice', message: hint });
 
@@ -289,7 +300,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     skipped: count('skip'),
   };
   const groups = GROUPS.filter((g: Group) => checks.some((c) => c.group === g));
-  return {
+  return redactor.deep({
     kit: { name: KIT_NAME, version: KIT_VERSION },
     baseUrl,
     runId,
@@ -310,7 +321,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       ids: [...fixtures.createdIds],
     },
     requests: [...http.log],
-  };
+  });
 }
 
 /**

@@ -105,7 +105,7 @@ describe('the single executable', () => {
     expect(npm.exitCode).toBe(0);
     expect(outcomes(sea.stdout)).toEqual(outcomes(npm.stdout));
     expect(outcomes(sea.stdout)).toHaveLength(CHECKS.length);
-    // Without a specification.md beside it, the binary links the copy of its release tag.
+    // Like the npm package, the binary links the specification of its release tag.
     expect(JSON.parse(sea.stdout).specification).toBe(
       `https://github.com/animal-store/animal-store/blob/@animal-store/conformance@${KIT_VERSION}/docs/specification.md`,
     );

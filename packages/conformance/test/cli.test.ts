@@ -145,10 +145,12 @@ describe('animal-store-conformance', () => {
         'title',
       ]);
       for (const link of result.sectionLinks) {
-        expect(link).toMatch(/^file:\/\/.*\/specification\.md#\d+-[a-z0-9-]+$/);
+        expect(link).toMatch(
+          /^https:\/\/github\.com\/animal-store\/animal-store\/blob\/@animal-store\/conformance@[^/]+\/docs\/specification\.md#\d+-[a-z0-9-]+$/,
+        );
       }
     }
-    expect(report.specification).toMatch(/^file:\/\/.*\/specification\.md$/);
+    expect(report.specification).toMatch(/^https:\/\/github\.com\/.*\/docs\/specification\.md$/);
     expect(report.results.find((r: { id: string }) => r.id === 'getPet.sunset-day')).toMatchObject({
       level: 'must',
       outcome: 'fail',

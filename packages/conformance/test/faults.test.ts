@@ -240,7 +240,7 @@ const CAUGHT: readonly [
     { choices: ['omits-status'] },
   ],
   [
-    'takes the key from ?api_key= when no Authorization is sent',
+    'takes any key from ?api_key= when no Authorization is sent',
     'auth-accepts-key-in-query',
     ['auth.listPets.key-in-query', 'auth.createPet.key-in-query', 'auth.getPet.key-in-query'],
   ],

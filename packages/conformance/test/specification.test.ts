@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../src/checks/index.js';
 import { SECTION_ANCHORS, SPECIFICATION_URL, sectionLinks } from '../src/report/spec-links.js';
+import { KIT_VERSION } from '../src/version.js';
 
 const DOCS = new URL('../../../docs/specification.md', import.meta.url);
 const text = readFileSync(DOCS, 'utf8');
@@ -37,7 +37,13 @@ describe('the contract the kit ships and cites', () => {
   });
 
   it('ships an exact copy of docs/specification.md at its root (made at build)', () => {
-    expect(readFileSync(fileURLToPath(SPECIFICATION_URL), 'utf8')).toBe(text);
+    expect(readFileSync(new URL('../specification.md', import.meta.url), 'utf8')).toBe(text);
+  });
+
+  it('links the specification as published at the release tag of the kit, never a local file', () => {
+    expect(SPECIFICATION_URL).toBe(
+      `https://github.com/animal-store/animal-store/blob/@animal-store/conformance@${KIT_VERSION}/docs/specification.md`,
+    );
   });
 
   it('links each section a check names', () => {

@@ -195,13 +195,14 @@ function checksFor(op: Operation): Check[] {
     }),
     check({
       id: `auth.${op.name}.key-in-query`,
-      title: `${op.name} refuses the valid key sent in the query string (${KEY_QUERY_PARAMETERS.slice(0, 2).join(', ')}, ...) without Authorization: the key is missing`,
+      // A look-alike key, never the valid one: proxies and access logs keep URLs.
+      title: `${op.name} answers 401 to a key sent in the query string (${KEY_QUERY_PARAMETERS.slice(0, 2).join(', ')}, ...) without Authorization: the key is missing`,
       section: op.section,
       level: 'must',
       group: 'auth',
       writes: op.writes,
       async run(ctx) {
-        const how = 'without Authorization, with the valid key in the query';
+        const how = 'without Authorization, with a look-alike key in the query';
         const res = await op.send(ctx, null, KEY_QUERY_PARAMETERS);
         // 401 is what §5 names; a server that refuses unknown query parameters first may say 400.
         if (res.status < 400 || res.status > 499) {

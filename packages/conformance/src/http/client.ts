@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import type { Redactor } from '../redact.js';
 import { parseJson } from './json.js';
 
 /** One HTTP exchange the kit made; `status` is null when no answer came. */
@@ -34,8 +36,9 @@ export interface HttpRequest {
   /** A body sent as-is with `Content-Type: application/json` (malformed JSON, big numbers). */
   readonly rawBody?: string;
   /**
-   * Query parameters that carry the valid key (`api_key=<key>`), appended to `path`. The URL a
-   * report shows has `$ANIMAL_STORE_API_KEY` in their place: the key never reaches a report.
+   * Query parameters appended to `path`, each carrying a look-alike of the key (`api_key=<look-alike>`):
+   * the same length and kinds of characters, random, never valid. The valid key never goes into a
+   * URL, where proxies and access logs would keep it.
    */
   readonly keyInQuery?: readonly string[];
 }
@@ -90,6 +93,37 @@ export interface HttpClientOptions {
   readonly fetch: typeof fetch;
   /** Called with every final answer (not the 429s that were retried). */
   readonly onResponse?: (response: HttpResponse) => void;
+  /** Told every `Authorization` value built from the key, to hide it from what the kit writes. */
+  readonly redactor?: Redactor;
+}
+
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const UPPER = LOWER.toUpperCase();
+const DIGITS = '0123456789';
+
+/**
+ * A random key that looks like `key` (each letter a random letter of the same case, each digit a
+ * random digit, other characters kept) and is not `key`: what the kit sends where a key would be
+ * written into a URL. It tells nothing about the key beyond its length and shape.
+ */
+export function lookAlikeKey(key: string): string {
+  const pick = (pool: string) => pool[randomInt(pool.length)] as string;
+  for (;;) {
+    const out = [...key]
+      .map((c) =>
+        LOWER.includes(c)
+          ? pick(LOWER)
+          : UPPER.includes(c)
+            ? pick(UPPER)
+            : DIGITS.includes(c)
+              ? pick(DIGITS)
+              : c,
+      )
+      .join('');
+    if (out !== key) return out;
+    // A key without letters or digits has no look-alike of its shape.
+    if (!/[a-zA-Z0-9]/.test(key)) return `not-the-key-${pick(LOWER)}${pick(LOWER)}${pick(LOWER)}`;
+  }
 }
 
 /** After this many timeouts in a row the server is taken as gone and requests fail at once. */
@@ -99,10 +133,13 @@ export const GIVE_UP_AFTER_TIMEOUTS = 5;
 export class HttpClient {
   readonly log: RequestRecord[] = [];
   private readonly base: string;
+  private readonly lookAlike: string;
   private timeoutsInARow = 0;
 
   constructor(private readonly options: HttpClientOptions) {
     this.base = options.baseUrl.replace(/\/+$/, '');
+    this.lookAlike = encodeURIComponent(lookAlikeKey(options.apiKey));
+    options.redactor?.add(options.apiKey);
   }
 
   /** Sends `request`, retrying on `429`; throws `RequestError` or `RateLimitedError`. */
@@ -125,13 +162,10 @@ export class HttpClient {
   private async once(request: HttpRequest): Promise<HttpResponse> {
     const target = /^https?:\/\//.test(request.path) ? request.path : `${this.base}${request.path}`;
     const names = request.keyInQuery ?? [];
-    const withKey = (key: string) =>
+    const url =
       names.length === 0
         ? target
-        : `${target}${target.includes('?') ? '&' : '?'}${names.map((n) => `${n}=${key}`).join('&')}`;
-    // What reports show, and what is sent.
-    const url = withKey(`$${KEY_VARIABLE}`);
-    const sentUrl = withKey(encodeURIComponent(this.options.apiKey));
+        : `${target}${target.includes('?') ? '&' : '?'}${names.map((n) => `${n}=${this.lookAlike}`).join('&')}`;
     const path = url.startsWith(this.base) ? url.slice(this.base.length) || '/' : url;
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -142,6 +176,11 @@ export class HttpClient {
         ? `Bearer ${this.options.apiKey}`
         : request.authorization?.value;
     if (authorization !== undefined) headers.authorization = authorization;
+    if (request.authorization?.shell.includes(KEY_VARIABLE)) {
+      // A value built from the key (another scheme, a changed case): hidden like the key.
+      this.options.redactor?.add(request.authorization.value);
+      this.options.redactor?.add(request.authorization.value.replace(/^\S+\s+/, ''));
+    }
     let body: string | undefined;
     if (request.json !== undefined || request.rawBody !== undefined) {
       headers['content-type'] = 'application/json';
@@ -158,7 +197,7 @@ export class HttpClient {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const res = await this.options.fetch(sentUrl, {
+      const res = await this.options.fetch(url, {
         method: request.method,
         headers,
         body,

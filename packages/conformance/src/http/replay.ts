@@ -38,12 +38,7 @@ export function keyCredential(prefix: string, key: string, suffix = ''): Credent
 export function curlLine(request: HttpRequest, url: string): string {
   const parts = ['curl -sS -i'];
   if (request.method !== 'GET') parts.push(`-X ${request.method}`);
-  // A URL that carries the key in its query names it in double quotes, for the shell to expand.
-  parts.push(
-    request.keyInQuery?.length
-      ? `"${url.replace(/["\\`$]/g, '\\$&').replaceAll(`\\$${KEY_VARIABLE}`, `\${${KEY_VARIABLE}}`)}"`
-      : shellWord(url),
-  );
+  parts.push(shellWord(url));
   const authorization =
     request.authorization === undefined ? `Bearer $${KEY_VARIABLE}` : request.authorization?.shell;
   if (authorization !== undefined) parts.push(`-H "Authorization: ${authorization}"`);

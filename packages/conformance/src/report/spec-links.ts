@@ -1,9 +1,14 @@
+import { KIT_NAME, KIT_VERSION } from '../version.js';
+
+/** The repository the kit is released from. */
+export const REPOSITORY_URL = 'https://github.com/animal-store/animal-store';
+
 /**
- * The service contract the kit checks against, shipped with it (`specification.md` at the
- * package's root, a copy of the repository's `docs/specification.md` made at build), and links
- * to the sections its checks cite.
+ * The service contract the kit checks against, as published at the kit's release tag (the
+ * package also ships a copy, `specification.md`, made from `docs/specification.md` at build).
+ * Reports link it rather than a local file, so the links work wherever a report is read.
  */
-export const SPECIFICATION_URL = new URL('../../specification.md', import.meta.url).href;
+export const SPECIFICATION_URL = `${REPOSITORY_URL}/blob/${KIT_NAME}@${KIT_VERSION}/docs/specification.md`;
 
 /** Each section's heading anchor in `specification.md` (a test checks them against the file). */
 export const SECTION_ANCHORS: Readonly<Record<string, string>> = {

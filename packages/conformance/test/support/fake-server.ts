@@ -284,7 +284,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     if (has('auth-key-prefix-match') && bearer && token.startsWith(apiKey)) ok = true;
     const query = new URL(req.url ?? '/', 'http://fake').searchParams;
-    if (has('auth-accepts-key-in-query') && header === '' && query.get('api_key') === apiKey) {
+    // Takes ?api_key= in place of Authorization and never checks it.
+    if (has('auth-accepts-key-in-query') && header === '' && query.get('api_key')) {
       ok = true;
     }
     if (has('auth-accepts-key-prefix') && bearer && token !== '' && apiKey.startsWith(token)) {

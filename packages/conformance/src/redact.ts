@@ -1,0 +1,70 @@
+/** What stands in a written text where the API key (or a value holding it) was. */
+export const REDACTED = '[redacted key]';
+
+/**
+ * Secrets shorter than this are not hidden: replacing every occurrence of a one- or
+ * two-character string would make every text unreadable, and such a key is no secret anyway.
+ */
+export const SECRET_MIN = 4;
+
+/** The forms a secret takes in text the kit writes: as is, URL-encoded, and JSON-escaped. */
+function formsOf(secret: string): string[] {
+  return [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
+}
+
+/**
+ * The one place every text the kit writes passes through: reports of every format, replay lines,
+ * messages, progress and errors. It hides the API key and every `Authorization` value the kit
+ * built from it, whatever a server echoed back, including the start of one cut short by `…`.
+ */
+export class Redactor {
+  private readonly secrets = new Set<string>();
+  private sorted: string[] = [];
+
+  constructor(secrets: readonly string[] = []) {
+    for (const secret of secrets) this.add(secret);
+  }
+
+  /** Hides `secret` (and its encoded forms) from now on. */
+  add(secret: string): void {
+    if (secret.length < SECRET_MIN) return;
+    let added = false;
+    for (const form of formsOf(secret)) {
+      if (!this.secrets.has(form)) {
+        this.secrets.add(form);
+        added = true;
+      }
+    }
+    // Longest first, so that `Bearer <key>` goes as one piece before `<key>` alone.
+    if (added) this.sorted = [...this.secrets].sort((a, b) => b.length - a.length);
+  }
+
+  /** `text` with every secret, and every start of one cut short by an ellipsis, replaced. */
+  text(text: string): string {
+    let out = text;
+    for (const secret of this.sorted) {
+      if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+    }
+    if (out.includes('…')) {
+      for (const secret of this.sorted) {
+        for (let n = secret.length - 1; n >= SECRET_MIN; n--) {
+          const cut = `${secret.slice(0, n)}…`;
+          if (out.includes(cut)) out = out.replaceAll(cut, `${REDACTED}…`);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A copy of `value` (plain data: objects, arrays, strings, numbers) with every string redacted. */
+  deep<T>(value: T): T {
+    if (typeof value === 'string') return this.text(value) as T;
+    if (Array.isArray(value)) return value.map((item) => this.deep(item)) as T;
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [key, this.deep(item)]),
+      ) as T;
+    }
+    return value;
+  }
+}

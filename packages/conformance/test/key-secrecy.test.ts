@@ -1,0 +1,114 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lookAlikeKey } from '../src/http/client.js';
+import { REDACTED, Redactor } from '../src/redact.js';
+import { startFakeServer } from './support/fake-server.js';
+import { startLoggingProxy } from './support/logging-proxy.js';
+import { runCli } from './support/run-cli.js';
+
+/** A key long and odd enough that any trace of it is found. */
+const KEY = 'Kit-Key-51c0ffee9d2a';
+/** Values the kit builds from the key and sends as Authorization: hidden like the key. */
+const DERIVED = ['kIT-kEY-51C0FFEE9D2A', KEY.slice(0, -1)];
+/** The longest start of the key a text may hold (what a report cut short could leave). */
+const PREFIX = KEY.slice(0, 8);
+
+const dir = mkdtempSync(join(tmpdir(), 'conformance-secrecy-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const REPORTS = ['json', 'junit', 'markdown', 'html'] as const;
+
+/** Runs the CLI through a logging proxy, every reporter on; returns every text it wrote. */
+async function runThroughProxy(name: string, extra: readonly string[], echoHeaders: boolean) {
+  const server = await startFakeServer({ apiKey: KEY });
+  const proxy = await startLoggingProxy(server.baseUrl, { echoHeaders });
+  try {
+    const file = (reporter: string) => join(dir, `${name}.${reporter}`);
+    const { stdout, stderr, exitCode } = await runCli([
+      '--base-url',
+      proxy.baseUrl,
+      '--api-key',
+      KEY,
+      '--reporter',
+      `pretty,${REPORTS.map((r) => `${r}:${file(r)}`).join(',')}`,
+      ...extra,
+    ]);
+    const reports = REPORTS.map((r) => readFileSync(file(r), 'utf8'));
+    return {
+      exitCode,
+      stderr,
+      texts: [stdout, stderr, ...reports],
+      reports: [stdout, ...reports],
+      log: proxy.log,
+    };
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+}
+
+function expectNoKey(texts: readonly string[]): void {
+  for (const text of texts) {
+    expect(text).not.toContain(PREFIX);
+    for (const derived of DERIVED) expect(text).not.toContain(derived);
+  }
+}
+
+describe('the API key, through a logging proxy', () => {
+  it.each([
+    ['a full run', []],
+    ['a read-only run', ['--read-only']],
+  ])('%s puts it in no URL and no log line; query probes carry a look-alike', async (name, extra) => {
+    const { exitCode, stderr, texts, log } = await runThroughProxy(name, extra, false);
+    expect(exitCode, stderr).toBe(0);
+    expect(log.length).toBeGreaterThan(10);
+    expectNoKey(log);
+    expectNoKey(texts);
+    const probes = log.filter((line) => line.includes('api_key='));
+    expect(probes.length).toBeGreaterThanOrEqual(extra.length === 0 ? 3 : 2);
+    for (const probe of probes) {
+      const sent = /api_key=([^&\s]*)/.exec(probe)?.[1] ?? '';
+      expect(sent).toHaveLength(KEY.length);
+      expect(sent).not.toBe(KEY);
+    }
+  });
+
+  it.each([
+    ['echo', []],
+    ['echo-read-only', ['--read-only']],
+  ])('stays out of every report (%s) when the server echoes it into its bodies', async (name, extra) => {
+    const { exitCode, texts, reports, log } = await runThroughProxy(name, extra, true);
+    expect(exitCode).toBe(1);
+    expectNoKey(log);
+    expectNoKey(texts);
+    // The echoes reached every report, hidden.
+    for (const text of reports) expect(text).toContain('[redacted key]');
+  });
+});
+
+describe('the redaction', () => {
+  it('hides a key, its encoded forms, and its start where a quote cut it short', () => {
+    const redactor = new Redactor(['s3cr"t/key+1']);
+    expect(redactor.text('a s3cr"t/key+1 b')).toBe(`a ${REDACTED} b`);
+    expect(redactor.text('?k=s3cr%22t%2Fkey%2B1')).toBe(`?k=${REDACTED}`);
+    expect(redactor.text('"s3cr\\"t/key+1"')).toBe(`"${REDACTED}"`);
+    expect(redactor.text('"Bearer s3cr\\"t/k…"')).toBe(`"Bearer ${REDACTED}…"`);
+    expect(redactor.deep({ a: ['s3cr"t/key+1'], n: 1 })).toEqual({ a: [REDACTED], n: 1 });
+  });
+
+  it('leaves text alone for a key too short to hide without hiding every word', () => {
+    expect(new Redactor(['ab']).text('about')).toBe('about');
+  });
+
+  it('makes look-alike keys of the same shape that are never the key', () => {
+    for (const key of [KEY, 'a', '0', '-_-']) {
+      const alike = lookAlikeKey(key);
+      expect(alike).not.toBe(key);
+    }
+    expect(lookAlikeKey(KEY)).toMatch(
+      /^[A-Z][a-z]{2}-[A-Z][a-z]{2}-\d\d[a-z]\d[a-z]{4}\d[a-z]\d[a-z]$/,
+    );
+  });
+});
