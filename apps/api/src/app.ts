@@ -26,7 +26,7 @@ import { EXACT_ROUTES } from './routes/exact-routes.js';
 import { documentRoutes, probeRoutes } from './routes/meta.js';
 import { metricsHandler } from './routes/metrics.js';
 import { petRoutes } from './routes/pets.js';
-import { InstrumentedPetStore } from './store/instrumented-pet-store.js';
+import { InstrumentedPetStore, type StoreLimits } from './store/instrumented-pet-store.js';
 import type { PetStore } from './store/pet-store.js';
 import type { RequestTracing } from './tracing/request-tracing.js';
 
@@ -53,6 +53,8 @@ export interface AppDeps {
   tracing?: RequestTracing;
   /** Origins whose pages may call the API (`*`: any); no CORS when absent or empty. */
   corsOrigins?: readonly string[];
+  /** How long store calls may take and how many may wait at once (`503` beyond either). */
+  storeLimits?: StoreLimits;
   /** What `/readyz` reports; a process that is never draining, its database never checked, when absent. */
   readiness?: Readiness;
 }
@@ -65,7 +67,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const store = new InstrumentedPetStore(
     deps.tracing ? deps.tracing.traceStore(deps.store) : deps.store,
     metrics,
+    deps.storeLimits,
   );
+  metrics.countStoreCalls(() => store.inFlight);
   const rateLimit =
     deps.rateLimit &&
     new RateLimit(

@@ -10,6 +10,10 @@ import {
   type ServerLimits,
 } from './http/server-limits.js';
 import { parseApiKeys } from './keys/api-key.js';
+import {
+  DEFAULT_STORE_MAX_IN_FLIGHT,
+  DEFAULT_STORE_TIMEOUT_MS,
+} from './store/instrumented-pet-store.js';
 
 /** Everything the process reads from its environment, validated. */
 export interface Config {
@@ -22,6 +26,10 @@ export interface Config {
   mongodbDb: string;
   /** Whether `MONGODB_URI` may weaken the write concern (`w`) or the read preference. */
   mongodbAllowWeakConsistency: boolean;
+  /** With MongoDB: the longest a store call may take; also the driver's wait for a connection and for a reply. */
+  storeTimeoutMs: number;
+  /** Store calls waiting on the database at once; more are answered `503` at once. */
+  storeMaxInFlight: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   /** On SIGTERM, how long `/readyz` answers 503 while requests are still served. */
@@ -114,6 +122,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUri,
     mongodbDb,
     mongodbAllowWeakConsistency: boolean(env, 'MONGODB_ALLOW_WEAK_CONSISTENCY'),
+    storeTimeoutMs: integer(env, 'STORE_TIMEOUT_MS', DEFAULT_STORE_TIMEOUT_MS, 100, 600_000),
+    storeMaxInFlight: integer(
+      env,
+      'STORE_MAX_IN_FLIGHT',
+      DEFAULT_STORE_MAX_IN_FLIGHT,
+      1,
+      1_000_000,
+    ),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', BODY_LIMIT_BYTES, 1, 10 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     drainDelayMs: integer(env, 'DRAIN_DELAY_MS', 0, 0, 600_000),

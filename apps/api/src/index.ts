@@ -26,6 +26,11 @@ export { ChainedApiKeys } from './keys/chained-api-keys.js';
 export { createLogger } from './logger.js';
 export { ApiMetrics } from './metrics/api-metrics.js';
 export { type RunningServer, startServer } from './server.js';
+export {
+  DEFAULT_STORE_MAX_IN_FLIGHT,
+  DEFAULT_STORE_TIMEOUT_MS,
+  type StoreLimits,
+} from './store/instrumented-pet-store.js';
 export { MemoryPetStore } from './store/memory-pet-store.js';
 export * from './store/pet-store.js';
 export { startTracing } from './tracing/tracing.js';

@@ -86,6 +86,11 @@ async function main(): Promise<void> {
       rateLimit: config.rateLimit,
       metricsToken: config.metricsToken,
       corsOrigins: config.corsOrigins,
+      storeLimits: {
+        maxInFlight: config.storeMaxInFlight,
+        // The in-memory store never waits: its calls pay for no deadline.
+        timeoutMs: db === undefined ? undefined : config.storeTimeoutMs,
+      },
     },
     { host: config.host, port: config.port },
     config.serverLimits,

@@ -43,8 +43,18 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_REQUESTS: '-5' }, /RATE_LIMIT_REQUESTS must be an integer from 0/],
     [{ RATE_LIMIT_REQUESTS: '1.5' }, /RATE_LIMIT_REQUESTS must be an integer/],
     [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /RATE_LIMIT_WINDOW_SECONDS must be an integer from 1/],
+    [{ STORE_TIMEOUT_MS: '50' }, /STORE_TIMEOUT_MS must be an integer from 100/],
+    [{ STORE_MAX_IN_FLIGHT: '0' }, /STORE_MAX_IN_FLIGHT must be an integer from 1/],
   ])('rejects %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('bounds store calls to 5 s and 256 waiting at once unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ storeTimeoutMs: 5_000, storeMaxInFlight: 256 });
+    expect(loadConfig({ STORE_TIMEOUT_MS: '1500', STORE_MAX_IN_FLIGHT: '32' })).toMatchObject({
+      storeTimeoutMs: 1_500,
+      storeMaxInFlight: 32,
+    });
   });
 
   it('caches API key lookups 5 s unless API_KEY_CACHE_MS says otherwise', () => {

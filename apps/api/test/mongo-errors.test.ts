@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import {
   MongoNetworkError,
   MongoNetworkTimeoutError,
@@ -68,9 +69,12 @@ describe('which driver errors mean the database is unreachable', () => {
       guarded(() => Promise.reject(error)).catch((e: StoreUnavailableError) => e.kind);
     expect(await kindOf(new MongoNetworkTimeoutError('socket timed out'))).toBe('timeout');
     expect(await kindOf(new MongoOperationTimeoutError('timeoutMS expired'))).toBe('timeout');
-    expect(await kindOf(Object.assign(new Error('wait'), { name: 'WaitQueueTimeoutError' }))).toBe(
-      'timeout',
-    );
+    // The driver's own class (not exported from its entry): a checkout past waitQueueTimeoutMS.
+    const { WaitQueueTimeoutError } = createRequire(import.meta.url)(
+      'mongodb/lib/cmap/errors.js',
+    ) as { WaitQueueTimeoutError: new (message: string, address: string) => Error };
+    const waited = new WaitQueueTimeoutError('checkout timed out', '127.0.0.1:27017');
+    expect(await kindOf(waited)).toBe('timeout');
     expect(await kindOf(new MongoNetworkError('connection reset'))).toBe('unavailable');
     const noServer = new MongoServerSelectionError('no server', { error: undefined } as never);
     expect(await kindOf(noServer)).toBe('unavailable');

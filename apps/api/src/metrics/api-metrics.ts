@@ -68,6 +68,8 @@ export class ApiMetrics {
   readonly idempotentCreates: Counter<'outcome'>;
   /** Reads the requests in flight at scrape time (`countInFlight`); none until told. */
   #inFlight: () => number = () => 0;
+  /** Reads the store calls in flight at scrape time (`countStoreCalls`); none until told. */
+  #storeCalls: () => number = () => 0;
 
   constructor(registry: Registry = new Registry(), options: { processMetrics?: boolean } = {}) {
     this.registry = registry;
@@ -144,6 +146,14 @@ export class ApiMetrics {
         this.set(metrics.#inFlight());
       },
     });
+    new Gauge({
+      name: 'pet_store_calls_in_flight',
+      help: 'Pet store calls waiting on the store now; at STORE_MAX_IN_FLIGHT more are answered 503 at once',
+      registers,
+      collect() {
+        this.set(metrics.#storeCalls());
+      },
+    });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   }
 
@@ -153,6 +163,11 @@ export class ApiMetrics {
    */
   countInFlight(count: () => number): void {
     this.#inFlight = count;
+  }
+
+  /** Has `pet_store_calls_in_flight` read `count` at each scrape (the store counts its calls). */
+  countStoreCalls(count: () => number): void {
+    this.#storeCalls = count;
   }
 
   /** Records one answered request; `route` is its template, absent when no route matched. */

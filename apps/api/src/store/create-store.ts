@@ -1,4 +1,4 @@
-import type { Db, MongoClient } from 'mongodb';
+import type { Db, MongoClient, MongoClientOptions } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ConfigError } from '../config-error.js';
@@ -29,6 +29,15 @@ export function uriError(error: unknown, uri: string): ConfigError | undefined {
 }
 
 /**
+ * The driver's own waits, bounded by a store call's time limit: it stops waiting for a
+ * connection, and for a reply, once the API has answered the request `503`. What
+ * `MONGODB_URI` sets wins.
+ */
+export function driverTimeouts(storeTimeoutMs: number): MongoClientOptions {
+  return { waitQueueTimeoutMS: storeTimeoutMs, socketTimeoutMS: storeTimeoutMs };
+}
+
+/**
  * MongoDB when `MONGODB_URI` is set, otherwise the embedded in-memory store. The driver is
  * loaded only for MongoDB: the embedded default does not carry it. `beforeConnect` sees the
  * driver's client before it connects.
@@ -43,6 +52,7 @@ export async function createStore(
     const store = await MongoPetStore.connect(config.mongodbUri, config.mongodbDb, {
       allowWeakConsistency: config.mongodbAllowWeakConsistency,
       beforeConnect,
+      clientOptions: driverTimeouts(config.storeTimeoutMs),
     }).catch((error: unknown) => {
       throw uriError(error, config.mongodbUri as string) ?? error;
     });

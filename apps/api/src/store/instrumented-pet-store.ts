@@ -16,6 +16,7 @@ import {
   type StoredPet,
   StoreUnavailableError,
 } from './pet-store.js';
+import { StoreDeadline } from './store-deadline.js';
 
 type Outcome = 'ok' | 'error';
 
@@ -31,6 +32,28 @@ export function storeErrorKind(error: unknown): StoreErrorKind {
   return error instanceof StoreUnavailableError ? error.kind : 'other';
 }
 
+/**
+ * Store calls that may wait on the database at once (`STORE_MAX_IN_FLIGHT`): above the driver's
+ * default pool of 100 connections, so a busy but healthy database only queues a little for a
+ * connection; a slow one fills it, and what comes next is answered `503` at once instead of
+ * queueing until the driver's time limit.
+ */
+export const DEFAULT_STORE_MAX_IN_FLIGHT = 256;
+
+/**
+ * With MongoDB, the longest a store call may take (`STORE_TIMEOUT_MS`): well inside the shipped
+ * balancers' 35 s server timeout, so a slow database is answered with the API's own `503`.
+ */
+export const DEFAULT_STORE_TIMEOUT_MS = 5_000;
+
+/** How long store calls may take and how many may wait at once. */
+export interface StoreLimits {
+  /** Calls waiting on the store at once; more fail at once (default `DEFAULT_STORE_MAX_IN_FLIGHT`). */
+  maxInFlight?: number;
+  /** The longest a call may take before it fails as a `timeout`; unbounded when absent. */
+  timeoutMs?: number;
+}
+
 /** The metrics an `InstrumentedPetStore` records (`ApiMetrics` holds them). */
 export interface StoreMetrics {
   /** Time each operation takes, by operation and outcome (`ok` or `error`). */
@@ -43,22 +66,39 @@ export interface StoreMetrics {
 
 /**
  * A `PetStore` that times every operation of the store it wraps, counts its failures by kind
- * and what each idempotent create came to, and otherwise behaves exactly like it.
+ * and what each idempotent create came to, and bounds the waits: a call fails with
+ * `StoreUnavailableError` (kind `timeout`) once it has taken `timeoutMs`, and at once while
+ * `maxInFlight` calls are already waiting, so a slow database never holds more requests than that
+ * (`ping`, the readiness check, is never refused). Otherwise it behaves exactly like the inner store.
  */
 export class InstrumentedPetStore implements PetStore {
   readonly #inner: PetStore;
   readonly #metrics: StoreMetrics;
+  readonly #maxInFlight: number;
+  readonly #deadline: StoreDeadline | undefined;
+  /** Calls started and not yet answered: one increment and one decrement a call. */
+  #inFlight = 0;
 
-  constructor(inner: PetStore, metrics: StoreMetrics) {
+  constructor(inner: PetStore, metrics: StoreMetrics, limits: StoreLimits = {}) {
     this.#inner = inner;
     this.#metrics = metrics;
+    this.#maxInFlight = limits.maxInFlight ?? DEFAULT_STORE_MAX_IN_FLIGHT;
+    this.#deadline =
+      limits.timeoutMs === undefined ? undefined : new StoreDeadline(limits.timeoutMs);
+  }
+
+  /** Store calls under way now. */
+  get inFlight(): number {
+    return this.#inFlight;
   }
 
   create(draft: PetDraft): Promise<StoredPet> {
+    if (this.#inFlight >= this.#maxInFlight) return this.#shed('create');
     return this.#timed('create', performance.now(), this.#inner.create(draft));
   }
 
   async createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult> {
+    if (this.#inFlight >= this.#maxInFlight) return this.#shed('createOnce');
     const result = await this.#timed(
       'createOnce',
       performance.now(),
@@ -69,10 +109,12 @@ export class InstrumentedPetStore implements PetStore {
   }
 
   get(id: number): Promise<StoredPet | undefined> {
+    if (this.#inFlight >= this.#maxInFlight) return this.#shed('get');
     return this.#timed('get', performance.now(), this.#inner.get(id));
   }
 
   list(options: ListPetsOptions): Promise<PetPage> {
+    if (this.#inFlight >= this.#maxInFlight) return this.#shed('list');
     return this.#timed('list', performance.now(), this.#inner.list(options));
   }
 
@@ -84,16 +126,30 @@ export class InstrumentedPetStore implements PetStore {
     return this.#inner.close();
   }
 
+  #shed(operation: StoreOperation): Promise<never> {
+    this.#metrics.storeErrors.inc({ operation, kind: 'timeout' });
+    return Promise.reject(
+      new StoreUnavailableError(
+        `the database is too slow: ${this.#maxInFlight} store calls are waiting on it (STORE_MAX_IN_FLIGHT)`,
+        { kind: 'timeout' },
+      ),
+    );
+  }
+
   async #timed<T>(operation: StoreOperation, started: number, result: Promise<T>): Promise<T> {
     let outcome: Outcome = 'error';
+    this.#inFlight++;
     try {
-      const value = await result;
+      const value = await (this.#deadline
+        ? Promise.race([result, this.#deadline.expiryFor(started)])
+        : result);
       outcome = 'ok';
       return value;
     } catch (error) {
       this.#metrics.storeErrors.inc({ operation, kind: storeErrorKind(error) });
       throw error;
     } finally {
+      this.#inFlight--;
       this.#metrics.storeDuration.observe(
         LABELS[operation][outcome],
         (performance.now() - started) / 1000,

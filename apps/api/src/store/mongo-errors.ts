@@ -11,6 +11,11 @@ import {
 } from 'mongodb';
 import { StoreUnavailableError } from './pet-store.js';
 
+// The driver's pool checkout that waited `waitQueueTimeoutMS` (the class is not exported).
+const WAIT_QUEUE_TIMEOUT = new Set(['MongoWaitQueueTimeoutError', 'WaitQueueTimeoutError']);
+const isWaitQueueTimeout = (error: unknown) =>
+  error instanceof Error && WAIT_QUEUE_TIMEOUT.has(error.name);
+
 // Socket errors the driver sometimes passes through unwrapped when the server goes away.
 const SOCKET_ERROR_CODES = new Set([
   'EPIPE',
@@ -45,7 +50,7 @@ export function isUnavailable(error: unknown): boolean {
     error instanceof MongoTopologyClosedError ||
     error instanceof MongoServerClosedError ||
     error instanceof MongoOperationTimeoutError ||
-    (error instanceof Error && error.name === 'WaitQueueTimeoutError') ||
+    isWaitQueueTimeout(error) ||
     SOCKET_ERROR_CODES.has((error as NodeJS.ErrnoException | undefined)?.code ?? '')
   ) {
     return true;
@@ -74,7 +79,7 @@ export function isTimeout(error: unknown): boolean {
   return (
     error instanceof MongoOperationTimeoutError ||
     error instanceof MongoNetworkTimeoutError ||
-    (error instanceof Error && error.name === 'WaitQueueTimeoutError') ||
+    isWaitQueueTimeout(error) ||
     (error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT'
   );
 }

@@ -5,6 +5,11 @@ export interface TcpProxy {
   port: number;
   /** How many connections `dropResponse` cut so far. */
   readonly dropped: number;
+  /**
+   * Holds every reply chunk `ms` from now on before relaying it (in order); `0` relays what
+   * waits at once, and what follows without delay: a database that slows, then recovers.
+   */
+  delayReplies(ms: number): void;
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
@@ -31,6 +36,9 @@ export async function startTcpProxy(
   let port = 0;
   let dropped = 0;
   let server: Server | undefined;
+  let replyDelayMs = 0;
+  /** Each connection's relay of delayed replies: called with `true` to relay all at once. */
+  const delayed = new Set<(now: boolean) => void>();
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       server = createServer((client) => {
@@ -45,8 +53,33 @@ export async function startTcpProxy(
         }
         client.pipe(upstream);
         const { dropResponse } = options;
-        if (dropResponse === undefined) upstream.pipe(client);
-        else {
+        if (dropResponse === undefined) {
+          const queue: { chunk: Buffer; due: number }[] = [];
+          let timer: NodeJS.Timeout | undefined;
+          const relay = (all: boolean) => {
+            clearTimeout(timer);
+            timer = undefined;
+            while (queue.length > 0 && (all || (queue[0]?.due ?? 0) <= Date.now())) {
+              client.write(queue.shift()?.chunk as Buffer);
+            }
+            if (queue.length > 0) {
+              timer = setTimeout(() => relay(false), (queue[0]?.due ?? 0) - Date.now());
+            }
+          };
+          delayed.add(relay);
+          upstream.on('close', () => {
+            clearTimeout(timer);
+            delayed.delete(relay);
+          });
+          upstream.on('data', (chunk: Buffer) => {
+            if (replyDelayMs === 0 && queue.length === 0) client.write(chunk);
+            else {
+              queue.push({ chunk, due: Date.now() + replyDelayMs });
+              if (timer === undefined) relay(false);
+            }
+          });
+          upstream.on('end', () => client.end());
+        } else {
           upstream.on('data', (chunk: Buffer) => {
             if (!dropResponse()) client.write(chunk);
             else if (!client.destroyed) {
@@ -77,6 +110,10 @@ export async function startTcpProxy(
     port,
     get dropped() {
       return dropped;
+    },
+    delayReplies(ms) {
+      replyDelayMs = ms;
+      if (ms === 0) for (const relay of delayed) relay(true);
     },
     down,
     up: listen,
