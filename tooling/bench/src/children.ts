@@ -8,14 +8,36 @@ import { BENCH_API_KEY } from './scenario.js';
 import { type ReadyMessage, SERVER_SPEC_ENV, type ServerSpec } from './servers/protocol.js';
 import type { Settings } from './settings.js';
 
-export type ServerKind = 'api' | 'baseline' | 'limit';
+/** A server child's script in this package (`dist/servers/`). */
+export const serverEntry = (file: string) =>
+  fileURLToPath(new URL(`./servers/${file}`, import.meta.url));
 
-const entry = (file: string) => fileURLToPath(new URL(`./servers/${file}`, import.meta.url));
-const ENTRIES: Record<ServerKind, string> = {
-  api: entry('api-server.js'),
-  baseline: entry('baseline-server.js'),
-  limit: entry('replay-server.js'),
-};
+/** A server the bench runs: what it is called in the report, and how it is started. */
+export interface ServerDef {
+  /** `api`, `baseline`, `fastify`, `limit`, or an API variant's name (`api on Node 24.1.0`). */
+  name: string;
+  /** The child's script. */
+  entry: string;
+  /** The Node.js binary that runs it. */
+  node: string;
+  /** Its version (`v20.20.2`). */
+  nodeVersion: string;
+  /** Variables added to the bench's own environment. */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * How its answers are checked against the API's (`verify.ts`): `exact` (status, header names in
+   * order, values, body bytes), `unordered` (the same headers in any order and case: another
+   * framework), `body` (status and body bytes: the API at another commit).
+   */
+  verify: 'exact' | 'unordered' | 'body';
+}
+
+/** The version `node --version` prints for a binary; throws when it does not run. */
+export function nodeVersionOf(node: string): string {
+  const run = spawnSync(node, ['--version'], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`${node} --version failed: ${run.error ?? run.stderr}`);
+  return run.stdout.trim();
+}
 
 /** When pinning, the driver runs on CPU 0 and every server on CPU 1, so they do not trade cores. */
 const [DRIVER_CPU, SERVER_CPU] = [0, 1];
@@ -29,7 +51,7 @@ export function pinDriver(): boolean {
 
 /** A server child as the orchestrator sees it. */
 export interface ServerChild {
-  kind: ServerKind;
+  kind: string;
   origin: string;
   /** CPU time (user + system) the child has used so far, in seconds. */
   cpuSeconds(): number;
@@ -81,19 +103,25 @@ export async function untilIdle(cpuSeconds: () => number): Promise<void> {
  * and returns it once it listens.
  */
 export async function startServerChild(
-  kind: ServerKind,
+  def: ServerDef,
   spec: Omit<ServerSpec, 'apiKey'>,
   settings: Pick<Settings, 'pin'>,
 ): Promise<ServerChild> {
-  // BENCH_CPU_PROF=DIR: the API and the baseline write a V8 CPU profile to DIR when they stop.
+  const kind = def.name;
+  // BENCH_CPU_PROF=DIR: every server but the replay limit writes a V8 CPU profile to DIR when it
+  // stops (named after the server, spaces and slashes as dashes).
   const dir = process.env.BENCH_CPU_PROF;
-  const name = `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`;
+  const name = `--cpu-prof-name=${kind.replace(/[\s/%]+/g, '-')}-${Date.now()}.cpuprofile`;
   const profile = dir && kind !== 'limit' ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, name] : [];
-  const node = [process.execPath, ...profile, ENTRIES[kind]];
+  const node = [def.node, ...profile, def.entry];
   const [command, ...args] = settings.pin ? ['taskset', '-c', String(SERVER_CPU), ...node] : node;
   // stdout (the JSON access log) goes to /dev/null: written for real, kept nowhere.
   const child = spawn(command as string, args, {
-    env: { ...process.env, [SERVER_SPEC_ENV]: JSON.stringify({ ...spec, apiKey: BENCH_API_KEY }) },
+    env: {
+      ...process.env,
+      ...def.env,
+      [SERVER_SPEC_ENV]: JSON.stringify({ ...spec, apiKey: BENCH_API_KEY }),
+    },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   live.add(child);

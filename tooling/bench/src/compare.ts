@@ -1,4 +1,4 @@
-import { type ServerChild, type ServerKind, startServerChild } from './children.js';
+import { type ServerChild, type ServerDef, startServerChild } from './children.js';
 import { latencyQuantiles, medianOf, type RunSummary, saturate, steady } from './driver.js';
 import { type BenchRequest, ENDPOINTS, type EndpointId } from './scenario.js';
 import type { RunLength, Settings } from './settings.js';
@@ -8,7 +8,7 @@ import { assertSame, type Captured, capture } from './verify.js';
 export type Progress = (line: string) => void;
 
 type Side = 'api' | 'baseline';
-type Servers = Record<ServerKind, ServerChild>;
+type Servers = Record<string, ServerChild>;
 
 /** One endpoint's runs: what every step needs. */
 export interface Runs {
@@ -31,7 +31,16 @@ export interface EndpointComparison {
     api: RunSummary;
     baseline: RunSummary;
     limit: RunSummary;
-    rounds: Record<ServerKind, RunSummary>[];
+    /** Every server's medians over the rounds, by name, in the lineup's order. */
+    servers: Record<string, RunSummary>;
+    /**
+     * Each server's CPU time per request over the API's, paired by round: above 1, the API
+     * costs less (for the Fastify peer, this is API/Fastify).
+     */
+    cpuOverApi: Record<string, Spread>;
+    /** The API's req/s over each server's, paired by round. */
+    rpsOverApi: Record<string, Spread>;
+    rounds: Record<string, RunSummary>[];
   };
   fixedRate: {
     /** Requests per second to each server: `rateFraction` of the slower one's throughput. */
@@ -44,8 +53,8 @@ export interface EndpointComparison {
     cpuRatio: Spread;
     rounds: Record<Side, RunSummary>[];
   };
-  /** The highest of every API and baseline process of the endpoint (POST restarts them). */
-  peakRssMb: { api: number; baseline: number };
+  /** The highest of every process of each server of the endpoint (POST restarts them). */
+  peakRssMb: { api: number; baseline: number } & Record<string, number>;
 }
 
 /** A, B, C / B, C, A / C, A, B …: each round starts with the next server, so drift hits all alike. */
@@ -55,11 +64,12 @@ function rotated<T>(round: number, servers: readonly T[]): T[] {
 }
 
 /** Sends every request to `server`: each answer must be the API's (`assertSame`). */
-async function verify(runs: Runs, answers: Captured[], name: string, server: ServerChild) {
+async function verify(runs: Runs, answers: Captured[], def: ServerDef, server: ServerChild) {
+  const name = def.name === 'limit' ? 'replay limit' : def.name;
   for (const [i, request] of runs.requests.entries()) {
     const other = { name, answer: await capture(server.origin, request) };
     const what = `${runs.label} (${request.method} ${request.path})`;
-    assertSame(what, answers[i] as Captured, other, runs.expectStatus);
+    assertSame(what, answers[i] as Captured, other, runs.expectStatus, def.verify);
   }
 }
 
@@ -68,7 +78,7 @@ async function verify(runs: Runs, answers: Captured[], name: string, server: Ser
  * with `restart` (POST), every round after the first restarts the servers from the same seeded
  * state, and every warm-up is the same number of creates, so a ratio does not measure heap growth.
  */
-export async function throughputRounds<K extends ServerKind>(
+export async function throughputRounds<K extends string>(
   runs: Runs,
   servers: Record<K, ServerChild>,
   count: number,
@@ -110,7 +120,7 @@ async function fixedRateRounds(
   const pooled = { api: new Samples(), baseline: new Samples() };
   const together = async (length: RunLength, pool?: Record<Side, Samples>) => {
     const load = { rate, connections: settings.connections, expectStatus, ...length };
-    const run = (side: Side) => steady(servers[side], requests, load, pool?.[side]);
+    const run = (side: Side) => steady(servers[side] as ServerChild, requests, load, pool?.[side]);
     const [api, baseline] = await Promise.all([run('api'), run('baseline')]);
     return { api, baseline };
   };
@@ -141,56 +151,82 @@ async function fixedRateRounds(
 }
 
 /**
- * One endpoint, three servers: verify that the baseline and the replay limit answer as the API
- * does, then interleaved throughput rounds, then fixed-rate rounds of the API and the baseline.
+ * One endpoint, every server of the lineup: verify that each answers as the API does, then
+ * interleaved throughput rounds of all, then fixed-rate rounds of the API and the baseline.
  */
 export async function compareEndpoint(
   endpointId: EndpointId,
   settings: Settings,
+  defs: readonly ServerDef[],
   progress: Progress,
 ): Promise<EndpointComparison> {
   const { label, expectStatus, requests } = ENDPOINTS[endpointId];
   const runs: Runs = { settings, requests: requests(settings.pets), expectStatus, label, progress };
-  const start = (kind: ServerKind) => startServerChild(kind, { pets: settings.pets }, settings);
+  const byName = new Map(defs.map((def) => [def.name, def]));
+  const def = (name: string) => byName.get(name) as ServerDef;
+  const start = (name: string) => startServerChild(def(name), { pets: settings.pets }, settings);
+  // Every server but the replay limit holds a store; the limit needs the API's answers first.
+  const stored = defs.map((d) => d.name).filter((name) => name !== 'limit');
   const servers = {} as Servers;
   try {
-    servers.api = await start('api');
-    servers.baseline = await start('baseline');
+    for (const name of stored) servers[name] = await start(name);
+    const api = servers.api as ServerChild;
     const answers: Captured[] = [];
-    for (const request of runs.requests) answers.push(await capture(servers.api.origin, request));
-    await verify(runs, answers, 'baseline', servers.baseline);
+    for (const request of runs.requests) answers.push(await capture(api.origin, request));
+    for (const name of stored.slice(1)) {
+      await verify(runs, answers, def(name), servers[name] as ServerChild);
+    }
     // The replay limit sends the API's own answers; it needs no store.
     const replay = runs.requests.map(({ method, path }, i) => {
       const { status, headers, body } = answers[i] as Captured;
       return { method, path, status, headers, body: body.toString('base64') };
     });
-    servers.limit = await startServerChild('limit', { pets: 0, replay }, settings);
-    await verify(runs, answers, 'replay limit', servers.limit);
+    servers.limit = await startServerChild(def('limit'), { pets: 0, replay }, settings);
+    await verify(runs, answers, def('limit'), servers.limit);
     progress(`${label}: responses match; warming up`);
-    const peakRssMb = { api: 0, baseline: 0 };
+    const peakRssMb: Record<string, number> = {};
     const notePeaks = () => {
-      for (const side of ['api', 'baseline'] as const) {
-        peakRssMb[side] = Math.max(peakRssMb[side], round(servers[side].peakRssMb(), 1));
+      for (const [name, server] of Object.entries(servers)) {
+        peakRssMb[name] = Math.max(peakRssMb[name] ?? 0, round(server.peakRssMb(), 1));
       }
     };
     const restart = async () => {
       notePeaks();
-      await Promise.all([servers.api.stop(), servers.baseline.stop()]);
-      [servers.api, servers.baseline] = await Promise.all([start('api'), start('baseline')]);
+      await Promise.all(stored.map((name) => servers[name]?.stop()));
+      const started = await Promise.all(stored.map(start));
+      for (const [i, name] of stored.entries()) servers[name] = started[i] as ServerChild;
     };
+    // In the lineup's order (the API, the baseline, the Fastify peer, the limit, variants).
+    const ordered = Object.fromEntries(
+      defs.map((d) => [d.name, servers[d.name] as ServerChild]),
+    ) as Servers;
     const rounds = await throughputRounds(
       runs,
-      servers,
+      ordered,
       settings.rounds,
-      endpointId === 'create' ? restart : undefined,
+      endpointId === 'create'
+        ? async () => {
+            await restart();
+            for (const d of defs) ordered[d.name] = servers[d.name] as ServerChild;
+          }
+        : undefined,
     );
-    const median = (kind: ServerKind) => medianOf(rounds.map((r) => r[kind]));
+    const median = (name: string) => medianOf(rounds.map((r) => r[name] as RunSummary));
+    const names = defs.map((d) => d.name);
+    const each = <T>(f: (name: string) => T) =>
+      Object.fromEntries(names.map((name) => [name, f(name)])) as Record<string, T>;
+    const at = (r: Record<string, RunSummary>, name: string) => r[name] as RunSummary;
     const throughput = {
-      ratio: spread(rounds.map((r) => r.api.rps / r.baseline.rps)),
-      limitRatio: spread(rounds.map((r) => r.api.rps / r.limit.rps)),
+      ratio: spread(rounds.map((r) => at(r, 'api').rps / at(r, 'baseline').rps)),
+      limitRatio: spread(rounds.map((r) => at(r, 'api').rps / at(r, 'limit').rps)),
       api: median('api'),
       baseline: median('baseline'),
       limit: median('limit'),
+      servers: each(median),
+      cpuOverApi: each((name) =>
+        spread(rounds.map((r) => at(r, name).cpuUsPerRequest / at(r, 'api').cpuUsPerRequest)),
+      ),
+      rpsOverApi: each((name) => spread(rounds.map((r) => at(r, 'api').rps / at(r, name).rps))),
       rounds,
     };
     const slower = Math.min(throughput.api.rps, throughput.baseline.rps);
@@ -203,7 +239,7 @@ export async function compareEndpoint(
       pets: settings.pets,
       throughput,
       fixedRate,
-      peakRssMb,
+      peakRssMb: { api: 0, baseline: 0, ...peakRssMb },
     };
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));

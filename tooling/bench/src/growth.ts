@@ -1,4 +1,4 @@
-import { startServerChild } from './children.js';
+import { type ServerDef, startServerChild } from './children.js';
 import { type Progress, throughputRounds } from './compare.js';
 import { medianOf, type RunSummary, steady } from './driver.js';
 import { ENDPOINTS, type EndpointId, GROWTH_ENDPOINTS } from './scenario.js';
@@ -25,12 +25,16 @@ export interface GrowthSeries {
  * run at one fixed rate per endpoint (`growthRateFraction` of its capacity at the smallest size),
  * the same for every size, so latency is compared at equal load.
  */
-export async function growthRuns(settings: Settings, progress: Progress): Promise<GrowthSeries[]> {
+export async function growthRuns(
+  settings: Settings,
+  apiDef: ServerDef,
+  progress: Progress,
+): Promise<GrowthSeries[]> {
   const points = new Map<EndpointId, GrowthPoint[]>(GROWTH_ENDPOINTS.map((id) => [id, []]));
   const rates = new Map<EndpointId, number>();
   for (const pets of settings.growth) {
     progress(`growth: seeding ${pets} pets`);
-    const api = await startServerChild('api', { pets }, settings);
+    const api = await startServerChild(apiDef, { pets }, settings);
     try {
       const sized: [EndpointId, Omit<GrowthPoint, 'peakRssMb'>][] = [];
       for (const id of GROWTH_ENDPOINTS) {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { killAllChildren, pinDriver } from './children.js';
 import { compareEndpoint, type EndpointComparison } from './compare.js';
 import { type GrowthSeries, growthRuns } from './growth.js';
+import { lineup } from './lineup.js';
 import {
   describeMachine,
   describeSource,
@@ -36,8 +37,14 @@ async function run(settings: Settings): Promise<void> {
   const growth: GrowthSeries[] = [];
   const { out: _out, readme: _readme, ...kept } = settings;
   const source = describeSource(PACKAGE_ROOT);
+  const { servers: defs, close } = await lineup(settings, progress);
+  const servers = defs.map(({ name, nodeVersion, env }) => ({
+    name,
+    node: nodeVersion,
+    env: env ?? {},
+  }));
   const report = (complete: boolean): Report => ({
-    version: 6,
+    version: 7,
     mode: settings.smoke ? 'smoke' : 'full',
     complete,
     startedAt,
@@ -45,15 +52,21 @@ async function run(settings: Settings): Promise<void> {
     machine: describeMachine(),
     source,
     settings: kept,
+    servers,
     comparisons,
     growth,
   });
   // Written after every endpoint, marked incomplete, so a run that is stopped leaves its figures.
-  for (const endpoint of settings.endpoints) {
-    comparisons.push(await compareEndpoint(endpoint, settings, progress));
-    writeReport(out, report(false));
+  try {
+    for (const endpoint of settings.endpoints) {
+      comparisons.push(await compareEndpoint(endpoint, settings, defs, progress));
+      writeReport(out, report(false));
+    }
+    const api = defs[0] as (typeof defs)[number];
+    if (settings.growth.length > 0) growth.push(...(await growthRuns(settings, api, progress)));
+  } finally {
+    await close();
   }
-  if (settings.growth.length > 0) growth.push(...(await growthRuns(settings, progress)));
   const final = report(true);
   process.stdout.write(`\n${writeReport(out, final)}`);
   progress(`wrote ${out}`);

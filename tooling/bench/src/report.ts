@@ -10,7 +10,7 @@ import type { Spread } from './stats.js';
 
 /** What `results/latest.json` holds. */
 export interface Report {
-  version: 6;
+  version: 7;
   mode: 'full' | 'smoke';
   /** False while the run is still going (or was stopped): the figures so far. */
   complete: boolean;
@@ -20,6 +20,8 @@ export interface Report {
   /** The code measured: its commit, and whether the work tree had changes beside it. */
   source: { commit: string; changed: boolean };
   settings: Omit<Settings, 'out' | 'readme'>;
+  /** Every server of the run, in its order: name, the Node.js version it ran on, added variables. */
+  servers: { name: string; node: string; env: Record<string, string> }[];
   comparisons: EndpointComparison[];
   growth: GrowthSeries[];
 }
@@ -70,7 +72,9 @@ const HELD_BACK_NOTE =
 
 /** `HELD_BACK_NOTE`, when a ratio of `comparisons` carries the mark. */
 function heldBackNote(comparisons: readonly EndpointComparison[]): string[] {
-  const held = comparisons.some(({ throughput: t }) => heldBack(t.baseline) || heldBack(t.limit));
+  const held = comparisons.some(({ throughput: t }) =>
+    Object.entries(t.servers).some(([name, s]) => name !== 'api' && heldBack(s)),
+  );
   return held ? [HELD_BACK_NOTE] : [];
 }
 
@@ -85,27 +89,33 @@ function heading(report: Report): string {
   return `${report.complete ? 'Run' : 'INCOMPLETE run'} ${report.finishedAt.slice(0, 10)} (${report.mode}) of ${code} on ${m.cpus} × ${m.cpuModel}`;
 }
 
-function throughputTable(comparisons: readonly EndpointComparison[]): string {
-  const rows = comparisons.map((c) => {
-    const { api, baseline, limit, ratio: baselineRatio, limitRatio } = c.throughput;
-    const all = [api, baseline, limit];
-    return [
-      `\`${c.label}\``,
-      all.map((s) => n(s.rps)).join(' / '),
-      ratio(baselineRatio, baseline),
-      ratio(limitRatio, limit),
-      all.map((s) => s.cpuUsPerRequest.toFixed(0)).join(' / '),
-      all.map(latencies).join(' · '),
-      `${c.peakRssMb.api.toFixed(0)} / ${c.peakRssMb.baseline.toFixed(0)}`,
-      all.map((s) => s.serverCores.toFixed(2)).join(' / '),
-      Math.max(api.driverCpu, baseline.driverCpu, limit.driverCpu).toFixed(2),
-    ];
-  });
-  const header = ['endpoint', 'req/s API / baseline / limit', 'API/baseline (min–max)'];
-  header.push('API/limit (min–max)', 'CPU µs/req API / baseline / limit');
-  header.push('p50 / p99 ms API · baseline · limit', 'peak RSS API / baseline MiB');
-  header.push('server cores API / baseline / limit');
-  return table([...header, 'driver cores'], rows);
+/** The servers of `c` other than the API, by name: the rows and columns after the API's. */
+const others = (c: EndpointComparison) =>
+  Object.keys(c.throughput.servers).filter((n) => n !== 'api');
+
+function throughputTable(report: Report): string {
+  const nodeOf = new Map(report.servers.map((s) => [s.name, s.node]));
+  const rows = report.comparisons.flatMap((c) =>
+    Object.entries(c.throughput.servers).map(([name, s]) => {
+      const api = name === 'api';
+      return [
+        `\`${c.label}\``,
+        `${name} (${nodeOf.get(name) ?? '?'})`,
+        n(s.rps),
+        s.cpuUsPerRequest.toFixed(0),
+        api ? '1' : bold(c.throughput.cpuOverApi[name] as Spread),
+        api ? '1' : ratio(c.throughput.rpsOverApi[name] as Spread, s),
+        latencies(s),
+        (c.peakRssMb[name] ?? 0).toFixed(0),
+        s.serverCores.toFixed(2),
+        s.driverCpu.toFixed(2),
+      ];
+    }),
+  );
+  const header = ['endpoint', 'server (Node)', 'req/s', 'CPU µs/req'];
+  header.push("CPU/req over the API's (min–max)", 'API req/s over its (min–max)');
+  header.push('p50 / p99 ms', 'peak RSS MiB', 'server cores', 'driver cores');
+  return table(header, rows);
 }
 
 function fixedRateTable(comparisons: readonly EndpointComparison[]): string {
@@ -137,7 +147,7 @@ function growthParts(series: readonly GrowthSeries[], settings: Report['settings
   ]);
   const perPet =
     first && last && last.pets > first.pets
-      ? ` About ${Math.round(((last.peakRssMb - first.peakRssMb) * 2 ** 20) / (last.pets - first.pets))} bytes of RSS per stored pet (${n(first.pets)} to ${n(last.pets)} pets).`
+      ? ` About ${rssPerPet(first, last)} bytes of RSS per stored pet (${n(first.pets)} to ${n(last.pets)} pets).`
       : '';
   const sizes = points.map((p) => `${n(p.pets)} pets`);
   return [
@@ -159,7 +169,8 @@ function renderMarkdown(report: Report): string {
   ];
   if (comparisons.length > 0) {
     parts.push(
-      throughputTable(comparisons),
+      `Throughput: ${settings.rounds} rounds, each server in turn. CPU/req over the API's: the server's CPU time per request over the API's in the same round, median (min–max) over the rounds; above 1 the API costs less (for \`fastify\`, API/Fastify).`,
+      throughputTable(report),
       ...heldBackNote(comparisons),
       `Fixed rate: the API and the baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput, open loop. Every column is explained in tooling/bench/README.md.`,
       fixedRateTable(comparisons),
@@ -171,24 +182,53 @@ function renderMarkdown(report: Report): string {
 
 /** The short table a README carries: each endpoint's ratios. */
 export function renderSummary(report: Report): string {
-  const rows = report.comparisons.map((c) => [
-    `\`${c.label}\``,
-    n(c.throughput.api.rps),
-    ratio(c.throughput.ratio, c.throughput.baseline),
-    ratio(c.throughput.limitRatio, c.throughput.limit),
-    bold(c.fixedRate.cpuRatio),
-    c.fixedRate.p99Ratio.toFixed(2),
-  ]);
-  const header = ['endpoint', 'API req/s', 'API/baseline', 'API/limit', 'CPU baseline/API'];
+  const variants = report.comparisons[0] ? others(report.comparisons[0]) : [];
+  const extra = variants.filter((name) => !['baseline', 'fastify', 'limit'].includes(name));
+  const rows = report.comparisons.map((c) => {
+    const t = c.throughput;
+    const fastify = t.servers.fastify;
+    return [
+      `\`${c.label}\``,
+      n(t.api.rps),
+      fastify ? `${t.api.cpuUsPerRequest.toFixed(0)} / ${fastify.cpuUsPerRequest.toFixed(0)}` : '–',
+      fastify ? bold(t.cpuOverApi.fastify as Spread) : '–',
+      ratio(t.ratio, t.baseline),
+      ratio(t.limitRatio, t.limit),
+      ...extra.map((name) => {
+        const over = t.cpuOverApi[name];
+        const run = t.servers[name];
+        return over && run ? `${run.cpuUsPerRequest.toFixed(0)} µs, ${bold(over)}` : '–';
+      }),
+    ];
+  });
+  const header = ['endpoint', 'API req/s', 'CPU µs/req API / Fastify', 'API/Fastify (CPU)'];
+  header.push('API/baseline (req/s)', 'API/limit (req/s)');
+  header.push(...extra.map((name) => `${name}: CPU µs/req, over the API's`));
   const links =
     '[tooling/bench](tooling/bench/README.md), [results/latest.md](tooling/bench/results/latest.md)';
+  const nodes = [...new Set(report.servers.map((s) => s.node))].join(', ');
   return [
-    `${heading(report)}, Node ${report.machine.node}; every figure and the method: ${links}.`,
-    table([...header, 'p99 API/baseline'], rows),
+    `${heading(report)}, Node ${nodes}; every figure and the method: ${links}. ` +
+      "API/Fastify is the Fastify peer's CPU time per request over the API's, per round (median, min–max): above 1 the API costs less.",
+    table(header, rows),
     ...heldBackNote(report.comparisons),
+    ...growthLine(report),
     '',
   ].join('\n\n');
 }
+
+/** The RSS each stored pet costs, from the growth runs, as one line (none without them). */
+function growthLine(report: Report): string[] {
+  const points = report.growth[0]?.points ?? [];
+  const [first, last] = [points[0], points.at(-1)];
+  if (!first || !last || last.pets <= first.pets) return [];
+  return [
+    `RSS per stored pet: about ${rssPerPet(first, last)} bytes (${n(first.pets)} to ${n(last.pets)} pets).`,
+  ];
+}
+
+const rssPerPet = (first: { pets: number; peakRssMb: number }, last: typeof first) =>
+  Math.round(((last.peakRssMb - first.peakRssMb) * 2 ** 20) / (last.pets - first.pets));
 
 export const README_BEGIN = '<!-- bench:begin -->';
 export const README_END = '<!-- bench:end -->';

@@ -12,6 +12,9 @@ const OPTIONS = {
   connections: ['N', 'connections (default: 100)'],
   pipelining: ['N', 'requests in flight per connection, throughput runs (default: 10)'],
   'no-pin': ['', 'do not pin the driver and the servers to separate CPUs'],
+  node: ['PATH', "also run the API on this Node.js binary (e.g. Node 24 from npm's `node`)"],
+  tracing: ['RATIO', 'also run the API traced, sampling this ratio (0.01: 1%) to a local sink'],
+  ref: ['REF', 'also run the API at this git commit (built in a temporary directory)'],
   out: ['FILE', 'the JSON report (default: results/latest.json; smoke: results/smoke.json)'],
   readme: ['FILE', 'replace the table between the bench markers in FILE'],
   help: ['', 'this text'],
@@ -19,7 +22,8 @@ const OPTIONS = {
 
 export const HELP = `Usage: pnpm bench [options]
 
-Benchmarks the API against a bare node:http baseline doing the same work, and prints a table.
+Benchmarks the API against a Fastify peer, a matched node:http baseline and the replay limit,
+and prints the tables.
 
 Options:
 ${Object.entries(OPTIONS)
@@ -32,6 +36,12 @@ function positive(name: string, raw: string | undefined, fallback: number, integ
   if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
     throw new Error(`--${name} must be a positive ${integer ? 'integer' : 'number'}`);
   }
+  return value;
+}
+
+function ratio(raw: string): number {
+  const value = Number(raw);
+  if (!(value > 0 && value <= 1)) throw new Error('--tracing must be a ratio above 0, at most 1');
   return value;
 }
 
@@ -91,6 +101,12 @@ export function parseSettings(argv: string[]) {
     /** Fixed rate of the growth runs: a fraction of the API's capacity at the smallest store. */
     growthRateFraction: 0.25,
     pin: !(values['no-pin'] ?? false),
+    /** A second Node.js binary the API also runs on, if any. */
+    node: values.node,
+    /** The sampling ratio of a traced API variant, if any. */
+    tracing: values.tracing === undefined ? undefined : ratio(values.tracing),
+    /** A git commit (or any ref) the API also runs at, if any. */
+    ref: values.ref,
     /** The JSON report (a Markdown copy goes beside it), relative to the caller's cwd. */
     out: values.out,
     /** A README whose bench section is replaced by the tables. */

@@ -40,12 +40,22 @@ export async function capture(origin: string, request: BenchRequest): Promise<Ca
   }
 }
 
+/**
+ * How closely another server's answers must match the API's: `exact`, the same header names in
+ * the same order and case; `unordered`, the same headers in any order and case (another framework
+ * writes its own order); `body`, the status and body alone (the API at another commit).
+ */
+export type Match = 'exact' | 'unordered' | 'body';
+
 /** A response as compared and shown: status, headers (per-response values masked), body start. */
-function comparable({ status, headers, body }: Captured): string {
-  const lines = headers.map(([name, value]) => {
+function comparable({ status, headers, body }: Captured, match: Match): string {
+  let lines = headers.map(([name, value]) => {
     const masked = PER_RESPONSE.has(name.toLowerCase()) && value !== '';
-    return `${name}: ${masked ? `<${name.toLowerCase()}>` : value}`;
+    const shown = match === 'exact' ? name : name.toLowerCase();
+    return `${shown}: ${masked ? `<${name.toLowerCase()}>` : value}`;
   });
+  if (match === 'unordered') lines.sort();
+  if (match === 'body') lines = [];
   return [status, ...lines, '', body.toString('utf8', 0, 300)].join('\n');
 }
 
@@ -59,16 +69,18 @@ function missing({ headers }: Captured): string[] {
 /**
  * Throws unless the API answered `expectStatus` and `other` answered as the API did: the same
  * status, the same header names in the same order with the same values (`Date` and `X-Request-Id`
- * values aside, but present in both) and the same body bytes.
+ * values aside, but present in both; in any order and case with `unordered`; not compared with
+ * `body`) and the same body bytes.
  */
 export function assertSame(
   label: string,
   api: Captured,
   other: { name: string; answer: Captured },
   expectStatus: number,
+  match: Match = 'exact',
 ): void {
   const { name, answer } = other;
-  const [a, b] = [comparable(api), comparable(answer)];
+  const [a, b] = [comparable(api, match), comparable(answer, match)];
   const lacking = [
     ...missing(api).map((header) => `the API sent no ${header}`),
     ...missing(answer).map((header) => `${name} sent no ${header}`),

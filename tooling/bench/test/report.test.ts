@@ -34,6 +34,9 @@ const spread = (median: number) => ({ median, min: median - 0.02, max: median + 
 /** One endpoint whose replay limit used `limitCores` of its core. */
 function comparison(label: string, limitCores: number): EndpointComparison {
   const [api, baseline, limit] = [run(30_000, 0.98), run(35_000, 0.97), run(45_000, limitCores)];
+  const fastify = run(25_000, 0.97);
+  const servers = { api, baseline, fastify, limit };
+  const over = (s: RunSummary) => spread(s.cpuUsPerRequest / api.cpuUsPerRequest);
   return {
     endpoint: 'list',
     label,
@@ -44,7 +47,20 @@ function comparison(label: string, limitCores: number): EndpointComparison {
       api,
       baseline,
       limit,
-      rounds: [{ api, baseline, limit }],
+      servers,
+      cpuOverApi: {
+        api: over(api),
+        baseline: over(baseline),
+        fastify: over(fastify),
+        limit: over(limit),
+      },
+      rpsOverApi: {
+        api: spread(1),
+        baseline: spread(30 / 35),
+        fastify: spread(30 / 25),
+        limit: spread(30 / 45),
+      },
+      rounds: [servers],
     },
     fixedRate: {
       rate: 2000,
@@ -61,7 +77,7 @@ function comparison(label: string, limitCores: number): EndpointComparison {
 function report(...comparisons: EndpointComparison[]): Report {
   const { out: _out, readme: _readme, ...settings } = parseSettings([]) as Settings;
   return {
-    version: 6,
+    version: 7,
     mode: 'full',
     complete: true,
     startedAt: '2026-11-24T10:00:00.000Z',
@@ -69,6 +85,11 @@ function report(...comparisons: EndpointComparison[]): Report {
     machine: { cpus: 2, cpuModel: 'test CPU', memoryGiB: 24, node: 'v20.20.2', kernel: '6.1' },
     source: { commit: '0123456789ab', changed: false },
     settings,
+    servers: ['api', 'baseline', 'fastify', 'limit'].map((name) => ({
+      name,
+      node: 'v20.20.2',
+      env: {},
+    })),
     comparisons,
     growth: [],
   };
@@ -94,8 +115,9 @@ describe('a ratio over a server the driver held back', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
     try {
       const markdown = writeReport(join(dir, 'r.json'), report(comparison('held back', 0.73)));
-      expect(row(markdown, 'held back')).toContain('| **0.67** (0.65–0.69)† |');
-      expect(row(markdown, 'held back')).toContain('| 0.98 / 0.97 / 0.73 |');
+      expect(markdown).toContain(
+        '| limit (v20.20.2) | 45 000 | 16 | **0.50** (0.48–0.52) | **0.67** (0.65–0.69)† |',
+      );
       expect(markdown).toContain('† The server this ratio divides by');
       expect(readFileSync(join(dir, 'r.md'), 'utf8')).toBe(markdown);
     } finally {
@@ -106,6 +128,14 @@ describe('a ratio over a server the driver held back', () => {
   it('is not marked, nor the note written, when every server was saturated', () => {
     const text = renderSummary(report(comparison('saturated', SATURATED_CORES)));
     expect(text).not.toContain('†');
+  });
+});
+
+describe('the README summary', () => {
+  it("gives API/Fastify: the Fastify peer's CPU per request over the API's, with both figures", () => {
+    const text = renderSummary(report(comparison('list', 0.95)));
+    expect(row(text, 'list')).toContain('| 30 000 | 33 / 39 | **1.19** (1.17–1.21) |');
+    expect(text).toContain('API/Fastify (CPU)');
   });
 });
 

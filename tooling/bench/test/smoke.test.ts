@@ -29,12 +29,16 @@ describe('pnpm bench --smoke', () => {
     expect(stdout).toContain('API/baseline');
     const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
     expect(report.mode).toBe('smoke');
+    expect(report.servers.map((s) => s.name)).toEqual(['api', 'baseline', 'fastify', 'limit']);
+    expect(report.servers[0]?.node).toBe(process.version);
     expect(report.machine.cpus).toBeGreaterThan(0);
     expect(report.comparisons.map((c) => c.endpoint)).toEqual(['list', 'sold', 'get', 'create']);
     for (const c of report.comparisons) {
       expect(c.throughput.api).toMatchObject(sides);
       expect(c.throughput.baseline).toMatchObject(sides);
       expect(c.throughput.limit).toMatchObject(sides);
+      expect(c.throughput.servers.fastify).toMatchObject(sides);
+      expect(c.throughput.cpuOverApi.fastify?.median).toBeGreaterThan(0);
       expect(c.throughput.ratio.median).toBeGreaterThan(0);
       expect(c.throughput.limitRatio.median).toBeGreaterThan(0);
       expect(c.fixedRate.rate).toBeGreaterThan(0);
@@ -47,7 +51,7 @@ describe('pnpm bench --smoke', () => {
     expect(report.growth.map((g) => g.endpoint)).toEqual(['list', 'sold', 'get']);
     for (const g of report.growth) expect(g.points.map((p) => p.pets)).toEqual([1000, 10000]);
     expect(readFileSync(join(dir, 'smoke.md'), 'utf8')).toContain(
-      '| endpoint | req/s API / baseline / limit |',
+      '| endpoint | server (Node) | req/s | CPU µs/req |',
     );
   });
 

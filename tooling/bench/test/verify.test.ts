@@ -44,3 +44,34 @@ describe('assertSame', () => {
     );
   });
 });
+
+describe('assertSame with another framework or another commit', () => {
+  const shuffled = answer([
+    ['content-type', 'application/json'],
+    ['x-request-id', 'b2'],
+    ['date', 'Mon, 23 Nov 2026 21:00:01 GMT'],
+  ]);
+  const compare = (other: Captured, match: 'unordered' | 'body') =>
+    assertSame('GET /v1/pets/1', api, { name: 'fastify', answer: other }, 200, match);
+
+  it('takes the same headers in another order and case, but not another value or body', () => {
+    expect(() => compare(shuffled, 'unordered')).not.toThrow();
+    expect(() => check(shuffled)).toThrow('answer differently');
+    const [type, id, date] = shuffled.headers as [[string, string], ...[string, string][]];
+    expect(() =>
+      compare(
+        answer([['content-type', 'text/plain'], id, date] as [string, string][]),
+        'unordered',
+      ),
+    ).toThrow();
+    expect(() => compare(answer(shuffled.headers, '{"id":2}'), 'unordered')).toThrow();
+    expect(type[0]).toBe('content-type');
+  });
+
+  it('compares only the status and the body bytes of the API at another commit', () => {
+    const other = answer([['X-Other', '1'], ...shuffled.headers]);
+    expect(() => compare(other, 'body')).not.toThrow();
+    expect(() => compare(answer(other.headers, '{"id":1} '), 'body')).toThrow();
+    expect(() => compare(answer(api.headers, '{"id":1}', 201), 'body')).toThrow();
+  });
+});

@@ -12,9 +12,10 @@ import {
   startServer,
   startTracing,
 } from '@animal-store/api';
-import { runChild } from './lifecycle.js';
+import { runChild, seededStore } from './lifecycle.js';
 
-runChild(async (spec, store) => {
+runChild(async (spec) => {
+  const store = await seededStore(spec.pets);
   const config = loadConfig({ ...process.env, API_KEYS: spec.apiKey });
   const tracing = await startTracing(process.env);
   const running = await startServer(

@@ -40,7 +40,7 @@ import {
   parsePetId,
   validateNewPet,
 } from '@animal-store/contract';
-import { listenBare, runChild } from './lifecycle.js';
+import { listenBare, runChild, seededStore } from './lifecycle.js';
 import { writeJson } from './write-json.js';
 
 const PETS = `${API_PREFIX}/pets`;
@@ -53,7 +53,8 @@ interface Reply {
   text: string;
 }
 
-runChild(async (spec, untimed) => {
+runChild(async (spec) => {
+  const untimed = await seededStore(spec.pets);
   const config = loadConfig({ ...process.env, API_KEYS: spec.apiKey });
   const logger = createLogger(config.logLevel);
   const keys = new StaticApiKeys(parseApiKeys(config.apiKeys));

@@ -11,14 +11,12 @@ export interface ChildServer {
 }
 
 /**
- * The life of a server child: read the spec the orchestrator passed, seed an in-memory store with
- * `spec.pets` pets (in-process, not over HTTP: a million take about a second), `listen`, tell the
+ * The life of a server child: read the spec the orchestrator passed, `listen` (which seeds its
+ * store with `spec.pets` pets, in-process, not over HTTP: a million take about a second), tell the
  * orchestrator, then stop (flushing a `--cpu-prof` profile) on SIGTERM or when the orchestrator
  * goes away. A failure on the way is printed and ends the child with status 1.
  */
-export function runChild(
-  listen: (spec: ServerSpec, store: MemoryPetStore) => Promise<ChildServer>,
-): void {
+export function runChild(listen: (spec: ServerSpec) => Promise<ChildServer>): void {
   serve(listen).catch((error: unknown) => {
     process.stderr.write(`bench server: ${(error as Error).stack ?? error}\n`);
     process.exit(1);
@@ -26,10 +24,7 @@ export function runChild(
 }
 
 async function serve(listen: Parameters<typeof runChild>[0]): Promise<void> {
-  const spec = readServerSpec();
-  const store = new MemoryPetStore();
-  for (let n = 1; n <= spec.pets; n++) await store.create(seedPet(n));
-  const server = await listen(spec, store);
+  const server = await listen(readServerSpec());
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -42,6 +37,13 @@ async function serve(listen: Parameters<typeof runChild>[0]): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('disconnect', () => void stop());
   process.send?.({ type: 'ready', port: server.port } satisfies ReadyMessage);
+}
+
+/** The API's in-memory store seeded with `pets` pets (`seedPet`), as the API and the baseline use. */
+export async function seededStore(pets: number): Promise<MemoryPetStore> {
+  const store = new MemoryPetStore();
+  for (let n = 1; n <= pets; n++) await store.create(seedPet(n));
+  return store;
 }
 
 /** A bare `node:http` server on 127.0.0.1 (the baseline and the replay limit). */
