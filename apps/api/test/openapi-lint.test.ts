@@ -11,12 +11,15 @@ const REDOCLY = fileURLToPath(new URL('../node_modules/.bin/redocly', import.met
 const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('the served OpenAPI document', () => {
-  it('passes Redocly’s recommended rules with no error and no warning', async () => {
+describe('the served OpenAPI documents', () => {
+  it.each([
+    'openapi.json',
+    'openapi-3.0.json',
+  ])('%s passes Redocly’s recommended rules with no error and no warning', async (name) => {
     const api = await startTestApi();
-    const answer = await fetch(`${api.base}/openapi.json`);
+    const answer = await fetch(`${api.base}/${name}`);
     expect(answer.status).toBe(200);
-    const file = join(dir, 'openapi.json');
+    const file = join(dir, name);
     writeFileSync(file, await answer.text());
     const { stdout } = await promisify(execFile)(
       REDOCLY,

@@ -1,8 +1,11 @@
-// Writes the generated OpenAPI document next to package.json so it ships in the tarball.
+// Writes the generated OpenAPI documents (3.1, and its 3.0 rendering) next to package.json so
+// they ship in the tarball.
 import { writeFileSync } from 'node:fs';
-import { openApiDocument } from '../dist/index.js';
+import { openApiDocument, openApiDocument30 } from '../dist/index.js';
 
-writeFileSync(
-  new URL('../openapi.json', import.meta.url),
-  `${JSON.stringify(openApiDocument, null, 2)}\n`,
-);
+for (const [file, document] of [
+  ['openapi.json', openApiDocument],
+  ['openapi-3.0.json', openApiDocument30],
+]) {
+  writeFileSync(new URL(`../${file}`, import.meta.url), `${JSON.stringify(document, null, 2)}\n`);
+}

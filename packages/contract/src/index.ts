@@ -1,6 +1,7 @@
 export * from './json-text.js';
 export * from './limits.js';
 export * from './openapi.js';
+export * from './openapi-3-0.js';
 export * from './query.js';
 export * from './schemas/error.js';
 export * from './schemas/params.js';

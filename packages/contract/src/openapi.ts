@@ -5,6 +5,7 @@ import {
   LIMIT_MAX,
   LIMIT_MIN,
 } from './limits.js';
+import { toOpenApi30 } from './openapi-3-0.js';
 import { LIST_PETS_PARAMS } from './query.js';
 import { ERROR_CODES, ErrorBody, type ErrorBody as ErrorBodyType } from './schemas/error.js';
 import { ListPetsQuery, PetIdParams } from './schemas/params.js';
@@ -30,8 +31,9 @@ function statusByRef<T extends { properties: { status: object } }>(schema: T) {
  * of each, so `PetStatus` is referenced wherever a status is. `Pet` is a pet as this API returns
  * it (`status` always there); `SpecPet`, what any server returns, stays out of the document. The
  * error body is `ErrorBody`, a name that no standard library's `Error` clashes with; its `code`
- * names the codes this API sends (`ErrorCode`) and takes any other string, so a client built from
- * it accepts a code added later.
+ * is the plain `ErrorCode` enumeration, so generators offer the codes as a union or an enum and
+ * strict decoders (progenitor, openapi-python-client) decode it. /v1 sends no code outside it: a
+ * new code comes with a new version of the document (docs/decisions.md).
  */
 export const componentSchemas = {
   PetStatus,
@@ -41,18 +43,12 @@ export const componentSchemas = {
     type: 'string',
     enum: [...ERROR_CODES],
     description:
-      'The error codes this API sends; other servers, and later versions, may send others',
+      'Machine-readable error code. Every code this version of the API sends; a code is added ' +
+      'only with a new version of this document',
   },
   ErrorBody: {
     ...ErrorBody,
-    properties: {
-      ...ErrorBody.properties,
-      code: {
-        description:
-          'Machine-readable error code: one of `ErrorCode`, or a code this document does not list',
-        anyOf: [schemaRef('ErrorCode'), { type: 'string' }],
-      },
-    },
+    properties: { ...ErrorBody.properties, code: schemaRef('ErrorCode') },
   },
 } as const;
 
@@ -105,6 +101,14 @@ const headers = {
       'the query parameters and calls `listPets` with them (see the `NextPage` link).',
     '</v1/pets?limit=20&after=20>; rel="next"',
   ),
+  'Next-After': {
+    description:
+      'The `after` of the next page, when more animals may exist: the id of the last animal of ' +
+      'this page, the same value as the `after` in the `Link: rel="next"` target. A client ' +
+      'calls `listPets` with its own query and this `after` (see the `NextPage` link).',
+    required: false,
+    schema: { type: 'integer', format: 'int64', minimum: 1, examples: [20] },
+  },
   Deprecation: stringHeader(
     `RFC 9745: deprecated since ${GET_PET_DEPRECATED_AT.toISOString()}`,
     GET_PET_DEPRECATION_HEADERS.Deprecation,
@@ -271,6 +275,14 @@ function queryParameter(name: keyof ListPetsQuery) {
   return component === undefined ? param : { ...param, schema: ref(component) };
 }
 
+/** The `NextPage` link's parameters: this request's query, `after` from the `Next-After` header. */
+const NEXT_PAGE_PARAMETERS = Object.fromEntries(
+  LIST_PETS_PARAMS.map((name) => [
+    name,
+    name === 'after' ? '$response.header.Next-After' : `$request.query.${name}`,
+  ]),
+);
+
 const idempotencyKeyParam = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -360,21 +372,22 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           operationId: 'listPets',
           tags: ['pets'],
           summary: 'List animals',
-          description: `Ascending by id. At most \`limit\` (${LIMIT_MIN}..${LIMIT_MAX}, default ${LIMIT_DEFAULT}) animals; a \`Link: rel="next"\` header points at the next page when more may exist: the same query with \`after\` set to the id of this page's last animal.`,
+          description: `Ascending by id. At most \`limit\` (${LIMIT_MIN}..${LIMIT_MAX}, default ${LIMIT_DEFAULT}) animals; a \`Link: rel="next"\` header points at the next page when more may exist: the same query with \`after\` set to the id of this page's last animal, which the \`Next-After\` header also carries.`,
           security: [{ bearerAuth: [] }],
           parameters: LIST_PETS_PARAMS.map(queryParameter),
           responses: {
             '200': {
               description: 'A page of animals',
-              headers: headerSet(...KEYED, 'NextLink'),
+              headers: headerSet(...KEYED, 'NextLink', 'Next-After'),
               content: json({ type: 'array', items: ref('Pet') }, [rex]),
               links: {
                 NextPage: {
                   operationId: 'listPets',
                   description:
-                    'The next page, when the answer has a `Link: rel="next"` header: `listPets` ' +
-                    "with the `limit`, `status` and `after` of that link's query; `after` is the " +
-                    '`id` of the last animal of this page.',
+                    'The next page, when the answer has a `Next-After` header (and a `Link: ' +
+                    'rel="next"`): `listPets` with the same query and `after` set to that ' +
+                    'header, the `id` of the last animal of this page.',
+                  parameters: NEXT_PAGE_PARAMETERS,
                 },
               },
             },
@@ -439,6 +452,8 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
           'x-speakeasy-deprecation-message': getPetRemoval,
           'x-speakeasy-deprecation-replacement': 'listPets',
           'x-deprecated-sunset': GET_PET_SUNSET_AT.toISOString().slice(0, 10),
+          // Read by oapi-codegen, which writes it into the method's `Deprecated:` comment.
+          'x-deprecated-reason': getPetRemoval,
           security: [{ bearerAuth: [] }],
           parameters: [parameter('petId', 'path', PetIdParams.properties.petId, true, 1)],
           responses: {
@@ -473,3 +488,6 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}) {
 
 /** The OpenAPI document as served at `/v1/openapi.json`. */
 export const openApiDocument = buildOpenApiDocument();
+
+/** The same document in OpenAPI 3.0.3, as served at `/v1/openapi-3.0.json`. */
+export const openApiDocument30 = toOpenApi30(openApiDocument);

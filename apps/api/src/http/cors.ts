@@ -22,6 +22,7 @@ export const CORS_EXPOSED_HEADERS = [
   'Deprecation',
   'Sunset',
   'Link',
+  'Next-After',
   'Idempotency-Replayed',
   'WWW-Authenticate',
   'Allow',

@@ -1,4 +1,4 @@
-import { openApiDocument } from '@animal-store/contract';
+import { openApiDocument, openApiDocument30 } from '@animal-store/contract';
 import Router from '@koa/router';
 import type { AppState } from '../http/app-state.js';
 import type { Readiness } from '../readiness.js';
@@ -24,13 +24,21 @@ export function probeRoutes(readiness: Readiness): Router<AppState> {
   return router;
 }
 
-/** Public documentation under `/v1`: no API key needed. */
+/**
+ * Public documentation under `/v1`: no API key needed. The OpenAPI document, and its 3.0
+ * rendering for generators that read only 3.0.
+ */
 export function documentRoutes(): Router<AppState> {
   const router = new Router<AppState>(EXACT_ROUTES);
-  const body = JSON.stringify(openApiDocument);
-  router.get('/openapi.json', (ctx) => {
-    ctx.type = 'application/json; charset=utf-8';
-    ctx.body = body;
-  });
+  for (const [path, document] of [
+    ['/openapi.json', openApiDocument],
+    ['/openapi-3.0.json', openApiDocument30],
+  ] as const) {
+    const body = JSON.stringify(document);
+    router.get(path, (ctx) => {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = body;
+    });
+  }
   return router;
 }

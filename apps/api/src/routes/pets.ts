@@ -51,7 +51,10 @@ export function petRoutes({
     const query = parsed.value;
     const page = await store.list(query);
     const last = page.pets.at(-1);
-    if (page.hasMore && last) ctx.state.headers.Link = nextPageLink(query, last.id);
+    if (page.hasMore && last) {
+      ctx.state.headers.Link = nextPageLink(query, last.id);
+      ctx.state.headers['Next-After'] = String(last.id);
+    }
     sendJson(ctx, 200, page.pets);
   };
 

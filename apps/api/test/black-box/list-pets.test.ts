@@ -91,6 +91,15 @@ describe('GET /v1/pets', () => {
       141, 142, 143, 144, 145, 146, 147, 148, 149, 150,
     ]);
     expect(res.headers.get('link')).toBeNull();
+    expect(res.headers.get('next-after')).toBeNull();
+  });
+
+  it('sends the next page’s after in Next-After, the same as the next link’s', async () => {
+    const res = await list('?status=pending&limit=4');
+    const pets = await read<PetBody[]>(res);
+    const after = res.headers.get('next-after');
+    expect(after).toBe(String(pets.at(-1)?.id));
+    expect(new URL(nextUrl(res) as string).searchParams.get('after')).toBe(after);
   });
 
   it('returns an empty array past the end', async () => {

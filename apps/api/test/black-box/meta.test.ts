@@ -1,4 +1,4 @@
-import { openApiDocument } from '@animal-store/contract';
+import { openApiDocument, openApiDocument30 } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../../src/store/memory-pet-store.js';
 import { StoreUnavailableError } from '../../src/store/pet-store.js';
@@ -11,6 +11,15 @@ describe('public endpoints', () => {
     const res = await fetch(`${api.base}/openapi.json`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(JSON.parse(JSON.stringify(openApiDocument)));
+  });
+
+  it('serves the document’s OpenAPI 3.0 rendering beside it, without a key', async () => {
+    const res = await fetch(`${api.base}/openapi-3.0.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const served = (await res.json()) as { openapi: string };
+    expect(served).toEqual(JSON.parse(JSON.stringify(openApiDocument30)));
+    expect(served.openapi).toBe('3.0.3');
   });
 
   it('answers /healthz and /readyz', async () => {
