@@ -29,7 +29,7 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
     oracle:
       'every body the kit receives with a JSON media type is strict RFC 8259 JSON (UTF-8, no byte-order mark, no unescaped control character); every error answer has a JSON body',
     inputs: 'every request of the run, whichever check sent it',
-    checks: ['errors.json-body'],
+    checks: ['errors.strict-json', 'errors.json-body'],
   },
   {
     section: '§2, §7',
@@ -51,7 +51,7 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
     oracle:
       'every Pet the kit receives (201 bodies, getPet bodies, list entries) has each spec field of its type; integers within int64 as a parser holding doubles sees them',
     inputs: 'every answer of the run that carries a Pet',
-    checks: ['listPets.returns-pet-array'],
+    checks: ['errors.pet-fields', 'listPets.returns-pet-array'],
   },
   {
     section: '§2, §4.2, §4.3',
@@ -60,6 +60,7 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
       'the 201 body, every later getPet and every list entry of that id agree on every spec field; a name accepted is returned exactly as sent; a status shown is the one sent, or one default for every pet sent without',
     inputs: 'every pet the run creates, whichever check created it',
     checks: [
+      'errors.created-pets-agree',
       'createPet.created',
       'createPet.without-status',
       'createPet.readable-by-id',

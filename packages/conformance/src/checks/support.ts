@@ -4,11 +4,14 @@ import {
   type SpecErrorBody,
   type SpecPet,
   validateSpecErrorBody,
-  validateSpecPet,
   validateSpecPetList,
 } from '@animal-store/contract';
 import type { SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
+import { isJsonMediaType, notJsonReason, petProblem } from '../oracles.js';
+
+export { isJsonMediaType, notJsonReason };
+
 import { integerText } from '../http/json.js';
 import { errorSummary, quote } from '../http/replay.js';
 import type { Check, Verdict } from '../types.js';
@@ -78,19 +81,6 @@ export function expectStatus(res: HttpResponse, status: number, how?: string): v
   }
 }
 
-/** True for `application/json` and `application/<something>+json`. */
-export function isJsonMediaType(mediaType: string): boolean {
-  return mediaType === 'application/json' || /^application\/[\w.-]+\+json$/.test(mediaType);
-}
-
-/** Why an answer's body is not JSON (wrong `Content-Type` or unparsable), or undefined. */
-export function notJsonReason(res: HttpResponse): string | undefined {
-  if (!isJsonMediaType(res.mediaType)) {
-    return `Content-Type is ${res.mediaType === '' ? 'missing' : `"${res.mediaType}"`}, not application/json`;
-  }
-  return res.jsonError;
-}
-
 /** Fails unless the answer is JSON with a JSON `Content-Type`. */
 export function expectJson(res: HttpResponse, how?: string): void {
   const reason = notJsonReason(res);
@@ -100,11 +90,9 @@ export function expectJson(res: HttpResponse, how?: string): void {
 /** Fails unless the body is a valid Pet (the contract's schema); returns it. */
 export function expectPet(res: HttpResponse, how?: string): SpecPet {
   expectJson(res, how);
-  const checked = validateSpecPet(res.body);
-  if (!checked.ok) {
-    fail(`${described(res, how)}: not a valid Pet: ${brief(checked.details)}`, res);
-  }
-  return checked.value;
+  const problem = petProblem(res.body);
+  if (problem !== undefined) fail(`${described(res, how)}: ${problem}`, res);
+  return res.body as SpecPet;
 }
 
 /** Fails unless the answer is `200` with a JSON array of valid Pets; returns the items. */
@@ -114,6 +102,10 @@ export function expectPetList(res: HttpResponse, how?: string): SpecPet[] {
   const checked = validateSpecPetList(res.body);
   if (!checked.ok) {
     fail(`${described(res, how)}: not a JSON array of Pets: ${brief(checked.details)}`, res);
+  }
+  for (const [i, item] of checked.value.entries()) {
+    const problem = petProblem(item);
+    if (problem !== undefined) fail(`${described(res, how)}: item ${i}: ${problem}`, res);
   }
   return checked.value;
 }

@@ -59,6 +59,10 @@ export interface HttpResponse {
   readonly body: unknown;
   /** Why the body is not JSON, when it is not. */
   readonly jsonError?: string;
+  /** The body as received, byte for byte (`text` has a byte-order mark taken off). */
+  readonly bytes?: Uint8Array;
+  /** When the request was sent (`performance.now()`): answers arrive out of order. */
+  readonly sentAt?: number;
   readonly ms: number;
 }
 
@@ -203,7 +207,8 @@ export class HttpClient {
         body,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
-      const text = await res.text();
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const text = new TextDecoder().decode(bytes);
       const ms = elapsed();
       this.timeoutsInARow = 0;
       this.log.push({ method: request.method, path, status: res.status, ms });
@@ -215,7 +220,9 @@ export class HttpClient {
         status: res.status,
         headers: res.headers,
         ms,
+        sentAt: started,
         text,
+        bytes,
         ...readBody(res.headers, text),
       };
     } catch (error) {

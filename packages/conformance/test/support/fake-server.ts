@@ -85,6 +85,12 @@ export const FAULTS = [
   'list-statusless-under-every-filter',
   'auth-accepts-key-in-query',
   'create-accepts-lifecycle-status',
+  'json-bom-on-lists',
+  'json-raw-control-char-in-errors',
+  'list-category-id-beyond-int64',
+  'default-status-differs-on-read',
+  'list-shows-name-trimmed',
+  'list-default-status-under-other-filter',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -163,6 +169,8 @@ type StoredPet = Omit<SpecPet, 'id' | 'categoryId'> & {
   categoryId: bigint;
   /** When reads start to show it (`lagging-reads`); 0: at once. */
   visibleAt?: number;
+  /** True when the status is the default given to a pet sent without one. */
+  defaulted?: boolean;
 };
 
 /** JSON with bigint values written as plain integers. */
@@ -242,7 +250,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       ? 'application/json'
       : 'application/json; charset=utf-8';
     res.writeHead(status, { 'content-type': contentType, ...headers });
-    res.end(body === undefined ? '' : stringify(body));
+    let text = body === undefined ? '' : stringify(body);
+    if (has('json-raw-control-char-in-errors') && status >= 400) {
+      text = text.replace(/"message":"/, '"message":"\u0001');
+    }
+    res.end(text);
   }
 
   function error(
@@ -257,8 +269,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     send(res, status, { code, message, status, ...extra }, headers);
   }
 
-  function view(pet: StoredPet): Record<string, unknown> {
-    const { visibleAt: _, ...out }: Record<string, unknown> = pet;
+  /** A pet as a read shows it (`created`: as the 201 answer shows it). */
+  function view(pet: StoredPet, created = false): Record<string, unknown> {
+    const { visibleAt: _, defaulted, ...out }: Record<string, unknown> = pet;
+    if (has('default-status-differs-on-read') && defaulted && !created) out.status = 'pending';
     if (gap('omits-status')) delete out.status;
     if (gap('extra-pet-fields')) {
       Object.assign(out, { createdAt: '2025-01-01T00:00:00Z', tags: [], category: { id: 1 } });
@@ -343,7 +357,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (gap('others-pets-descending')) items.reverse();
     if (status !== undefined && !has('list-ignores-status-filter')) {
       const statusless = has('list-statusless-under-every-filter');
-      items = items.filter((p) => p.status === status || (statusless && p.status === undefined));
+      const elsewhere = has('list-default-status-under-other-filter');
+      items = items.filter((p) =>
+        elsewhere && p.defaulted
+          ? status === 'sold'
+          : p.status === status || (statusless && p.status === undefined),
+      );
       if (has('list-drops-newest-match')) items = items.slice(0, -1);
     }
     if (after !== undefined) {
@@ -357,7 +376,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (items.length > page.length && last !== undefined && !gap('no-next-link')) {
       headers.link = `</v1/pets?${formatListPetsQuery({ limit, status, after: last.id })}>; rel="next"`;
     }
-    let body: unknown[] = page.map(view);
+    let body: unknown[] = page.map((pet) => view(pet));
+    if (has('list-category-id-beyond-int64')) {
+      body = page.map((pet) => ({ ...view(pet), categoryId: pet.categoryId + 2n ** 64n }));
+    }
+    if (has('list-shows-name-trimmed')) {
+      body = body.map((p) => ({
+        ...(p as object),
+        name: (p as { name: string }).name.slice(0, -1),
+      }));
+    }
     if (has('list-repeats-a-pet') && body.length > 1) body = [body[0], ...body.slice(0, -1)];
     if (has('list-status-wrong-type')) {
       body = body.map((p) => ({ ...(p as object), status: 1 }));
@@ -365,6 +393,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('list-text-content-type')) {
       res.writeHead(200, { 'content-type': 'text/plain', ...headers });
       return res.end(stringify(body));
+    }
+    if (has('json-bom-on-lists')) {
+      res.writeHead(200, { 'content-type': 'application/json', ...headers });
+      return res.end(`\ufeff${stringify(body)}`);
     }
     const wrapped = has('list-not-array') ? { items: body } : body;
     send(res, has('list-wrong-success-status') ? 203 : 200, wrapped, headers);
@@ -508,7 +540,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (!parsed.ok) return parsed.fail(res, extra);
     const { ok: _, id, ...fields } = parsed;
     const pet: StoredPet = { id: id ?? nextId, ...fields };
-    if (pet.status === undefined && !gap('omits-status')) pet.status = DEFAULT_PET_STATUS;
+    if (pet.status === undefined && !gap('omits-status')) {
+      pet.status = DEFAULT_PET_STATUS;
+      pet.defaulted = true;
+    }
     creations += 1;
     if (!has('create-reuses-ids') || creations % 2 === 0) nextId += gap('huge-ids') ? 7n : 1n;
     if (gap('lagging-reads')) pet.visibleAt = Date.now() + READ_LAG_MS;
@@ -519,7 +554,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       stored += 1;
     }
     const headers = gap('no-location') ? extra : { ...extra, location: `/v1/pets/${pet.id}` };
-    send(res, has('create-answers-200') ? 200 : 201, view(pet), headers);
+    send(res, has('create-answers-200') ? 200 : 201, view(pet, true), headers);
   }
 
   function getPet(raw: string, res: ServerResponse, extra: Record<string, string>) {

@@ -1,0 +1,341 @@
+// Oracles: rules every answer the kit receives is held to, whichever check sent the request.
+// Each judges one answer at a time (the pet model judges an answer against the ones before it);
+// the `errors` group reports each oracle once, with the first answer that broke it.
+import {
+  type ErrorDetail,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  PET_STATUSES,
+  validateSpecErrorBody,
+  validateSpecPet,
+} from '@animal-store/contract';
+import type { HttpResponse } from './http/client.js';
+import { integerText, numberText, parseJson } from './http/json.js';
+
+/** The operation an answer belongs to, from its URL. */
+export type Route =
+  | { readonly op: 'listPets'; readonly query: URLSearchParams }
+  | { readonly op: 'createPet' }
+  | { readonly op: 'getPet'; readonly petId: string }
+  | { readonly op: 'other' };
+
+/** Which of the spec's operations `res` answers. */
+export function routeOf(res: HttpResponse): Route {
+  let url: URL;
+  try {
+    url = new URL(res.url);
+  } catch {
+    return { op: 'other' };
+  }
+  const item = /\/pets\/([^/]+)$/.exec(url.pathname);
+  if (res.method === 'GET' && item) {
+    return { op: 'getPet', petId: decodeURIComponent(item[1] as string) };
+  }
+  if (!url.pathname.endsWith('/pets')) return { op: 'other' };
+  if (res.method === 'GET') return { op: 'listPets', query: url.searchParams };
+  return res.method === 'POST' ? { op: 'createPet' } : { op: 'other' };
+}
+
+/** True for `application/json` and `application/<something>+json`. */
+export function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === 'application/json' || /^application\/[\w.-]+\+json$/.test(mediaType);
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Why a body is not strict RFC 8259 JSON, or undefined: UTF-8 (§8.1), no byte-order mark (§8.1:
+ * implementations must not add one), and the grammar (§2-§7: no unescaped control character in
+ * a string, no trailing comma, no NaN), which `JSON.parse` implements exactly.
+ */
+export function strictJsonProblem(bytes: Uint8Array): string | undefined {
+  if (BOM.every((b, i) => bytes[i] === b)) return 'the body starts with a byte-order mark';
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    return 'the body is not UTF-8';
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return `the body is not strict JSON (${(error as Error).message})`;
+  }
+  return undefined;
+}
+
+const INT64_LIMIT = 2 ** 63;
+
+/**
+ * Why an integer field is outside int64 as a client holding numbers as doubles sees it (RFC 8259
+ * §6), or undefined: 2^63 - 1 and 2^63 are one double, so only what lies beyond is judged.
+ */
+function int64Problem(object: unknown, key: string): string | undefined {
+  const literal = numberText(object, key);
+  const value = literal === undefined ? (object as Record<string, unknown>)[key] : Number(literal);
+  if (typeof value !== 'number') return undefined;
+  if (value > INT64_LIMIT || value < -INT64_LIMIT) {
+    return `${key} ${literal ?? value} is outside int64`;
+  }
+  return undefined;
+}
+
+/** The first few validation problems as one sentence. */
+function brief(details: readonly ErrorDetail[]): string {
+  return details
+    .slice(0, 3)
+    .map((d) => `${d.path || 'the value'} ${d.message}`)
+    .join('; ');
+}
+
+/** Why `value` is not a Pet of the spec (types, int64 ranges), or undefined. */
+export function petProblem(value: unknown): string | undefined {
+  const checked = validateSpecPet(value);
+  if (!checked.ok) return `not a valid Pet: ${brief(checked.details)}`;
+  return int64Problem(value, 'id') ?? int64Problem(value, 'categoryId');
+}
+
+/** Why the body is not JSON with a JSON Content-Type, or undefined. */
+export function notJsonReason(res: HttpResponse): string | undefined {
+  if (!isJsonMediaType(res.mediaType)) {
+    return `Content-Type is ${res.mediaType === '' ? 'missing' : `"${res.mediaType}"`}, not application/json`;
+  }
+  return res.jsonError;
+}
+
+/** One rule every answer is held to. */
+export interface Oracle {
+  /** The id of the check that reports it. */
+  readonly id: string;
+  readonly title: string;
+  readonly section: string;
+  /** Why `res` breaks the rule, or undefined (also when the rule says nothing of `res`). */
+  judge(res: HttpResponse): string | undefined;
+}
+
+/** Why the Pets `res` carries (a 2xx of createPet or getPet, a 200 of listPets) are no Pets. */
+function petsProblem(res: HttpResponse): string | undefined {
+  const route = routeOf(res);
+  const success =
+    route.op === 'createPet' ? res.status >= 200 && res.status <= 299 : res.status === 200;
+  if (route.op === 'other' || !success) return undefined;
+  const notJson = notJsonReason(res);
+  if (notJson !== undefined) return notJson;
+  if (route.op === 'listPets') {
+    if (!Array.isArray(res.body)) return 'the body is not a JSON array of Pets';
+    for (const [i, item] of res.body.entries()) {
+      const problem = petProblem(item);
+      if (problem !== undefined) return `item ${i}: ${problem}`;
+    }
+    return undefined;
+  }
+  const problem = petProblem(res.body);
+  if (problem !== undefined) return problem;
+  if (route.op === 'getPet' && /^[1-9]\d*$/.test(route.petId)) {
+    const id = integerText(res.body, 'id');
+    if (id !== route.petId && Number(id) !== Number(route.petId)) return `it is pet ${id}`;
+  }
+  return undefined;
+}
+
+/** Oracles that judge each answer alone. */
+export const ANSWER_ORACLES: readonly Oracle[] = [
+  {
+    id: 'errors.strict-json',
+    title:
+      'every body with a JSON Content-Type is strict RFC 8259 JSON: UTF-8, no byte-order mark, no unescaped control character',
+    section: '§1',
+    judge: (res) =>
+      isJsonMediaType(res.mediaType) && res.bytes !== undefined && res.bytes.length > 0
+        ? strictJsonProblem(res.bytes)
+        : undefined,
+  },
+  {
+    id: 'errors.pet-fields',
+    title:
+      'every Pet received (createPet, getPet, each list item) has each spec field of its type, integers within int64',
+    section: '§2, §4',
+    judge: petsProblem,
+  },
+  {
+    id: 'errors.json-body',
+    title: 'every error answer has a JSON body with a JSON Content-Type',
+    section: '§1, §7',
+    judge: (res) => (res.status >= 400 ? notJsonReason(res) : undefined),
+  },
+  {
+    id: 'errors.error-schema',
+    title: 'every JSON error answer is a valid Error (code, message, status)',
+    section: '§2, §7',
+    judge: (res) => {
+      if (res.status < 400 || notJsonReason(res) !== undefined) return undefined;
+      const checked = validateSpecErrorBody(res.body);
+      return checked.ok ? undefined : `not an Error: ${brief(checked.details)}`;
+    },
+  },
+  {
+    id: 'errors.status-matches',
+    title: 'the Error body’s status equals the HTTP status',
+    section: '§2',
+    judge: (res) => {
+      if (res.status < 400 || notJsonReason(res) !== undefined) return undefined;
+      if (!validateSpecErrorBody(res.body).ok) return undefined;
+      const status = (res.body as { status: number }).status;
+      return status === res.status ? undefined : `the Error body says status ${status}`;
+    },
+  },
+  {
+    id: 'errors.no-server-errors',
+    title: 'no request the kit sends is answered with a 5xx',
+    section: '§7',
+    judge: (res) => (res.status >= 500 ? 'a server error' : undefined),
+  },
+];
+
+/** What the model knows of one pet the run created. */
+interface ModelPet {
+  /** The name sent, when it was a string. */
+  readonly name?: string;
+  /** categoryId sent, as a double sees it. */
+  readonly categoryId?: number;
+  /** The status the pet has: the one sent, else the first one shown. */
+  status?: string;
+  /** How the status became known: `sent`, or the answer that first showed it. */
+  statusFrom: string;
+  /** When the 201 arrived (`performance.now()`). */
+  readonly createdAt: number;
+}
+
+/** The JSON object a request sent, or undefined. */
+function sentObject(res: HttpResponse): Record<string, unknown> | undefined {
+  const { rawBody, json } = res.request;
+  let body: unknown = json;
+  if (rawBody !== undefined) {
+    try {
+      body = parseJson(rawBody);
+    } catch {
+      return undefined;
+    }
+  }
+  return body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : undefined;
+}
+
+function isStatus(value: unknown): value is string {
+  return (PET_STATUSES as readonly unknown[]).includes(value);
+}
+
+/** The query parameters a list answer may have: others (a cursor) make it a later page. */
+const PLAIN_LIST_PARAMS = new Set(['limit', 'status']);
+
+/**
+ * A model of every pet the run created: the 201 body, every later getPet and every list entry of
+ * that id agree on every spec field, a name accepted comes back exactly as sent, a pet is
+ * listed under the status it has (when the list can reach it) and under no other.
+ */
+export class PetModel {
+  readonly pets = new Map<string, ModelPet>();
+
+  /** Why `res` disagrees with what the run's earlier answers showed, or undefined. */
+  judge(res: HttpResponse): string | undefined {
+    const route = routeOf(res);
+    if (route.op === 'createPet') return this.created(res);
+    if (route.op === 'getPet') return this.fetched(res, route.petId);
+    if (route.op === 'listPets') return this.listed(res, route.query);
+    return undefined;
+  }
+
+  private created(res: HttpResponse): string | undefined {
+    if (res.status < 200 || res.status > 299 || petProblem(res.body) !== undefined)
+      return undefined;
+    const id = integerText(res.body, 'id');
+    const sent = sentObject(res);
+    if (id === undefined || sent === undefined) return undefined;
+    const categoryLiteral = numberText(sent, 'categoryId');
+    const pet: ModelPet = {
+      name: typeof sent.name === 'string' ? sent.name : undefined,
+      categoryId:
+        typeof sent.categoryId === 'number'
+          ? Number(categoryLiteral ?? sent.categoryId)
+          : undefined,
+      status: isStatus(sent.status) ? sent.status : undefined,
+      statusFrom: 'sent',
+      createdAt: (res.sentAt ?? 0) + res.ms,
+    };
+    // A second 201 with the same id is createPet.distinct-ids' to report.
+    if (!this.pets.has(id)) this.pets.set(id, pet);
+    return this.agrees(id, res.body, `the 201 body of pet ${id}`);
+  }
+
+  private fetched(res: HttpResponse, petId: string): string | undefined {
+    const pet = this.pets.get(petId);
+    if (pet === undefined || (res.sentAt ?? 0) < pet.createdAt) return undefined;
+    if (res.status === 404) return `pet ${petId}, created by this run, is not found`;
+    if (res.status !== 200 || petProblem(res.body) !== undefined) return undefined;
+    if (integerText(res.body, 'id') !== petId) return undefined; // errors.pet-fields reports it
+    return this.agrees(petId, res.body, `getPet of pet ${petId}`);
+  }
+
+  private listed(res: HttpResponse, query: URLSearchParams): string | undefined {
+    if (res.status !== 200 || !Array.isArray(res.body)) return undefined;
+    const filter = query.get('status');
+    const shown = new Set<string>();
+    for (const item of res.body) {
+      const id = integerText(item, 'id');
+      if (id === undefined || petProblem(item) !== undefined) continue;
+      shown.add(id);
+      const pet = this.pets.get(id);
+      if (pet === undefined) continue;
+      const problem = this.agrees(id, item, `the list entry of pet ${id}`);
+      if (problem !== undefined) return problem;
+      if (filter !== null && pet.status !== undefined && pet.status !== filter) {
+        return `pet ${id}, whose status is "${pet.status}" (${pet.statusFrom}), is listed under status=${filter}`;
+      }
+    }
+    // A page shorter than its limit holds every match that existed when it was asked for.
+    const plain = [...query.keys()].every(
+      (key) => PLAIN_LIST_PARAMS.has(key) && query.getAll(key).length === 1,
+    );
+    const rawLimit = query.get('limit');
+    const limit = rawLimit === null ? LIMIT_DEFAULT : Number(rawLimit);
+    const inRange = /^\d+$/.test(rawLimit ?? '1') && limit >= LIMIT_MIN && limit <= LIMIT_MAX;
+    const known = filter === null || isStatus(filter);
+    if (!plain || !known || !inRange || res.body.length >= limit) return undefined;
+    for (const [id, pet] of this.pets) {
+      if (shown.has(id) || pet.createdAt > (res.sentAt ?? 0)) continue;
+      if (filter !== null && pet.status !== filter) continue;
+      const as =
+        pet.status === undefined ? 'created' : `of status "${pet.status}" (${pet.statusFrom})`;
+      return `pet ${id}, ${as}, is missing from a list of ${res.body.length} (fewer than limit ${limit})`;
+    }
+    return undefined;
+  }
+
+  /** Why a Pet shown for `id` differs from what the model knows, or undefined; learns status. */
+  private agrees(id: string, value: unknown, where: string): string | undefined {
+    const pet = this.pets.get(id);
+    if (pet === undefined) return undefined;
+    const shown = value as { name: string; categoryId: number; status?: string };
+    if (pet.name !== undefined && shown.name !== pet.name) {
+      return `${where} has name ${JSON.stringify(shown.name)}, sent ${JSON.stringify(pet.name)}`;
+    }
+    const categoryId = Number(numberText(value, 'categoryId') ?? shown.categoryId);
+    if (pet.categoryId !== undefined && categoryId !== pet.categoryId) {
+      return `${where} has categoryId ${numberText(value, 'categoryId') ?? categoryId}, sent ${pet.categoryId}`;
+    }
+    if (shown.status === undefined) return undefined;
+    if (pet.status === undefined) {
+      pet.status = shown.status;
+      pet.statusFrom = `shown by ${where}`;
+      return undefined;
+    }
+    if (shown.status !== pet.status) {
+      const from = pet.statusFrom === 'sent' ? 'sent' : pet.statusFrom;
+      return `${where} has status "${shown.status}", not "${pet.status}" (${from})`;
+    }
+    return undefined;
+  }
+}
