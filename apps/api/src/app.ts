@@ -1,6 +1,6 @@
 import { API_PREFIX, BODY_LIMIT_BYTES } from '@animal-store/contract';
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.js';
 import { accessLog } from './http/access-log.js';
@@ -8,6 +8,7 @@ import type { AppState } from './http/app-state.js';
 import { requireApiKey } from './http/auth.js';
 import { corsFor } from './http/cors.js';
 import { errorAnswers } from './http/error-answers.js';
+import { PLATFORM_PATHS } from './http/platform-paths.js';
 import {
   FixedWindowRateLimiter,
   RateLimit,
@@ -53,10 +54,21 @@ export interface AppDeps {
   tracing?: RequestTracing;
   /** Origins whose pages may call the API (`*`: any); no CORS when absent or empty. */
   corsOrigins?: readonly string[];
+  /**
+   * Access-log and trace the probes and `/metrics` like every request; by default a `2xx` answer
+   * there is neither (`PLATFORM_PATHS`).
+   */
+  observeProbes?: boolean;
   /** How long store calls may take and how many may wait at once (`503` beyond either). */
   storeLimits?: StoreLimits;
   /** What `/readyz` reports; a process that is never draining, its database never checked, when absent. */
   readiness?: Readiness;
+}
+
+/** The tracing middleware, skipping the platform's paths unless `observeProbes`. */
+function traced(middleware: Middleware<AppState>, observeProbes: boolean): Middleware<AppState> {
+  if (observeProbes) return middleware;
+  return (ctx, next) => (PLATFORM_PATHS.has(ctx.path) ? next() : middleware(ctx, next));
 }
 
 /** Builds the Koa application without listening. */
@@ -101,11 +113,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   root.use(v1.routes());
 
   // Each middleware does one thing; the order is the order a request meets them.
-  if (deps.tracing) app.use(deps.tracing.middleware);
+  if (deps.tracing) app.use(traced(deps.tracing.middleware, deps.observeProbes ?? false));
   app.use(requestId());
   app.use(
-    accessLog(deps.logger, (ctx, ms) =>
-      metrics.observeRequest(ctx.method, routeTemplate(ctx), ctx.status, ms / 1000),
+    accessLog(
+      deps.logger,
+      (ctx, ms) => metrics.observeRequest(ctx.method, routeTemplate(ctx), ctx.status, ms / 1000),
+      deps.observeProbes,
     ),
   );
   app.use(errorAnswers(deps.logger));

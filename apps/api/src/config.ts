@@ -50,6 +50,8 @@ export interface Config {
   metricsToken?: string;
   /** Origins whose pages may call the API (`*`: any); empty: no CORS. */
   corsOrigins: string[];
+  /** Whether the probes' and `/metrics`' successful answers are access-logged and traced. */
+  observeProbes: boolean;
 }
 
 export { ConfigError } from './config-error.js';
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 600_000),
     rateLimitScope: rateLimitScope(env, mongodbUri !== undefined),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS ?? ''),
+    observeProbes: boolean(env, 'OBSERVE_PROBES'),
     ...protectionConfig(env),
   };
 }

@@ -86,6 +86,7 @@ async function main(): Promise<void> {
       rateLimit: config.rateLimit,
       metricsToken: config.metricsToken,
       corsOrigins: config.corsOrigins,
+      observeProbes: config.observeProbes,
       storeLimits: {
         maxInFlight: config.storeMaxInFlight,
         // The in-memory store never waits: its calls pay for no deadline.

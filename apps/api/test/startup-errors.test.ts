@@ -51,6 +51,7 @@ const BAD: readonly [variable: string, value: string, says: RegExp][] = [
   ['API_KEYS_FILE', '/nonexistent/keys', /API_KEYS_FILE cannot be read: ENOENT/],
   ['METRICS_TOKEN_FILE', '/nonexistent/token', /METRICS_TOKEN_FILE cannot be read: ENOENT/],
   ['MONGODB_DB', 'no/slashes', /MONGODB_DB must be 1-63 letters/],
+  ['OBSERVE_PROBES', 'on', /OBSERVE_PROBES must be true or false/],
   ['STORE_TIMEOUT_MS', '5s', /STORE_TIMEOUT_MS must be an integer from 100/],
   ['STORE_MAX_IN_FLIGHT', '0', /STORE_MAX_IN_FLIGHT must be an integer from 1/],
   ['BODY_LIMIT_BYTES', '0', /BODY_LIMIT_BYTES must be an integer from 1/],

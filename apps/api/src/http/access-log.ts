@@ -2,6 +2,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { routeTemplate } from '../metrics/api-metrics.js';
 import type { AppState } from './app-state.js';
+import { PLATFORM_PATHS } from './platform-paths.js';
 
 /** Writes one access-log line: the key's name, never the key; the trace id when tracing is on. */
 export function logRequest(
@@ -22,11 +23,14 @@ export function logRequest(
 
 /**
  * The outermost middleware: once a request is answered, its access-log line (`logRequest`) and
- * `observe` with the time it took (the request metrics).
+ * `observe` with the time it took (the request metrics). Unless `observeProbes`, a `2xx` answer
+ * on a platform path (`PLATFORM_PATHS`) is counted but not logged: any other answer there (a
+ * `503 draining`, a `401` to a scraper without the token) still is.
  */
 export function accessLog(
   logger: Logger,
   observe?: (ctx: ParameterizedContext<AppState>, ms: number) => void,
+  observeProbes = false,
 ): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
@@ -34,16 +38,9 @@ export function accessLog(
     const ms = performance.now() - started;
     observe?.(ctx, ms);
     const route = routeTemplate(ctx) ?? ctx.path;
+    const status = ctx.res.statusCode;
+    if (!observeProbes && status < 300 && PLATFORM_PATHS.has(route)) return;
     const { requestId, apiKeyName, traceId } = ctx.state;
-    logRequest(
-      logger,
-      requestId,
-      ctx.req.method,
-      route,
-      ctx.res.statusCode,
-      ms,
-      apiKeyName,
-      traceId,
-    );
+    logRequest(logger, requestId, ctx.req.method, route, status, ms, apiKeyName, traceId);
   };
 }
