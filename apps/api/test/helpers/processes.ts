@@ -45,7 +45,8 @@ export async function startApiProcess(
     output += chunk;
     stderr += chunk;
   });
-  const deadline = Date.now() + 30_000;
+  // A start waits as long as the test may: a busy CI machine can take minutes to load Node.
+  const deadline = Date.now() + 240_000;
   for (;;) {
     const url = /"url":"([^"]+)","msg":"listening"/.exec(stdout)?.[1];
     if (url) {
