@@ -1,6 +1,7 @@
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ErrorBody, type ErrorDetail, SpecErrorBody } from './schemas/error.js';
+import { ERROR_MESSAGES } from './schemas/messages.js';
 import { ListPetsQuery, PetIdParams } from './schemas/params.js';
 import { NewPet, Pet, PetList, SpecPet, SpecPetList } from './schemas/pet.js';
 
@@ -20,7 +21,25 @@ interface RawError {
   message: string;
 }
 
-function detailsOf(errors: readonly RawError[]): ErrorDetail[] {
+/** The schema at `schemaPath` (a JSON pointer into `root`, as TypeBox reports it). */
+function schemaAt(root: unknown, schemaPath: string): unknown {
+  let node = root;
+  for (const segment of schemaPath.replace(/^#\/?/, '').split('/')) {
+    if (segment === '') continue;
+    const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+    node = (node as Record<string, unknown> | undefined)?.[key];
+  }
+  return node;
+}
+
+/** The message the failing schema gives for `error.keyword` (`errorMessages`), if any. */
+function ownMessage(root: TSchema, error: RawError): string | undefined {
+  const schema = schemaAt(root, error.schemaPath) as Record<string, unknown> | undefined;
+  const messages = schema?.[ERROR_MESSAGES] as Record<string, string> | undefined;
+  return messages?.[error.keyword];
+}
+
+function detailsOf(root: TSchema, errors: readonly RawError[]): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const error of errors) {
     const at = error.instancePath;
@@ -40,12 +59,8 @@ function detailsOf(errors: readonly RawError[]): ErrorDetail[] {
           details.push({ path: `${at}/${name}`, message: 'is required' });
         }
         break;
-      // Only names carry a pattern; the raw regex would not help a client.
-      case 'pattern':
-        details.push({ path: at, message: 'must not be blank, or start or end with whitespace' });
-        break;
       default:
-        details.push({ path: at, message: error.message });
+        details.push({ path: at, message: ownMessage(root, error) ?? error.message });
     }
   }
   return details;
@@ -56,7 +71,7 @@ export function compileValidator<T extends TSchema>(schema: T): Validate<Static<
   const compiled = Compile(schema);
   return (value) => {
     if (compiled.Check(value)) return { ok: true, value: value as Static<T> };
-    const details = detailsOf(compiled.Errors(value) as RawError[]);
+    const details = detailsOf(schema, compiled.Errors(value) as RawError[]);
     // A failed Check always yields errors; keep one so a caller never sees an empty list.
     if (details.length === 0) details.push({ path: '', message: 'is invalid' });
     return { ok: false, details };
@@ -66,23 +81,29 @@ export function compileValidator<T extends TSchema>(schema: T): Validate<Static<
 const checkNewPetSchema = compileValidator(NewPet);
 /** In `u` mode a surrogate pair is one code point: only an unpaired half falls in the range. */
 const UNPAIRED_SURROGATE = /[\uD800-\uDFFF]/u;
-const UNPAIRED_NAME: ErrorDetail = {
-  path: '/name',
-  message: 'must not hold an unpaired surrogate (UTF-8 cannot carry one)',
-};
+const UNPAIRED = 'must not hold an unpaired surrogate (UTF-8 cannot carry one)';
+/** NewPet's string fields: each must be Unicode text. */
+const STRING_FIELDS = Object.keys(NewPet.properties).filter(
+  (name) => (NewPet.properties[name as keyof NewPet] as { type?: unknown }).type === 'string',
+);
 
 /**
- * Validates a `createPet` request body: the NewPet schema, and a name that is Unicode text. The
- * second check is code because a regex for it would not compile outside JavaScript, and the
- * OpenAPI document's patterns must.
+ * Validates a `createPet` request body: the NewPet schema, and string fields that are Unicode
+ * text. The second check is code because a regex for it would not compile outside JavaScript,
+ * and the OpenAPI document's patterns must.
  */
 export const validateNewPet: Validate<NewPet> = (value) => {
   const result = checkNewPetSchema(value);
-  const name = (value as { name?: unknown } | null)?.name;
-  if (typeof name !== 'string' || !UNPAIRED_SURROGATE.test(name)) return result;
-  if (result.ok) return { ok: false, details: [UNPAIRED_NAME] };
-  if (result.details.some((d) => d.path === '/name')) return result;
-  return { ok: false, details: [...result.details, UNPAIRED_NAME] };
+  if (typeof value !== 'object' || value === null) return result;
+  const failed = result.ok ? [] : result.details;
+  const unpaired: ErrorDetail[] = [];
+  for (const field of STRING_FIELDS) {
+    const text = (value as Record<string, unknown>)[field];
+    const path = `/${field}`;
+    if (typeof text !== 'string' || !UNPAIRED_SURROGATE.test(text)) continue;
+    if (!failed.some((d) => d.path === path)) unpaired.push({ path, message: UNPAIRED });
+  }
+  return unpaired.length === 0 ? result : { ok: false, details: [...failed, ...unpaired] };
 };
 /** Validates one Pet as this service returns it. */
 export const validatePet = compileValidator(Pet);

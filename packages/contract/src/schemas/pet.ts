@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { ID_MAX, NAME_MAX_LENGTH } from '../limits.js';
+import { errorMessages } from './messages.js';
 
 /** Availability status of an animal (spec §2). */
 export const PetStatus = Type.Enum(['available', 'pending', 'sold'], {
@@ -85,6 +86,8 @@ export const NewPet = Type.Object(
       maxLength: NAME_MAX_LENGTH,
       pattern: NAME_PATTERN,
       examples: ['Rex', 'Señor  Wüffles 🐶'],
+      // The raw pattern would not help a client.
+      ...errorMessages({ pattern: 'must not be blank, or start or end with whitespace' }),
     }),
     categoryId: Type.Integer({
       ...specFields.categoryId,

@@ -1,0 +1,98 @@
+import Type from 'typebox';
+import { describe, expect, it } from 'vitest';
+import {
+  compileValidator,
+  ERROR_MESSAGES,
+  errorMessages,
+  ListPetsQuery,
+  NewPet,
+  PetIdParams,
+  validateNewPet,
+} from '../src/index.js';
+
+/** Every subschema of `schema` (itself included) that has `keyword`. */
+function withKeyword(schema: unknown, keyword: string, at = '#'): [string, object][] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const found: [string, object][] = keyword in schema ? [[at, schema]] : [];
+  for (const [key, value] of Object.entries(schema)) {
+    if (key !== ERROR_MESSAGES) found.push(...withKeyword(value, keyword, `${at}/${key}`));
+  }
+  return found;
+}
+
+describe("a schema's own validation messages", () => {
+  const Code = Type.Object({
+    code: Type.String({ pattern: '^[A-Z]+$', ...errorMessages({ pattern: 'must be capitals' }) }),
+    note: Type.String({ minLength: 2 }),
+  });
+  const validate = compileValidator(Code);
+
+  it('reports a failed keyword with the message its schema gives', () => {
+    expect(validate({ code: 'abc', note: 'fine' })).toEqual({
+      ok: false,
+      details: [{ path: '/code', message: 'must be capitals' }],
+    });
+  });
+
+  it('reports a keyword the schema gives no message for generically', () => {
+    const result = validate({ code: 'ABC', note: 'x' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.details).toHaveLength(1);
+      expect(result.details[0]?.path).toBe('/note');
+      expect(result.details[0]?.message).toMatch(/2/);
+    }
+  });
+
+  it.each([
+    ['NewPet', NewPet],
+    ['ListPetsQuery', ListPetsQuery],
+    ['PetIdParams', PetIdParams],
+  ])('gives every pattern of %s a message: a raw pattern would not help a client', (_, schema) => {
+    for (const [at, node] of withKeyword(schema, 'pattern')) {
+      const messages = (node as Record<string, unknown>)[ERROR_MESSAGES] as
+        | Record<string, unknown>
+        | undefined;
+      expect(typeof messages?.pattern, at).toBe('string');
+    }
+  });
+});
+
+describe('NewPet messages', () => {
+  it.each([
+    [' Rex', 'must not be blank, or start or end with whitespace'],
+    ['Rex\uD800', 'must not hold an unpaired surrogate (UTF-8 cannot carry one)'],
+  ])('says what is wrong with the name %j', (name, message) => {
+    expect(validateNewPet({ name, categoryId: 1 })).toEqual({
+      ok: false,
+      details: [{ path: '/name', message }],
+    });
+  });
+
+  it('reports an unpaired surrogate after the fields that fail the schema', () => {
+    expect(validateNewPet({ name: '\uDC00', categoryId: 0 })).toEqual({
+      ok: false,
+      details: [
+        { path: '/categoryId', message: expect.stringMatching(/1/) },
+        { path: '/name', message: 'must not hold an unpaired surrogate (UTF-8 cannot carry one)' },
+      ],
+    });
+  });
+
+  it.each([
+    ['a missing name', { categoryId: 1 }],
+    ['a float categoryId', { name: 'Rex', categoryId: 1.5 }],
+    ['an unknown status', { name: 'Rex', categoryId: 1, status: 'lost' }],
+    ['an unknown field', { name: 'Rex', categoryId: 1, colour: 'red' }],
+    ['a 201-character name', { name: 'x'.repeat(201), categoryId: 1 }],
+    ['an array', []],
+    ['null', null],
+  ])('names the field and says something for %s', (_, body) => {
+    const result = validateNewPet(body);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.details.length).toBeGreaterThan(0);
+      for (const detail of result.details) expect(detail.message.trim()).not.toBe('');
+    }
+  });
+});
