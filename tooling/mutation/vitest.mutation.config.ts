@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The tests Stryker runs against each mutant: the API's black-box and request-path tests on the
+ * in-memory store, and the contract's validation tests. `@animal-store/contract` resolves to its
+ * sources, so a mutant of the contract's validation reaches the API's tests.
+ */
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@animal-store\/contract$/, replacement: `${repo}packages/contract/src/index.ts` },
+      {
+        find: /^@animal-store\/contract\/docs-page$/,
+        replacement: `${repo}packages/contract/src/docs-page.ts`,
+      },
+    ],
+  },
+  test: {
+    root: repo,
+    include: [
+      'apps/api/test/black-box/*.test.ts',
+      'apps/api/test/{ambiguous-requests,auth-failures,client-gone,header-limits,idempotency-in-flight,json-request,limits,memory-pet-store,methods,raw-http,request-path,route-spelling,unauthenticated-bodies}.test.ts',
+      'packages/contract/test/{schemas,query,messages}.test.ts',
+    ],
+    // The fuzz test and the kit's run are slow and cover nothing the others do not.
+    exclude: ['apps/api/test/black-box/{fuzz,conformance}.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
