@@ -12,12 +12,26 @@ export const ENVIRONMENTS = {
 /** The name of one of {@link ENVIRONMENTS}. */
 export type Environment = keyof typeof ENVIRONMENTS;
 
-/** The base address for an environment's name, or `baseUrl` itself without a trailing slash. */
+/**
+ * The base address for an environment's name, or `baseUrl` itself without a trailing slash.
+ * Throws a `TypeError` that does not repeat `baseUrl` for an address with user information.
+ */
 export function resolveBaseUrl(baseUrl: Environment | (string & {})): string {
   const preset = Object.hasOwn(ENVIRONMENTS, baseUrl)
     ? ENVIRONMENTS[baseUrl as Environment]
     : baseUrl;
-  const url = new URL(preset);
+  let url: URL;
+  try {
+    url = new URL(preset);
+  } catch {
+    // Not repeated: an address may hold a password.
+    throw new TypeError('baseUrl is not an address, nor an environment name');
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError(
+      'baseUrl must not hold user information (user:password@): the API takes its key in apiKey',
+    );
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(
       `baseUrl must be an http(s) address or one of ${Object.keys(ENVIRONMENTS).join(', ')}`,

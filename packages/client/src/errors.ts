@@ -1,7 +1,11 @@
 import type { ErrorCode, ErrorDetail } from '@animal-store/contract';
 
-/** What the client itself reports when no Error body came back. */
-export type ClientErrorCode = 'network_error' | 'unexpected_response';
+/**
+ * What the client itself reports when no Error body came back: no answer (`network_error`), none
+ * within the timeout (`timeout`), the caller's signal aborted (`aborted`), or an answer without
+ * an Error body (`unexpected_response`).
+ */
+export type ClientErrorCode = 'network_error' | 'timeout' | 'aborted' | 'unexpected_response';
 
 /** Every failure the client throws: an Error body the API answered, or one the client made. */
 export class AnimalStoreError extends Error {
@@ -10,9 +14,14 @@ export class AnimalStoreError extends Error {
   readonly code: ErrorCode | ClientErrorCode | (string & {});
   /** The HTTP status; 0 when no answer arrived. */
   readonly status: number;
+  /** The raw answer, its body already read; `undefined` when none arrived. */
+  readonly response: Response | undefined;
   /** Each offending field, on `validation_failed`. */
   readonly details: readonly ErrorDetail[];
-  /** The answer's `X-Request-Id`: name it when asking about a failure. */
+  /**
+   * The request's `X-Request-Id` (the answer's, else the one the client sent): name it when
+   * asking about a failure.
+   */
   readonly requestId: string | undefined;
 
   constructor(
@@ -22,12 +31,14 @@ export class AnimalStoreError extends Error {
       status: number;
       details?: readonly ErrorDetail[] | undefined;
       requestId?: string | undefined;
+      response?: Response | undefined;
     },
     options?: { cause?: unknown },
   ) {
     super(init.message, options);
     this.code = init.code;
     this.status = init.status;
+    this.response = init.response;
     this.details = init.details ?? [];
     this.requestId = init.requestId;
   }

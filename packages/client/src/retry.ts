@@ -4,8 +4,25 @@ export interface RetryOptions {
   attempts?: number;
   /** The longest wait before a retry; an answer asking for longer is thrown. Default 60 s. */
   maxDelayMs?: number;
-  /** The wait after a network error, or an answer without `Retry-After`; doubles each time. Default 500 ms. */
+  /** The base of the backoff: the n-th retry waits around `backoffMs` × 2^(n−1). Default 500 ms. */
   backoffMs?: number;
+}
+
+/**
+ * The wait before the `retry`-th retry (1-based), with jitter so that clients failed by the same
+ * outage do not retry in step. `base` is `backoffMs` × 2^(retry−1), at most `maxDelayMs`. Without
+ * `Retry-After`: between half of `base` and `base`. With `Retry-After` (`retryAfterMs`): that
+ * wait, plus up to half of `base`. `random` returns a number in [0, 1).
+ */
+export function retryDelay(
+  retry: number,
+  options: Required<RetryOptions>,
+  retryAfterMs: number | undefined,
+  random: () => number,
+): number {
+  const base = Math.min(options.backoffMs * 2 ** (retry - 1), options.maxDelayMs);
+  const spread = (base / 2) * random();
+  return Math.round(retryAfterMs === undefined ? base / 2 + spread : retryAfterMs + spread);
 }
 
 /** Resolves after `ms` milliseconds, or rejects when `signal` aborts first. */
@@ -24,16 +41,18 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Whether `error` is the caller's abort rather than a failure of the network. */
-export function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  return (
-    signal?.aborted === true ||
-    (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
-  );
+/** `bytes` random bytes as hex (Web Crypto, in Node.js and every browser). */
+function randomHex(bytes: number): string {
+  const values = globalThis.crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(values, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** 16 random bytes as hex: an `Idempotency-Key` (Web Crypto, in Node.js and every browser). */
+/** An `Idempotency-Key`: 16 random bytes as hex. */
 export function newIdempotencyKey(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return randomHex(16);
+}
+
+/** An `X-Request-Id` for one call: 16 random bytes as hex, sent by each of its attempts. */
+export function newRequestId(): string {
+  return randomHex(16);
 }

@@ -25,9 +25,9 @@ describe('reading answers', () => {
     for await (const p of client.pets.list({ status: 'pending', limit: 2 })) ids.push(p.id);
     expect(ids).toEqual([1, 2, 3, 4, 5]);
     expect(server.received.map((r) => r.url)).toEqual([
-      '/api/v1/pets?status=pending&limit=2',
-      '/api/v1/pets?status=pending&limit=2&after=2',
-      '/api/v1/pets?status=pending&limit=2&after=4',
+      '/api/v1/pets?limit=2&status=pending',
+      '/api/v1/pets?limit=2&status=pending&after=2',
+      '/api/v1/pets?limit=2&status=pending&after=4',
     ]);
   });
 

@@ -4,7 +4,7 @@ import { answer, errorJson, scriptedServer } from './support/scripted-server.js'
 
 const rex = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
 
-/** A client on `origin` whose waits are recorded and return at once. */
+/** A client on `origin` whose waits are recorded and return at once, without jitter. */
 function clientOn(origin: string, retry = {}) {
   const waits: number[] = [];
   const client = new AnimalStoreClient({
@@ -15,6 +15,7 @@ function clientOn(origin: string, retry = {}) {
       waits.push(ms);
     },
     now: () => Date.parse('2026-06-01T00:00:00Z'),
+    random: () => 0,
   });
   return { client, waits };
 }
@@ -46,7 +47,7 @@ describe('create retries what is safe to retry', () => {
       if (n === 0) return res.socket?.destroy();
       answer(res, 201, rex);
     });
-    const { client, waits } = clientOn(server.origin, { backoffMs: 5 });
+    const { client, waits } = clientOn(server.origin, { backoffMs: 10 });
     const created = await client.pets.create(
       { name: 'Rex', categoryId: 1 },
       { idempotencyKey: 'order-42' },

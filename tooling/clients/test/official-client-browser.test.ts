@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { basename } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GET_PET_SUNSET_AT } from '@animal-store/contract';
 import type { Browser } from 'playwright-core';
@@ -9,23 +10,39 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiProcess } from './helpers/api-process.js';
 import { launchChromium } from './helpers/chromium.js';
 
-// The client's build as a browser loads it: ES modules from the page's own origin.
-const CLIENT_DIST = fileURLToPath(new URL('.', import.meta.resolve('@animal-store/client')));
+// The client's build as a browser loads it: ES modules from the page's own origin, with its
+// dependencies (the contract, and TypeBox under it) named by an import map.
+const dirOf = (file: string) => fileURLToPath(new URL('.', file));
+const CONTRACT = import.meta.resolve('@animal-store/contract');
+const ROOTS: Record<string, string> = {
+  client: dirOf(import.meta.resolve('@animal-store/client')),
+  contract: dirOf(CONTRACT),
+  typebox: dirname(createRequire(CONTRACT).resolve('typebox')),
+};
+const IMPORTS = {
+  '@animal-store/contract': '/contract/index.js',
+  typebox: '/typebox/index.mjs',
+  'typebox/compile': '/typebox/compile/index.mjs',
+};
 
 /** A page that loads the client as a module and hands it to the test as `window.animalStore`. */
-const PAGE = `<!doctype html><title>client</title><script type="module">
+const PAGE = `<!doctype html><title>client</title>
+<script type="importmap">${JSON.stringify({ imports: IMPORTS })}</script>
+<script type="module">
 import * as animalStore from '/client/index.js';
 window.animalStore = animalStore;
 </script>`;
 
-/** Serves the page at `/` and the client's build under `/client/`, on 127.0.0.1. */
+/** Serves the page at `/` and the modules under `/client/`, `/contract/`, `/typebox/`, on 127.0.0.1. */
 const site = createServer(async (req, res) => {
   if (req.url === '/') {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     return res.end(PAGE);
   }
-  const file = /^\/client\/([\w.-]+\.js)$/.exec(req.url ?? '')?.[1];
-  const text = file ? await readFile(`${CLIENT_DIST}${basename(file)}`).catch(() => null) : null;
+  const [, root, path] = /^\/(\w+)\/((?:[\w-]+\/)*[\w.-]+\.m?js)$/.exec(req.url ?? '') ?? [];
+  const dir = root === undefined ? undefined : ROOTS[root];
+  const text =
+    dir && path && !path.includes('..') ? await readFile(join(dir, path)).catch(() => null) : null;
   if (text === null) return res.writeHead(404).end();
   res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
   res.end(text);
