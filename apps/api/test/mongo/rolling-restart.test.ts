@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { uniqueDbName } from '@animal-store/test-db';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../helpers/balancers.js';
 import { type ApiProcess, startApiProcess } from '../helpers/processes.js';
 
 // The repository's balancer configuration, as shipped.
@@ -25,16 +25,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A port free on 127.0.0.1 now (a restarted process must come back on the same one). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /** The API process on `port` as deploy/haproxy/haproxy.cfg's header says to run it. */
 function startApi(port: number): Promise<ApiProcess> {

@@ -1,0 +1,156 @@
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
+import { type Balancer, startHaproxy, startNginx } from './helpers/balancers.js';
+import { exchange, parseResponses, type RawResponse } from './helpers/raw-http.js';
+
+// The held requests below wait for their bodies far longer than any test step takes.
+const api = await startTestApi({ bodyTimeoutMs: 120_000 }, { requestTimeoutMs: 120_000 });
+const upstream = new URL(api.origin).host;
+const balancers: Balancer[] = [await startHaproxy(upstream), await startNginx(upstream)];
+
+/** The per-client limit both shipped configurations set. */
+const PER_CLIENT = 100;
+const SERVER_ENDS = { waitMs: 60_000 };
+
+function request(origin: string, target: string, method = 'GET', headers = ''): string {
+  return (
+    `${method} ${target} HTTP/1.1\r\nHost: ${new URL(origin).host}\r\n${headers}` +
+    'Connection: close\r\n\r\n'
+  );
+}
+
+async function answer(origin: string, raw: string | (string | Buffer)[]): Promise<RawResponse> {
+  const { data } = await exchange(origin, raw, SERVER_ENDS);
+  const [response] = parseResponses(data, { head: /^HEAD /.test(String(raw)) });
+  if (!response) throw new Error('no answer');
+  return response;
+}
+
+/** Between two tries of something the balancer does as soon as it can. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+const errorCode = (response: RawResponse) =>
+  parseErrorBody(response.headers['content-type'], response.body, response.status).code;
+
+/** A create whose head is sent and whose body is not, yet: a request in progress. */
+function heldCreate(origin: string): { sent: Promise<Socket>; finish(): Promise<number> } {
+  const body = JSON.stringify({ name: 'Held', categoryId: 1 });
+  const socket = connect({ host: '127.0.0.1', port: Number(new URL(origin).port) });
+  const received: Buffer[] = [];
+  socket.on('data', (chunk) => received.push(chunk));
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.on('error', () => {});
+  const sent = new Promise<Socket>((resolve) => {
+    // A connection refused at once counts as sent: finish() then finds no answer.
+    socket.on('close', () => resolve(socket));
+    socket.on('connect', () =>
+      socket.write(
+        `POST /v1/pets HTTP/1.1\r\nHost: ${new URL(origin).host}\r\n` +
+          `Authorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+        () => resolve(socket),
+      ),
+    );
+  });
+  return {
+    sent,
+    finish: async () => {
+      socket.write(body);
+      await closed;
+      return parseResponses(Buffer.concat(received))[0]?.status ?? 0;
+    },
+  };
+}
+
+describe.each(
+  balancers.map((balancer) => [balancer.name, balancer] as const),
+)('the shipped %s configuration in front of the API', (name, balancer) => {
+  it('passes the API through', async () => {
+    const list = await answer(
+      balancer.origin,
+      request(balancer.origin, '/v1/pets', 'GET', `Authorization: Bearer ${TEST_KEY}\r\n`),
+    );
+    expect(list.status).toBe(200);
+  });
+
+  it.each([
+    '/metrics',
+    '/metrics?x=1',
+    '/metrics?',
+    'absolute',
+    '/%6detrics',
+    '//metrics',
+  ])('refuses /metrics to the public, spelt %s, with a 404 Error body', async (spelling) => {
+    const target = spelling === 'absolute' ? `${balancer.origin}/metrics` : spelling;
+    for (const method of ['GET', 'POST']) {
+      const response = await answer(balancer.origin, request(balancer.origin, target, method));
+      expect(response.status).toBe(404);
+      expect(errorCode(response)).toBe('not_found');
+      expect(response.body).not.toContain('process_cpu');
+    }
+    const head = await answer(balancer.origin, request(balancer.origin, target, 'HEAD'));
+    expect(head.status).toBe(404);
+  });
+
+  it('refuses /metrics with the scraper’s own headers too', async () => {
+    const response = await answer(
+      balancer.origin,
+      request(balancer.origin, '/metrics', 'GET', 'Accept: text/plain;version=0.0.4\r\n'),
+    );
+    expect(response.status).toBe(404);
+  });
+
+  it('refuses a 65 KB head sent in one write before it reaches the API', async () => {
+    const head = request(balancer.origin, '/healthz', 'GET', `X-Pad: ${'a'.repeat(65_000)}\r\n`);
+    const { data, closedByServer } = await exchange(balancer.origin, head, SERVER_ENDS);
+    expect(parseResponses(data).map((r) => r.status)).toEqual([400]);
+    expect(closedByServer).toBe(true);
+  });
+
+  it('refuses a head padded with 20 MB of white space, which Node does not count', async () => {
+    const { data, closedByServer } = await exchange(
+      balancer.origin,
+      [
+        `GET /healthz HTTP/1.1\r\nHost: ${new URL(balancer.origin).host}\r\nX-Pad:`,
+        Buffer.alloc(20_000_000, ' '),
+        'x\r\n\r\n',
+      ],
+      SERVER_ENDS,
+    );
+    // The 400 may be lost: a balancer closing while the client still writes resets the connection.
+    expect([[400], []]).toContainEqual(parseResponses(data).map((r) => r.status));
+    expect(closedByServer).toBe(true);
+  });
+
+  it(`holds at most ${PER_CLIENT} connections with a request in progress per client address`, async () => {
+    const held = Array.from({ length: PER_CLIENT }, () => heldCreate(balancer.origin));
+    await Promise.all(held.map((h) => h.sent));
+    // One more is refused once the balancer has counted the others (it reads them as it can).
+    for (;;) {
+      const { data, closedByServer } = await exchange(
+        balancer.origin,
+        request(balancer.origin, '/healthz'),
+        SERVER_ENDS,
+      );
+      expect(closedByServer).toBe(true);
+      if (name === 'haproxy' && data.length === 0) break; // closed at once, unanswered
+      const [response] = parseResponses(data);
+      if (response?.status === 429) {
+        expect(errorCode(response)).toBe('rate_limited');
+        break;
+      }
+      expect(response?.status).toBe(200);
+      await pause();
+    }
+    // Every held request is served in full once its body comes.
+    const statuses = await Promise.all(held.map((h) => h.finish()));
+    expect(statuses).toEqual(held.map(() => 201));
+    // Then the address may connect again.
+    for (;;) {
+      const { data } = await exchange(balancer.origin, request(balancer.origin, '/healthz'));
+      if (parseResponses(data)[0]?.status === 200) break;
+      await pause();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import { exchange } from './raw-http.js';
+
+/** A file of deploy/, as shipped. */
+export const deployFile = (path: string) =>
+  fileURLToPath(new URL(`../../../../deploy/${path}`, import.meta.url));
+
+const children: ChildProcess[] = [];
+// SIGTERM: nginx's master stops its workers before it exits.
+afterAll(() => {
+  for (const child of children) child.kill('SIGTERM');
+});
+
+/** A port free on 127.0.0.1 now (a restarted process can come back on the same one). */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** A balancer started from the repository's configuration in front of the API. */
+export interface Balancer {
+  name: 'haproxy' | 'nginx';
+  /** Where clients connect, e.g. `http://127.0.0.1:40123`. */
+  origin: string;
+  /** What the balancer wrote so far. */
+  output(): string;
+}
+
+/** Starts `command`; a missing command fails (never skips) the test. */
+function startChild(command: string, args: string[], env: Record<string, string> = {}) {
+  // Debian installs haproxy and nginx in /usr/sbin, on root's PATH only.
+  const child = spawn(command, args, {
+    env: { PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin`, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk;
+  });
+  child.on('error', (error: NodeJS.ErrnoException) => {
+    output +=
+      error.code === 'ENOENT'
+        ? `${command} is not installed (Debian: apt-get install ${command})`
+        : String(error);
+  });
+  return { child, output: () => output };
+}
+
+/** Waits until `origin` answers `GET /healthz` with 200 through the balancer. */
+async function untilServing(origin: string, child: ChildProcess, output: () => string) {
+  for (;;) {
+    if (
+      child.exitCode !== null ||
+      child.signalCode !== null ||
+      output().includes('not installed')
+    ) {
+      throw new Error(`the balancer did not start: ${output()}`);
+    }
+    // One connection per try, closed after it: no idle connection counts against the address.
+    const { data } = await exchange(
+      origin,
+      `GET /healthz HTTP/1.1\r\nHost: ${new URL(origin).host}\r\nConnection: close\r\n\r\n`,
+    ).catch(() => ({ data: Buffer.alloc(0) }));
+    if (/^HTTP\/1\.1 200 /.test(data.toString('latin1'))) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** deploy/haproxy/haproxy.cfg as shipped, its three servers all `api` (`host:port`). */
+export async function startHaproxy(api: string): Promise<Balancer> {
+  const port = await freePort();
+  const { child, output } = startChild(
+    'haproxy',
+    ['-f', deployFile('haproxy/haproxy.cfg'), '-db'],
+    {
+      HAPROXY_BIND: `127.0.0.1:${port}`,
+      API_SERVER_1: api,
+      API_SERVER_2: api,
+      API_SERVER_3: api,
+    },
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  await untilServing(origin, child, output);
+  return { name: 'haproxy', origin, output };
+}
+
+/**
+ * deploy/nginx/animal-store.conf with its addresses replaced (the file writes them in place):
+ * the upstream's three servers all `api` (`host:port`), listening on a free port. Included in
+ * the http block of a minimal main configuration, as its header says.
+ */
+export async function startNginx(api: string): Promise<Balancer> {
+  const port = await freePort();
+  const shipped = readFileSync(deployFile('nginx/animal-store.conf'), 'utf8');
+  let site = shipped;
+  for (const [from, to] of [
+    ['server 127.0.0.1:3001 ', `server ${api} `],
+    ['server 127.0.0.1:3002 ', `server ${api} `],
+    ['server 127.0.0.1:3003 ', `server ${api} `],
+    ['listen 127.0.0.1:8080;', `listen 127.0.0.1:${port};`],
+  ] as const) {
+    if (!site.includes(from)) throw new Error(`deploy/nginx/animal-store.conf has no "${from}"`);
+    site = site.replace(from, to);
+  }
+  const prefix = mkdtempSync(join(tmpdir(), 'animal-store-nginx-'));
+  writeFileSync(join(prefix, 'animal-store.conf'), site);
+  const main = join(prefix, 'nginx.conf');
+  writeFileSync(
+    main,
+    `pid ${join(prefix, 'nginx.pid')};\nerror_log stderr;\ndaemon off;\nevents {}\n` +
+      `http { access_log off; include ${join(prefix, 'animal-store.conf')}; }\n`,
+  );
+  const { child, output } = startChild('nginx', ['-p', prefix, '-c', main]);
+  const origin = `http://127.0.0.1:${port}`;
+  await untilServing(origin, child, output);
+  return { name: 'nginx', origin, output };
+}
