@@ -99,10 +99,10 @@ describe('a server that drains (SIGTERM)', () => {
     // A store whose list waits at a gate once armed: the drain starts while the server holds a
     // request from every client, whatever the speed of the machine.
     const store = new MemoryPetStore();
-    const list = store.list.bind(store);
+    const list = store.listJson.bind(store);
     let gate: { waiting: number; open: Promise<void>; release(): void } | undefined;
     let everyoneWaiting: () => void = () => {};
-    store.list = async (options) => {
+    store.listJson = async (options) => {
       if (gate) {
         gate.waiting += 1;
         if (gate.waiting === CLIENTS) everyoneWaiting();

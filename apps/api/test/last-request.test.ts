@@ -15,12 +15,12 @@ describe('closing the server', () => {
       entered = resolve;
     });
     let ended = false;
-    const get = store.get.bind(store);
-    store.get = async (id) => {
+    const getJson = store.getJson.bind(store);
+    store.getJson = async (id) => {
       entered();
       await gate;
       ended = true;
-      return get(id);
+      return getJson(id);
     };
     const api = await startTestApi({ store });
     const socket = connect(Number(new URL(api.origin).port), '127.0.0.1');

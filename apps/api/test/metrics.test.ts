@@ -5,7 +5,7 @@ import { InstrumentedPetStore } from '../src/store/instrumented-pet-store.js';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import {
   type IdempotentCreateResult,
-  type PetPage,
+  type PetPageJson,
   StoreUnavailableError,
 } from '../src/store/pet-store.js';
 import {
@@ -130,12 +130,12 @@ describe('the metrics an on-call engineer looks for first', () => {
     const arrived = new Promise<void>((resolve) => {
       reached = resolve;
     });
-    let release!: (page: PetPage) => void;
-    const held = new Promise<PetPage>((resolve) => {
+    let release!: (page: PetPageJson) => void;
+    const held = new Promise<PetPageJson>((resolve) => {
       release = resolve;
     });
     const store = Object.assign(new MemoryPetStore(), {
-      list: () => {
+      listJson: () => {
         reached();
         return held;
       },
@@ -145,7 +145,7 @@ describe('the metrics an on-call engineer looks for first', () => {
     const answer = fetch(`${gated.base}/pets`, { headers: auth });
     await arrived;
     expect(sample(await scrape(gated.origin), 'http_requests_in_flight')).toBe(2);
-    release({ pets: [], hasMore: false });
+    release({ json: '[]', lastId: undefined, hasMore: false });
     expect((await answer).status).toBe(200);
     expect(sample(await scrape(gated.origin), 'http_requests_in_flight')).toBe(1);
   });

@@ -17,10 +17,10 @@ function stalledStore() {
       waiting++;
       gates.push(resolve);
     });
-  const get = store.get.bind(store);
-  store.get = async (id) => {
+  const getJson = store.getJson.bind(store);
+  store.getJson = async (id) => {
     await stall();
-    return get(id);
+    return getJson(id);
   };
   return {
     store,

@@ -14,9 +14,9 @@ import type { AppState } from '../http/app-state.js';
 import { GoneError, NotFoundError, ValidationError } from '../http/errors.js';
 import { bodyFingerprint, idempotencyKeyOf, idempotentPet } from '../http/idempotency-key.js';
 import { readJsonBody } from '../http/json-body.js';
-import { sendJson } from '../http/json-response.js';
+import { sendJsonText } from '../http/json-response.js';
 import { nextPageLink } from '../http/next-link.js';
-import type { PetStore } from '../store/pet-store.js';
+import { type PetStore, petJson } from '../store/pet-store.js';
 import { EXACT_ROUTES } from './exact-routes.js';
 
 export interface PetRoutesDeps {
@@ -49,13 +49,12 @@ export function petRoutes({
     const parsed = parseListPetsQuery(new URLSearchParams(ctx.querystring));
     if (!parsed.ok) throw ValidationError.of(parsed.details);
     const query = parsed.value;
-    const page = await store.list(query);
-    const last = page.pets.at(-1);
-    if (page.hasMore && last) {
-      ctx.state.headers.Link = nextPageLink(query, last.id);
-      ctx.state.headers['Next-After'] = String(last.id);
+    const page = await store.listJson(query);
+    if (page.hasMore && page.lastId !== undefined) {
+      ctx.state.headers.Link = nextPageLink(query, page.lastId);
+      ctx.state.headers['Next-After'] = String(page.lastId);
     }
-    sendJson(ctx, 200, page.pets);
+    sendJsonText(ctx, 200, page.json);
   };
 
   const createPet: Middleware<AppState> = async (ctx) => {
@@ -77,7 +76,7 @@ export function petRoutes({
             ctx,
           );
     ctx.state.headers.Location = `${API_PREFIX}/pets/${pet.id}`;
-    sendJson(ctx, 201, pet);
+    sendJsonText(ctx, 201, petJson(pet));
   };
 
   const getPet: Middleware<AppState> = async (ctx) => {
@@ -88,9 +87,9 @@ export function petRoutes({
     }
     const parsed = parsePetId(ctx.params.petId ?? '');
     if (!parsed.ok) throw ValidationError.of(parsed.details);
-    const pet = await store.get(parsed.value);
-    if (!pet) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
-    sendJson(ctx, 200, pet);
+    const text = await store.getJson(parsed.value);
+    if (text === undefined) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
+    sendJsonText(ctx, 200, text);
   };
 
   router.get('/pets', ...guard, listPets);

@@ -12,6 +12,7 @@ import {
   type ListPetsOptions,
   type PetDraft,
   type PetPage,
+  type PetPageJson,
   type PetStore,
   type StoredPet,
   StoreUnavailableError,
@@ -116,6 +117,17 @@ export class InstrumentedPetStore implements PetStore {
   list(options: ListPetsOptions): Promise<PetPage> {
     if (this.#inFlight >= this.#maxInFlight) return this.#shed('list');
     return this.#timed('list', performance.now(), this.#inner.list(options));
+  }
+
+  // The JSON forms count as the operations they are (`get`, `list`): the same metric series.
+  getJson(id: number): Promise<string | undefined> {
+    if (this.#inFlight >= this.#maxInFlight) return this.#shed('get');
+    return this.#timed('get', performance.now(), this.#inner.getJson(id));
+  }
+
+  listJson(options: ListPetsOptions): Promise<PetPageJson> {
+    if (this.#inFlight >= this.#maxInFlight) return this.#shed('list');
+    return this.#timed('list', performance.now(), this.#inner.listJson(options));
   }
 
   ping(): Promise<void> {

@@ -1,5 +1,5 @@
 import { Long } from 'mongodb';
-import { type PetDraft, petOf, type StoredPet } from './pet-store.js';
+import { type PetDraft, petJson, petOf, type StoredPet } from './pet-store.js';
 
 /**
  * A pet document: a pet's fields (the contract's), keyed by its numeric id; integers stored as
@@ -13,6 +13,12 @@ export type PetDocument = Omit<PetDraft, 'categoryId'> & {
    * index): ties the pet to one use of one `Idempotency-Key`. Never served.
    */
   idempotencyRecord?: string;
+  /**
+   * The pet's JSON text as the API sends it (`petJson`), written with the pet: pets never
+   * change, so reads send it as it is. Absent on pets stored before it was kept: those are
+   * serialised from their fields (`petJsonOf`).
+   */
+  json?: string;
 };
 
 export const toNumber = (value: number | Long): number =>
@@ -23,6 +29,17 @@ export function toPet(doc: PetDocument): StoredPet {
 }
 
 export function toPetDocument(id: number, draft: PetDraft): PetDocument {
-  const { id: _, ...fields } = petOf(id, draft);
-  return { _id: Long.fromNumber(id), ...fields, categoryId: Long.fromNumber(draft.categoryId) };
+  const pet = petOf(id, draft);
+  const { id: _, ...fields } = pet;
+  return {
+    _id: Long.fromNumber(id),
+    ...fields,
+    categoryId: Long.fromNumber(draft.categoryId),
+    json: petJson(pet),
+  };
+}
+
+/** The JSON text of a stored pet: the one kept in its document, or made from its fields. */
+export function petJsonOf(doc: PetDocument): string {
+  return doc.json ?? petJson(toPet(doc));
 }

@@ -11,16 +11,24 @@ import { type Clock, systemClock } from '../clock.js';
 import { connectMongo } from './mongo-client.js';
 import { guarded, isDuplicateKey } from './mongo-errors.js';
 import { type IdempotencyDocument, MongoIdempotency } from './mongo-idempotency.js';
-import { type PetDocument, toNumber, toPet, toPetDocument } from './mongo-pet-document.js';
+import {
+  type PetDocument,
+  petJsonOf,
+  toNumber,
+  toPet,
+  toPetDocument,
+} from './mongo-pet-document.js';
 import type {
   IdempotentCreate,
   IdempotentCreateResult,
   ListPetsOptions,
   PetDraft,
   PetPage,
+  PetPageJson,
   PetStore,
   StoredPet,
 } from './pet-store.js';
+import { pageJson } from './pet-store.js';
 
 interface CounterDocument {
   _id: string;
@@ -128,15 +136,33 @@ export class MongoPetStore implements PetStore {
     return doc ? toPet(doc) : undefined;
   }
 
-  async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
+  async getJson(id: number): Promise<string | undefined> {
+    const doc = await guarded(() => this.#pets.findOne({ _id: Long.fromNumber(id) }));
+    return doc ? petJsonOf(doc) : undefined;
+  }
+
+  async list(options: ListPetsOptions): Promise<PetPage> {
+    const docs = await this.#page(options);
+    return { pets: docs.slice(0, options.limit).map(toPet), hasMore: docs.length > options.limit };
+  }
+
+  async listJson(options: ListPetsOptions): Promise<PetPageJson> {
+    const docs = await this.#page(options);
+    const page = docs.slice(0, options.limit);
+    const last = page.at(-1);
+    return {
+      json: pageJson(page.map(petJsonOf)),
+      lastId: last && toNumber(last._id),
+      hasMore: docs.length > options.limit,
+    };
+  }
+
+  /** The page's documents, and one more if there is one: it tells whether another page exists. */
+  #page({ limit, status, after }: ListPetsOptions): Promise<PetDocument[]> {
     const filter: Filter<PetDocument> = {};
     if (status !== undefined) filter.status = status;
     if (after !== undefined) filter._id = { $gt: Long.fromNumber(after) };
-    // One extra document tells whether another page exists.
-    const docs = await guarded(() =>
-      this.#pets.find(filter, { sort: { _id: 1 }, limit: limit + 1 }).toArray(),
-    );
-    return { pets: docs.slice(0, limit).map(toPet), hasMore: docs.length > limit };
+    return guarded(() => this.#pets.find(filter, { sort: { _id: 1 }, limit: limit + 1 }).toArray());
   }
 
   async ping(): Promise<void> {

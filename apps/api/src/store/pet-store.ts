@@ -32,6 +32,25 @@ export interface PetPage {
   hasMore: boolean;
 }
 
+/** A page as the API sends it: the JSON text of its array, made of the pets' stored texts. */
+export interface PetPageJson {
+  /** `[` + the stored JSON texts of at most `limit` pets, ascending by id, joined by `,` + `]`. */
+  json: string;
+  /** The id of the page's last pet (undefined for an empty page): the next page's `after`. */
+  lastId: number | undefined;
+  /** Whether more pets follow the last one. */
+  hasMore: boolean;
+}
+
+/**
+ * The JSON text of a pet as the API sends it. Pets never change once stored, so a store makes
+ * each pet's text once, when it stores it, and answers reads with it: a read serialises nothing.
+ */
+export const petJson = (pet: StoredPet): string => JSON.stringify(pet);
+
+/** A page's JSON text: the join of its pets' texts. */
+export const pageJson = (texts: readonly string[]): string => `[${texts.join(',')}]`;
+
 /** A create that may be a retry: one `key` of one `scope` creates at most one pet. */
 export interface IdempotentCreate {
   /** Whose key it is (the API key's name): keys of different callers never meet. */
@@ -69,6 +88,10 @@ export interface PetStore {
   createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult>;
   get(id: number): Promise<StoredPet | undefined>;
   list(options: ListPetsOptions): Promise<PetPage>;
+  /** `get`, as the pet's JSON text kept since it was stored (`petJson`). */
+  getJson(id: number): Promise<string | undefined>;
+  /** `list`, as the join of the page's stored JSON texts (`pageJson`). */
+  listJson(options: ListPetsOptions): Promise<PetPageJson>;
   /** Resolves when the store can serve requests; rejects with `StoreUnavailableError` otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -22,6 +22,7 @@ import type {
   ListPetsOptions,
   PetDraft,
   PetPage,
+  PetPageJson,
   PetStore,
   StoredPet,
 } from '../store/pet-store.js';
@@ -85,6 +86,14 @@ class TracedPetStore implements PetStore {
 
   list(options: ListPetsOptions): Promise<PetPage> {
     return this.#span('list', () => this.inner.list(options));
+  }
+
+  getJson(id: number): Promise<string | undefined> {
+    return this.#span('get', () => this.inner.getJson(id));
+  }
+
+  listJson(options: ListPetsOptions): Promise<PetPageJson> {
+    return this.#span('list', () => this.inner.listJson(options));
   }
 
   ping(): Promise<void> {

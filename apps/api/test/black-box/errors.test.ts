@@ -11,7 +11,14 @@ function failingStore(error: () => Error): MemoryPetStore {
   const fail = async () => {
     throw error();
   };
-  return Object.assign(store, { list: fail, get: fail, create: fail, ping: fail });
+  return Object.assign(store, {
+    list: fail,
+    listJson: fail,
+    get: fail,
+    getJson: fail,
+    create: fail,
+    ping: fail,
+  });
 }
 
 describe('error responses', () => {

@@ -233,6 +233,33 @@ export function petStoreSuite(
       expect(afterFirst.pets.map((p) => p.id)).toEqual(rest);
     });
 
+    it('answers getJson and listJson with the JSON text of what get and list return', async () => {
+      const store = await fresh();
+      const pets: StoredPet[] = [];
+      for (const draft of filterMatrix()) pets.push(await store.create(draft));
+      for (const pet of [pets[0], pets.at(-1)] as StoredPet[]) {
+        expect(await store.getJson(pet.id)).toBe(JSON.stringify(await store.get(pet.id)));
+        expect(JSON.parse((await store.getJson(pet.id)) as string)).toEqual(pet);
+      }
+      expect(await store.getJson(424242)).toBeUndefined();
+      const last = (pets.at(-1) as StoredPet).id;
+      for (const { query } of [{ query: {} }, ...filterQueries()]) {
+        for (const options of [
+          { ...query, limit: 2 },
+          { ...query, limit: LIMIT_MAX },
+          { ...query, limit: 3, after: (pets[4] as StoredPet).id },
+          { ...query, limit: 5, after: last },
+        ]) {
+          const [text, page] = [await store.listJson(options), await store.list(options)];
+          expect(text, JSON.stringify(options)).toEqual({
+            json: JSON.stringify(page.pets),
+            lastId: page.pets.at(-1)?.id,
+            hasMore: page.hasMore,
+          });
+        }
+      }
+    });
+
     it('answers ping when healthy', async () => {
       const store = await fresh();
       await expect(store.ping()).resolves.toBeUndefined();

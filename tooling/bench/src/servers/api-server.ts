@@ -25,6 +25,8 @@ runChild(async (spec) => {
       apiKeys: new StaticApiKeys(parseApiKeys(config.apiKeys)),
       logger: createLogger(config.logLevel),
       bodyLimitBytes: config.bodyLimitBytes,
+      // As the service sets it on the in-memory store (no timeout: there is no database).
+      storeLimits: { maxInFlight: config.storeMaxInFlight },
     },
     { host: '127.0.0.1', port: 0 },
   );
