@@ -81,6 +81,41 @@ describe('OpenTelemetry tracing', () => {
     expect(api.stderr()).toContain('opentelemetry loaded: true');
   });
 
+  it('makes no span for a request the sampler leaves out, nor for its store calls', async () => {
+    const receiver = await startOtlpReceiver();
+    const api = await startApiProcess({
+      API_KEYS: KEY,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+    });
+    const traceparent = (traceId: string, flags: string) =>
+      `00-${traceId}-${randomBytes(8).toString('hex')}-${flags}`;
+    const [skipped, sampled] = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')];
+    // The caller decided not to sample (flags 00): parent-based sampling follows it.
+    const left = await fetch(`${api.base}/pets/1`, {
+      headers: { ...auth, traceparent: traceparent(skipped, '00') },
+    });
+    expect(left.status).toBe(404);
+    const kept = await fetch(`${api.base}/pets`, {
+      headers: { ...auth, traceparent: traceparent(sampled, '01') },
+    });
+    expect(kept.status).toBe(200);
+    const spans = await receiver.until((all) =>
+      all.some((s) => s.traceId === sampled && s.kind === SERVER),
+    );
+    // Spans are exported in the order they end: the unsampled request's would be there by now.
+    expect(spans.filter((s) => s.traceId !== sampled)).toEqual([]);
+    expect(spans.map((s) => s.name).sort()).toEqual(['GET /v1/pets', 'pet_store list']);
+    // Its log line still names the caller's trace.
+    const line = api
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('"msg":"request"') && l.includes('/v1/pets/:petId'));
+    expect(JSON.parse(line ?? '{}').traceId).toBe(skipped);
+    api.child.kill('SIGTERM');
+    await once(api.child, 'exit');
+  });
+
   it('loads nothing of OpenTelemetry when no OTLP endpoint is set', async () => {
     const api = await startApiProcess({ API_KEYS: KEY }, [`--import=${OTEL_PROBE}`]);
     expect((await fetch(`${api.base}/pets`, { headers: auth })).status).toBe(200);

@@ -35,11 +35,21 @@ const TRACER_NAME = '@animal-store/api';
  * if any; it is the active span while the request is served, so the store's spans (and the
  * MongoDB driver's) are its children. Named `METHOD /route/template` once routed, never by the
  * raw path; a 5xx marks it as an error.
+ *
+ * A request the sampler leaves out costs next to nothing: the caller's context is read only when
+ * it sent one, and an unsampled request runs outside any context (no `context.with`), so nothing
+ * is carried across its `await`s. Its children need nothing: `TracedPetStore` makes no span
+ * without a recording parent, and the MongoDB instrumentation none without a parent span. Its
+ * trace id (the caller's, or a fresh one) still goes to the access log.
  */
 function serverSpans(tracer: Tracer): Middleware<AppState> {
   return async (ctx, next) => {
     const method = ctx.req.method ?? 'GET';
-    const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers);
+    const headers = ctx.req.headers;
+    const parent =
+      headers.traceparent === undefined && headers.baggage === undefined
+        ? ROOT_CONTEXT
+        : propagation.extract(ROOT_CONTEXT, headers);
     const span = tracer.startSpan(
       method,
       {
@@ -49,6 +59,7 @@ function serverSpans(tracer: Tracer): Middleware<AppState> {
       parent,
     );
     ctx.state.traceId = span.spanContext().traceId;
+    if (!span.isRecording()) return next();
     try {
       await context.with(trace.setSpan(parent, span), next);
     } finally {
@@ -65,7 +76,10 @@ function serverSpans(tracer: Tracer): Middleware<AppState> {
   };
 }
 
-/** A `PetStore` whose every call is a span (`pet_store <operation>`), a child of the request's. */
+/**
+ * A `PetStore` whose every call is a span (`pet_store <operation>`), a child of the request's; a
+ * call without a recording span around it (an unsampled request) is the inner store's alone.
+ */
 class TracedPetStore implements PetStore {
   constructor(
     readonly inner: PetStore,
@@ -105,6 +119,7 @@ class TracedPetStore implements PetStore {
   }
 
   #span<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    if (!trace.getActiveSpan()?.isRecording()) return call();
     return this.tracer.startActiveSpan(
       `pet_store ${operation}`,
       { kind: SpanKind.INTERNAL, attributes: { 'pet_store.operation': operation } },
