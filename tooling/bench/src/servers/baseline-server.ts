@@ -78,7 +78,10 @@ runChild(async (spec) => {
     const page = await store.list(parsed.value);
     const last = page.pets.at(-1);
     const headers: Record<string, string> = {};
-    if (page.hasMore && last) headers.Link = nextPageLink(parsed.value, last.id);
+    if (page.hasMore && last) {
+      headers.Link = nextPageLink(parsed.value, last.id);
+      headers['Next-After'] = String(last.id);
+    }
     return { status: 200, headers, text: JSON.stringify(page.pets) };
   }
 

@@ -179,6 +179,7 @@ runChild(async (spec) => {
       if (page.hasMore && last) {
         const query = `limit=${limit}${status === undefined ? '' : `&status=${status}`}&after=${last.id}`;
         reply.header('Link', `<${API_PREFIX}/pets?${query}>; rel="next"`);
+        reply.header('Next-After', String(last.id));
       }
       return page.pets;
     },
