@@ -7,7 +7,7 @@ import { Redactor } from './redact.js';
 import { parseReporters, REPORTER_NAMES, type ReporterChoice, renderers } from './report/choose.js';
 import { prettyProgress } from './report/pretty.js';
 import { ConformanceError, DEFAULT_TIMEOUT_MS, runConformance, UsageError } from './run.js';
-import { GROUPS } from './types.js';
+import { EXIT_STATUS, GROUPS } from './types.js';
 import { KIT_VERSION } from './version.js';
 
 const NAME = 'animal-store-conformance';
@@ -47,7 +47,12 @@ Options:
   -v, --version        print the kit version
   -h, --help           print this help
 
-Exit status: 0 every must check passed, 1 a check failed, 2 usage or connection error.
+Exit status: 0 PASS: every must check ran and passed
+             1 FAIL: a check failed
+             2 the run could not start: usage, connection or configuration (a base
+               URL where no operation answers, a key refused everywhere)
+             3 INCOMPLETE: nothing failed, but some must checks could not run
+               (the report lists each with why)
 `;
 
 /** Where the CLI writes and what it reads; tests pass their own. */
@@ -199,7 +204,7 @@ export async function main(args: readonly string[], given: CliIo = processIo): P
       if (file === undefined) io.stdout(text);
       else writeReport(file, text);
     }
-    return report.ok ? 0 : 1;
+    return EXIT_STATUS[report.verdict];
   } catch (error) {
     if (!(error instanceof ConformanceError)) throw error;
     const hint = error instanceof UsageError ? ' (see --help)' : '';

@@ -38,6 +38,11 @@ export class CheckContext {
     return found;
   }
 
+  /** The base URL every request goes below. */
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
   /** `GET /pets<query>` with the valid key, shared between checks while the data stays the same. */
   list(query = ''): Promise<HttpResponse> {
     const key = `GET /pets${query} after ${this.fixtures.creations} created`;

@@ -25,11 +25,13 @@ export type {
   ConformanceReport,
   Group,
   Level,
+  NotRun,
   Outcome,
   ProgressEvent,
   RequestRecord,
+  RunVerdict,
   Summary,
   Verdict,
 } from './types.js';
-export { GROUPS } from './types.js';
+export { EXIT_STATUS, GROUPS } from './types.js';
 export { KIT_NAME, KIT_VERSION } from './version.js';

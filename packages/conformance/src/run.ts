@@ -20,9 +20,11 @@ import {
   type ConformanceReport,
   GROUPS,
   type Group,
+  type NotRun,
   type Outcome,
   type ProgressEvent,
   READ_ONLY_SKIP,
+  type RunVerdict,
   type Verdict,
 } from './types.js';
 import { KIT_NAME, KIT_VERSION } from './version.js';
@@ -207,6 +209,9 @@ async function judge(check: Check, ctx: CheckContext): Promise<Verdict> {
       // Without an answer named by the check, the last one the check itself received.
       return { outcome: 'fail', message: failureMessage(error, ctx.responses.slice(seen).at(-1)) };
     }
+    if (error instanceof CheckSkipped && error.notApplicable) {
+      return { outcome: 'skip', message: error.message, notApplicable: true };
+    }
     if (error instanceof CheckSkipped || error instanceof RateLimitedError) {
       return { outcome: 'skip', message: error.message };
     }
@@ -287,6 +292,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       outcome: outcomeOf(check, verdict, strict),
       message: verdict.message,
       ms: Math.round(performance.now() - t0),
+      ...(verdict.notApplicable ? { notApplicable: true } : {}),
     };
     results.push(result);
     progress({ type: 'check', result, index, total: checks.length });
@@ -300,6 +306,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     skipped: count('skip'),
   };
   const groups = GROUPS.filter((g: Group) => checks.some((c) => c.group === g));
+  const notRun = notRunOf(results);
+  const verdict: RunVerdict =
+    summary.failed > 0 ? 'fail' : notRun.length > 0 ? 'incomplete' : 'pass';
   return redactor.deep({
     kit: { name: KIT_NAME, version: KIT_VERSION },
     baseUrl,
@@ -312,7 +321,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     inputs: { categoryIds, namePrefix, settleMs },
     hints: hint === undefined ? [] : [hint],
     groups,
-    ok: summary.failed === 0,
+    verdict,
+    notRun,
+    ok: verdict === 'pass',
     summary,
     results,
     created: {
@@ -322,6 +333,22 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     },
     requests: [...http.log],
   });
+}
+
+/**
+ * The `must` checks that could not judge the server, and why. A check a `--read-only` run leaves
+ * out on purpose, or whose statement has nothing to apply to, is not among them.
+ */
+export function notRunOf(results: readonly CheckResult[]): NotRun[] {
+  return results
+    .filter(
+      (r) =>
+        r.level === 'must' &&
+        r.outcome === 'skip' &&
+        r.message !== READ_ONLY_SKIP &&
+        r.notApplicable !== true,
+    )
+    .map((r) => ({ id: r.id, reason: r.message }));
 }
 
 /**

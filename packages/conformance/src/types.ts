@@ -24,6 +24,31 @@ export const READ_ONLY_SKIP = 'read-only run: this check creates data';
 export interface Verdict {
   readonly outcome: 'pass' | 'fail' | 'skip';
   readonly message: string;
+  /**
+   * On a skip: true when the statement has nothing to apply to on this server (a key without
+   * letters has no other case), so the check leaves the run no less complete.
+   */
+  readonly notApplicable?: boolean;
+}
+
+/**
+ * How a run ends. `pass`: every `must` check ran and passed. `fail`: a check failed.
+ * `incomplete`: none failed, but some `must` checks could not run (pets out of the lists' reach,
+ * a pet set not listed, rate limiting); they are listed with why. Exit status 0, 1 and 3.
+ */
+export type RunVerdict = 'pass' | 'fail' | 'incomplete';
+
+/** The exit status of each verdict; 2 is a run that could not start (usage, connection, configuration). */
+export const EXIT_STATUS: Readonly<Record<RunVerdict, number>> = {
+  pass: 0,
+  fail: 1,
+  incomplete: 3,
+};
+
+/** A `must` check that could not run, and why. */
+export interface NotRun {
+  readonly id: string;
+  readonly reason: string;
 }
 
 /** One conformance check: data plus the function that judges the server. */
@@ -55,6 +80,8 @@ export interface CheckResult {
   readonly outcome: Outcome;
   readonly message: string;
   readonly ms: number;
+  /** On a skip: the statement had nothing to apply to (see `Verdict`). */
+  readonly notApplicable?: boolean;
 }
 
 /** Counts of outcomes over a run. */
@@ -85,7 +112,14 @@ export interface ConformanceReport {
   /** Things to fix before reading the results, e.g. a key the server refused. */
   readonly hints: readonly string[];
   readonly groups: readonly Group[];
-  /** True when no check failed (every `must`, and with `strict` every `should`, passed). */
+  /** PASS, FAIL or INCOMPLETE: PASS only when every `must` check ran (see `RunVerdict`). */
+  readonly verdict: RunVerdict;
+  /**
+   * The `must` checks that could not run, and why: what makes a run INCOMPLETE. Checks a
+   * `--read-only` run leaves out on purpose are not among them.
+   */
+  readonly notRun: readonly NotRun[];
+  /** True when the verdict is PASS: no check failed and every `must` check ran. */
   readonly ok: boolean;
   readonly summary: Summary;
   readonly results: readonly CheckResult[];

@@ -111,6 +111,22 @@ describe('the fixtures command and --read-only --fixtures', () => {
     }
   });
 
+  it('finds the set past thousands of older pets by following a next-page Link', async () => {
+    const { file, pets } = await printedSet();
+    const run = await readOnlyRun(await loaded({ choices: ['preloaded-store'] }, pets), file);
+    for (const id of FIXTURE_CHECKS) expect(run.outcome(id), id).toBe('pass');
+  });
+
+  it('ends INCOMPLETE (exit 3), not PASS, when the set lies beyond every page it can reach', async () => {
+    const { file, pets } = await printedSet();
+    const server = await loaded({ choices: ['preloaded-store', 'no-next-link'] }, pets);
+    const run = await readOnlyRun(server, file);
+    for (const id of FIXTURE_CHECKS) expect(run.outcome(id), id).toBe('skip');
+    expect(run.report.verdict).toBe('incomplete');
+    expect(run.report.notRun.map((n) => n.id)).toEqual(expect.arrayContaining(FIXTURE_CHECKS));
+    expect(run.exitCode).toBe(3);
+  });
+
   it('skips the set’s checks, never fails them, when the set is not loaded', async () => {
     const { file } = await printedSet();
     const run = await readOnlyRun(await loaded({}, []), file);

@@ -58,11 +58,12 @@ function expectNoKey(texts: readonly string[]): void {
 
 describe('the API key, through a logging proxy', () => {
   it.each([
-    ['a full run', []],
-    ['a read-only run', ['--read-only']],
-  ])('%s puts it in no URL and no log line; query probes carry a look-alike', async (name, extra) => {
+    ['a full run', [], 0],
+    // An empty store leaves a read-only run's limits nothing to judge: INCOMPLETE.
+    ['a read-only run', ['--read-only'], 3],
+  ])('%s puts it in no URL and no log line; query probes carry a look-alike', async (name, extra, exit) => {
     const { exitCode, stderr, texts, log } = await runThroughProxy(name, extra, false);
-    expect(exitCode, stderr).toBe(0);
+    expect(exitCode, stderr).toBe(exit);
     expect(log.length).toBeGreaterThan(10);
     expectNoKey(log);
     expectNoKey(texts);

@@ -12,6 +12,7 @@ import type { CheckContext } from '../context.js';
 import { type Creation, newPetJson, type SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
 import { integerText } from '../http/json.js';
+import { laterPages } from '../http/pages.js';
 import { quote } from '../http/replay.js';
 import type { Check } from '../types.js';
 import { expectReadBack, readBack } from './read-back.js';
@@ -280,7 +281,14 @@ async function listedIn(ctx: CheckContext, id: string, queries: readonly string[
     if (pets.some((pet) => idOf(pet) === id)) return true;
     if (pets.length < LIMIT_MAX) complete = true;
   }
-  return complete ? false : undefined;
+  if (complete) return false;
+  // Every first page was full: the server's own next pages, when it offers them.
+  for (const query of queries) {
+    for await (const page of laterPages(ctx, await ctx.list(query))) {
+      if (page.items.some((pet) => idOf(pet) === id)) return true;
+    }
+  }
+  return undefined;
 }
 
 /** `createPet` (spec §4.2). */

@@ -7,10 +7,12 @@ import {
   PET_STATUSES,
   type PetStatus,
   type SpecPet,
+  validateSpecPet,
 } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import type { SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
+import { laterPages } from '../http/pages.js';
 import type { Check } from '../types.js';
 import {
   check,
@@ -54,9 +56,21 @@ function statusLists(ctx: CheckContext): Promise<StatusList[]> {
     for (const status of PET_STATUSES) {
       const res = await ctx.list(`?status=${status}&limit=${LIMIT_MAX}`);
       const pets = expectPetList(res);
-      const expected = ctx.fixtureSet
-        .filter((sent) => sent.status === status)
-        .map((sent) => ({ sent, listed: pets.find((p) => matches(p, sent)) }));
+      const wanted = ctx.fixtureSet.filter((sent) => sent.status === status);
+      const find = (within: readonly SpecPet[]) => (sent: SentPet) =>
+        within.find((p) => matches(p, sent));
+      // Past a full first page (other pets before the set's), the server's own next pages.
+      const reach = [...pets];
+      if (pets.length >= LIMIT_MAX) {
+        for await (const page of laterPages(ctx, res)) {
+          for (const item of page.items) {
+            const checked = validateSpecPet(item);
+            if (checked.ok) reach.push(checked.value);
+          }
+          if (wanted.every((sent) => find(reach)(sent) !== undefined)) break;
+        }
+      }
+      const expected = wanted.map((sent) => ({ sent, listed: find(reach)(sent) }));
       lists.push({ status, res, pets, full: pets.length >= LIMIT_MAX, expected });
     }
     return lists;

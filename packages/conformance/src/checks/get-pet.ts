@@ -14,6 +14,7 @@ import {
   expectStatus,
   fail,
   idOf,
+  notApplicable,
   type PetFields,
   pass,
   petFields,
@@ -90,7 +91,8 @@ function headerCheck(
     async run(ctx) {
       const answers = (await getPetAnswers(ctx)).filter((r) => r.headers.has(name));
       if (answers.length === 0) {
-        skip(`no getPet answer carries ${name} (see getPet.deprecation-headers)`);
+        // The value's rule applies to no answer: the header is optional, and absent.
+        notApplicable(`no getPet answer carries ${name} (see getPet.deprecation-headers)`);
       }
       for (const res of answers) {
         const value = res.headers.get(name) ?? '';
@@ -219,7 +221,9 @@ export const getPetChecks: readonly Check[] = [
           );
         }
       }
-      if (compared === 0) skip('no getPet answer carries both a readable Sunset and Deprecation');
+      if (compared === 0) {
+        notApplicable('no getPet answer carries both a readable Sunset and Deprecation');
+      }
       return pass(`Sunset follows Deprecation on ${compared} answers`);
     },
   }),

@@ -37,6 +37,13 @@ export class CheckFailed extends Error {
 /** Thrown inside a check that cannot judge (missing data, read-only mode). */
 export class CheckSkipped extends Error {
   override readonly name = 'CheckSkipped';
+  constructor(
+    message: string,
+    /** True when the check's statement has nothing to apply to (see `Verdict`). */
+    readonly notApplicable = false,
+  ) {
+    super(message);
+  }
 }
 
 /** Declares a check; the identity function that gives the registry its type. */
@@ -54,9 +61,14 @@ export function fail(message: string, res?: HttpResponse): never {
   throw new CheckFailed(message, res);
 }
 
-/** Ends the check as skipped. */
+/** Ends the check as skipped: it could not judge (the run is INCOMPLETE when it is a `must`). */
 export function skip(message: string): never {
   throw new CheckSkipped(message);
+}
+
+/** Ends the check as skipped because its statement has nothing to apply to on this server. */
+export function notApplicable(message: string): never {
+  throw new CheckSkipped(message, true);
 }
 
 /** `GET /pets?limit=1` (and, when given, how it was sent), for messages. */

@@ -146,6 +146,11 @@ export class HttpClient {
     options.redactor?.add(options.apiKey);
   }
 
+  /** The base URL requests are relative to, without a trailing `/`. */
+  get baseUrl(): string {
+    return this.base;
+  }
+
   /** Sends `request`, retrying on `429`; throws `RequestError` or `RateLimitedError`. */
   async send(request: HttpRequest): Promise<HttpResponse> {
     for (let attempt = 0; ; attempt++) {

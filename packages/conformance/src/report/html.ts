@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type CheckResult, type ConformanceReport, GROUPS, type Outcome } from '../types.js';
 import { sectionLinks } from './spec-links.js';
+import { notRunSummary, VERDICT_LABEL } from './verdict.js';
 
 /** Escapes text for an HTML element or a quoted attribute. */
 export function htmlText(text: string): string {
@@ -23,7 +24,7 @@ const LABEL: Record<Outcome, string> = {
 const STYLE = `
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; color: #1b1f24; }
 h1 { font-size: 1.5rem; margin-bottom: .25rem; }
-.verdict-pass { color: #1a7f37; } .verdict-fail { color: #cf222e; }
+.verdict-pass { color: #1a7f37; } .verdict-fail { color: #cf222e; } .verdict-incomplete { color: #9a6700; }
 .meta { color: #57606a; margin-top: 0; }
 fieldset { display: inline-block; border: 1px solid #d0d7de; margin: 0 1rem 1rem 0; }
 table.counts td, table.counts th { padding: .2rem .8rem; text-align: right; }
@@ -87,7 +88,7 @@ export function renderHtml(report: ConformanceReport): string {
   const { summary } = report;
   const order = (r: CheckResult) => OUTCOMES.indexOf(r.outcome);
   const results = [...report.results].sort((a, b) => order(a) - order(b));
-  const verdict = report.ok ? 'PASS' : 'FAIL';
+  const verdict = VERDICT_LABEL[report.verdict];
   const mode = [report.readOnly ? 'read-only' : '', report.strict ? 'strict' : ''].filter(
     (m) => m !== '',
   );
@@ -112,6 +113,7 @@ export function renderHtml(report: ConformanceReport): string {
 <p class="meta">${htmlText(report.baseUrl)}: kit ${htmlText(report.kit.version)}, run ${htmlText(report.runId)}, seed ${report.seed} (<code>--seed ${report.seed}</code> replays its cases), started ${htmlText(report.startedAt)}, ${(report.durationMs / 1000).toFixed(1)} s${mode.length === 0 ? '' : `, ${mode.join(', ')}`}</p>
 <table class="counts"><tr>${OUTCOMES.map((o) => `<th>${LABEL[o]}</th>`).join('')}</tr><tr>${OUTCOMES.map((o) => `<td id="count-${o}">${count[o]}</td>`).join('')}</tr></table>
 ${report.hints.map((h) => `<p class="hint">Hint: ${htmlText(h)}</p>`).join('\n')}
+${report.notRun.length === 0 ? '' : `<section class="hint"><p>INCOMPLETE: ${notRunSummary(report)}:</p><ul>${report.notRun.map((n) => `<li><code>${htmlText(n.id)}</code>: ${htmlText(n.reason)}</li>`).join('')}</ul></section>`}
 <form>
 <fieldset><legend>Outcome</legend>
 ${OUTCOMES.map((o) => `<label><input type="checkbox" name="outcome" value="${o}" checked> ${LABEL[o]} (${count[o]})</label>`).join('\n')}

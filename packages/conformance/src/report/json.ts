@@ -15,6 +15,8 @@ export function renderJson(report: ConformanceReport): string {
     inputs: report.inputs,
     hints: report.hints,
     groups: report.groups,
+    verdict: report.verdict,
+    notRun: report.notRun,
     ok: report.ok,
     summary: report.summary,
     specification: SPECIFICATION_URL,

@@ -1,6 +1,7 @@
 import type { CheckResult, ConformanceReport } from '../types.js';
 import { GROUPS } from '../types.js';
 import { sectionLinks } from './spec-links.js';
+import { notRunIds, VERDICT_LABEL } from './verdict.js';
 
 // Characters XML 1.0 cannot hold at all, even escaped.
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -18,7 +19,7 @@ function xml(text: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-function testcase(result: CheckResult): string {
+function testcase(result: CheckResult, notRun: boolean): string {
   const open = `    <testcase name="${xml(result.id)}" classname="${xml(`animal-store-conformance.${result.group}`)}" time="${seconds(result.ms)}">`;
   const links = sectionLinks(result.section).join(' ');
   const detail = `${result.level} ${result.section}: ${result.message}${links ? `\nsee ${links}` : ''}`;
@@ -26,7 +27,7 @@ function testcase(result: CheckResult): string {
     case 'fail':
       return `${open}\n      <failure type="${result.level}" message="${xml(result.message)}">${xml(`${result.title}\n${detail}`)}</failure>\n    </testcase>`;
     case 'skip':
-      return `${open}\n      <skipped message="${xml(result.message)}"/>\n    </testcase>`;
+      return `${open}\n      <skipped message="${xml(notRun ? `NOT RUN (must): ${result.message}` : result.message)}"/>\n    </testcase>`;
     case 'advisory':
       return `${open}\n      <system-out>${xml(`ADVISORY (should, ${result.section}): ${result.message}${links ? `\nsee ${links}` : ''}`)}</system-out>\n    </testcase>`;
     default:
@@ -36,6 +37,7 @@ function testcase(result: CheckResult): string {
 
 /** Renders a report as JUnit XML: one testsuite per group, one testcase per check (its id). */
 export function renderJunit(report: ConformanceReport): string {
+  const notRun = notRunIds(report);
   const suites = GROUPS.flatMap((group) => {
     const results = report.results.filter((r) => r.group === group);
     if (results.length === 0) return [];
@@ -49,8 +51,9 @@ export function renderJunit(report: ConformanceReport): string {
       `      <property name="runId" value="${report.runId}"/>`,
       `      <property name="kitVersion" value="${xml(report.kit.version)}"/>`,
       `      <property name="seed" value="${report.seed}"/>`,
+      `      <property name="verdict" value="${VERDICT_LABEL[report.verdict]}"/>`,
       '    </properties>',
-      ...results.map(testcase),
+      ...results.map((r) => testcase(r, notRun.has(r.id))),
       ...(report.hints.length === 0
         ? []
         : [

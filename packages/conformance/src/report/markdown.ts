@@ -1,6 +1,7 @@
 import type { CheckResult, ConformanceReport, Outcome } from '../types.js';
 import { READ_ONLY_SKIP } from '../types.js';
 import { sectionLinks } from './spec-links.js';
+import { notRunIds, notRunSummary, VERDICT_LABEL } from './verdict.js';
 
 /**
  * Text inside a Markdown paragraph or table cell (never at the start of a line): HTML is written
@@ -65,10 +66,12 @@ export function renderMarkdown(report: ConformanceReport): string {
   const of = (outcome: Outcome) => report.results.filter((r) => r.outcome === outcome);
   const failed = of('fail');
   const advisories = of('advisory');
+  const notRunSet = notRunIds(report);
+  const notRunChecks = of('skip').filter((r) => notRunSet.has(r.id));
   const notRun = of('skip').filter((r) => r.message === READ_ONLY_SKIP).length;
-  const skipped = of('skip').filter((r) => r.message !== READ_ONLY_SKIP);
+  const skipped = of('skip').filter((r) => r.message !== READ_ONLY_SKIP && !notRunSet.has(r.id));
   const passed = of('pass');
-  const verdict = report.ok ? 'PASS' : 'FAIL';
+  const verdict = VERDICT_LABEL[report.verdict];
   const mode = [report.readOnly ? 'read-only' : '', report.strict ? 'strict' : '']
     .filter((m) => m !== '')
     .join(', ');
@@ -85,6 +88,13 @@ export function renderMarkdown(report: ConformanceReport): string {
     ...(failed.length === 0
       ? []
       : [`### Failed (${report.strict ? 'checks' : 'must'})`, '', ...failed.flatMap(entry)]),
+    ...(notRunChecks.length === 0
+      ? []
+      : [
+          `### Not run (must): ${notRunSummary(report)}, so the run is INCOMPLETE`,
+          '',
+          ...notRunChecks.flatMap(entry),
+        ]),
     ...(advisories.length === 0
       ? []
       : folded(
@@ -93,7 +103,7 @@ export function renderMarkdown(report: ConformanceReport): string {
         )),
     ...(skipped.length === 0 && notRun === 0
       ? []
-      : folded(`${summary.skipped} skipped (could not be judged)`, [
+      : folded(`${summary.skipped - notRunChecks.length} skipped`, [
           ...skipped.flatMap(entry),
           ...(notRun === 0
             ? []

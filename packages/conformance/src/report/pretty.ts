@@ -6,6 +6,7 @@ import {
   READ_ONLY_SKIP,
 } from '../types.js';
 import { sectionLinks } from './spec-links.js';
+import { notRunIds, notRunSummary } from './verdict.js';
 
 const MARK: Record<Outcome, string> = { pass: '✓', fail: '✗', advisory: '!', skip: '-' };
 
@@ -73,14 +74,15 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export function renderPretty(report: ConformanceReport): string {
   const { summary } = report;
   // Checks a read-only run left out are counted on one line rather than listed.
-  const notRun = report.results.filter((r) => r.message === READ_ONLY_SKIP).length;
+  const leftOut = report.results.filter((r) => r.message === READ_ONLY_SKIP).length;
+  const notRun = notRunIds(report);
   const section = (title: string, outcome: Outcome) => {
     const results = report.results.filter(
-      (r) => r.outcome === outcome && r.message !== READ_ONLY_SKIP,
+      (r) => r.outcome === outcome && r.message !== READ_ONLY_SKIP && !notRun.has(r.id),
     );
     const extra =
-      outcome === 'skip' && notRun > 0
-        ? [`  - ${notRun} checks that create pets (--read-only)`]
+      outcome === 'skip' && leftOut > 0
+        ? [`  - ${leftOut} checks that create pets (--read-only)`]
         : [];
     const lines = [...results.map(line), ...extra];
     return lines.length === 0 ? [] : ['', title, ...lines];
@@ -91,9 +93,18 @@ export function renderPretty(report: ConformanceReport): string {
       ? 'Created no pets.'
       : `Created ${plural(report.created.count, 'pet')} named ${report.created.namePrefix}<n>; they stay on the server (the spec has no delete).`;
   const failedWhat = report.strict ? 'check' : 'must check';
-  const verdict = report.ok
-    ? `PASS: every must check passed${summary.advisories > 0 ? ` (${plural(summary.advisories, 'advisory', 'advisories')} to consider)` : ''}`
-    : `FAIL: ${plural(summary.failed, failedWhat)} failed`;
+  const advised =
+    summary.advisories > 0
+      ? ` (${plural(summary.advisories, 'advisory', 'advisories')} to consider)`
+      : '';
+  const verdict = {
+    pass: `PASS: every must check ran and passed${leftOut > 0 ? `, except the ${leftOut} that create pets (--read-only)` : ''}${advised}`,
+    fail: `FAIL: ${plural(summary.failed, failedWhat)} failed`,
+    incomplete: `INCOMPLETE: no check failed, but ${notRunSummary(report)} (listed above, with why)`,
+  }[report.verdict];
+  const notRunLines = report.results
+    .filter((r) => notRun.has(r.id))
+    .map((r) => `  - ${r.id} (${r.section}): ${terminalSafe(r.message)}`);
   const hints = report.hints.map((hint) => `HINT: ${terminalSafe(hint)}`);
   // Every contract section a failure or an advisory cites, with its link.
   const cited = [
@@ -109,6 +120,9 @@ export function renderPretty(report: ConformanceReport): string {
     `run ${report.runId}, seed ${report.seed} (--seed ${report.seed} replays its cases), ${plural(report.requests.length, 'request')} in ${seconds} s${report.readOnly ? ', read-only' : ''}${report.strict ? ', strict' : ''}`,
     ...(hints.length === 0 ? [] : ['', ...hints]),
     ...section(report.strict ? 'Failed' : 'Failed (must)', 'fail'),
+    ...(notRunLines.length === 0
+      ? []
+      : ['', 'Not run (must checks that could not judge: the run is INCOMPLETE)', ...notRunLines]),
     ...section('Advisories (should: recommended where the spec leaves a gap)', 'advisory'),
     ...section('Skipped (could not be judged)', 'skip'),
     ...(links.length === 0 ? [] : ['', 'The contract sections cited:', ...links]),
