@@ -1,7 +1,9 @@
 # The API's image, built from the repository root (deploy/image/test.sh builds and checks it):
 #   docker build --build-arg VERSION=0.1.0 --build-arg REVISION="$(git rev-parse HEAD)" -t animal-store-api .
-# BASE_IMAGE: any Debian-like image with Node.js 20.19+ and npm on PATH.
-ARG BASE_IMAGE=node:20-bookworm-slim
+# BASE_IMAGE: any Debian-like image with Node.js 24 and npm on PATH. The default is the official
+# image pinned by the digest of its multi-arch index (amd64 and arm64), so a rebuild gets the same
+# bytes; how it was chosen and how to move it: apps/api/README.md, "The image".
+ARG BASE_IMAGE=node:24.18.0-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 
 FROM ${BASE_IMAGE} AS build
 ARG PNPM_VERSION=10.34.9

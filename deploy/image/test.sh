@@ -2,9 +2,10 @@
 # Builds the repository's Dockerfile with Debian's buildah (no Docker engine: vfs storage, chroot
 # isolation), starts the image on 127.0.0.1 and runs the conformance kit against it (--strict).
 # No base image can be pulled here, so the base is a stand-in: Debian bookworm from debootstrap
-# (cached under ~/.cache/animal-store/image-base) with this machine's Node.js, npm and certificate
-# authorities. Fails loudly on the first error. Needs root, buildah, debootstrap, and `pnpm build`
-# done (the kit's CLI).
+# (cached under ~/.cache/animal-store/image-base) with the `node` first on PATH, which must be the
+# Dockerfile's Node major (24; .ci/run puts npm's Node 24 first), this machine's npm and its
+# certificate authorities. Fails loudly on the first error. Needs root, buildah, debootstrap, and
+# `pnpm build` done (the kit's CLI).
 # .ci/run starts it beside the main test command.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -19,8 +20,13 @@ kit="$root/packages/conformance/bin/animal-store-conformance.js"
 
 buildah=(buildah --storage-driver vfs)
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/image-base"
-node_bin="$(command -v node)"
-node_version="$(node --version)"
+node_bin="$(readlink -f "$(command -v node)")"
+node_version="$("$node_bin" --version)"
+# The Dockerfile's default base carries Node 24: the stand-in carries the same major.
+case "$node_version" in
+  v24.*) ;;
+  *) fail "the stand-in base needs Node 24 first on PATH (found $node_version at $node_bin); .ci/run installs it" ;;
+esac
 # npm's package folder (npm is a link to its bin/npm-cli.js).
 npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
 base_tar="$cache/debian-bookworm.tar"
