@@ -21,7 +21,7 @@ const KIT = '@animal-store/conformance';
 const CLIENT = '@animal-store/client';
 const API_KEY = 'release-test-key';
 
-/** The consumer's compiler options: what a strict TypeScript project on Node 20 uses. */
+/** The consumer's compiler options: what a strict TypeScript project on Node 22 (the oldest the packages support) uses. */
 const CONSUMER_COMPILER_OPTIONS = {
   target: 'ES2023',
   module: 'NodeNext',
@@ -154,7 +154,7 @@ describe('the public packages, packed and installed with npm into an empty proje
         packed.conformance.filename,
         packed.client.filename,
         'typescript@5.9',
-        '@types/node@20',
+        '@types/node@22',
       ],
       { cwd: project, env: npmEnv },
     );
@@ -313,7 +313,7 @@ console.log(API_VERSION, validateNewPet({ name: 'Rex', categoryId: 1 }).ok, CHEC
     expect(readFileSync(join(dir, 'out/index.js'), 'utf8')).toContain(
       'require("@animal-store/contract")',
     );
-    // Node 20.19+ loads the ES modules with require().
+    // Every Node the packages support loads the ES modules with require().
     expect(await runOk(process.execPath, ['out/index.js'], { cwd: dir })).toBe('1.0.0 true true\n');
   });
 

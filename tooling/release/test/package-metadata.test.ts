@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { readChangesets } from '../src/changesets.js';
 import { publicPackages, workspacePackages } from '../src/workspace.js';
@@ -46,7 +47,7 @@ describe('the public packages', () => {
           directory: dir,
         },
         type: 'module',
-        engines: { node: expect.stringMatching(/^>=20/) },
+        engines: { node: expect.any(String) },
         publishConfig: { access: 'public' },
       });
     });
@@ -75,6 +76,24 @@ describe('the public packages', () => {
         if (WORKSPACE_NAMES.has(dependency)) expect(range, dependency).toBe('workspace:^');
       }
     });
+  });
+
+  it('claim the same Node versions, each major of them tested by CI (.ci/node-versions)', () => {
+    const ranges = new Set(PUBLIC.map((pkg) => (pkg.manifest.engines as { node: string }).node));
+    expect(ranges.size).toBe(1);
+    const [range] = [...ranges] as [string];
+    const tested = read('.', '.ci/node-versions')
+      .split('\n')
+      .filter((line) => /^\d/.test(line));
+    for (const version of tested) expect(semver.satisfies(version, range), version).toBe(true);
+    // Every major the range admits, up to the newest tested one, is tested; none below is admitted.
+    const newest = Math.max(...tested.map((version) => semver.major(version)));
+    const claimed = Array.from({ length: newest + 1 }, (_, major) => major).filter((major) =>
+      semver.intersects(range, `${major}.x`),
+    );
+    expect(claimed).toEqual(tested.map((version) => semver.major(version)));
+    // Node 20 reached its end of life on 2026-04-30 (docs/decisions.md).
+    expect(semver.intersects(range, '20.x')).toBe(false);
   });
 
   it('gives the kit its command: a script Node runs directly, there before any build', () => {
