@@ -11,6 +11,7 @@ const OPTIONS = {
   warmup: ['S', 'seconds of warm-up per server (default: 2)'],
   connections: ['N', 'connections (default: 100)'],
   pipelining: ['N', 'requests in flight per connection, throughput runs (default: 10)'],
+  'create-warmup': ['N', 'creates sent to each server before every POST round (default: 20000)'],
   'no-pin': ['', 'do not pin the driver and the servers to separate CPUs'],
   node: ['PATH', "also run the API on this Node.js binary (e.g. Node 24 from npm's `node`)"],
   tracing: ['RATIO', 'also run the API traced, sampling this ratio (0.01: 1%) to a local sink'],
@@ -90,7 +91,7 @@ export function parseSettings(argv: string[]) {
     measure: length(positive('duration', values.duration, smoke ? 0.5 : 4, false)),
     warmup: length(positive('warmup', values.warmup, smoke ? 0.25 : 2, false)),
     /** Warm-up creates of each POST round, the same on both freshly seeded servers. */
-    createWarmupRequests: 20_000,
+    createWarmupRequests: positive('create-warmup', values['create-warmup'], 20_000),
     connections: positive('connections', values.connections, smoke ? 10 : 100),
     pipelining: positive('pipelining', values.pipelining, smoke ? 2 : 10),
     /**

@@ -13,14 +13,19 @@ describe('the command line', () => {
       warmup: { durationS: 2 },
       connections: 100,
       pipelining: 10,
+      createWarmupRequests: 20_000,
       pin: true,
+      node: undefined,
+      tracing: undefined,
+      ref: undefined,
     });
   });
 
   it('reads lists, numbers and flags, and "off" for no growth runs', () => {
     const argv = ['--endpoints', 'get, list', '--growth', 'off', '--rounds', '9', '--no-pin'];
-    expect(parseSettings([...argv, '--duration', '1.5'])).toMatchObject({
+    expect(parseSettings([...argv, '--duration', '1.5', '--create-warmup', '5000'])).toMatchObject({
       endpoints: ['get', 'list'],
+      createWarmupRequests: 5000,
       growth: [],
       rounds: 9,
       measure: { durationS: 1.5 },
@@ -43,6 +48,17 @@ describe('the command line', () => {
     for (const option of ['--smoke', '--endpoints LIST', '--no-pin', '--readme FILE']) {
       expect(HELP).toContain(option);
     }
+  });
+
+  it('takes the API variants: another Node.js binary, a sampling ratio, a commit', () => {
+    const argv = ['--node', '/opt/node24/bin/node', '--tracing', '0.01', '--ref', 'f8ab415'];
+    expect(parseSettings(argv)).toMatchObject({
+      node: '/opt/node24/bin/node',
+      tracing: 0.01,
+      ref: 'f8ab415',
+    });
+    expect(() => parseSettings(['--tracing', '2'])).toThrow('--tracing must be a ratio');
+    expect(() => parseSettings(['--tracing', '0'])).toThrow('--tracing must be a ratio');
   });
 
   it('refuses an unknown endpoint, a bad number and an unknown option', () => {
