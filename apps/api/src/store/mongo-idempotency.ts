@@ -24,6 +24,10 @@ export interface IdempotencyDocument {
    */
   instance: string;
   fingerprint: string;
+  /**
+   * Written `in-flight`; whether the create is done is whether a pet with this `instance`
+   * exists. `done` (with `pet`) only in records written before that, kept 24 hours at most.
+   */
   state: 'in-flight' | 'done';
   /** The id the pet is (or will be) stored under. */
   petId: Long;
@@ -34,7 +38,7 @@ export interface IdempotencyDocument {
   createdAt: Date;
   /** A TTL index removes the record from then on. */
   expiresAt: Date;
-  /** The created pet, once `done`: what a repeat gets back. */
+  /** The created pet, in a `done` record. */
   pet?: PetDocument;
 }
 
@@ -103,7 +107,7 @@ export class MongoIdempotency {
   }
 
   async createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult> {
-    const { records } = this.#deps;
+    const { pets, records } = this.#deps;
     const _id = idempotencyRecordId(request.scope, request.key);
     // Reserved once per call; a repeat leaves it unused, a gap in the ids and nothing more.
     let petId: number | undefined;
@@ -139,9 +143,12 @@ export class MongoIdempotency {
         continue;
       }
       if (found.fingerprint !== request.fingerprint) return { outcome: 'key-reused' };
+      // A record from before pets were their own record of the result.
       if (found.state === 'done' && found.pet) {
         return { outcome: 'replayed', pet: toPet(found.pet) };
       }
+      const stored = await guarded(() => pets.findOne({ idempotencyRecord: found.instance }));
+      if (stored) return { outcome: 'replayed', pet: toPet(stored) };
       if (found.leaseUntil > now) return { outcome: 'in-flight' };
       // The holder died or stalled: take over, keeping the pet id it reserved.
       const taken = await guarded(() =>
@@ -158,17 +165,16 @@ export class MongoIdempotency {
     throw new Error(`the idempotency record ${_id} kept changing`);
   }
 
-  /** Inserts the pet under the reserved id (or finds it inserted), then records the result. */
+  /**
+   * Inserts the pet under the reserved id (or finds it inserted). The pet, tied to the record by
+   * its `idempotencyRecord`, is the record of the result: a create writes two documents and
+   * reads none, so it costs the same however many records are kept, on servers that find
+   * nothing through an index too (FerretDB 1.x on SQLite scans for every filter).
+   */
   async #finish(held: Held, reservedId: number, draft: PetDraft): Promise<IdempotentCreateResult> {
     const { _id, owner } = held;
     try {
       const pet = await this.#insertPet(held, reservedId, draft);
-      await guarded(() =>
-        this.#deps.records.updateOne(
-          { _id, owner },
-          { $set: { state: 'done', pet: toPetDocument(pet.id, pet) } },
-        ),
-      );
       return { outcome: 'created', pet };
     } catch (error) {
       if (error instanceof LeaseLostError) return { outcome: 'in-flight' };

@@ -54,7 +54,7 @@ describe('MongoPetStore createOnce on disk', () => {
     const result = await store.createOnce(request);
     if (result.outcome !== 'created') throw new Error(result.outcome);
     const record = await records.findOne({ _id: recordId }, { promoteLongs: false });
-    expect(record).toMatchObject({ state: 'done', fingerprint: 'f-1' });
+    expect(record).toMatchObject({ state: 'in-flight', fingerprint: 'f-1' });
     expect(record?.petId.toNumber()).toBe(result.pet.id);
     expect((record?.expiresAt.getTime() ?? 0) - (record?.createdAt.getTime() ?? 0)).toBe(
       IDEMPOTENCY_KEY_TTL_MS,
@@ -76,7 +76,7 @@ describe('MongoPetStore createOnce on disk', () => {
     else expect(ttl).toBeUndefined();
   });
 
-  it('finishes the create of a request that died after inserting the pet, adding none', async () => {
+  it('replays the create of a request that died after inserting the pet, adding none', async () => {
     const { store, pets, records } = await open();
     await abandonedRecord(records, past());
     await pets.insertOne({
@@ -87,7 +87,7 @@ describe('MongoPetStore createOnce on disk', () => {
       idempotencyRecord: 'instance-1',
     });
     const result = await store.createOnce(request);
-    expect(result).toEqual({ outcome: 'created', pet: { id: 500, ...request.draft } });
+    expect(result).toEqual({ outcome: 'replayed', pet: { id: 500, ...request.draft } });
     expect(await pets.countDocuments()).toBe(1);
     expect((await store.createOnce(request)).outcome).toBe('replayed');
   });
