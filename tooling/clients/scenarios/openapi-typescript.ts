@@ -7,20 +7,44 @@ import type { components, paths } from '../.generated/openapi-typescript/schema.
 type PetStatus = components['schemas']['PetStatus'];
 type ErrorBody = components['schemas']['ErrorBody'];
 
-/** The next page's `after`: a query parameter of the `Link: rel="next"` target. */
-function nextAfter(link: string | null): number | undefined {
-  const target = link?.split(',').find((entry) => /;\s*rel="?next"?/.test(entry));
-  const query = target?.slice(target.indexOf('<') + 1, target.indexOf('>'));
-  const after = query === undefined ? null : new URL(query, 'http://x').searchParams.get('after');
-  return after === null ? undefined : Number(after);
+type ErrorCode = ErrorBody['code'];
+/** The generated code is the union of the document's error codes, not `string`. */
+export const codes: ErrorCode[] = [
+  'not_found',
+  // @ts-expect-error: not one of the error codes
+  'no_such_code',
+];
+
+/** What a client does about an error, by its code: a switch the union type-checks. */
+function explain(code: ErrorCode): string {
+  switch (code) {
+    case 'validation_failed':
+    case 'malformed_json':
+      return 'fix the request';
+    case 'unauthorized':
+      return 'check the key';
+    case 'not_found':
+    case 'gone':
+      return 'nothing there';
+    case 'rate_limited':
+    case 'service_unavailable':
+    case 'conflict':
+      return 'retry later';
+    default:
+      return 'report it';
+  }
 }
 
 /** The error body of a failed call, by its status. */
-const failure = (status: number, error: ErrorBody | undefined) => ({
-  status,
-  code: error?.code,
-  fields: [...new Set(error?.details?.map((detail) => detail.path))],
-});
+const failure = (status: number, error: ErrorBody | undefined) => {
+  if (error === undefined || explain(error.code) === '')
+    throw new Error(`no Error body: ${status}`);
+  return {
+    status,
+    code: error.code,
+    fields: [...new Set(error.details?.map((detail) => detail.path))],
+  };
+};
 
 export async function scenario(baseUrl: string, apiKey: string) {
   const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` } });
@@ -47,7 +71,9 @@ export async function scenario(baseUrl: string, apiKey: string) {
     const statuses: PetStatus[] = page.data.map((pet) => pet.status);
     if (statuses.some((status) => status !== 'pending')) throw new Error('filter ignored');
     pages.push(page.data.map((pet) => pet.name));
-    after = nextAfter(page.response.headers.get('Link'));
+    // The next page: the same query, after the id in the declared Next-After header.
+    const next = page.response.headers.get('Next-After');
+    after = next === null ? undefined : Number(next);
   } while (after !== undefined);
 
   const fetched = await api.GET('/pets/{petId}', {

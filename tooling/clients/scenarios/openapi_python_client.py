@@ -7,34 +7,37 @@ address and key in ANIMAL_STORE_BASE_URL and ANIMAL_STORE_API_KEY. Prints what i
 import json
 import os
 import uuid
-from urllib.parse import parse_qs, urlsplit
 
 from animal_store_client import AuthenticatedClient
 from animal_store_client.api.pets import create_pet, get_pet, list_pets
-from animal_store_client.models import ErrorBody, NewPet, Pet, PetStatus
+from animal_store_client.models import ErrorBody, ErrorCode, NewPet, Pet, PetStatus
 from animal_store_client.types import UNSET
 
 base_url = os.environ["ANIMAL_STORE_BASE_URL"]
 api = AuthenticatedClient(base_url=base_url, token=os.environ["ANIMAL_STORE_API_KEY"])
 
 
-def next_after(link):
-    """The next page's `after`: a query parameter of the `Link: rel="next"` target."""
-    for entry in (link or "").split(","):
-        target, _, params = entry.partition(";")
-        if "next" in params:
-            after = parse_qs(urlsplit(target.strip(" <>")).query).get("after")
-            return int(after[0]) if after else None
-    return None
+def explain(code):
+    """What a client does about an error, by its code: the generated ErrorCode enum."""
+    match code:
+        case ErrorCode.VALIDATION_FAILED | ErrorCode.MALFORMED_JSON:
+            return "fix the request"
+        case ErrorCode.UNAUTHORIZED:
+            return "check the key"
+        case ErrorCode.NOT_FOUND | ErrorCode.GONE:
+            return "nothing there"
+        case _:
+            return "report it"
 
 
 def failure(response):
     """The status and Error body of a failed call."""
     assert isinstance(response.parsed, ErrorBody), response.content
     code = response.parsed.code
+    assert isinstance(code, ErrorCode) and explain(code), code
     return {
         "status": response.status_code,
-        "code": code if isinstance(code, str) else code.value,
+        "code": code.value,
         "fields": sorted({detail.path for detail in response.parsed.details or []}),
     }
 
@@ -58,9 +61,11 @@ while True:
     assert isinstance(page.parsed, list), page.content
     assert all(pet.status is PetStatus.PENDING for pet in page.parsed)
     pages.append([pet.name for pet in page.parsed])
-    after = next_after(page.headers.get("Link"))
+    # The next page: the same query, after the id in the declared Next-After header.
+    after = page.headers.get("Next-After")
     if after is None:
         break
+    after = int(after)
 
 fetched = get_pet.sync_detailed(client=api, pet_id=created.parsed.id)
 assert isinstance(fetched.parsed, Pet), fetched.content
