@@ -7,7 +7,6 @@ import { assertSame, type Captured, capture } from './verify.js';
 
 export type Progress = (line: string) => void;
 
-type Side = 'api' | 'baseline';
 type Servers = Record<string, ServerChild>;
 
 /** One endpoint's runs: what every step needs. */
@@ -51,7 +50,11 @@ export interface EndpointComparison {
     p99Ratio: number;
     /** Baseline CPU per request over the API's, paired by round (both loaded together). */
     cpuRatio: Spread;
-    rounds: Record<Side, RunSummary>[];
+    /** Every server's medians but the replay limit's (all loaded together), by name. */
+    servers: Record<string, RunSummary>;
+    /** Each server's CPU time per request over the API's, paired by round (loaded together). */
+    cpuOverApi: Record<string, Spread>;
+    rounds: Record<string, RunSummary>[];
   };
   /** The highest of every process of each server of the endpoint (POST restarts them). */
   peakRssMb: { api: number; baseline: number } & Record<string, number>;
@@ -107,45 +110,57 @@ export async function throughputRounds<K extends string>(
 }
 
 /**
- * The API and the baseline at `rate` each, together, from one driver: a stall of the host delays
- * both alike, so their p99s compare the servers, not where the stalls fell. Latencies are pooled
- * over the rounds: the p99 weighs every stall of every round.
+ * Every server but the replay limit at `rate` each, together, from one driver: a stall of the
+ * host delays all alike, so their p99s and their CPU time per request compare the servers, not
+ * where the stalls fell. Latencies are pooled over the rounds: the p99 weighs every stall of every
+ * round.
  */
 async function fixedRateRounds(
   runs: Runs,
   servers: Servers,
+  names: readonly string[],
   rate: number,
 ): Promise<EndpointComparison['fixedRate']> {
   const { settings, requests, expectStatus } = runs;
-  const pooled = { api: new Samples(), baseline: new Samples() };
-  const together = async (length: RunLength, pool?: Record<Side, Samples>) => {
+  const pooled = Object.fromEntries(names.map((name) => [name, new Samples()]));
+  const together = async (length: RunLength, pool?: Record<string, Samples>) => {
     const load = { rate, connections: settings.connections, expectStatus, ...length };
-    const run = (side: Side) => steady(servers[side] as ServerChild, requests, load, pool?.[side]);
-    const [api, baseline] = await Promise.all([run('api'), run('baseline')]);
-    return { api, baseline };
+    const run = (name: string) =>
+      steady(servers[name] as ServerChild, requests, load, pool?.[name]);
+    const done = await Promise.all(names.map(run));
+    return Object.fromEntries(names.map((name, i) => [name, done[i] as RunSummary]));
   };
   await together(settings.warmup);
-  const rounds: Record<Side, RunSummary>[] = [];
+  const rounds: Record<string, RunSummary>[] = [];
+  const at = (r: Record<string, RunSummary>, name: string) => r[name] as RunSummary;
   for (let r = 0; r < settings.rounds; r++) {
-    const { api: a, baseline: b } = await together(settings.measure, pooled);
-    rounds.push({ api: a, baseline: b });
+    const done = await together(settings.measure, pooled);
+    rounds.push(done);
+    const show = names.map(
+      (name) =>
+        `${name} ${at(done, name).p50Ms} / ${at(done, name).p99Ms} (${at(done, name).cpuUsPerRequest})`,
+    );
     runs.progress(
-      `${runs.label}: at ${rate} req/s each, round ${r + 1}/${settings.rounds}: p50 / p99 ms ` +
-        `API ${a.p50Ms} / ${a.p99Ms}, baseline ${b.p50Ms} / ${b.p99Ms}`,
+      `${runs.label}: at ${rate} req/s each, round ${r + 1}/${settings.rounds}: p50 / p99 ms (CPU µs/req) ${show.join(', ')}`,
     );
   }
   /** Medians over the rounds, but the quantiles of all rounds' latencies together. */
-  const summary = (side: Side): RunSummary => ({
-    ...medianOf(rounds.map((r) => r[side])),
-    ...latencyQuantiles(pooled[side]),
+  const summary = (name: string): RunSummary => ({
+    ...medianOf(rounds.map((r) => at(r, name))),
+    ...latencyQuantiles(pooled[name] as Samples),
   });
-  const [api, baseline] = [summary('api'), summary('baseline')];
+  const all = Object.fromEntries(names.map((name) => [name, summary(name)]));
+  const [api, baseline] = [all.api as RunSummary, all.baseline as RunSummary];
+  const over = (name: string) =>
+    spread(rounds.map((r) => at(r, name).cpuUsPerRequest / at(r, 'api').cpuUsPerRequest));
   return {
     rate,
     api,
     baseline,
     p99Ratio: round(api.p99Ms / baseline.p99Ms, 3),
-    cpuRatio: spread(rounds.map((r) => r.baseline.cpuUsPerRequest / r.api.cpuUsPerRequest)),
+    cpuRatio: over('baseline'),
+    servers: all,
+    cpuOverApi: Object.fromEntries(names.map((name) => [name, over(name)])),
     rounds,
   };
 }
@@ -229,9 +244,13 @@ export async function compareEndpoint(
       rpsOverApi: each((name) => spread(rounds.map((r) => at(r, 'api').rps / at(r, name).rps))),
       rounds,
     };
-    const slower = Math.min(throughput.api.rps, throughput.baseline.rps);
-    const rate = Math.max(1, Math.round(slower * settings.rateFraction));
-    const fixedRate = await fixedRateRounds(runs, servers, rate);
+    // Every server but the limit at once: each gets its share of `rateFraction` × 2 (the core's
+    // load of two servers at a sixteenth each), of the slowest one's throughput.
+    const loaded = names.filter((name) => name !== 'limit');
+    const slower = Math.min(...loaded.map((name) => throughput.servers[name]?.rps ?? 0));
+    const share = (settings.rateFraction * 2) / loaded.length;
+    const rate = Math.max(1, Math.round(slower * share));
+    const fixedRate = await fixedRateRounds(runs, servers, loaded, rate);
     notePeaks();
     return {
       endpoint: endpointId,

@@ -119,16 +119,18 @@ function throughputTable(report: Report): string {
 }
 
 function fixedRateTable(comparisons: readonly EndpointComparison[]): string {
-  const rows = comparisons.map(({ label, fixedRate: f }) => [
-    `\`${label}\``,
-    n(f.rate),
-    [f.api, f.baseline].map((s) => `${latencies(s)} / ${ms(s.p999Ms)}`).join(' · '),
-    `**${f.p99Ratio.toFixed(2)}**`,
-    `${f.api.cpuUsPerRequest.toFixed(0)} / ${f.baseline.cpuUsPerRequest.toFixed(0)}`,
-    bold(f.cpuRatio),
-  ]);
-  const header = ['endpoint', 'rate req/s each', 'p50 / p99 / p99.9 ms API · baseline'];
-  header.push('p99 API/baseline', 'CPU µs/req API / baseline', 'CPU baseline/API (min–max)');
+  const rows = comparisons.flatMap(({ label, fixedRate: f }) =>
+    Object.entries(f.servers).map(([name, s]) => [
+      `\`${label}\``,
+      name,
+      n(f.rate),
+      `${latencies(s)} / ${ms(s.p999Ms)}`,
+      s.cpuUsPerRequest.toFixed(0),
+      name === 'api' ? '1' : bold(f.cpuOverApi[name] as Spread),
+    ]),
+  );
+  const header = ['endpoint', 'server', 'rate req/s each', 'p50 / p99 / p99.9 ms'];
+  header.push('CPU µs/req', "CPU/req over the API's (min–max)");
   return table(header, rows);
 }
 
@@ -172,7 +174,7 @@ function renderMarkdown(report: Report): string {
       `Throughput: ${settings.rounds} rounds, each server in turn. CPU/req over the API's: the server's CPU time per request over the API's in the same round, median (min–max) over the rounds; above 1 the API costs less (for \`fastify\`, API/Fastify).`,
       throughputTable(report),
       ...heldBackNote(comparisons),
-      `Fixed rate: the API and the baseline loaded at the same time, each at ${settings.rateFraction} × the slower one's throughput, open loop. Every column is explained in tooling/bench/README.md.`,
+      `Fixed rate: every server but the replay limit loaded at the same time, each at its share of ${settings.rateFraction * 2} × the slowest one's throughput, open loop, one request in flight per connection. Every column is explained in tooling/bench/README.md.`,
       fixedRateTable(comparisons),
     );
   }
@@ -192,29 +194,38 @@ export function renderSummary(report: Report): string {
       n(t.api.rps),
       fastify ? `${t.api.cpuUsPerRequest.toFixed(0)} / ${fastify.cpuUsPerRequest.toFixed(0)}` : '–',
       fastify ? bold(t.cpuOverApi.fastify as Spread) : '–',
+      fixed(c, 'fastify'),
       ratio(t.ratio, t.baseline),
       ratio(t.limitRatio, t.limit),
       ...extra.map((name) => {
         const over = t.cpuOverApi[name];
         const run = t.servers[name];
-        return over && run ? `${run.cpuUsPerRequest.toFixed(0)} µs, ${bold(over)}` : '–';
+        return over && run
+          ? `${run.cpuUsPerRequest.toFixed(0)} µs, ${bold(over)}; ${fixed(c, name)}`
+          : '–';
       }),
     ];
   });
   const header = ['endpoint', 'API req/s', 'CPU µs/req API / Fastify', 'API/Fastify (CPU)'];
-  header.push('API/baseline (req/s)', 'API/limit (req/s)');
-  header.push(...extra.map((name) => `${name}: CPU µs/req, over the API's`));
+  header.push('API/Fastify (CPU, fixed rate)', 'API/baseline (req/s)', 'API/limit (req/s)');
+  header.push(...extra.map((name) => `${name}: CPU µs/req, over the API's; fixed rate`));
   const links =
     '[tooling/bench](tooling/bench/README.md), [results/latest.md](tooling/bench/results/latest.md)';
   const nodes = [...new Set(report.servers.map((s) => s.node))].join(', ');
   return [
     `${heading(report)}, Node ${nodes}; every figure and the method: ${links}. ` +
-      "API/Fastify is the Fastify peer's CPU time per request over the API's, per round (median, min–max): above 1 the API costs less.",
+      "API/Fastify is the Fastify peer's CPU time per request over the API's, paired by round (median, min–max): above 1 the API costs less; at saturation (each server in turn) and at a fixed rate (all at once, which a busy host disturbs least).",
     table(header, rows),
     ...heldBackNote(report.comparisons),
     ...growthLine(report),
     '',
   ].join('\n\n');
+}
+
+/** A server's CPU per request over the API's in the fixed-rate rounds (all loaded at once). */
+function fixed(c: EndpointComparison, name: string): string {
+  const over = c.fixedRate.cpuOverApi?.[name];
+  return over ? `${over.median.toFixed(2)} (${over.min.toFixed(2)}–${over.max.toFixed(2)})` : '–';
 }
 
 /** The RSS each stored pet costs, from the growth runs, as one line (none without them). */

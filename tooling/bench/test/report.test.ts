@@ -68,7 +68,9 @@ function comparison(label: string, limitCores: number): EndpointComparison {
       baseline,
       p99Ratio: 1,
       cpuRatio: spread(0.9),
-      rounds: [{ api, baseline }],
+      servers: { api, baseline, fastify },
+      cpuOverApi: { api: spread(1), baseline: spread(0.9), fastify: spread(1.1) },
+      rounds: [{ api, baseline, fastify }],
     },
     peakRssMb: { api: 120, baseline: 115 },
   };
@@ -134,7 +136,9 @@ describe('a ratio over a server the driver held back', () => {
 describe('the README summary', () => {
   it("gives API/Fastify: the Fastify peer's CPU per request over the API's, with both figures", () => {
     const text = renderSummary(report(comparison('list', 0.95)));
-    expect(row(text, 'list')).toContain('| 30 000 | 33 / 39 | **1.19** (1.17–1.21) |');
+    expect(row(text, 'list')).toContain(
+      '| 30 000 | 33 / 39 | **1.19** (1.17–1.21) | 1.10 (1.08–1.12) |',
+    );
     expect(text).toContain('API/Fastify (CPU)');
   });
 });
