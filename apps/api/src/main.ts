@@ -4,6 +4,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import { versionLine } from './build-info.js';
 import { ConfigError, loadConfig } from './config.js';
+import { configFingerprint, registerConfigInfo } from './config-fingerprint.js';
 import type { RateLimiter, RateLimitSettings } from './http/rate-limit.js';
 import { setUpApiKeys } from './keys/api-key-setup.js';
 import { createLogger } from './logger.js';
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
   // Before the store: the MongoDB driver's instrumentation must see the driver load.
   const tracing = await startTracing(process.env);
   const metrics = new ApiMetrics();
+  const fingerprint = configFingerprint(config);
+  registerConfigInfo(metrics.registry, fingerprint);
   const pool = config.mongodbUri === undefined ? undefined : new MongoPoolMetrics(metrics.registry);
   const { store, db } = await createStore(config, logger, (client) => pool?.observe(client));
   const keys = await setUpApiKeys(config, db);
@@ -126,7 +129,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   // Only now: whoever waits for this line may signal the process at once.
-  logger.info({ url: `${running.origin}${API_PREFIX}` }, 'listening');
+  logger.info({ config: fingerprint, url: `${running.origin}${API_PREFIX}` }, 'listening');
 }
 
 main().catch((error: unknown) => {
