@@ -1,0 +1,147 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { cleanEnv, REPO_ROOT, runOk, writeFile } from './temp.js';
+
+/** tooling/release/verdaccio: Verdaccio's pinned install (package.json and package-lock.json). */
+const SOURCE = join(REPO_ROOT, 'tooling/release/verdaccio');
+
+/**
+ * Verdaccio installed with `npm ci` from its lockfile into the cache (once per lockfile), outside
+ * the workspace: nothing but the npm registry is needed. Returns its entry script.
+ */
+export async function installVerdaccio(): Promise<string> {
+  const lock = readFileSync(join(SOURCE, 'package-lock.json'));
+  const hash = createHash('sha256').update(lock).digest('hex').slice(0, 12);
+  const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
+  const dir = join(cache, 'animal-store', `verdaccio-${hash}`);
+  const bin = join(dir, 'node_modules/verdaccio/bin/verdaccio');
+  if (!existsSync(bin)) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(SOURCE, 'package.json'), join(dir, 'package.json'));
+    copyFileSync(join(SOURCE, 'package-lock.json'), join(dir, 'package-lock.json'));
+    try {
+      await runOk('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], {
+        cwd: dir,
+        env: cleanEnv(),
+      });
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+  return bin;
+}
+
+/** A port free on 127.0.0.1 a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export interface Registry {
+  /** `http://127.0.0.1:<port>/` */
+  readonly url: string;
+  /** A token of a user allowed to publish `@animal-store/*`. */
+  readonly token: string;
+  /** The registry's document of a package (every version's manifest). */
+  packument(name: string): Promise<{ versions: Record<string, Record<string, unknown>> } | null>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Verdaccio on 127.0.0.1 with its storage in `dir`: `@animal-store/*` published by a user
+ * it makes, no uplink (it never reaches another registry). Stops by itself after the test file.
+ */
+export async function startRegistry(dir: string): Promise<Registry> {
+  const bin = await installVerdaccio();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  writeFile(
+    dir,
+    'config.yaml',
+    `storage: ${join(dir, 'storage')}
+auth:
+  htpasswd:
+    file: ${join(dir, 'htpasswd')}
+    max_users: 10
+uplinks: {}
+packages:
+  '@animal-store/*':
+    access: $all
+    publish: $authenticated
+    unpublish: $authenticated
+  '**':
+    access: $all
+publish:
+  allow_offline: true
+log: { type: stdout, format: json, level: warn }
+`,
+  );
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [bin, '--config', join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
+    { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  // Generous: a busy CI machine loads Verdaccio's modules slowly.
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const up = await fetch(`${url}-/ping`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (up) break;
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`Verdaccio did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const user = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'rehearsal', password: 'rehearsal-password' }),
+  });
+  const { token } = (await user.json()) as { token?: string };
+  if (!user.ok || !token) {
+    await stop();
+    throw new Error(`Verdaccio made no user (${user.status}):\n${output}`);
+  }
+  return {
+    url,
+    token,
+    async packument(name) {
+      const res = await fetch(`${url}${name.replace('/', '%2f')}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (res.status === 404) return null;
+      if (!res.ok) throw new Error(`GET ${name}: ${res.status}`);
+      return (await res.json()) as { versions: Record<string, Record<string, unknown>> };
+    },
+    stop,
+  };
+}
