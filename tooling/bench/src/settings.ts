@@ -13,7 +13,7 @@ const OPTIONS = {
   pipelining: ['N', 'requests in flight per connection, throughput runs (default: 10)'],
   'create-warmup': ['N', 'creates sent to each server before every POST round (default: 20000)'],
   'no-pin': ['', 'do not pin the driver and the servers to separate CPUs'],
-  node: ['PATH', "also run the API on this Node.js binary (e.g. Node 24 from npm's `node`)"],
+  node: ['PATH', 'also run the API on this Node.js binary (another major)'],
   tracing: ['RATIO', 'also run the API traced, sampling this ratio (0.01: 1%) to a local sink'],
   ref: ['REF', 'also run the API at this git commit (built in a temporary directory)'],
   out: ['FILE', 'the JSON report (default: results/latest.json; smoke: results/smoke.json)'],
