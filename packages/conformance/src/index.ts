@@ -11,6 +11,7 @@ export { renderMarkdown } from './report/markdown.js';
 export { renderMatrixTable } from './report/matrix-table.js';
 export { prettyProgress, renderPretty } from './report/pretty.js';
 export {
+  ConfigurationError,
   ConformanceError,
   type ConformanceOptions,
   ConnectionError,

@@ -12,6 +12,7 @@ import {
   type SentPet,
 } from './fixtures.js';
 import { HttpClient, type HttpResponse, RateLimitedError, RequestError } from './http/client.js';
+import { integerText } from './http/json.js';
 import { curlLine, errorSummary } from './http/replay.js';
 import { Redactor } from './redact.js';
 import {
@@ -86,6 +87,14 @@ export class UsageError extends ConformanceError {
 /** The server gave no HTTP answer at all. */
 export class ConnectionError extends ConformanceError {
   override readonly name = 'ConnectionError';
+}
+
+/**
+ * The server answers, but not as the spec's service at this base URL with this key: no
+ * operation answers (a wrong base path), or every one refuses the key.
+ */
+export class ConfigurationError extends ConformanceError {
+  override readonly name = 'ConfigurationError';
 }
 
 /** Per-request timeout when none is given, in milliseconds. */
@@ -351,17 +360,45 @@ export function notRunOf(results: readonly CheckResult[]): NotRun[] {
     .map((r) => ({ id: r.id, reason: r.message }));
 }
 
+/** A status the spec names for a read with the valid key, or a refusal of the key: the route is there. */
+function answered(res: HttpResponse): boolean {
+  return (res.status >= 200 && res.status <= 299) || res.status === 401;
+}
+
 /**
- * One authenticated `listPets` to learn that the server answers at all; throws `ConnectionError`
- * when it does not, and returns a hint when the answer suggests a wrong base URL or key.
+ * Before the checks, reads `listPets` and `getPet` once each with the valid key (it writes
+ * nothing). Throws `ConnectionError` when the server gives no answer, and `ConfigurationError`
+ * when neither operation answers as an operation of the spec would (a wrong base URL) or both
+ * refuse the key: every check would fail for that one reason. Returns a hint when one answer
+ * alone suggests a wrong base URL or key.
  */
 async function preflight(http: HttpClient, baseUrl: string): Promise<string | undefined> {
   try {
-    const res = await http.send({ method: 'GET', path: '/pets?limit=1' });
-    if (res.status === 404) {
+    const list = await http.send({ method: 'GET', path: '/pets?limit=1' });
+    const first = Array.isArray(list.body) ? integerText(list.body[0], 'id') : undefined;
+    const id = list.status === 200 && first !== undefined ? first : '1';
+    let get: HttpResponse | undefined;
+    try {
+      get = await http.send({ method: 'GET', path: `/pets/${id}` });
+    } catch (error) {
+      // The listing answered: what follows is for the checks to judge.
+      if (!(error instanceof RequestError || error instanceof RateLimitedError)) throw error;
+    }
+    const said = `GET /pets answered ${list.status}, GET /pets/${id} ${get === undefined ? 'gave no answer' : `answered ${get.status}`}`;
+    if (list.status === 401 && get?.status === 401) {
+      throw new ConfigurationError(
+        `the server refuses the API key on every operation (${said}): is it a valid key for ${baseUrl}?`,
+      );
+    }
+    if (!answered(list) && (get === undefined || !answered(get))) {
+      throw new ConfigurationError(
+        `no operation of the spec answers at ${baseUrl} (${said}): is the base URL right? It ends in the path prefix, such as /v1`,
+      );
+    }
+    if (list.status === 404) {
       return `GET ${baseUrl}/pets answered 404: is the base URL right? It should end in /v1`;
     }
-    if (res.status === 401) {
+    if (list.status === 401) {
       return `GET ${baseUrl}/pets answered 401 to the API key given: is it valid? Every check that needs the key fails until it is`;
     }
   } catch (error) {

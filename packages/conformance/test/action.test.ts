@@ -1,6 +1,14 @@
 // The repository's GitHub Action (action.yml at the root): its step script run as the runner
 // runs it, with a temporary GITHUB_STEP_SUMMARY and GITHUB_OUTPUT, against a real listening server.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +46,7 @@ interface Step extends Finished {
 let runs = 0;
 
 /** Runs the action's script in a fresh working folder, as its step does, with `env` as inputs. */
-async function runStep(given: Record<string, string>): Promise<Step> {
+async function runStep(given: Record<string, string | undefined>): Promise<Step> {
   runs += 1;
   const cwd = mkdtempSync(join(dir, `run${runs}-`));
   const summaryFile = join(cwd, '..', `summary-${runs}.md`);
@@ -73,7 +81,8 @@ describe('the GitHub Action', () => {
     const action = parse(readFileSync(join(repo, 'action.yml'), 'utf8'));
     expect(action.runs.using).toBe('composite');
     const inputNames = Object.keys(action.inputs);
-    for (const name of ['base-url', 'api-key', 'category-ids', 'read-only', 'strict', 'seed']) {
+    const names = ['base-url', 'api-key', 'category-ids', 'read-only', 'strict', 'seed'];
+    for (const name of [...names, 'fixtures', 'settle-ms', 'timeout-ms']) {
       expect(inputNames).toContain(name);
     }
     const [step] = action.runs.steps;
@@ -143,5 +152,73 @@ describe('the GitHub Action', () => {
     expect(step.exitCode).toBe(2);
     expect(step.summary).toContain('## Animal Store conformance: not run');
     expect(step.stderr).toContain(`cannot reach ${url}`);
+  });
+
+  it('says "not run" and what is missing when the key is empty (a pull request from a fork)', async () => {
+    const { CONFORMANCE_BASE_URL } = await inputs();
+    const step = await runStep({ CONFORMANCE_BASE_URL, ANIMAL_STORE_API_KEY: '' });
+    expect(step.exitCode).toBe(2);
+    expect(step.summary).toContain('## Animal Store conformance: not run\n');
+    expect(step.summary).toContain('the api-key input is empty');
+    expect(step.summary).toContain('a pull request from a fork gets no secrets');
+    expect(step.output).toContain('exit-code=2\n');
+  });
+
+  it('runs the kit of its own version by default, and says "not run" when it cannot be installed', async () => {
+    // An npx that records how it was called and fails, as one without a registry would.
+    const bin = mkdtempSync(join(dir, 'bin-'));
+    const calls = join(bin, 'calls');
+    writeFileSync(
+      join(bin, 'npx'),
+      `#!/bin/sh\necho "$@" >>"${calls}"\necho "npm error 404 Not Found" >&2\nexit 1\n`,
+    );
+    chmodSync(join(bin, 'npx'), 0o755);
+    const version = JSON.parse(
+      readFileSync(join(repo, 'packages/conformance/package.json'), 'utf8'),
+    ).version;
+    const step = await runStep({
+      ...(await inputs()),
+      CONFORMANCE_COMMAND: undefined,
+      PATH: `${bin}:${process.env.PATH}`,
+    });
+    expect(readFileSync(calls, 'utf8')).toBe(
+      `--yes @animal-store/conformance@${version} --version\n`,
+    );
+    expect(step.exitCode).toBe(2);
+    expect(step.summary).toContain('## Animal Store conformance: not run\n');
+    expect(step.summary).toContain('the kit could not be installed or started');
+    expect(step.summary).toContain('npm error 404 Not Found');
+    expect(step.summary).not.toContain('FAIL');
+  });
+
+  it('says "not run" with the kit\'s one line when the key is refused everywhere', async () => {
+    const { CONFORMANCE_BASE_URL } = await inputs();
+    const step = await runStep({ CONFORMANCE_BASE_URL, ANIMAL_STORE_API_KEY: 'not-the-key' });
+    expect(step.exitCode).toBe(2);
+    expect(step.summary).toContain('## Animal Store conformance: not run\n');
+    expect(step.summary).toContain('the server refuses the API key on every operation');
+    expect(step.summary).not.toContain('not-the-key');
+  });
+
+  it('creates the folders of its report files', async () => {
+    const step = await runStep({
+      ...(await inputs()),
+      CONFORMANCE_ONLY: 'auth',
+      CONFORMANCE_JUNIT: 'reports/junit/conformance.xml',
+      CONFORMANCE_HTML: 'reports/html/deep/conformance.html',
+    });
+    expect(step.exitCode, step.stderr).toBe(0);
+    expect(existsSync(join(step.cwd, 'reports/junit/conformance.xml'))).toBe(true);
+    expect(existsSync(join(step.cwd, 'reports/html/deep/conformance.html'))).toBe(true);
+  });
+
+  it.each([
+    ['CONFORMANCE_FIXTURES', 'no-such-set.json', /no-such-set\.json/],
+    ['CONFORMANCE_SETTLE_MS', 'soon', /--settle-ms must be a whole number/],
+    ['CONFORMANCE_TIMEOUT_MS', '0', /--timeout-ms must be a positive integer/],
+  ])('passes %s to the kit', async (name, value, said) => {
+    const step = await runStep({ ...(await inputs()), [name]: value });
+    expect(step.exitCode).toBe(2);
+    expect(step.summary).toMatch(said);
   });
 });

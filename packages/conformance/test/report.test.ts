@@ -83,22 +83,6 @@ describe('a failure in the report', () => {
   });
 });
 
-describe('a key the server refuses', () => {
-  it('is named in every reporter: pretty, JSON (hints) and JUnit (system-out)', async () => {
-    const { server } = await target();
-    const args = ['--base-url', server.baseUrl, '--api-key', 'not-the-key'];
-    const pretty = await runCli(args);
-    expect(pretty.stdout).toMatch(
-      /\nHINT: GET \S+ answered 401 to the API key given: is it valid\?/,
-    );
-    const json = JSON.parse((await runCli([...args, '--reporter', 'json'])).stdout);
-    expect(json.hints).toEqual([expect.stringMatching(/answered 401 to the API key given/)]);
-    const junit = new XMLParser().parse((await runCli([...args, '--reporter', 'junit'])).stdout);
-    const suites = [junit.testsuites.testsuite].flat();
-    for (const suite of suites) expect(suite['system-out']).toMatch(/^HINT: .*answered 401/);
-  });
-});
-
 describe('the inputs the kit sends', () => {
   it('writes the run id and the counter of its names in letters', () => {
     expect(newRunId()).toMatch(/^[a-p]{8}$/);
