@@ -68,6 +68,16 @@ const stringHeader = (description: string, example?: string, required = false) =
   schema: example === undefined ? { type: 'string' } : { type: 'string', examples: [example] },
 });
 
+/** Parameter names as prose: `a`, `b` and `c`. */
+const inProse = (names: readonly string[]): string =>
+  names
+    .map((name) => `\`${name}\``)
+    .join(', ')
+    .replace(/, ([^,]*)$/, ' and $1');
+
+/** What a next-page link repeats of the request's query: every parameter but the cursor. */
+const REPEATED_PARAMS = inProse(LIST_PETS_PARAMS.filter((name) => name !== 'after'));
+
 /** Every response header the API sends, declared once. */
 const headers = {
   'X-Request-Id': stringHeader(
@@ -96,7 +106,7 @@ const headers = {
   },
   NextLink: stringHeader(
     'RFC 8288 `rel="next"` link to the next page, when more animals may exist. Its target is ' +
-      '`listPets` again with the same `limit` and `status` and `after` set to the id of the last ' +
+      `\`listPets\` again with the same ${REPEATED_PARAMS} and \`after\` set to the id of the last ` +
       "animal of this page; the path starts at the server's root (`/v1/pets`), so a client takes " +
       'the query parameters and calls `listPets` with them (see the `NextPage` link).',
     '</v1/pets?limit=20&after=20>; rel="next"',

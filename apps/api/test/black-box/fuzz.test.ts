@@ -1,5 +1,5 @@
 import { METHODS } from 'node:http';
-import { validatePet, validatePetList } from '@animal-store/contract';
+import { LIST_PETS_PARAMS, validatePet, validatePetList } from '@animal-store/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type PetBody, parseErrorBody, startTestApi, TEST_KEY } from '../helpers/api.js';
@@ -234,7 +234,7 @@ const authorization = fc.oneof(
 const queryPair = fc
   .tuple(
     fc.oneof(
-      fc.constantFrom('limit', 'status', 'after', 'LIMIT', 'Limit', 'limit[]', 'limit[0]', ''),
+      fc.constantFrom(...LIST_PETS_PARAMS, 'LIMIT', 'Limit', 'limit[]', 'limit[0]', ''),
       fc.constantFrom('%6C%69%6D%69%74', 'st%61tus', '%', '%zz', '%E0%A4%A', '%ED%A0%80', 'a+b'),
       fc.string({ unit: 'grapheme-ascii', maxLength: 8 }).map(percentEncode),
     ),

@@ -13,6 +13,7 @@ import {
   LIMIT_DEFAULT,
   LIMIT_MAX,
   LIMIT_MIN,
+  LIST_PETS_PARAMS,
   PET_STATUSES,
   type PetStatus,
   parseJsonText,
@@ -365,6 +366,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       );
       if (has('list-drops-newest-match')) items = items.slice(0, -1);
     }
+    // Every other filter of the contract's list query keeps the pets whose field of its name
+    // equals it: a filter the contract gains is served without a change here.
+    for (const name of LIST_PETS_PARAMS) {
+      const wanted = parsed.value[name];
+      if (name === 'limit' || name === 'after' || name === 'status' || wanted === undefined)
+        continue;
+      items = items.filter((p) => String((p as Record<string, unknown>)[name]) === String(wanted));
+    }
     if (after !== undefined) {
       const cursor = after;
       const descending = gap('others-pets-descending');
@@ -374,7 +383,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const headers = { ...extra };
     const last = page.at(-1);
     if (items.length > page.length && last !== undefined && !gap('no-next-link')) {
-      headers.link = `</v1/pets?${formatListPetsQuery({ limit, status, after: last.id })}>; rel="next"`;
+      // The request's whole query (every parameter of the contract's), the cursor moved on.
+      const next = formatListPetsQuery({ ...parsed.value, limit, after: last.id });
+      headers.link = `</v1/pets?${next}>; rel="next"`;
     }
     let body: unknown[] = page.map((pet) => view(pet));
     if (has('list-category-id-beyond-int64')) {
