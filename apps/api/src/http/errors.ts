@@ -151,6 +151,16 @@ export class RequestHeaderFieldsTooLargeError extends HttpError {
   }
 }
 
+/**
+ * `501 not_implemented`: a transfer coding other than `chunked` (RFC 9112 §6.1); the body is
+ * never read, so the connection closes after the answer.
+ */
+export class NotImplementedError extends HttpError {
+  constructor({ message }: Message) {
+    super({ status: 501, code: 'not_implemented', message, headers: { Connection: 'close' } });
+  }
+}
+
 /** `415 unsupported_media_type`, with any header that says what would do (`Accept-Encoding`). */
 export class UnsupportedMediaTypeError extends HttpError {
   constructor({ message, headers }: Message & { headers?: Readonly<Record<string, string>> }) {

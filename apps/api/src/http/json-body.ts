@@ -11,6 +11,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors.js';
+import { repeatedMemberName } from './json-duplicates.js';
 import { assignRequestId } from './request-id.js';
 
 interface RawBodyError {
@@ -161,12 +162,20 @@ export async function readJsonRequest(
   if (text.trim() === '') {
     throw bodyRequired();
   }
+  let value: unknown;
   try {
     // Numbers are judged as written: 1.0000000000000001 is no integer, whatever a double says.
-    return { value: parseJsonText(text), bytes };
+    value = parseJsonText(text);
   } catch (error) {
     throw new MalformedJsonError({
       message: `request body is not valid JSON: ${(error as Error).message}`,
     });
   }
+  const repeated = repeatedMemberName(text, value);
+  if (repeated !== undefined) {
+    throw ValidationError.of([
+      { path: repeated, message: 'appears more than once in its object: send each member once' },
+    ]);
+  }
+  return { value, bytes };
 }

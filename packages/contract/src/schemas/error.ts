@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'conflict',
   'idempotency_key_reused',
   'internal_error',
+  'not_implemented',
   'service_unavailable',
 ] as const;
 
