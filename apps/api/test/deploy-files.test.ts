@@ -82,4 +82,31 @@ describe('the deployment files', () => {
     expect(api.startupProbe.httpGet.path).toBe('/healthz');
     expect(api.ports[0].containerPort).toBe(3000);
   });
+
+  it('deploy/kubernetes/prometheusrule.yaml holds the groups of deploy/prometheus/rules.yml', () => {
+    const rules = parse(readFileSync(deploy('prometheus/rules.yml'), 'utf8'));
+    const wrapped = parse(readFileSync(deploy('kubernetes/prometheusrule.yaml'), 'utf8'));
+    expect(wrapped.kind).toBe('PrometheusRule');
+    expect(wrapped.spec.groups).toEqual(rules.groups);
+  });
+
+  it('deploy/kubernetes runs the image by digest, spread over nodes, with a budget for evictions', () => {
+    const deployment = parse(readFileSync(deploy('kubernetes/deployment.yaml'), 'utf8'));
+    const pod = deployment.spec.template;
+    expect(pod.spec.containers[0].image).toMatch(/^[a-z0-9.-]+\/.+@sha256:[0-9a-f]{64}$/);
+    const spread = pod.spec.topologySpreadConstraints.map(
+      (c: { topologyKey: string }) => c.topologyKey,
+    );
+    expect(spread).toEqual(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
+    const pdb = parse(readFileSync(deploy('kubernetes/pdb.yaml'), 'utf8'));
+    expect(pdb.spec.selector.matchLabels).toEqual(pod.metadata.labels);
+    const hpa = parse(readFileSync(deploy('kubernetes/hpa.yaml'), 'utf8'));
+    expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(hpa.spec.scaleTargetRef.name).toBe(deployment.metadata.name);
+    // The ServiceMonitor names the job the rules match, and sends the metrics token.
+    const monitor = parse(readFileSync(deploy('kubernetes/servicemonitor.yaml'), 'utf8'));
+    const service = parse(readFileSync(deploy('kubernetes/service.yaml'), 'utf8'));
+    expect(service.metadata.labels[monitor.spec.jobLabel]).toBe('animal-store-api');
+    expect(monitor.spec.endpoints[0].authorization.credentials.key).toBe('metrics-token');
+  });
 });
