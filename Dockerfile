@@ -12,9 +12,12 @@ WORKDIR /src
 COPY . .
 # The API and the workspace packages it needs, built; then only its production dependencies,
 # the workspace's included, copied into /out (`pnpm deploy`).
+# What only a developer or a compiler reads stays out: source maps, declarations and TypeScript
+# sources (the workspace packages' and the dependencies').
 RUN pnpm install --frozen-lockfile --ignore-scripts \
  && pnpm --filter "@animal-store/api..." run build \
- && pnpm --filter @animal-store/api deploy --legacy --prod /out
+ && pnpm --filter @animal-store/api deploy --legacy --prod /out \
+ && find /out -type f \( -name '*.map' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' \) -delete
 
 FROM ${BASE_IMAGE}
 ARG VERSION=unknown
@@ -30,6 +33,11 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     ANIMAL_STORE_REVISION="${REVISION}"
+# The process needs Node.js alone: the base's package managers (npm, npx, corepack, yarn) go, so
+# nothing in the container can fetch and run code.
+RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /opt/yarn-* \
+      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn \
+      /usr/local/bin/yarnpkg
 WORKDIR /app
 # Owned by root, run as another user: the process cannot change its own code.
 COPY --from=build /out /app

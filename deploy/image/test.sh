@@ -93,6 +93,13 @@ mnt="$("${buildah[@]}" mount "$c")"
 [ ! -e "$mnt/app/node_modules/typescript" ] && [ ! -e "$mnt/app/node_modules/vitest" ] ||
   fail "development dependencies are in the image"
 [ -f "$mnt/app/dist/main.js" ] || fail "/app/dist/main.js is missing"
+# Only what runs: no source map, declaration or TypeScript source, and no package manager.
+leftovers="$(find "$mnt/app" -type f \( -name '*.map' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' \) | head -5)"
+[ -z "$leftovers" ] || fail "source maps or TypeScript files are in the image: ${leftovers//$mnt/}"
+for tool in npm npx corepack yarn; do
+  found="$(find "$mnt/usr" "$mnt/opt" "$mnt/bin" -name "$tool" 2>/dev/null | head -1)"
+  [ -z "$found" ] || fail "$tool is in the image: ${found#"$mnt"}"
+done
 "${buildah[@]}" umount "$c" >/dev/null
 said="$("${buildah[@]}" run --isolation chroot "$c" -- node dist/main.js --version)"
 [ "$said" = "animal-store-api $version (revision $revision, Node.js $node_version)" ] ||
