@@ -6,16 +6,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-venv="$here/.venv"
 
-if ! "$venv/bin/schemathesis" --version >/dev/null 2>&1 ||
-  ! cmp -s "$here/requirements.txt" "$venv/requirements.txt"; then
-  echo "schemathesis: installing the pinned packages into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-  cp "$here/requirements.txt" "$venv/requirements.txt"
-fi
+schemathesis="$(bash "$here/install.sh")"
 
 main="$root/apps/api/dist/main.js"
 [ -f "$main" ] || { echo "schemathesis: $main is missing: run pnpm build first" >&2; exit 1; }
@@ -40,5 +32,5 @@ echo "schemathesis: API at $url"
 
 # From the temporary directory: Schemathesis keeps a cache where it runs.
 cd "$work"
-"$venv/bin/schemathesis" --no-color --config-file "$here/schemathesis.toml" run \
+"$schemathesis" --no-color --config-file "$here/schemathesis.toml" run \
   "$url/openapi.json" --url "$url" -H "Authorization: Bearer $key" "$@"

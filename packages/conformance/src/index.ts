@@ -20,6 +20,11 @@ export {
   selectChecks,
   UsageError,
 } from './run.js';
+export {
+  buildSpecOpenApiDocument,
+  specOpenApiDocument,
+  specOpenApiDocument30,
+} from './spec-openapi.js';
 export type {
   Check,
   CheckResult,

@@ -1,14 +1,6 @@
 // The repository's GitHub Action (action.yml at the root): its step script run as the runner
 // runs it, with a temporary GITHUB_STEP_SUMMARY and GITHUB_OUTPUT, against a real listening server.
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { XMLParser } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LONG_NAME_LENGTHS, NON_ASCII_TEXT } from '../src/cases/names.js';
 import { caseLevel, fieldCases, NEW_PET_FIELDS } from '../src/cases/new-pet.js';

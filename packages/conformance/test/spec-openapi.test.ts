@@ -1,0 +1,144 @@
+// The spec as an OpenAPI document: exactly what the spec states, every gap left open. Schemathesis
+// (pinned, tooling/schemathesis) run with it finds nothing on conforming servers that fill the
+// gaps differently, and finds the fault of broken ones.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SpecErrorBody, SpecNewPet, SpecPet } from '@animal-store/contract';
+import { afterAll, describe, expect, it } from 'vitest';
+import { specOpenApiDocument, specOpenApiDocument30 } from '../src/index.js';
+import { type FakeServerOptions, startFakeServer } from './support/fake-server.js';
+import { runProcess } from './support/process.js';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'conformance-spec-openapi-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked by path in assertions
+type Json = Record<string, any>;
+const doc = specOpenApiDocument as Json;
+
+describe('the spec as an OpenAPI document', () => {
+  it('states the spec schemas of the contract, with no limit the spec does not set', () => {
+    const schemas = doc.components.schemas;
+    const props = (s: unknown) => Object.keys((s as Json).properties);
+    expect(props(schemas.NewPet)).toEqual(props(SpecNewPet));
+    expect(props(schemas.Pet)).toEqual(props(SpecPet));
+    expect(schemas.Error).toEqual(JSON.parse(JSON.stringify(SpecErrorBody)));
+    expect(schemas.NewPet.required).toEqual(['name', 'categoryId']);
+    expect(schemas.Pet.required).toEqual(['id', 'name', 'categoryId']);
+    for (const schema of [schemas.NewPet, schemas.Pet]) {
+      expect(schema.additionalProperties).toBeUndefined();
+      expect(schema.properties.name).toEqual({ type: 'string', description: "The animal's name" });
+      expect(Object.keys(schema.properties.categoryId).sort()).toEqual([
+        'description',
+        'format',
+        'type',
+      ]);
+      expect(schema.properties.status).toEqual({ $ref: '#/components/schemas/PetStatus' });
+    }
+    expect(schemas.PetStatus.enum).toEqual(['available', 'pending', 'sold']);
+    expect(schemas.PetStatus.default).toBeUndefined();
+  });
+
+  it('has the three operations with the statuses the spec names, any other as a default Error', () => {
+    const ops = [
+      ['/pets', 'get', 'listPets', ['200', '401', 'default']],
+      ['/pets', 'post', 'createPet', ['201', '400', '401', 'default']],
+      ['/pets/{petId}', 'get', 'getPet', ['200', '401', '404', 'default']],
+    ] as const;
+    expect(Object.keys(doc.paths).sort()).toEqual(['/pets', '/pets/{petId}']);
+    for (const [path, method, id, statuses] of ops) {
+      const op = doc.paths[path][method];
+      expect(op.operationId).toBe(id);
+      expect(Object.keys(op.responses).sort()).toEqual([...statuses].sort());
+      for (const status of statuses.filter((s) => !/^2/.test(s))) {
+        expect(op.responses[status].content['application/json'].schema).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
+      }
+      // No header the spec does not name (X-Request-Id, Location, Link, ...).
+      for (const answer of Object.values(op.responses))
+        expect((answer as Json).headers).toBeUndefined();
+    }
+    expect(doc.paths['/pets/{petId}'].get.deprecated).toBe(true);
+    const limit = doc.paths['/pets'].get.parameters[0];
+    expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+  });
+
+  it('renders as OpenAPI 3.0.3 for tools that need it', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect((specOpenApiDocument30 as Json).openapi).toBe('3.0.3');
+    expect(Object.keys((specOpenApiDocument30 as Json).paths)).toEqual(Object.keys(doc.paths));
+  });
+});
+
+/** The checks that hold a server to the document alone (no data acceptance: the spec leaves name rules open). */
+const CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'ignored_auth',
+].join(',');
+
+async function schemathesis(
+  server: FakeServerOptions,
+): Promise<{ code: number | null; out: string }> {
+  const fake = await startFakeServer(server);
+  try {
+    const install = await runProcess('bash', [join(repo, 'tooling/schemathesis/install.sh')], {
+      env: process.env,
+      cwd: repo,
+    });
+    expect(install.exitCode, install.stderr).toBe(0);
+    const work = mkdtempSync(join(dir, 'run-'));
+    const file = join(work, 'spec-openapi.json');
+    writeFileSync(file, JSON.stringify(specOpenApiDocument));
+    const run = await runProcess(
+      install.stdout.trim(),
+      [
+        '--no-color',
+        'run',
+        file,
+        ...['--url', fake.baseUrl, '-H', `Authorization: Bearer ${fake.apiKey}`],
+        ...['--checks', CHECKS, '--mode', 'all', '--max-examples', '15', '--seed', '4646'],
+        ...['--phases', 'examples,coverage,fuzzing', '--generation-database', 'none'],
+      ],
+      { env: { PATH: process.env.PATH, HOME: work }, cwd: work },
+    );
+    return { code: run.exitCode, out: `${run.stdout}${run.stderr}` };
+  } finally {
+    await fake.close();
+  }
+}
+
+describe.concurrent('Schemathesis with the spec document', () => {
+  it.each<[string, FakeServerOptions]>([
+    ['the reference', {}],
+    ['a server filling every gap otherwise', { lenient: true }],
+    [
+      'a server with its own error codes, huge ids and no status',
+      { choices: ['own-error-codes', 'huge-ids', 'omits-status', 'clamps-limit'] },
+    ],
+  ])('finds no failure on %s', async (_, server) => {
+    const { code, out } = await schemathesis(server);
+    expect(code, out).toBe(0);
+  });
+
+  it.each([
+    ['get-404-as-html', /content_type_conformance|Undocumented Content-Type/i],
+    ['list-500-on-limit-0', /not_a_server_error|Server error/i],
+    ['auth-skipped-on-list', /accepts requests without authentication/i],
+  ] as const)('finds the fault of a server that has %s', async (fault, said) => {
+    const { code, out } = await schemathesis({ faults: [fault] });
+    expect(code, out).not.toBe(0);
+    expect(out).toMatch(said);
+  });
+});
