@@ -36,6 +36,8 @@ function startApi(port: number): Promise<ApiProcess> {
     RATE_LIMIT_REQUESTS: '0',
     DRAIN_DELAY_MS: '5000',
     KEEP_ALIVE_TIMEOUT_MS: '65000',
+    // The balancer's health checks are logged, so the test sees when a process is back.
+    OBSERVE_PROBES: 'true',
   });
 }
 
