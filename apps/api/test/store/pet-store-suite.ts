@@ -33,6 +33,24 @@ async function pagesOf(
   }
 }
 
+/** `pagesOf` through `listJson`, the stored JSON texts the API sends. */
+async function jsonPagesOf(
+  store: PetStore,
+  query: Partial<ListPetsQuery>,
+  limit: number,
+): Promise<number[][]> {
+  const pages: number[][] = [];
+  let after: number | undefined;
+  for (;;) {
+    const page = await store.listJson({ ...query, limit, after });
+    const pets = JSON.parse(page.json) as StoredPet[];
+    expect(page.lastId).toBe(pets.at(-1)?.id);
+    pages.push(pets.map((p) => p.id));
+    if (!page.hasMore || page.lastId === undefined) return pages;
+    after = page.lastId;
+  }
+}
+
 /** `ids` cut into pages of `limit`: what paging a filtered list must give. */
 function pagesFrom(ids: readonly number[], limit: number): number[][] {
   const pages: number[][] = [];
@@ -203,6 +221,9 @@ export function petStoreSuite(
           expect(await store.get(created.id), field).toEqual(expected);
           const listed = await store.list({ limit: 1, after: created.id - 1 });
           expect(listed.pets, field).toEqual([expected]);
+          expect(JSON.parse((await store.getJson(created.id)) ?? 'null'), field).toEqual(expected);
+          const page = await store.listJson({ limit: 1, after: created.id - 1 });
+          expect(JSON.parse(page.json), field).toEqual([expected]);
         }
       }
     });
@@ -228,6 +249,7 @@ export function petStoreSuite(
       expect(whole.pets.map((p) => p.id)).toEqual(expected);
       expect(whole.hasMore).toBe(false);
       expect(await pagesOf(store, query, 2)).toEqual(pagesFrom(expected, 2));
+      expect(await jsonPagesOf(store, query, 2)).toEqual(pagesFrom(expected, 2));
       const [, ...rest] = expected;
       const afterFirst = await store.list({ ...query, limit: LIMIT_MAX, after: expected[0] });
       expect(afterFirst.pets.map((p) => p.id)).toEqual(rest);
