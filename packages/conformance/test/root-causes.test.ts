@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../src/index.js';
+import { startFakeServer } from './support/fake-server.js';
+import { runCli } from './support/run-cli.js';
 import { resultOf, runAgainst } from './support/run-kit.js';
 
 // When writes are refused, ids given twice or pets lost, the report leads with that cause and the
@@ -37,5 +39,32 @@ describe('a report on a server whose writes go wrong', () => {
     );
     const firstList = ids.findIndex((id) => id.startsWith('listPets.'));
     expect(lastCause).toBeLessThan(firstList);
+  });
+});
+
+describe('failures of one cause', () => {
+  it('are one entry in the reports, the cause first and the checks it breaks folded under it', async () => {
+    const server = await startFakeServer({ faults: ['auth-error-body-malformed'] });
+    try {
+      const args = ['--base-url', server.baseUrl, '--api-key', server.apiKey, '--only', 'auth'];
+      const pretty = await runCli(args);
+      expect(pretty.exitCode).toBe(1);
+      const cause =
+        'not a valid Error body: code is required; message is required; status is required';
+      const causes = pretty.stdout.match(/^ {2}Root cause of \d+ failures: .*$/gm) ?? [];
+      expect(causes).toEqual([expect.stringMatching(/^ {2}Root cause of 2\d failures: /)]);
+      expect(causes[0]).toContain(cause);
+      // One failure shown in full; the others named on one line.
+      expect(pretty.stdout.match(/^ {2}✗ /gm)).toHaveLength(1);
+      expect(pretty.stdout).toMatch(/\n {4}the same for: auth\.listPets\.empty-token, /);
+      const markdown = (await runCli([...args, '--reporter', 'markdown'])).stdout;
+      expect(markdown).toContain('#### `auth.listPets.missing-header`');
+      expect(markdown).not.toContain('#### `auth.listPets.empty-token`');
+      expect(markdown).toContain('- `auth.listPets.empty-token` (');
+      expect(markdown).toContain(`**Root cause of `);
+      expect(markdown).toMatch(/<summary>the same cause fails 2\d more checks<\/summary>/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { CheckResult, ConformanceReport, Outcome } from '../types.js';
 import { READ_ONLY_SKIP } from '../types.js';
+import { groupByCause } from './causes.js';
 import { sectionLinks } from './spec-links.js';
 import { notRunIds, notRunSummary, VERDICT_LABEL } from './verdict.js';
 
@@ -87,7 +88,23 @@ export function renderMarkdown(report: ConformanceReport): string {
     ...report.hints.flatMap((hint) => [`> **Hint:** ${markdownText(hint)}`, '']),
     ...(failed.length === 0
       ? []
-      : [`### Failed (${report.strict ? 'checks' : 'must'})`, '', ...failed.flatMap(entry)]),
+      : [
+          `### Failed (${report.strict ? 'checks' : 'must'})`,
+          '',
+          ...groupByCause(failed).flatMap(({ cause, results }) => {
+            const [first, ...rest] = results as [CheckResult, ...CheckResult[]];
+            if (rest.length === 0) return entry(first);
+            return [
+              `**Root cause of ${results.length} failures:** ${markdownText(cause ?? '')}`,
+              '',
+              ...entry(first),
+              ...folded(
+                `the same cause fails ${plural(rest.length, 'more check')}`,
+                rest.map((r) => `- \`${r.id}\` (${markdownText(r.section)})`).concat(''),
+              ),
+            ];
+          }),
+        ]),
     ...(notRunChecks.length === 0
       ? []
       : [

@@ -5,6 +5,7 @@ import {
   type ProgressEvent,
   READ_ONLY_SKIP,
 } from '../types.js';
+import { groupByCause } from './causes.js';
 import { sectionLinks } from './spec-links.js';
 import { notRunIds, notRunSummary } from './verdict.js';
 
@@ -66,6 +67,22 @@ function line(result: CheckResult): string {
   return `  ${MARK[result.outcome]} ${result.id} (${result.section}): ${terminalSafe(result.message)}`;
 }
 
+/** The failures, grouped by root cause: the cause first, the checks it breaks folded under it. */
+function failedSection(report: ConformanceReport): string[] {
+  const failed = report.results.filter((r) => r.outcome === 'fail');
+  if (failed.length === 0) return [];
+  const lines = groupByCause(failed).flatMap(({ cause, results }) => {
+    const [first, ...rest] = results as [CheckResult, ...CheckResult[]];
+    if (rest.length === 0) return [line(first)];
+    return [
+      `  Root cause of ${results.length} failures: ${terminalSafe(cause ?? '')}`,
+      line(first),
+      `    the same for: ${rest.map((r) => r.id).join(', ')}`,
+    ];
+  });
+  return ['', report.strict ? 'Failed' : 'Failed (must)', ...lines];
+}
+
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -119,7 +136,7 @@ export function renderPretty(report: ConformanceReport): string {
     `Animal Store conformance kit ${report.kit.version}: ${terminalSafe(report.baseUrl)}`,
     `run ${report.runId}, seed ${report.seed} (--seed ${report.seed} replays its cases), ${plural(report.requests.length, 'request')} in ${seconds} s${report.readOnly ? ', read-only' : ''}${report.strict ? ', strict' : ''}`,
     ...(hints.length === 0 ? [] : ['', ...hints]),
-    ...section(report.strict ? 'Failed' : 'Failed (must)', 'fail'),
+    ...failedSection(report),
     ...(notRunLines.length === 0
       ? []
       : ['', 'Not run (must checks that could not judge: the run is INCOMPLETE)', ...notRunLines]),
