@@ -2,7 +2,7 @@ import { realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FIXTURE_SET_SIZE, fixtureSet, fixtureSetJson, readFixtureSet } from './fixture-set.js';
-import { DEFAULT_NAME_PREFIX, NAME_PREFIX_MAX } from './fixtures.js';
+import { DEFAULT_NAME_PREFIX, NAME_PREFIX_MAX, NAME_SHAPES, type NameShape } from './fixtures.js';
 import { Redactor } from './redact.js';
 import { parseReporters, REPORTER_NAMES, type ReporterChoice, renderers } from './report/choose.js';
 import { prettyProgress } from './report/pretty.js';
@@ -40,6 +40,8 @@ Options:
                        turn for every pet the kit creates (default 1)
   --name-prefix P      starts the name of every pet the kit creates (default ${DEFAULT_NAME_PREFIX};
                        up to ${NAME_PREFIX_MAX} of a-z 0-9 -; names are P + run id + n, <= 16 chars)
+  --name-shape SHAPE   the shape of every name the kit sends: ${Object.keys(NAME_SHAPES).join(', ')}
+                       (default: the first of them the server accepts)
   --settle-ms N        wait N ms after a write before reading, for servers whose
                        lists lag writes (default 0: reads see writes at once)
   --seed N             seed of the generated cases, to replay a run (default random)
@@ -120,6 +122,7 @@ function parse(args: readonly string[], env: CliIo['env']) {
     readOnly: values['read-only'] ?? false,
     categoryIds,
     namePrefix: values['name-prefix'],
+    nameShape: values['name-shape'] as NameShape | undefined,
     settleMs: count('settle-ms'),
     seed: count('seed'),
     timeoutMs: timeout === undefined ? undefined : Number(timeout),
@@ -162,6 +165,7 @@ function parseOptions(args: readonly string[]) {
       'read-only': { type: 'boolean' },
       'category-id': { type: 'string' },
       'name-prefix': { type: 'string' },
+      'name-shape': { type: 'string' },
       'settle-ms': { type: 'string' },
       seed: { type: 'string' },
       'timeout-ms': { type: 'string' },

@@ -46,6 +46,8 @@ export interface FixtureOptions {
   /** How long to wait after a write before reading (servers whose reads lag writes). */
   readonly settleMs: number;
   readonly progress: (message: string) => void;
+  /** The shape of every name (default `lower`); `findNameShape` looks for one the server takes. */
+  readonly nameShape?: NameShape;
 }
 
 /**
@@ -63,6 +65,25 @@ const COUNTER_LETTERS = 4;
 export const NAME_PREFIX_MAX = NAME_MAX - RUN_ID_LENGTH - COUNTER_LETTERS;
 /** What a name prefix may hold: what a strict server's name rule still takes. */
 export const NAME_PREFIX_PATTERN = /^[a-z0-9-]*$/;
+
+/**
+ * Shapes of the names the kit gives its pets, tried in this order until the server accepts one
+ * (the spec sets no rule on names, so a server may require any of them).
+ */
+export const NAME_SHAPES = {
+  lower: (name: string) => name,
+  capitalised: (name: string) => capitalise(name),
+  upper: (name: string) => name.toUpperCase(),
+  'lower-digits': (name: string) => `${name}1`,
+  'capitalised-digits': (name: string) => `${capitalise(name)}1`,
+  words: (name: string) => `${capitalise(name.slice(0, -2))} ${capitalise(name.slice(-2))}`,
+} as const;
+/** One of `NAME_SHAPES`: lower (`cfabcdefgha`), capitalised (`Cfabcdefgha`), ... */
+export type NameShape = keyof typeof NAME_SHAPES;
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /** One `createPet` the kit made, with what it sent and what came back. */
 export interface Creation {
@@ -115,6 +136,8 @@ export class Fixtures {
   knownAtLeast = 0;
   readonly runId: string;
   readonly readOnly: boolean;
+  /** The shape of the names the kit sends. */
+  nameShape: NameShape;
   private counter = 0;
   private lastWriteAt = Number.NEGATIVE_INFINITY;
   private samplesOnce?: Promise<Samples>;
@@ -127,6 +150,35 @@ export class Fixtures {
     this.runId = options.runId;
     this.readOnly = options.readOnly;
     this.namePrefix = `${options.namePrefix}${options.runId}`;
+    this.nameShape = options.nameShape ?? 'lower';
+  }
+
+  /**
+   * Tries one pet in each name shape until the server creates one, and keeps that shape. Returns
+   * the shapes it tried with the name it sent in each, and whether one was taken (or the answers
+   * cannot tell: no key, a server error); `found: false` means every shape was refused with a 4xx.
+   */
+  async findNameShape(): Promise<{ found: boolean; tried: string[] }> {
+    const tried: string[] = [];
+    for (const shape of Object.keys(NAME_SHAPES) as NameShape[]) {
+      this.nameShape = shape;
+      const body = this.nextPet('available');
+      tried.push(`${shape} (${JSON.stringify(body.name)})`);
+      const res = await this.http.send({
+        method: 'POST',
+        path: '/pets',
+        rawBody: newPetJson(body),
+      });
+      const refused = res.status >= 400 && res.status <= 499 && ![401, 403].includes(res.status);
+      if (!refused) {
+        const id = integerText(res.body, 'id');
+        if (res.status >= 200 && res.status <= 299 && id !== undefined) this.sentById.set(id, body);
+        if (res.status >= 300) this.nameShape = 'lower';
+        return { found: true, tried };
+      }
+    }
+    this.nameShape = 'lower';
+    return { found: false, tried };
   }
 
   /**
@@ -135,7 +187,7 @@ export class Fixtures {
    */
   nextName(): string {
     this.counter += 1;
-    return `${this.namePrefix}${counterLetters(this.counter)}`;
+    return NAME_SHAPES[this.nameShape](`${this.namePrefix}${counterLetters(this.counter)}`);
   }
 
   /** The next of the categoryIds the server knows, in turn. */

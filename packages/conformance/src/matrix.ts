@@ -92,12 +92,13 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
     statement: 'limit: 1 to 100, default 20, the most pets returned; the default applies filtered',
     oracle: 'exactly limit pets when more exist, never more',
     inputs:
-      'limit=1, 100, none; each status with limit=1, 2 and with no limit (more than 20 pets of each exist)',
+      'limit=1, 100, none; each status with limit=1, 2, 100 and with no limit (more than 20 pets of each status exist)',
     checks: [
       'listPets.default-limit',
       'listPets.limit-1',
       'listPets.limit-100',
       'listPets.status-with-limit',
+      'listPets.status-default-limit',
     ],
   },
   {
@@ -117,7 +118,7 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
     oracle:
       'a value outside the enumeration gets a 4xx Error or a Pet array; every listed pet carries the filter’s status or none',
     inputs: 'an unknown word, empty, other letter case, padded',
-    checks: ['listPets.unknown-status-rejected'],
+    checks: ['listPets.status-boundaries', 'listPets.unknown-status-rejected'],
   },
   {
     section: '§4.2',
@@ -152,7 +153,11 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
       '201 with the name kept exactly (in the 201 body, getPet and lists), or 400 with an Error; never a 5xx, never a changed name',
     inputs:
       'empty, whitespace only, padded, holding " and \\, control characters, long (17, 64, 256), beyond ASCII (2-, 3- and 4-byte UTF-8)',
-    checks: ['createPet.long-name-kept', 'createPet.non-ascii-name-kept'],
+    checks: [
+      'createPet.string-boundaries',
+      'createPet.long-name-kept',
+      'createPet.non-ascii-name-kept',
+    ],
   },
   {
     section: '§2, §4.2',
@@ -161,6 +166,7 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
       'a valid int64 is stored exactly or refused with a 4xx Error (a server may not know the category); never a 5xx',
     inputs: '0, -1, 1, 2^53-1, 2^53+1, int64 minimum and maximum',
     checks: [
+      'createPet.integer-boundaries',
       'createPet.category-id-exact',
       'createPet.category-id-beyond-double-exact',
       'createPet.category-id-large-accepted',
@@ -185,15 +191,23 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
     statement: 'createPet answers 201 with the created Pet',
     oracle: 'whatever shape a client sends the body in: 201',
     inputs:
-      'a body with Content-Length and chunked; with and without Cache-Control, Accept */*, a browser User-Agent',
-    checks: ['createPet.location-header'],
+      'a body with Content-Length and chunked; with and without Cache-Control, Accept */*, an axios Accept, a browser User-Agent, Pragma',
+    checks: ['createPet.request-shapes', 'createPet.location-header'],
   },
   {
     section: '§4.3, §7',
     statement: 'getPet answers 200 with the pet, 404 with an Error when it cannot be found',
     oracle: 'an id no pet has: 404 (or 400 where the server does not take it as an id), an Error',
     inputs: 'an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction',
-    checks: ['getPet.not-found', 'getPet.malformed-id-rejected'],
+    checks: ['getPet.not-found', 'getPet.path-boundaries', 'getPet.malformed-id-rejected'],
+  },
+  {
+    section: '§4.1, §4.3',
+    statement: 'A read answers with the spec’s answer whatever ordinary headers a client adds',
+    oracle: '200 with the Pet array or the Pet, as without them',
+    inputs:
+      'Cache-Control: no-cache, If-None-Match, Accept */*, an axios Accept, a browser User-Agent, Pragma, all at once',
+    checks: ['listPets.request-shapes'],
   },
   {
     section: '§4.3, §9',
@@ -226,6 +240,9 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
       'auth.*.key-truncated',
       'auth.*.valid-key',
       'auth.*.key-in-query',
+      'auth.*.empty-header',
+      'auth.*.scheme-prefixed',
+      'auth.*.word-after-key',
     ],
   },
   {

@@ -291,7 +291,7 @@ export class PetModel {
       if (pet === undefined) continue;
       const problem = this.agrees(id, item, `the list entry of pet ${id}`);
       if (problem !== undefined) return problem;
-      if (filter !== null && pet.status !== undefined && pet.status !== filter) {
+      if (isStatus(filter) && pet.status !== undefined && pet.status !== filter) {
         return `pet ${id}, whose status is "${pet.status}" (${pet.statusFrom}), is listed under status=${filter}`;
       }
     }

@@ -8,6 +8,8 @@ import {
   Fixtures,
   NAME_PREFIX_MAX,
   NAME_PREFIX_PATTERN,
+  NAME_SHAPES,
+  type NameShape,
   newRunId,
   type SentPet,
 } from './fixtures.js';
@@ -56,6 +58,11 @@ export interface ConformanceOptions {
   readonly categoryIds?: readonly (number | string)[];
   /** Starts the name of every pet the kit creates (default `cf`; at most 4 of `[a-z0-9-]`). */
   readonly namePrefix?: string;
+  /**
+   * The shape of every name the kit sends (`lower`, `capitalised`, ...: `NAME_SHAPES`). Without
+   * it the kit tries each shape before its checks and keeps the first the server accepts.
+   */
+  readonly nameShape?: NameShape;
   /**
    * Milliseconds to wait after a write before reading (default 0): for servers whose reads lag
    * their writes. Without it the kit expects to read its own writes at once.
@@ -180,6 +187,11 @@ function parseNamePrefix(prefix: string | undefined): string {
   return prefix;
 }
 
+function parseNameShape(shape: string | undefined): NameShape | undefined {
+  if (shape === undefined || shape in NAME_SHAPES) return shape as NameShape | undefined;
+  throw new UsageError(`--name-shape "${shape}" is none of ${Object.keys(NAME_SHAPES).join(', ')}`);
+}
+
 function parseCount(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) {
@@ -244,6 +256,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const categoryIds = parseCategoryIds(options.categoryIds);
   const namePrefix = parseNamePrefix(options.namePrefix);
   const settleMs = parseCount('--settle-ms', options.settleMs, 0);
+  const nameShape = parseNameShape(options.nameShape);
   const seed = parseCount('--seed', options.seed, randomInt(2 ** 31));
   // Every text that leaves the run (progress, the report, errors) passes through it.
   const redactor = new Redactor([options.apiKey]);
@@ -274,6 +287,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     categoryIds,
     namePrefix,
     settleMs,
+    nameShape,
     progress: (message) => progress({ type: 'notice', message }),
   });
   ctx = new CheckContext(http, fixtures, readOnly, options.apiKey, seed, fixtureSet);
@@ -287,6 +301,21 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }
   progress({ type: 'start', baseUrl, runId, seed, checks: checks.length });
   if (hint !== undefined) progress({ type: 'notice', message: hint });
+
+  if (nameShape === undefined && !readOnly && checks.some((c) => c.writes)) {
+    // No answer at all is no refusal: the checks report it.
+    const { found, tried } = await fixtures.findNameShape().catch((error: unknown) => {
+      if (error instanceof RequestError || error instanceof RateLimitedError) {
+        return { found: true, tried: [] };
+      }
+      throw error;
+    });
+    if (!found) {
+      throw new ConformanceError(
+        `createPet refused a pet in every name shape tried: ${tried.join(', ')} (categoryId ${categoryIds.join(', ')}); give a shape the server accepts with --name-shape (${Object.keys(NAME_SHAPES).join(', ')}), or categories it knows with --category-id`,
+      );
+    }
+  }
 
   const results: CheckResult[] = [];
   for (const [index, check] of checks.entries()) {

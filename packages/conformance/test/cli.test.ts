@@ -85,6 +85,33 @@ describe('animal-store-conformance', () => {
     );
   });
 
+  it('exits 2 with one line naming the shapes tried when createPet refuses every name shape', async () => {
+    const { args } = await target({ choices: ['known-categories-only'] });
+    const { stdout, stderr, exitCode } = await runCli([...args, '--reporter', 'json']);
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/every name shape tried: lower \("cf[a-p]+a"\), capitalised \("Cf/);
+    expect(stderr).toMatch(/--name-shape .*--category-id/);
+  });
+
+  it('uses the name shape given with --name-shape, trying none', async () => {
+    const { args, server } = await target({ choices: ['capitalised-names-only'] });
+    const { exitCode } = await runCli([
+      ...args,
+      '--only',
+      'createPet.created',
+      '--name-shape',
+      'capitalised',
+    ]);
+    expect(exitCode).toBe(0);
+    const names = server.requests
+      .filter((r) => r.method === 'POST')
+      .map((r) => (JSON.parse(r.body) as { name: string }).name);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(name).toMatch(/^Cf[a-p]+[a-z]+$/);
+  });
+
   it('takes the API key from ANIMAL_STORE_API_KEY', async () => {
     const { server } = await target();
     const result = await runCli(['--base-url', server.baseUrl, '--only', 'auth'], {

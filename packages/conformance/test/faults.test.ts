@@ -271,6 +271,74 @@ const CAUGHT: readonly [
     'list-default-status-under-other-filter',
     ['errors.created-pets-agree'],
   ],
+  ['stores names trimmed', 'create-trims-names', ['createPet.string-boundaries']],
+  [
+    'answers 500 to a name holding control characters',
+    'create-500-on-control-chars',
+    ['createPet.string-boundaries', 'errors.no-server-errors'],
+  ],
+  [
+    'stores categoryId as a 32-bit integer',
+    'create-category-id-as-int32',
+    ['createPet.integer-boundaries'],
+  ],
+  [
+    'takes categoryIds up to 2^64 - 1 (unsigned 64-bit)',
+    'create-accepts-unsigned-category-id',
+    ['createPet.invalid-category-id'],
+  ],
+  [
+    'accepts categoryId: false (and refuses true)',
+    'create-accepts-false-category-id',
+    ['createPet.invalid-category-id'],
+  ],
+  [
+    'accepts a capitalised status ("Sold")',
+    'create-accepts-capitalised-status',
+    ['createPet.invalid-status'],
+  ],
+  [
+    'takes an empty status for no status',
+    'create-empty-status-as-default',
+    ['createPet.invalid-status'],
+  ],
+  [
+    'answers 500 to petIds beyond 2^53',
+    'get-500-beyond-double',
+    ['getPet.path-boundaries', 'errors.no-server-errors'],
+  ],
+  ['answers petId 0 with some pet', 'get-returns-a-pet-for-0', ['getPet.path-boundaries']],
+  [
+    'lists every match of a status filter given without limit',
+    'list-status-filter-unbounded',
+    ['listPets.status-default-limit'],
+  ],
+  [
+    'answers 500 to a status filter in upper case',
+    'list-500-on-other-case-status',
+    ['listPets.status-boundaries', 'errors.no-server-errors'],
+  ],
+  [
+    'takes "Bearer <key> x" as the key',
+    'auth-ignores-words-after-key',
+    ['auth.listPets.word-after-key', 'auth.createPet.word-after-key', 'auth.getPet.word-after-key'],
+  ],
+  [
+    'takes "XBearer <key>" as a bearer key',
+    'auth-accepts-prefixed-scheme',
+    [
+      'auth.listPets.scheme-prefixed',
+      'auth.createPet.scheme-prefixed',
+      'auth.getPet.scheme-prefixed',
+    ],
+  ],
+  ['refuses a chunked body with 411', 'create-refuses-chunked', ['createPet.request-shapes']],
+  ['answers 304 to any If-None-Match', 'read-304-on-if-none-match', ['listPets.request-shapes']],
+  [
+    'refuses a keyed request that carries Cache-Control',
+    'auth-refuses-with-cache-control',
+    ['listPets.request-shapes', 'createPet.request-shapes'],
+  ],
 ];
 
 describe.concurrent('against a server that breaks one rule of the spec', () => {

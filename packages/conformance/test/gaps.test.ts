@@ -115,6 +115,9 @@ const ADVISED: readonly Row[] = [
   ['accepts only names of letters', 'letters-only-names', []],
   ['accepts names of up to 64 characters, and refuses longer ones', 'names-up-to-64', []],
   ['refuses names beyond ASCII with 400', 'ascii-names-only', []],
+  ['refuses empty and blank names with 400', 'refuses-empty-names', []],
+  ['accepts only names that start with a capital letter', 'capitalised-names-only', []],
+  ['reads the status filter without regard to letter case', 'case-insensitive-status-filter', []],
   [
     'shows a write to reads only a moment later, with --settle-ms',
     'lagging-reads',

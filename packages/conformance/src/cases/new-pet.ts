@@ -61,14 +61,23 @@ function draw<T>(arbitrary: fc.Arbitrary<T>, seed: number): T {
   return fc.sample(arbitrary, { seed, numRuns: 1 })[0] as T;
 }
 
-/** A sample of every JSON type, as text, each a value the type of the field is not. */
-const JSON_TYPES: Record<string, fc.Arbitrary<string>> = {
-  null: fc.constant('null'),
-  boolean: fc.boolean().map(String),
-  number: fc.integer({ min: -1000, max: 1000 }).map(String),
-  string: fc.stringMatching(/^[a-z]{1,8}$/).map((s) => JSON.stringify(s)),
-  array: fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 2 }).map((a) => JSON.stringify(a)),
-  object: fc.constantFrom('{}', '{"value":1}'),
+/**
+ * Every JSON type as text, each with the values sent on every run (both booleans, an empty and a
+ * full container) and an arbitrary that draws one more from the seed.
+ */
+const JSON_TYPES: Record<string, { fixed: readonly string[]; extra: fc.Arbitrary<string> }> = {
+  null: { fixed: ['null'], extra: fc.constant('null') },
+  boolean: { fixed: ['true', 'false'], extra: fc.boolean().map(String) },
+  number: { fixed: ['7'], extra: fc.integer({ min: -1000, max: 1000 }).map(String) },
+  string: {
+    fixed: ['"abc"'],
+    extra: fc.stringMatching(/^[a-z]{1,8}$/).map((s) => JSON.stringify(s)),
+  },
+  array: {
+    fixed: ['[]'],
+    extra: fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 2 }).map((a) => JSON.stringify(a)),
+  },
+  object: { fixed: ['{}'], extra: fc.constantFrom('{}', '{"value":1}') },
 };
 
 /** The JSON type names a field's schema type allows (an integer is a number). */
@@ -77,50 +86,67 @@ function ownTypes(schema: FieldSchema): readonly string[] {
   return schema.type === undefined ? [] : [schema.type];
 }
 
+/** `values` and one more drawn from `seed` when it differs from them. */
+function withExtra(values: readonly string[], extra: fc.Arbitrary<string>, seed: number): string[] {
+  const drawn = draw(extra, seed);
+  return values.includes(drawn) ? [...values] : [...values, drawn];
+}
+
 function wrongTypes(field: SpecField, seed: number): FieldCase[] {
   return Object.entries(JSON_TYPES)
     .filter(([type]) => !ownTypes(field.schema).includes(type))
-    .map(([type, arbitrary], i) => ({
-      what: type === 'null' ? 'null' : `a${/^[aeiou]/.test(type) ? 'n' : ''} ${type}`,
-      literal: draw(arbitrary, seed + i),
-      // An optional field sent as null may mean "absent" to some servers: the spec is silent.
-      kind: type === 'null' && !field.required ? 'null' : 'invalid',
-    }));
+    .flatMap(([type, { fixed, extra }], i) =>
+      withExtra(fixed, extra, seed + i).map((literal) => ({
+        what:
+          type === 'null' ? 'null' : `a${/^[aeiou]/.test(type) ? 'n' : ''} ${type} (${literal})`,
+        literal,
+        // An optional field sent as null may mean "absent" to some servers: the spec is silent.
+        kind: type === 'null' && !field.required ? ('null' as const) : ('invalid' as const),
+      })),
+    );
 }
 
 /**
- * Numbers that are no int64 integer, and integers written as strings. What a double shows (a
- * fraction it keeps, a value far outside int64) is `invalid`; what only the JSON text shows (a
- * fraction that rounds to an integer, a value just outside int64, which rounds to ±2^63) is
- * `literal`. `1.0` and `1e2` are integers (JSON Schema): never sent as invalid.
+ * Numbers that are no int64 integer, and integers written as strings, each boundary class sent
+ * on every run with one more value drawn from the seed. What a double shows (a fraction it
+ * keeps, a value beyond int64 by more than a double's rounding: 2^64, 10^19) is `invalid`; what
+ * only the JSON text shows (a fraction that rounds to an integer, 2^63 and values within 500 of
+ * it, which a double reads as ±2^63) is `literal`. `1.0` and `1e2` are integers (JSON Schema):
+ * never sent as invalid.
  */
 function notInt64(seed: number): FieldCase[] {
   const whole = draw(fc.integer({ min: 1, max: 9999 }), seed);
   const fraction = draw(fc.stringMatching(/^[0-9]{0,3}[1-9]$/), seed + 1);
   // Doubles beyond 2^63 are 2048 apart: within 500 of it, a double reads ±2^63.
-  const justAbove = INT64_MAX + 1n + draw(fc.bigInt({ min: 0n, max: 500n }), seed + 2);
-  const justBelow = INT64_MIN - 1n - draw(fc.bigInt({ min: 0n, max: 500n }), seed + 3);
+  const justAbove = INT64_MAX + 1n + draw(fc.bigInt({ min: 1n, max: 500n }), seed + 2);
   const far = draw(fc.bigInt({ min: FAR_FROM_INT64, max: 10n * FAR_FROM_INT64 }), seed + 4);
+  const invalid = (what: string, literal: string): FieldCase => ({
+    what,
+    literal,
+    kind: 'invalid',
+  });
+  const literal = (what: string, text: string): FieldCase => ({
+    what,
+    literal: text,
+    kind: 'literal',
+  });
   return [
-    { what: `a fraction (${whole}.${fraction})`, literal: `${whole}.${fraction}`, kind: 'invalid' },
-    { what: `a number far above the int64 range (${far})`, literal: `${far}`, kind: 'invalid' },
-    { what: `a number far below the int64 range (${-far})`, literal: `${-far}`, kind: 'invalid' },
-    { what: `an integer in a string ("${whole}")`, literal: `"${whole}"`, kind: 'invalid' },
-    {
-      what: `a fraction a double rounds to an integer (${whole}.0000000000000001)`,
-      literal: `${whole}.0000000000000001`,
-      kind: 'literal',
-    },
-    {
-      what: `a number just above the int64 range (${justAbove}, 2^63 as a double)`,
-      literal: `${justAbove}`,
-      kind: 'literal',
-    },
-    {
-      what: `a number just below the int64 range (${justBelow}, -2^63 as a double)`,
-      literal: `${justBelow}`,
-      kind: 'literal',
-    },
+    invalid('a fraction (1.5)', '1.5'),
+    invalid('a negative fraction (-0.5)', '-0.5'),
+    invalid(`a fraction (${whole}.${fraction})`, `${whole}.${fraction}`),
+    invalid(`2^64 (${2n ** 64n})`, `${2n ** 64n}`),
+    invalid(`-2^64 (${-(2n ** 64n)})`, `${-(2n ** 64n)}`),
+    invalid(`10^19 (${FAR_FROM_INT64})`, `${FAR_FROM_INT64}`),
+    invalid(`-10^19 (${-FAR_FROM_INT64})`, `${-FAR_FROM_INT64}`),
+    invalid(`a number far beyond the int64 range (${far})`, `${far}`),
+    invalid(`an integer in a string ("${whole}")`, `"${whole}"`),
+    literal(
+      `a fraction a double rounds to an integer (${whole}.0000000000000001)`,
+      `${whole}.0000000000000001`,
+    ),
+    literal(`2^63, one past the int64 maximum (${INT64_MAX + 1n})`, `${INT64_MAX + 1n}`),
+    literal(`-2^63 - 1, one below the int64 minimum (${INT64_MIN - 1n})`, `${INT64_MIN - 1n}`),
+    literal(`a number just above the int64 range (${justAbove}, 2^63 as a double)`, `${justAbove}`),
   ];
 }
 
@@ -138,9 +164,15 @@ export const LIFECYCLE_WORDS = [
   'lost',
 ] as const;
 
+/** `value` with its first letter in upper case. */
+function capitalised(value: string): string {
+  return value.charAt(0).toUpperCase() + value.slice(1);
+}
+
 /**
- * Strings that are not one of the enum's values: other letter case, a random word, lifecycle
- * words, padding.
+ * Strings that are not one of the enum's values, sent on every run: each value in upper case
+ * and capitalised, each padded, the empty string, lifecycle words; the seed adds a random
+ * letter case of one value and a random word.
  */
 function enumNearMisses(values: readonly string[], seed: number): FieldCase[] {
   const value = draw(fc.constantFrom(...values), seed);
@@ -156,17 +188,22 @@ function enumNearMisses(values: readonly string[], seed: number): FieldCase[] {
     seed + 2,
   );
   const cases: [string, string][] = [
-    [value.toUpperCase(), 'another letter case'],
-    [recased, 'another letter case'],
-    [word, 'not a value of the enumeration'],
+    ...values.flatMap((v): [string, string][] => [
+      [v.toUpperCase(), 'another letter case'],
+      [capitalised(v), 'another letter case'],
+      [` ${v}`, 'padded with a space'],
+      [`${v} `, 'padded with a space'],
+    ]),
+    ['', 'empty'],
     ...LIFECYCLE_WORDS.filter((w) => !values.includes(w)).map((w): [string, string] => [
       w,
       'not a value of the enumeration',
     ]),
-    [` ${value}`, 'padded with a space'],
-    [`${value} `, 'padded with a space'],
+    [recased, 'another letter case'],
+    [word, 'not a value of the enumeration'],
   ];
-  return cases.map(([text, why]) => ({
+  const unique = cases.filter(([text], i) => cases.findIndex(([t]) => t === text) === i);
+  return unique.map(([text, why]) => ({
     what: `${JSON.stringify(text)} (${why})`,
     literal: JSON.stringify(text),
     kind: 'invalid',
@@ -200,12 +237,14 @@ export function notObjectBodies(pet: string, seed: number): TopLevelCase[] {
   const own = (SpecNewPet as { type?: string }).type ?? 'object';
   return Object.entries(JSON_TYPES)
     .filter(([type]) => type !== own)
-    .map(([type, arbitrary], i) => {
-      if (type === 'array') return { what: 'an array holding a NewPet', body: `[${pet}]` };
+    .flatMap(([type, { fixed, extra }], i) => {
+      if (type === 'array') return [{ what: 'an array holding a NewPet', body: `[${pet}]` }];
       if (type === 'string') {
-        return { what: 'a string holding a NewPet', body: JSON.stringify(pet) };
+        return [{ what: 'a string holding a NewPet', body: JSON.stringify(pet) }];
       }
-      const body = draw(arbitrary, seed + i);
-      return { what: `${type === 'null' ? '' : 'the '}${type} ${body}`, body };
+      return withExtra(fixed, extra, seed + i).map((body) => ({
+        what: `${type === 'null' ? '' : 'the '}${type} ${body}`,
+        body,
+      }));
     });
 }

@@ -113,6 +113,24 @@ const BAD_CREDENTIALS: readonly {
     authorization: (ctx) => keyCredential('Basic ', ctx.apiKey),
   },
   {
+    id: 'empty-header',
+    title: 'answers 401 with an Error body to an empty Authorization header',
+    how: 'with an empty Authorization header',
+    authorization: () => literalCredential(''),
+  },
+  {
+    id: 'scheme-prefixed',
+    title: 'answers 401 with an Error body to the valid key under the scheme "XBearer"',
+    how: 'with "XBearer <valid key>"',
+    authorization: (ctx) => keyCredential('XBearer ', ctx.apiKey),
+  },
+  {
+    id: 'word-after-key',
+    title: 'answers 401 with an Error body to the valid key followed by a word ("Bearer <key> x")',
+    how: 'with "Bearer <valid key> x"',
+    authorization: (ctx) => keyCredential('Bearer ', ctx.apiKey, ' x'),
+  },
+  {
     id: 'unknown-key',
     title: 'answers 401 with an Error body to an unknown key',
     how: 'with an unknown bearer key',
@@ -249,21 +267,23 @@ export const authChecks: readonly Check[] = [
   ...OPERATIONS.flatMap(checksFor),
   check({
     id: 'auth.scheme-case-insensitive',
-    title: 'accepts the scheme name in any case ("bearer <key>"; RFC 9110 §11.1)',
+    title: 'accepts the scheme name in any case ("bearer <key>", "BEARER <key>"; RFC 9110 §11.1)',
     section: '§5',
     rule: 'RFC 9110 §11.1',
     level: 'should',
     group: 'auth',
     writes: false,
     async run(ctx) {
-      const how = 'with "bearer <valid key>"';
-      const res = await ctx.send({
-        method: 'GET',
-        path: '/pets?limit=1',
-        authorization: keyCredential('bearer ', ctx.apiKey),
-      });
-      expectStatus(res, 200, how);
-      return pass(`${described(res, how)} answered 200`);
+      for (const scheme of ['bearer', 'BEARER']) {
+        const how = `with "${scheme} <valid key>"`;
+        const res = await ctx.send({
+          method: 'GET',
+          path: '/pets?limit=1',
+          authorization: keyCredential(`${scheme} `, ctx.apiKey),
+        });
+        expectStatus(res, 200, how);
+      }
+      return pass('"bearer" and "BEARER" answered 200');
     },
   }),
   check({

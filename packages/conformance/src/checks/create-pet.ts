@@ -65,7 +65,7 @@ function kebab(name: string): string {
  * A well-formed NewPet (with a status) as JSON text, with `field` replaced by `literal`, or left
  * out when `literal` is undefined.
  */
-function bodyWith(ctx: CheckContext, field: string, literal: string | undefined): string {
+export function bodyWith(ctx: CheckContext, field: string, literal: string | undefined): string {
   const pet = ctx.fixtures.nextPet('available');
   const members = new Map<string, string>([
     ['name', JSON.stringify(pet.name)],
@@ -191,7 +191,7 @@ const EXACT_CATEGORY_IDS = [String(ID_MAX)];
 const BEYOND_DOUBLE_CATEGORY_IDS = ['9007199254740993', '9223372036854775807'];
 
 /** `createPet` with a categoryId written as-is into the JSON text, shared between checks. */
-function createWithCategoryId(ctx: CheckContext, categoryId: string): Promise<HttpResponse> {
+export function createWithCategoryId(ctx: CheckContext, categoryId: string): Promise<HttpResponse> {
   return ctx.memo(`create with categoryId ${categoryId}`, () =>
     ctx.send({
       method: 'POST',
@@ -231,7 +231,7 @@ async function categoryIdsKept(ctx: CheckContext, categoryIds: readonly string[]
  * Each name is refused with 400 and an Error (a server may limit names: the spec sets no limit),
  * or created, answered and read back exactly as sent.
  */
-async function namesKept(ctx: CheckContext, cases: readonly NameCase[]) {
+export async function namesKept(ctx: CheckContext, cases: readonly NameCase[]) {
   const seen: string[] = [];
   for (const { what, name } of cases) {
     const how = `with ${what}`;

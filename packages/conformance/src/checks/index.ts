@@ -1,5 +1,6 @@
 import type { Check } from '../types.js';
 import { authChecks } from './auth.js';
+import { boundaryChecks } from './boundaries.js';
 import { createPetChecks } from './create-pet.js';
 import { errorsChecks } from './errors.js';
 import { getPetChecks } from './get-pet.js';
@@ -26,5 +27,6 @@ export const CHECKS: readonly Check[] = [
   ...listPetsChecks,
   ...createPetChecks.filter((c) => !ROOT_CAUSES.has(c.id)),
   ...getPetChecks,
+  ...boundaryChecks,
   ...errorsChecks,
 ];

@@ -25,7 +25,15 @@ import {
 } from './support.js';
 
 /** Values of `limit` outside 1..100 that the kit sends. */
-const OUT_OF_RANGE_LIMITS = [String(LIMIT_MIN - 1), String(LIMIT_MAX + 1), '-1', 'abc'];
+const OUT_OF_RANGE_LIMITS = [
+  String(LIMIT_MIN - 1),
+  String(LIMIT_MAX + 1),
+  '-1',
+  'abc',
+  '1.5',
+  '',
+  `${LIMIT_MIN - 1}&status=sold`,
+];
 
 /** Limits above the maximum: one past it, and one far beyond. */
 const ABOVE_MAX_LIMITS = [String(LIMIT_MAX + 1), String(LIMIT_MAX * 10)];
@@ -163,8 +171,20 @@ function statusFilterChecks(status: PetStatus): Check[] {
   ];
 }
 
+/**
+ * How many pets are known to have `status`: the ones this run created so, or what the list of
+ * that status at `limit=100` shows, whichever is more.
+ */
+export async function knownWithStatus(ctx: CheckContext, status: PetStatus): Promise<number> {
+  const created = [...ctx.fixtures.sentById.values()].filter((p) => p.status === status);
+  const all = expectPetList(await ctx.list(statusQuery(status)));
+  return Math.max(created.length, all.filter((p) => p.status === status).length);
+}
+
 /** `status` combined with small limits: the filter and the limit both hold at once. */
-const STATUS_LIMITS = [1, 2] as const;
+const STATUS_LIMITS = [1, 2, LIMIT_MAX] as const;
+
+export { countPets, listAfterData, withCause };
 
 /** `listPets` (spec §4.1, §8). */
 export const listPetsChecks: readonly Check[] = [
@@ -261,10 +281,7 @@ export const listPetsChecks: readonly Check[] = [
       await ctx.fixtures.ensureBulk();
       const seen: string[] = [];
       for (const status of PET_STATUSES) {
-        // Pets known to have this status: the ones this run created so, else what a full list shows.
-        const created = [...ctx.fixtures.sentById.values()].filter((p) => p.status === status);
-        const all = expectPetList(await ctx.list(statusQuery(status)));
-        const known = Math.max(created.length, all.filter((p) => p.status === status).length);
+        const known = await knownWithStatus(ctx, status);
         for (const limit of STATUS_LIMITS) {
           const res = await ctx.list(`?status=${status}&limit=${limit}`);
           const pets = expectPetList(res);

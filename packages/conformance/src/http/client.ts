@@ -41,6 +41,10 @@ export interface HttpRequest {
    * URL, where proxies and access logs would keep it.
    */
   readonly keyInQuery?: readonly string[];
+  /** Headers an ordinary client adds (`Cache-Control`, `If-None-Match`, ...), sent as given. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Sends the body with `Transfer-Encoding: chunked` instead of a `Content-Length`. */
+  readonly chunked?: boolean;
 }
 
 /** A response with its body read and, when it is JSON, parsed. */
@@ -190,10 +194,15 @@ export class HttpClient {
       this.options.redactor?.add(request.authorization.value);
       this.options.redactor?.add(request.authorization.value.replace(/^\S+\s+/, ''));
     }
-    let body: string | undefined;
+    let body: string | ReadableStream<Uint8Array> | undefined;
     if (request.json !== undefined || request.rawBody !== undefined) {
       headers['content-type'] = 'application/json';
       body = request.rawBody ?? JSON.stringify(request.json);
+      // A stream has no length known in advance: fetch sends it chunked.
+      if (request.chunked) body = chunkedBody(body);
+    }
+    for (const [name, value] of Object.entries(request.headers ?? {})) {
+      headers[name.toLowerCase()] = value;
     }
     if (this.timeoutsInARow >= GIVE_UP_AFTER_TIMEOUTS) {
       // A run against a server that stopped answering ends in seconds, not hours.
@@ -211,7 +220,8 @@ export class HttpClient {
         headers,
         body,
         signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
+        ...(typeof body === 'object' ? { duplex: 'half' } : {}),
+      } as RequestInit);
       const bytes = new Uint8Array(await res.arrayBuffer());
       const text = new TextDecoder().decode(bytes);
       const ms = elapsed();
@@ -264,6 +274,19 @@ export class HttpClient {
       url,
     });
   }
+}
+
+/** `text` as a stream of two chunks, so that fetch sends it with `Transfer-Encoding: chunked`. */
+function chunkedBody(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  const half = Math.floor(bytes.length / 2);
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes.slice(0, half));
+      controller.enqueue(bytes.slice(half));
+      controller.close();
+    },
+  });
 }
 
 function readBody(

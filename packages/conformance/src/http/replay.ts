@@ -42,6 +42,10 @@ export function curlLine(request: HttpRequest, url: string): string {
   const authorization =
     request.authorization === undefined ? `Bearer $${KEY_VARIABLE}` : request.authorization?.shell;
   if (authorization !== undefined) parts.push(`-H "Authorization: ${authorization}"`);
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    parts.push(`-H ${shellWord(`${name}: ${value}`)}`);
+  }
+  if (request.chunked) parts.push("-H 'Transfer-Encoding: chunked'");
   const body =
     request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
   if (body !== undefined) {

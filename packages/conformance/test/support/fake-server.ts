@@ -92,6 +92,22 @@ export const FAULTS = [
   'default-status-differs-on-read',
   'list-shows-name-trimmed',
   'list-default-status-under-other-filter',
+  'create-trims-names',
+  'create-500-on-control-chars',
+  'create-category-id-as-int32',
+  'create-accepts-unsigned-category-id',
+  'create-accepts-false-category-id',
+  'create-accepts-capitalised-status',
+  'create-empty-status-as-default',
+  'get-500-beyond-double',
+  'get-returns-a-pet-for-0',
+  'list-status-filter-unbounded',
+  'list-500-on-other-case-status',
+  'auth-ignores-words-after-key',
+  'auth-accepts-prefixed-scheme',
+  'create-refuses-chunked',
+  'read-304-on-if-none-match',
+  'auth-refuses-with-cache-control',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -128,6 +144,9 @@ export const GAP_CHOICES = [
   'letters-only-names',
   'names-up-to-64',
   'ascii-names-only',
+  'capitalised-names-only',
+  'refuses-empty-names',
+  'case-insensitive-status-filter',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -284,8 +303,17 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   /** True when the request may go on; otherwise answers 401 (or the fault's status). */
   function authenticate(req: IncomingMessage, res: ServerResponse, extra: Record<string, string>) {
     const header = req.headers.authorization ?? '';
-    const [scheme = '', token = ''] = header.split(/ +/, 2);
+    // A scheme, spaces, and one token68 word: "Bearer <key> x" carries no valid token.
+    const words = /^(\S+) +(\S*)$/.exec(header);
+    let scheme = words?.[1] ?? header;
+    let token = words?.[2] ?? '';
+    if (has('auth-ignores-words-after-key')) [scheme = '', token = ''] = header.split(/ +/);
     let ok = /^bearer$/i.test(scheme) && token === apiKey;
+    if (has('auth-accepts-prefixed-scheme') && /bearer$/i.test(scheme) && token === apiKey)
+      ok = true;
+    if (has('auth-refuses-with-cache-control') && req.headers['cache-control'] !== undefined) {
+      ok = false;
+    }
     if (has('auth-accepts-unknown-key') && /^bearer$/i.test(scheme) && token !== '') ok = true;
     if (has('auth-ignores-scheme') && token === apiKey) ok = true;
     if (has('auth-accepts-empty-token') && /^bearer\s*$/i.test(header)) ok = true;
@@ -330,6 +358,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       clamped = Number.isNaN(raw) ? LIMIT_DEFAULT : Math.min(LIMIT_MAX, Math.max(LIMIT_MIN, raw));
       checked.delete('limit');
     }
+    const rawStatus = params.get('status');
+    if (has('list-500-on-other-case-status') && rawStatus !== null && /[A-Z]/.test(rawStatus)) {
+      return error(res, 500, 'no such enum constant', extra);
+    }
+    if (gap('case-insensitive-status-filter') && rawStatus !== null) {
+      checked.set('status', rawStatus.toLowerCase());
+    }
     const unknownStatus = !PET_STATUSES.includes(params.get('status') as PetStatus);
     if (gap('unknown-status-filter-empty') && params.has('status') && unknownStatus) {
       return send(res, 200, [], extra);
@@ -349,6 +384,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('list-default-limit-10') && !params.has('limit')) limit = 10;
     if (has('list-caps-at-50')) limit = Math.min(limit, 50);
     if (has('list-ignores-limit-with-status') && status !== undefined) limit = LIMIT_MAX;
+    if (has('list-status-filter-unbounded') && status !== undefined && !params.has('limit')) {
+      limit = LIMIT_MAX;
+    }
     if (gap('serves-any-limit') && /^\d+$/.test(params.get('limit') ?? '')) {
       limit = Number(params.get('limit'));
     }
@@ -485,6 +523,18 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       body.categoryId = body.categoryId ? 1 : 2;
     }
     if (has('create-accepts-null-name') && body.name === null) body.name = 'null';
+    if (has('create-accepts-false-category-id') && body.categoryId === false) body.categoryId = 1;
+    if (has('create-accepts-capitalised-status') && typeof body.status === 'string') {
+      if (/^[A-Z][a-z]+$/.test(body.status)) body.status = body.status.toLowerCase();
+    }
+    if (has('create-empty-status-as-default') && body.status === '') delete body.status;
+    if (
+      has('create-500-on-control-chars') &&
+      [...`${body.name}`].some((c) => c.charCodeAt(0) < 0x20)
+    ) {
+      return refuse(500, 'cannot index the name');
+    }
+    if (has('create-trims-names') && typeof body.name === 'string') body.name = body.name.trim();
     // Two words of a pet's lifecycle added to the enumeration, kept as sent.
     let lifecycle: string | undefined;
     if (
@@ -507,6 +557,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const literal = /"categoryId"\s*:\s*(-?\d+)\s*[,}]/.exec(raw)?.[1];
       const int64 = literal !== undefined && BigInt(literal) < 2n ** 63n;
       if (gap('exact-big-category-ids') && int64) big = BigInt(literal);
+      const unsigned = literal !== undefined && BigInt(literal) < 2n ** 64n;
+      if (has('create-accepts-unsigned-category-id') && unsigned) big = BigInt(literal);
+      if (has('create-category-id-as-int32') && int64) big = BigInt(literal);
       const double = body.categoryId;
       if (gap('javascript-json') && big === undefined && Number.isInteger(double)) {
         if (double <= 2 ** 63 - 1) big = BigInt(double);
@@ -531,6 +584,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (gap('names-up-to-64') && [...name].length > 64) {
       return refuse(400, 'a name has at most 64 characters');
     }
+    if (gap('capitalised-names-only') && !/^[A-Z]/.test(name)) {
+      return refuse(400, 'a name starts with a capital letter');
+    }
+    if (gap('refuses-empty-names') && name.trim() === '') {
+      return refuse(400, 'a name is not blank');
+    }
     if (gap('ascii-names-only') && !/^[\x20-\x7e]+$/.test(name)) {
       return refuse(400, 'a name is printable ASCII');
     }
@@ -538,10 +597,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('create-truncates-long-names')) kept = kept.slice(0, 16);
     // The body read as Latin-1 rather than UTF-8: every byte of a non-ASCII letter a character.
     if (has('create-reads-names-as-latin1')) kept = Buffer.from(kept, 'utf8').toString('latin1');
+    let storedCategory = big ?? BigInt(categoryId);
+    if (has('create-category-id-as-int32')) storedCategory = BigInt.asIntN(32, storedCategory);
     return {
       ok: true,
       name: kept,
-      categoryId: big ?? BigInt(categoryId),
+      categoryId: storedCategory,
       status: has('create-ignores-status') ? undefined : ((lifecycle as PetStatus) ?? status),
       ...(id === undefined ? {} : { id }),
     };
@@ -572,6 +633,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (gap('malformed-id-404') && !/^-?\d+$/.test(raw))
       return error(res, 404, 'no such pet', extra);
     let id: bigint;
+    if (has('get-500-beyond-double') && /^\d{16,}$/.test(raw)) {
+      return error(res, 500, 'id overflow', extra);
+    }
+    if (has('get-returns-a-pet-for-0') && raw === '0') {
+      const first = pets.values().next().value;
+      if (first !== undefined) return send(res, 200, view(first), extra);
+    }
     if (gap('huge-ids')) {
       // int64 ids beyond 2^53: parsed exactly, never through a double.
       if (!/^\d{1,19}$/.test(raw)) return error(res, 400, 'petId must be an integer', extra);
@@ -636,6 +704,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return error(res, 429, 'slow down', { 'retry-after': '0' });
     }
     if (!url.pathname.startsWith('/v1/')) return error(res, 404, 'no such route');
+    if (has('create-refuses-chunked') && req.headers['transfer-encoding'] !== undefined) {
+      res.writeHead(411, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ code: 'length_required', message: 'length', status: 411 }));
+    }
+    if (has('read-304-on-if-none-match') && method === 'GET' && req.headers['if-none-match']) {
+      res.writeHead(304);
+      return res.end();
+    }
     const route = url.pathname.slice('/v1'.length);
     const petMatch = /^\/pets\/([^/]+)$/.exec(route);
     if (route === '/pets') {
