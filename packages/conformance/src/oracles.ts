@@ -263,7 +263,7 @@ export class PetModel {
           : undefined,
       status: isStatus(sent.status) ? sent.status : undefined,
       statusFrom: 'sent',
-      createdAt: (res.sentAt ?? 0) + res.ms,
+      createdAt: res.receivedAt ?? (res.sentAt ?? 0) + res.ms,
     };
     // A second 201 with the same id is createPet.distinct-ids' to report.
     if (!this.pets.has(id)) this.pets.set(id, pet);

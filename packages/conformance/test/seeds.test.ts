@@ -77,7 +77,12 @@ const FAULTY: readonly Row[] = [
   ['enum letter case: "Sold"', 'create-accepts-capitalised-status', ['createPet.invalid-status']],
   ['enum empty: status ""', 'create-empty-status-as-default', ['createPet.invalid-status']],
   ['body JSON types: an array unwrapped', 'create-unwraps-body', ['createPet.body-not-object']],
-  ['path ids: 0 answered with a pet', 'get-returns-a-pet-for-0', ['getPet.path-boundaries']],
+  [
+    'path ids: 0 answered with a pet',
+    'get-returns-a-pet-for-0',
+    ['getPet.path-boundaries'],
+    ['createPet.created'],
+  ],
   ['path ids: 500 beyond 2^53', 'get-500-beyond-double', ['getPet.path-boundaries']],
   [
     'query: status without limit unbounded',

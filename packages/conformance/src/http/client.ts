@@ -67,6 +67,8 @@ export interface HttpResponse {
   readonly bytes?: Uint8Array;
   /** When the request was sent (`performance.now()`): answers arrive out of order. */
   readonly sentAt?: number;
+  /** When the whole answer had arrived (`performance.now()`). */
+  readonly receivedAt?: number;
   readonly ms: number;
 }
 
@@ -236,6 +238,7 @@ export class HttpClient {
         headers: res.headers,
         ms,
         sentAt: started,
+        receivedAt: performance.now(),
         text,
         bytes,
         ...readBody(res.headers, text),
