@@ -311,7 +311,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       throw error;
     });
     if (!found) {
-      throw new ConformanceError(
+      throw new ConfigurationError(
         `createPet refused a pet in every name shape tried: ${tried.join(', ')} (categoryId ${categoryIds.join(', ')}); give a shape the server accepts with --name-shape (${Object.keys(NAME_SHAPES).join(', ')}), or categories it knows with --category-id`,
       );
     }
