@@ -26,7 +26,7 @@ describe('pnpm bench --smoke', () => {
   it('runs every endpoint and the growth runs, and writes a report of the expected shape', async () => {
     const out = join(dir, 'smoke.json');
     const { stdout } = await run(['--smoke', '--out', out]);
-    expect(stdout).toContain('API/baseline');
+    expect(stdout).toContain("CPU/req over the API's");
     const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
     expect(report.mode).toBe('smoke');
     expect(report.servers.map((s) => s.name)).toEqual(['api', 'baseline', 'fastify', 'limit']);
