@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { registerConfigInfo } from '../src/config-fingerprint.js';
 import { MongoPoolMetrics } from '../src/metrics/mongo-pool-metrics.js';
 import { startTestApi } from './helpers/api.js';
 import { scrape } from './helpers/scrape.js';
@@ -14,9 +15,11 @@ const declared = (text: string) => [...text.matchAll(/^# TYPE (\w+) /gm)].map((m
 describe("the README's metrics table", () => {
   it('lists every metric the API serves, and only those', async () => {
     const api = await startTestApi({ rateLimit: { requests: 100, windowSeconds: 60 } });
-    // The pool's metrics join the registry with MongoDB only.
+    // The pool's metrics join the registry with MongoDB only; the configuration's fingerprint
+    // in the process (main.ts), which knows the whole configuration.
     const pool = new Registry();
     new MongoPoolMetrics(pool);
+    registerConfigInfo(pool, '0123456789abcdef');
     const served = [...declared(await scrape(api.origin)), ...declared(await pool.metrics())]
       // prom-client's default process metrics: one row, `process_*`, `nodejs_*`.
       .filter((name) => !/^(process|nodejs)_/.test(name as string));
