@@ -52,7 +52,7 @@ describe('failures of one cause', () => {
       const cause =
         'not a valid Error body: code is required; message is required; status is required';
       const causes = pretty.stdout.match(/^ {2}Root cause of \d+ failures: .*$/gm) ?? [];
-      expect(causes).toEqual([expect.stringMatching(/^ {2}Root cause of 2\d failures: /)]);
+      expect(causes).toEqual([expect.stringMatching(/^ {2}Root cause of \d+ failures: /)]);
       expect(causes[0]).toContain(cause);
       // One failure shown in full; the others named on one line.
       expect(pretty.stdout.match(/^ {2}✗ /gm)).toHaveLength(1);
@@ -62,7 +62,7 @@ describe('failures of one cause', () => {
       expect(markdown).not.toContain('#### `auth.listPets.empty-token`');
       expect(markdown).toContain('- `auth.listPets.empty-token` (');
       expect(markdown).toContain(`**Root cause of `);
-      expect(markdown).toMatch(/<summary>the same cause fails 2\d more checks<\/summary>/);
+      expect(markdown).toMatch(/<summary>the same cause fails \d+ more checks<\/summary>/);
     } finally {
       await server.close();
     }
