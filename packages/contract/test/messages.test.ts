@@ -2,11 +2,14 @@ import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import {
   compileValidator,
+  describeDetails,
   ERROR_MESSAGES,
   errorMessages,
   ListPetsQuery,
   NewPet,
   PetIdParams,
+  parseListPetsQuery,
+  parsePetId,
   validateNewPet,
 } from '../src/index.js';
 
@@ -94,5 +97,52 @@ describe('NewPet messages', () => {
       expect(result.details.length).toBeGreaterThan(0);
       for (const detail of result.details) expect(detail.message.trim()).not.toBe('');
     }
+  });
+});
+
+describe('query and path messages', () => {
+  it.each([
+    ['limit=5&limit=6', 'limit', 'must be given at most once'],
+    ['limit=1e1', 'limit', 'must be an integer'],
+    ['after=0x10', 'after', 'must be an integer'],
+  ])('answers %s naming %s: %s', (query, path, message) => {
+    expect(parseListPetsQuery(new URLSearchParams(query))).toEqual({
+      ok: false,
+      details: [{ path, message }],
+    });
+  });
+
+  it('names a query parameter without a leading slash', () => {
+    const result = parseListPetsQuery(new URLSearchParams('limit=0'));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.details[0]?.path).toBe('limit');
+  });
+
+  it.each([
+    ['abc', 'must be an integer'],
+    ['1.5', 'must be an integer'],
+  ])('answers petId %j: %s', (raw, message) => {
+    expect(parsePetId(raw)).toEqual({ ok: false, details: [{ path: 'petId', message }] });
+  });
+
+  it('answers petId 0 with the schema’s bound, not a type complaint', () => {
+    const result = parsePetId('0');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.details).toHaveLength(1);
+      expect(result.details[0]?.path).toBe('petId');
+      expect(result.details[0]?.message).toMatch(/1/);
+      expect(result.details[0]?.message).not.toBe('must be an integer');
+    }
+  });
+
+  it('describes details as one sentence, fields by dotted path, the body as "body"', () => {
+    expect(
+      describeDetails([
+        { path: '/name', message: 'is required' },
+        { path: '/a/b', message: 'is odd' },
+        { path: '', message: 'must be an object' },
+      ]),
+    ).toBe('name is required; a.b is odd; body must be an object');
   });
 });
