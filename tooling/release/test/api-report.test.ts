@@ -31,7 +31,12 @@ describe("the contract's public surface", () => {
 
   it('lists every export of both entry points and the OpenAPI document', async () => {
     const { entryPoints } = await buildApiReport(CONTRACT);
-    expect(Object.keys(entryPoints)).toEqual(['.', './docs-page', './openapi.json']);
+    expect(Object.keys(entryPoints)).toEqual([
+      '.',
+      './docs-page',
+      './openapi-3.0.json',
+      './openapi.json',
+    ]);
     const main = entryPoints['.'] as Record<string, { kind: string }>;
     const runtime = await import('@animal-store/contract');
     for (const name of Object.keys(runtime)) expect(main).toHaveProperty(name);
@@ -82,7 +87,7 @@ describe('the normal flow: change the contract, add a changeset, update the repo
   async function changedContract(change: (dir: string) => void, changesets: Changeset[] = []) {
     const copy = () => {
       const dir = tempDir('api-report');
-      for (const path of ['package.json', 'dist', 'src', 'openapi.json']) {
+      for (const path of ['package.json', 'dist', 'src', 'openapi.json', 'openapi-3.0.json']) {
         cpSync(join(CONTRACT, path), join(dir, path), { recursive: true });
       }
       symlinkSync(join(CONTRACT, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -145,8 +150,9 @@ describe('the normal flow: change the contract, add a changeset, update the repo
         '~ @animal-store/contract: PetStatus (schema, type)',
         '~ @animal-store/contract: SpecNewPet (schema, type)',
         '~ @animal-store/contract: SpecPet (schema, type)',
-        // No longer the same as the OpenAPI document built before.
+        // No longer the same as the OpenAPI documents built before.
         '~ @animal-store/contract: openApiDocument (const)',
+        '~ @animal-store/contract: openApiDocument30 (const)',
       ],
     });
   });
