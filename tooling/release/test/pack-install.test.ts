@@ -256,7 +256,7 @@ console.log(\`\${Object.keys(values).length} values\`);
     expect(values).toBeGreaterThan(40);
     expect(examples.contract).toHaveLength(2);
     expect(examples.conformance).toHaveLength(1);
-    expect(examples.client).toHaveLength(1);
+    expect(examples.client).toHaveLength(2);
   });
 
   it("runs that file and the contract README's examples under Node", async () => {
