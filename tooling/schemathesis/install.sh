@@ -5,6 +5,10 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 venv="$here/.venv"
+# Tests call this at once (several files, and the other Node majors' run in CI): one installs,
+# the others wait for it and use what it made.
+exec 9>"$here/.venv.lock"
+flock 9
 if ! "$venv/bin/schemathesis" --version >/dev/null 2>&1 ||
   ! cmp -s "$here/requirements.txt" "$venv/requirements.txt"; then
   echo "schemathesis: installing the pinned packages into $venv" >&2
