@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -19,7 +19,12 @@ const readJson = (path: string) =>
 const FAILURE = /ELIFECYCLE|ERR_PNPM|Command failed|Error\b|"level":[56]0/;
 
 async function startAndStop(signal: 'SIGINT' | 'SIGTERM', toGroup: boolean) {
-  const child = spawn('pnpm', ['start'], {
+  // pnpm on the Node running this test: `node` on a script's PATH is pnpm's shell shim for the
+  // workspace's Node, which would stand between the signal and pnpm.
+  const pnpm =
+    process.env.npm_execpath ??
+    realpathSync(execFileSync('sh', ['-c', 'command -v pnpm'], { encoding: 'utf8' }).trim());
+  const child = spawn(process.execPath, [pnpm, 'start'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', API_KEYS: 'start-script-key' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,7 +55,9 @@ async function startAndStop(signal: 'SIGINT' | 'SIGTERM', toGroup: boolean) {
     const [code, killedBy] = await exited;
     return { code, killedBy, output };
   } finally {
-    if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    }
   }
 }
 
