@@ -59,7 +59,7 @@ async function spanSink(): Promise<Server> {
 /**
  * The servers `settings` ask for: the API, the matched baseline, the Fastify peer, the replay
  * limit, then the API variants: on another Node.js binary (`--node`), traced at a sampling ratio
- * (`--tracing`), at another commit (`--ref`).
+ * (`--tracing`), at other commits (`--ref`, each its own server, in the order given).
  */
 export async function lineup(
   settings: Settings,
@@ -91,8 +91,11 @@ export async function lineup(
       },
     });
   }
-  if (settings.ref) {
-    const { entry, commit } = buildAtRef(settings.ref, progress);
+  const commits = new Set<string>();
+  for (const ref of settings.ref) {
+    const { entry, commit } = buildAtRef(ref, progress);
+    if (commits.has(commit)) throw new Error(`--ref ${ref}: commit ${commit} is given twice`);
+    commits.add(commit);
     servers.push({ ...api, name: `api at ${commit.slice(0, 7)}`, entry, verify: 'body' });
   }
   return {

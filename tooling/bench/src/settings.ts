@@ -15,7 +15,7 @@ const OPTIONS = {
   'no-pin': ['', 'do not pin the driver and the servers to separate CPUs'],
   node: ['PATH', 'also run the API on this Node.js binary (another major)'],
   tracing: ['RATIO', 'also run the API traced, sampling this ratio (0.01: 1%) to a local sink'],
-  ref: ['REF', 'also run the API at this git commit (built in a temporary directory)'],
+  ref: ['REF', 'also run the API at this git commit; repeatable (built in a temporary directory)'],
   out: ['FILE', 'the JSON report (default: results/latest.json; smoke: results/smoke.json)'],
   readme: ['FILE', 'replace the table between the bench markers in FILE'],
   help: ['', 'this text'],
@@ -62,7 +62,7 @@ export function parseSettings(argv: string[]) {
   const { values } = parseArgs({
     args: argv.filter((arg) => arg !== '--').map((arg) => (arg === '-h' ? '--help' : arg)),
     strict: true,
-    options,
+    options: { ...options, ref: { type: 'string', multiple: true } },
   });
   if (values.help) return 'help';
   const endpoints = values.endpoints?.split(',').map((id) => id.trim()) ?? [...ENDPOINT_IDS];
@@ -106,8 +106,8 @@ export function parseSettings(argv: string[]) {
     node: values.node,
     /** The sampling ratio of a traced API variant, if any. */
     tracing: values.tracing === undefined ? undefined : ratio(values.tracing),
-    /** A git commit (or any ref) the API also runs at, if any. */
-    ref: values.ref,
+    /** The git commits (or any refs) the API also runs at, in the order given. */
+    ref: values.ref ?? [],
     /** The JSON report (a Markdown copy goes beside it), relative to the caller's cwd. */
     out: values.out,
     /** A README whose bench section is replaced by the tables. */

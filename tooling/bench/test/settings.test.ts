@@ -17,7 +17,7 @@ describe('the command line', () => {
       pin: true,
       node: undefined,
       tracing: undefined,
-      ref: undefined,
+      ref: [],
     });
   });
 
@@ -55,10 +55,15 @@ describe('the command line', () => {
     expect(parseSettings(argv)).toMatchObject({
       node: '/opt/node24/bin/node',
       tracing: 0.01,
-      ref: 'f8ab415',
+      ref: ['f8ab415'],
     });
     expect(() => parseSettings(['--tracing', '2'])).toThrow('--tracing must be a ratio');
     expect(() => parseSettings(['--tracing', '0'])).toThrow('--tracing must be a ratio');
+  });
+
+  it('takes --ref again for every further commit, in the order given', () => {
+    const argv = ['--ref', '31d1d9e', '--ref', '177583c', '--ref', 'main~3'];
+    expect(parseSettings(argv)).toMatchObject({ ref: ['31d1d9e', '177583c', 'main~3'] });
   });
 
   it('refuses an unknown endpoint, a bad number and an unknown option', () => {
