@@ -29,9 +29,11 @@ async function run(settings: Settings): Promise<void> {
   }
   // Paths on the command line are the caller's (pnpm runs scripts in the package directory).
   const cwd = process.env.INIT_CWD ?? process.cwd();
-  const out = settings.out
-    ? resolve(cwd, settings.out)
-    : resolve(PACKAGE_ROOT, 'results', settings.smoke ? 'smoke.json' : 'latest.json');
+  const out = `${
+    settings.out
+      ? resolve(cwd, settings.out)
+      : resolve(PACKAGE_ROOT, 'results', settings.smoke ? 'smoke' : 'latest')
+  }.json`;
   const startedAt = new Date().toISOString();
   const comparisons: EndpointComparison[] = [];
   const growth: GrowthSeries[] = [];

@@ -16,7 +16,10 @@ const OPTIONS = {
   node: ['PATH', 'also run the API on this Node.js binary (another major)'],
   tracing: ['RATIO', 'also run the API traced, sampling this ratio (0.01: 1%) to a local sink'],
   ref: ['REF', 'also run the API at this git commit; repeatable (built in a temporary directory)'],
-  out: ['FILE', 'the JSON report (default: results/latest.json; smoke: results/smoke.json)'],
+  out: [
+    'PATH',
+    'the report, PATH.json and PATH.md (default: results/latest; smoke: results/smoke)',
+  ],
   readme: ['FILE', 'replace the table between the bench markers in FILE'],
   help: ['', 'this text'],
 } as const;
@@ -108,8 +111,11 @@ export function parseSettings(argv: string[]) {
     tracing: values.tracing === undefined ? undefined : ratio(values.tracing),
     /** The git commits (or any refs) the API also runs at, in the order given. */
     ref: values.ref ?? [],
-    /** The JSON report (a Markdown copy goes beside it), relative to the caller's cwd. */
-    out: values.out,
+    /**
+     * The report's path, relative to the caller's cwd: `<out>.json` and `<out>.md` (a trailing
+     * `.json` or `.md` on `out` is the same name).
+     */
+    out: values.out?.replace(/\.(json|md)$/, ''),
     /** A README whose bench section is replaced by the tables. */
     readme: values.readme,
   };

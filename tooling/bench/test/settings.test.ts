@@ -18,6 +18,7 @@ describe('the command line', () => {
       node: undefined,
       tracing: undefined,
       ref: [],
+      out: undefined,
     });
   });
 
@@ -64,6 +65,16 @@ describe('the command line', () => {
   it('takes --ref again for every further commit, in the order given', () => {
     const argv = ['--ref', '31d1d9e', '--ref', '177583c', '--ref', 'main~3'];
     expect(parseSettings(argv)).toMatchObject({ ref: ['31d1d9e', '177583c', 'main~3'] });
+  });
+
+  it('names the report by its path without extension, with or without .json or .md', () => {
+    expect(parseSettings(['--out', 'results/head-bound'])).toMatchObject({
+      out: 'results/head-bound',
+    });
+    expect(parseSettings(['--out', 'results/head-bound.json'])).toMatchObject({
+      out: 'results/head-bound',
+    });
+    expect(parseSettings(['--out', 'head-bound.md'])).toMatchObject({ out: 'head-bound' });
   });
 
   it('refuses an unknown endpoint, a bad number and an unknown option', () => {

@@ -68,10 +68,14 @@ describe('pnpm bench --smoke', () => {
       '--growth',
       'off',
       '--out',
-      join(dir, 'get.json'),
+      join(dir, 'get'),
       '--readme',
       'README.md',
     ]);
+    expect(JSON.parse(readFileSync(join(dir, 'get.json'), 'utf8'))).toMatchObject({
+      complete: true,
+    });
+    expect(readFileSync(join(dir, 'get.md'), 'utf8')).toContain('GET /v1/pets/{id}');
     const text = readFileSync(readme, 'utf8');
     expect(text).not.toContain('old table');
     expect(text).toMatch(/^# Title\n\n<!-- bench:begin -->\nRun \d{4}-\d\d-\d\d \(smoke\)/);
