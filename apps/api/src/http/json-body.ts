@@ -4,6 +4,7 @@ import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import typeis from 'type-is';
+import { bodyDeadlines } from './body-deadlines.js';
 import {
   MalformedJsonError,
   PayloadTooLargeError,
@@ -39,8 +40,9 @@ const EXPECT_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 const JSON_UTF8 = /^application\/json(?:; ?charset=(?:"utf-8"|utf-8))?$/i;
 
 /**
- * Reads the body's bytes, giving up after `timeoutMs`: a client trickling its body must not hold
- * a request open until Node's request timeout, and gets a `408` with an Error body.
+ * Reads the body's bytes, giving up after `timeoutMs` (`bodyDeadlines`): a client trickling its
+ * body must not hold a request open until Node's request timeout, and gets a `408` with an Error
+ * body.
  */
 function readBytes(req: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -48,20 +50,21 @@ function readBytes(req: IncomingMessage, limitBytes: number, timeoutMs: number):
       limit: limitBytes,
       length: req.headers['content-length'] || undefined,
     });
-    const timer = setTimeout(() => {
+    const deadlines = bodyDeadlines(timeoutMs);
+    const pending = deadlines.start(() => {
       // The read fails later, when the connection closes after the 408: nobody waits for it.
       reading.catch(() => {});
       reject(
         new RequestTimeoutError({ message: `request body did not arrive within ${timeoutMs} ms` }),
       );
-    }, timeoutMs);
+    });
     reading.then(
       (bytes) => {
-        clearTimeout(timer);
+        deadlines.done(pending);
         resolve(bytes);
       },
       (error: unknown) => {
-        clearTimeout(timer);
+        deadlines.done(pending);
         reject(error);
       },
     );

@@ -37,6 +37,8 @@ function answerForRouter(ctx: ParameterizedContext<AppState>): void {
 export function routerAnswers(): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
+    // A route that wrote its answer itself (`sendJsonText`) is done with: nothing can be added.
+    if (ctx.res.headersSent) return;
     answerForRouter(ctx);
     ctx.set(ctx.state.headers);
   };

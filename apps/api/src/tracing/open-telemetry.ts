@@ -50,16 +50,16 @@ function serverSpans(tracer: Tracer): Middleware<AppState> {
       headers.traceparent === undefined && headers.baggage === undefined
         ? ROOT_CONTEXT
         : propagation.extract(ROOT_CONTEXT, headers);
-    const span = tracer.startSpan(
-      method,
-      {
-        kind: SpanKind.SERVER,
-        attributes: { 'http.request.method': method, 'url.path': ctx.path, 'url.scheme': 'http' },
-      },
-      parent,
-    );
+    // The samplers the API takes (`OTEL_TRACES_SAMPLER`) decide on the parent and trace id alone:
+    // the attributes are set once the span records, so an unsampled request makes none.
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     ctx.state.traceId = span.spanContext().traceId;
     if (!span.isRecording()) return next();
+    span.setAttributes({
+      'http.request.method': method,
+      'url.path': ctx.path,
+      'url.scheme': 'http',
+    });
     try {
       await context.with(trace.setSpan(parent, span), next);
     } finally {

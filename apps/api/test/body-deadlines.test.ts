@@ -1,0 +1,49 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bodyDeadlines } from '../src/http/body-deadlines.js';
+
+describe('body read deadlines (one timer for every read)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('ends a read that outlives its limit, once, within a twentieth of the limit after it', () => {
+    const deadlines = bodyDeadlines(2_000);
+    const expired = vi.fn();
+    deadlines.start(expired);
+    vi.advanceTimersByTime(1_999);
+    expect(expired).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(100);
+    expect(expired).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(10_000);
+    expect(expired).toHaveBeenCalledTimes(1);
+  });
+
+  it('never ends a read that is done in time, and keeps no timer once none is pending', () => {
+    const deadlines = bodyDeadlines(3_000);
+    const late = vi.fn();
+    const reads = Array.from({ length: 5 }, () => deadlines.start(late));
+    vi.advanceTimersByTime(2_000);
+    for (const read of reads) deadlines.done(read);
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(10_000);
+    expect(late).not.toHaveBeenCalled();
+  });
+
+  it('ends only the reads past their deadline, in the order they began', () => {
+    const deadlines = bodyDeadlines(1_000);
+    const ended: string[] = [];
+    deadlines.start(() => ended.push('first'));
+    vi.advanceTimersByTime(600);
+    const second = deadlines.start(() => ended.push('second'));
+    deadlines.start(() => ended.push('third'));
+    vi.advanceTimersByTime(500);
+    expect(ended).toEqual(['first']);
+    deadlines.done(second);
+    vi.advanceTimersByTime(600);
+    expect(ended).toEqual(['first', 'third']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
