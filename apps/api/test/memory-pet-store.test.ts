@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_TTL_MS } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import type { PetDraft } from '../src/store/pet-store.js';
@@ -49,5 +50,28 @@ describe('MemoryPetStore pages', () => {
         expect(page.hasMore).toBe(true);
       }
     }
+  });
+});
+
+describe('MemoryPetStore idempotency keys', () => {
+  it('forgets a key at its expiry even when the clock went back while it was kept', async () => {
+    const ttl = IDEMPOTENCY_KEY_TTL_MS;
+    let now = 100;
+    const store = new MemoryPetStore({ clock: () => now });
+    const draft: PetDraft = { name: 'Rex', categoryId: 1, status: 'available' };
+    const once = (key: string) => store.createOnce({ scope: 's', key, fingerprint: 'f', draft });
+    await once('later');
+    // The clock steps back (an adjusted system clock): the next key expires before the first.
+    now = 0;
+    const first = await once('sooner');
+    expect(first.outcome).toBe('created');
+    // `sooner` has expired, `later` has not.
+    now = ttl;
+    const again = await once('sooner');
+    expect(again.outcome).toBe('created');
+    if (first.outcome === 'created' && again.outcome === 'created') {
+      expect(again.pet.id).not.toBe(first.pet.id);
+    }
+    expect((await once('later')).outcome).toBe('replayed');
   });
 });

@@ -1,4 +1,8 @@
-import { IDEMPOTENCY_KEY_TTL_MS } from '@animal-store/contract';
+import {
+  BODY_LIMIT_BYTES,
+  GET_PET_SUNSET_AT,
+  IDEMPOTENCY_KEY_TTL_MS,
+} from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import {
@@ -11,6 +15,7 @@ import {
   TEST_KEY,
 } from './helpers/api.js';
 import { exchange, parseResponses, type RawResponse } from './helpers/raw-http.js';
+import { sample, scrape } from './helpers/scrape.js';
 
 // What a user notices when the request path goes wrong in a small way: each test here failed
 // against a mutant of the request path that every other test let through (`pnpm mutate`,
@@ -272,5 +277,123 @@ describe('405 answers', () => {
     const response = onlyResponse(data);
     expect(response.status).toBe(405);
     expect(response.headers.allow?.split(/, */).sort()).toEqual(['GET', 'HEAD', 'POST']);
+  });
+});
+
+describe('what an Error answer says', () => {
+  /** The Error body of the one response a raw exchange got. */
+  const onlyErrorBody = (data: Buffer, status: number) => {
+    const response = onlyResponse(data);
+    expect(response.status).toBe(status);
+    return JSON.parse(response.body) as { code: string; message: string; details?: unknown[] };
+  };
+
+  it.each([
+    ['no body at all', ''],
+    ['a blank body', ' \n '],
+  ])('names the body itself as required for %s', async (_, body) => {
+    const res = await fetch(`${api.base}/pets`, { method: 'POST', headers: json, body });
+    expect(res.status).toBe(400);
+    const error = await errorBody(res);
+    expect(error.code).toBe('validation_failed');
+    expect(error.details).toEqual([{ path: '', message: 'is required' }]);
+  });
+
+  it('says a body without a Content-Type is untyped', async () => {
+    const res = await fetch(`${api.base}/pets`, {
+      method: 'POST',
+      headers: auth,
+      body: new TextEncoder().encode('{"name":"Rex","categoryId":1}'),
+    });
+    expect(res.status).toBe(415);
+    expect((await errorBody(res)).message).toBe(
+      'request body must be application/json, not untyped',
+    );
+  });
+
+  it('names a repeated Idempotency-Key and what is wrong with it', async () => {
+    const { data } = await exchange(
+      api.origin,
+      `${createHead('Idempotency-Key: one', 'Idempotency-Key: two', 'Content-Length: 2', 'Connection: close')}{}`,
+      { waitMs: 120_000 },
+    );
+    const error = onlyErrorBody(data, 400);
+    expect(error.code).toBe('validation_failed');
+    expect(error.details).toEqual([{ path: 'Idempotency-Key', message: 'must be sent once' }]);
+  });
+
+  it('gives the limit a request target exceeds', async () => {
+    const res = await fetch(`${api.base}/pets?status=${'x'.repeat(9000)}`, { headers: auth });
+    expect(res.status).toBe(414);
+    expect((await errorBody(res)).message).toBe('request target exceeds 8192 bytes');
+  });
+
+  it('gives the limit a chunked body exceeds', async () => {
+    const body = JSON.stringify({ name: 'x'.repeat(BODY_LIMIT_BYTES), categoryId: 1 });
+    const { data } = await exchange(
+      api.origin,
+      [
+        createHead('Transfer-Encoding: chunked', 'Connection: close'),
+        `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+      ],
+      { waitMs: 120_000 },
+    );
+    const error = onlyErrorBody(data, 413);
+    expect(error.code).toBe('payload_too_large');
+    expect(error.message).toBe(`request body exceeds ${BODY_LIMIT_BYTES} bytes`);
+  });
+
+  it('points a getPet after its sunset to the list that replaces it', async () => {
+    const before = now;
+    now = GET_PET_SUNSET_AT.getTime();
+    try {
+      const res = await fetch(`${api.base}/pets/1`, { headers: auth });
+      expect(res.status).toBe(410);
+      const error = await errorBody(res);
+      expect(error.code).toBe('gone');
+      expect(error.message).toContain(GET_PET_SUNSET_AT.toUTCString());
+      expect(error.message).toContain('GET /v1/pets?status=');
+    } finally {
+      now = before;
+    }
+  });
+
+  it("answers a body slower than the API's own limit with that limit, before Node's timeout", async () => {
+    const slow = await startTestApi(
+      { store: new MemoryPetStore(), bodyTimeoutMs: 300 },
+      { requestTimeoutMs: 600_000 },
+    );
+    try {
+      const { data } = await exchange(slow.origin, `${createHead('Content-Length: 100')}{"name":`, {
+        waitMs: 120_000,
+      });
+      const error = onlyErrorBody(data, 408);
+      expect(error.code).toBe('request_timeout');
+      expect(error.message).toBe('request body did not arrive within 300 ms');
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('refused requests in the metrics', () => {
+  it('counts two Authorization headers as a bad request, not as a failed authentication', async () => {
+    const counted = async () => {
+      const text = await scrape(api.origin);
+      return ['missing', 'malformed', 'unknown', 'revoked'].map(
+        (reason) => sample(text, 'auth_failures_total', { reason }) ?? 0,
+      );
+    };
+    const before = await counted();
+    const { data } = await exchange(
+      api.origin,
+      `GET /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\n` +
+        `Authorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`,
+      { waitMs: 120_000 },
+    );
+    expect(onlyResponse(data).status).toBe(400);
+    expect(await counted()).toEqual(before);
+    const text = await scrape(api.origin);
+    expect(text).not.toMatch(/auth_failures_total\{reason="undefined"\}/);
   });
 });

@@ -57,6 +57,12 @@ describe('NewPet', () => {
     if (!result.ok) expect(result.details.map((d) => d.path)).toContain(path);
   });
 
+  it('names a field once when it breaks its schema and holds an unpaired surrogate', () => {
+    const result = validateNewPet({ name: `${'x'.repeat(NAME_MAX_LENGTH)}\uD800`, categoryId: 1 });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.details.map((d) => d.path)).toEqual(['/name']);
+  });
+
   it('reports every offending field at once', () => {
     const result = validateNewPet({ categoryId: 'x', status: 'lost', extra: true });
     expect(result.ok).toBe(false);
