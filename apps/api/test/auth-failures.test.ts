@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { presentedApiKey } from '../src/http/auth.js';
-import type { UnauthorizedError } from '../src/http/errors.js';
+import type { AppState } from '../src/http/app-state.js';
+import { presentedApiKey, requireApiKey } from '../src/http/auth.js';
+import { UnauthorizedError } from '../src/http/errors.js';
 import { auth, startTestApi } from './helpers/api.js';
 import { sample, scrape } from './helpers/scrape.js';
 
@@ -62,5 +63,19 @@ describe('the reason a request is refused as unauthenticated', () => {
     const metrics = await scrape(revoking.origin);
     expect(sample(metrics, 'auth_failures_total', { reason: 'revoked' })).toBe(1);
     expect(sample(metrics, 'auth_failures_total', { reason: 'unknown' })).toBe(1);
+  });
+});
+
+describe('the API key check without a listener for refusals', () => {
+  it('refuses a request without a key with its 401 all the same', async () => {
+    const check = requireApiKey({ verify: async () => undefined });
+    const ctx = {
+      state: { headers: {} },
+      req: { headers: {}, rawHeaders: [] },
+    } as unknown as Parameters<typeof check>[0];
+    const refusal = await check(ctx, async () => {}).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(UnauthorizedError);
+    expect((refusal as UnauthorizedError).reason).toBe('missing');
+    expect((ctx.state as AppState).headers['Cache-Control']).toBe('no-store');
   });
 });

@@ -46,4 +46,12 @@ describe('body read deadlines (one timer for every read)', () => {
     expect(ended).toEqual(['first', 'third']);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('checks every read with one limit by one timer, whoever asks for the limit', () => {
+    const reads = Array.from({ length: 3 }, () => bodyDeadlines(4_000).start(() => {}));
+    expect(bodyDeadlines(4_000)).toBe(bodyDeadlines(4_000));
+    expect(vi.getTimerCount()).toBe(1);
+    for (const read of reads) bodyDeadlines(4_000).done(read);
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

@@ -343,6 +343,16 @@ describe('what an Error answer says', () => {
     expect(error.message).toBe(`request body exceeds ${BODY_LIMIT_BYTES} bytes`);
   });
 
+  it('answers a body declared beyond the limit 413 at once, without waiting for it', async () => {
+    const { data } = await exchange(
+      api.origin,
+      `${createHead(`Content-Length: ${BODY_LIMIT_BYTES + 1}`, 'Connection: close')}{"name":`,
+      { waitMs: 120_000 },
+    );
+    const error = onlyErrorBody(data, 413);
+    expect(error.message).toBe(`request body exceeds ${BODY_LIMIT_BYTES} bytes`);
+  });
+
   it('points a getPet after its sunset to the list that replaces it', async () => {
     const before = now;
     now = GET_PET_SUNSET_AT.getTime();

@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import {
   compileValidator,
@@ -45,6 +45,34 @@ describe("a schema's own validation messages", () => {
       expect(result.details[0]?.path).toBe('/note');
       expect(result.details[0]?.message).toMatch(/2/);
     }
+  });
+
+  it('reports the message of the root schema for the value as a whole', () => {
+    const validateRoot = compileValidator(
+      Type.Object({ a: Type.String() }, errorMessages({ type: 'must be an object' })),
+    );
+    expect(validateRoot(5)).toEqual({
+      ok: false,
+      details: [{ path: '', message: 'must be an object' }],
+    });
+  });
+
+  it('finds the message of a field whose name holds / and ~', () => {
+    const validateOdd = compileValidator(
+      Type.Object({ 'a/b~c': Type.String(errorMessages({ type: 'must be text' })) }),
+    );
+    expect(validateOdd({ 'a/b~c': 1 })).toEqual({
+      ok: false,
+      details: [{ path: '/a~1b~0c', message: 'must be text' }],
+    });
+  });
+
+  it('reports a value a false subschema forbids as not allowed', () => {
+    const forbidding = { type: 'object', properties: { a: false } } as unknown as TSchema;
+    expect(compileValidator(forbidding)({ a: 1 })).toEqual({
+      ok: false,
+      details: [{ path: '/a', message: 'is not allowed' }],
+    });
   });
 
   it.each([
