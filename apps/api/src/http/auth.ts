@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { Middleware } from 'koa';
-import type { ApiKeyIdentity, ApiKeyVerifier } from '../keys/api-key.js';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
+import type { ApiKeyVerdict, ApiKeyVerifier } from '../keys/api-key.js';
 import type { AuthFailureReason } from '../metrics/api-metrics.js';
 import type { AppState } from './app-state.js';
 import { BadRequestError, UnauthorizedError } from './errors.js';
@@ -63,39 +63,41 @@ export function presentedApiKey(req: IncomingMessage): string {
   return token;
 }
 
-/** Who a request authenticates as, or the `401` that refuses it. */
-async function identify(verifier: ApiKeyVerifier, req: IncomingMessage): Promise<ApiKeyIdentity> {
-  // Straight from Node's request: the hot path skips Koa's accessors.
-  const key = presentedApiKey(req);
-  const verdict = await verifier.verify(key);
-  if (verdict === undefined || verdict === 'revoked') {
-    // The same answer for both: a caller learns nothing about a key it does not hold.
-    throw new UnauthorizedError({ message: 'invalid API key', reason: verdict ?? 'unknown' });
-  }
-  return verdict;
-}
-
 /**
  * Refuses any request without a valid bearer API key, before anything after it looks at the
  * request; records the key's name (never the key) in `ctx.state.apiKeyName` and its identity in
- * `ctx.state.apiKeyId`. `refused` hears the reason of each `401` (the metrics).
+ * `ctx.state.apiKeyId`. `refused` hears the reason of each `401` (the metrics). A verifier that
+ * answers at once (keys from configuration) is not awaited.
  */
 export function requireApiKey(
   verifier: ApiKeyVerifier,
   refused?: (reason: AuthFailureReason) => void,
 ): Middleware<AppState> {
-  return async (ctx, next) => {
+  const admit = (ctx: ParameterizedContext<AppState>, verdict: ApiKeyVerdict, next: Next) => {
+    if (verdict === undefined || verdict === 'revoked') {
+      const reason = verdict ?? 'unknown';
+      refused?.(reason);
+      // The same answer for both: a caller learns nothing about a key it does not hold.
+      throw new UnauthorizedError({ message: 'invalid API key', reason });
+    }
+    ctx.state.apiKeyName = verdict.name;
+    ctx.state.apiKeyId = verdict.id;
+    return next();
+  };
+  return (ctx, next) => {
     // Answers to keyed requests are the caller's own: no cache may keep them, 401s included.
     ctx.state.headers['Cache-Control'] = 'no-store';
-    let identity: ApiKeyIdentity;
+    let key: string;
     try {
-      identity = await identify(verifier, ctx.req);
+      // Straight from Node's request: the hot path skips Koa's accessors.
+      key = presentedApiKey(ctx.req);
     } catch (error) {
       if (error instanceof UnauthorizedError && error.reason) refused?.(error.reason);
       throw error;
     }
-    ctx.state.apiKeyName = identity.name;
-    ctx.state.apiKeyId = identity.id;
-    await next();
+    const verdict = verifier.verify(key);
+    return verdict instanceof Promise
+      ? verdict.then((known) => admit(ctx, known, next))
+      : admit(ctx, verdict, next);
   };
 }

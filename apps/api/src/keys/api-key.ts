@@ -18,9 +18,12 @@ export interface ApiKeyIdentity {
  */
 export type ApiKeyVerdict = ApiKeyIdentity | 'revoked' | undefined;
 
-/** Decides whether a presented bearer token is a valid API key. */
+/**
+ * Decides whether a presented bearer token is a valid API key. A verifier that knows at once
+ * (keys from configuration) answers at once, so the request it admits waits on no promise.
+ */
 export interface ApiKeyVerifier {
-  verify(token: string): Promise<ApiKeyVerdict>;
+  verify(token: string): ApiKeyVerdict | Promise<ApiKeyVerdict>;
 }
 
 /**
@@ -96,7 +99,7 @@ export class StaticApiKeys implements ApiKeyVerifier {
     return this.#identities.size;
   }
 
-  async verify(token: string): Promise<ApiKeyIdentity | undefined> {
+  verify(token: string): ApiKeyIdentity | undefined {
     return this.#identities.get(digestKey(token));
   }
 }

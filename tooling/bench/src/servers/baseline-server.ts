@@ -67,7 +67,7 @@ runChild(async (spec) => {
     headers: Record<string, string>,
   ): Promise<string> {
     headers['Cache-Control'] = 'no-store';
-    const identity = await keys.verify(presentedApiKey(req));
+    const identity = keys.verify(presentedApiKey(req));
     if (!identity) throw new UnauthorizedError({ message: 'invalid API key' });
     return identity.name;
   }

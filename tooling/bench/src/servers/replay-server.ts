@@ -38,7 +38,7 @@ runChild(async (spec) => {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let answer: Prepared | undefined;
     try {
-      const identity = await keys.verify(presentedApiKey(req));
+      const identity = keys.verify(presentedApiKey(req));
       answer = identity && answers.get(`${req.method} ${req.url}`);
     } catch {
       // No single well-formed bearer key: the 401 below.
