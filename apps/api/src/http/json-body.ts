@@ -14,6 +14,7 @@ import {
 } from './errors.js';
 import { repeatedMemberName } from './json-duplicates.js';
 import { assignRequestId } from './request-id.js';
+import { readThroughJs } from './socket-reads.js';
 
 interface RawBodyError {
   type?: string;
@@ -45,6 +46,7 @@ const JSON_UTF8 = /^application\/json(?:; ?charset=(?:"utf-8"|utf-8))?$/i;
  * body.
  */
 function readBytes(req: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<Buffer> {
+  readThroughJs(req.socket);
   return new Promise((resolve, reject) => {
     const reading = getRawBody(req, {
       limit: limitBytes,
