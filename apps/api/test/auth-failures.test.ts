@@ -81,4 +81,20 @@ describe('the API key check without a listener for refusals', () => {
     expect((refusal as UnauthorizedError).reason).toBe('missing');
     expect((ctx.state as AppState).headers['Cache-Control']).toBe('no-store');
   });
+
+  it('refuses an unknown key with its 401 all the same', async () => {
+    const check = requireApiKey({ verify: () => undefined });
+    const ctx = {
+      state: { headers: {} },
+      req: {
+        headers: { authorization: 'Bearer nope' },
+        rawHeaders: ['Authorization', 'Bearer nope'],
+      },
+    } as unknown as Parameters<typeof check>[0];
+    const refusal = await (async () => check(ctx, async () => {}))().catch(
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(UnauthorizedError);
+    expect((refusal as UnauthorizedError).reason).toBe('unknown');
+  });
 });

@@ -387,6 +387,17 @@ describe('what an Error answer says', () => {
 });
 
 describe('refused requests in the metrics', () => {
+  it.each([
+    ['missing', {}],
+    ['malformed', { Authorization: 'Basic dXNlcjpwdw==' }],
+    ['unknown', { Authorization: 'Bearer not-a-key' }],
+  ])('counts a request refused as %s by its reason', async (reason, headers) => {
+    const count = async () => sample(await scrape(api.origin), 'auth_failures_total', { reason });
+    const before = await count();
+    expect((await fetch(`${api.base}/pets`, { headers })).status).toBe(401);
+    expect(await count()).toBe((before ?? 0) + 1);
+  });
+
   it('counts two Authorization headers as a bad request, not as a failed authentication', async () => {
     const counted = async () => {
       const text = await scrape(api.origin);
