@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
-import { StoreDeadline } from '../src/store/store-deadline.js';
 import { auth, errorBody, startTestApi } from './helpers/api.js';
 import { sample, scrape } from './helpers/scrape.js';
 
@@ -77,15 +76,5 @@ describe('requests waiting on the store', () => {
     // The request's slot is free again: the cap counts requests waiting, not abandoned calls.
     expect(sample(text, 'pet_store_calls_in_flight')).toBe(0);
     stalled.release();
-  });
-});
-
-describe('StoreDeadline', () => {
-  it('gives calls that start close together one timer', async () => {
-    const deadline = new StoreDeadline(100);
-    const first = deadline.expiryFor(1_000);
-    expect(deadline.expiryFor(1_005)).toBe(first);
-    expect(deadline.expiryFor(1_010)).not.toBe(first);
-    await expect(first).rejects.toMatchObject({ name: 'StoreUnavailableError', kind: 'timeout' });
   });
 });

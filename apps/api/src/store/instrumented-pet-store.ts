@@ -6,6 +6,7 @@ import {
   type StoreOperation,
 } from '../metrics/api-metrics.js';
 import type { LabelledHistogram } from '../metrics/labelled-histogram.js';
+import { SharedDeadlines } from '../shared-deadlines.js';
 import {
   type IdempotentCreate,
   type IdempotentCreateResult,
@@ -17,7 +18,6 @@ import {
   type StoredPet,
   StoreUnavailableError,
 } from './pet-store.js';
-import { StoreDeadline } from './store-deadline.js';
 
 type Outcome = 'ok' | 'error';
 
@@ -76,7 +76,7 @@ export class InstrumentedPetStore implements PetStore {
   readonly #inner: PetStore;
   readonly #metrics: StoreMetrics;
   readonly #maxInFlight: number;
-  readonly #deadline: StoreDeadline | undefined;
+  readonly #deadline: SharedDeadlines | undefined;
   /** Calls started and not yet answered: one increment and one decrement a call. */
   #inFlight = 0;
 
@@ -84,8 +84,18 @@ export class InstrumentedPetStore implements PetStore {
     this.#inner = inner;
     this.#metrics = metrics;
     this.#maxInFlight = limits.maxInFlight ?? DEFAULT_STORE_MAX_IN_FLIGHT;
+    const { timeoutMs } = limits;
     this.#deadline =
-      limits.timeoutMs === undefined ? undefined : new StoreDeadline(limits.timeoutMs);
+      timeoutMs === undefined
+        ? undefined
+        : new SharedDeadlines(
+            timeoutMs,
+            () =>
+              new StoreUnavailableError(
+                `the database did not answer within STORE_TIMEOUT_MS (${timeoutMs} ms)`,
+                { kind: 'timeout' },
+              ),
+          );
   }
 
   /** Store calls under way now. */
@@ -152,9 +162,7 @@ export class InstrumentedPetStore implements PetStore {
     let outcome: Outcome = 'error';
     this.#inFlight++;
     try {
-      const value = await (this.#deadline
-        ? Promise.race([result, this.#deadline.expiryFor(started)])
-        : result);
+      const value = await (this.#deadline ? this.#deadline.race(result) : result);
       outcome = 'ok';
       return value;
     } catch (error) {

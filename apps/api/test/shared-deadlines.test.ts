@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bodyDeadlines } from '../src/http/body-deadlines.js';
+import { SharedDeadlines } from '../src/shared-deadlines.js';
 
 describe('body read deadlines (one timer for every read)', () => {
   beforeEach(() => {
@@ -52,6 +53,51 @@ describe('body read deadlines (one timer for every read)', () => {
     expect(bodyDeadlines(4_000)).toBe(bodyDeadlines(4_000));
     expect(vi.getTimerCount()).toBe(1);
     for (const read of reads) bodyDeadlines(4_000).done(read);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('ends a read past its deadline with a 408 naming the limit', () => {
+    const expired = vi.fn();
+    bodyDeadlines(1_500).start(expired);
+    vi.advanceTimersByTime(1_600);
+    expect(expired).toHaveBeenCalledWith(
+      expect.objectContaining({
+        status: 408,
+        message: 'request body did not arrive within 1500 ms',
+      }),
+    );
+  });
+});
+
+describe('SharedDeadlines.race (a task against its deadline)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const timeout = () => new Error('too slow');
+
+  it("answers with the task's value or error when it ends in time, and stops the timer", async () => {
+    const deadlines = new SharedDeadlines(1_000, timeout);
+    await expect(deadlines.race(Promise.resolve('value'))).resolves.toBe('value');
+    await expect(deadlines.race(Promise.reject(new Error('failed')))).rejects.toThrow('failed');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('fails with the deadline error when the task is too slow, and ignores its late end', async () => {
+    const deadlines = new SharedDeadlines(1_000, timeout);
+    let fail: (error: Error) => void = () => {};
+    const stalled = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    const raced = deadlines.race(stalled);
+    vi.advanceTimersByTime(1_100);
+    await expect(raced).rejects.toThrow('too slow');
+    // A task that fails after its deadline is no unhandled rejection.
+    fail(new Error('late'));
+    await Promise.resolve();
     expect(vi.getTimerCount()).toBe(0);
   });
 });
