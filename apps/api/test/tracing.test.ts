@@ -74,7 +74,19 @@ describe('OpenTelemetry tracing', () => {
     // A request without a traceparent starts a trace of its own.
     await fetch(`${api.base}/pets`, { headers: auth });
     const listed = await receiver.until((all) => all.some((s) => s.name === 'GET /v1/pets'));
-    expect(listed.find((s) => s.name === 'GET /v1/pets')?.parentSpanId).toBeUndefined();
+    const root = listed.find((s) => s.name === 'GET /v1/pets');
+    expect(root?.parentSpanId).toBeUndefined();
+    // Its log line names the trace its span is in.
+    const listLine = api
+      .stdout()
+      .split('\n')
+      .find(
+        (l) =>
+          l.includes('"msg":"request"') &&
+          l.includes('"method":"GET"') &&
+          l.includes('"route":"/v1/pets"'),
+      );
+    expect(JSON.parse(listLine ?? '{}').traceId).toBe(root?.traceId);
 
     api.child.kill('SIGTERM');
     await once(api.child, 'exit');
@@ -112,6 +124,38 @@ describe('OpenTelemetry tracing', () => {
       .split('\n')
       .find((l) => l.includes('"msg":"request"') && l.includes('/v1/pets/:petId'));
     expect(JSON.parse(line ?? '{}').traceId).toBe(skipped);
+    api.child.kill('SIGTERM');
+    await once(api.child, 'exit');
+  });
+
+  it('makes no span for a root request the sampler leaves out, yet logs its own trace id', async () => {
+    const receiver = await startOtlpReceiver();
+    const api = await startApiProcess({
+      API_KEYS: KEY,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+      OTEL_TRACES_SAMPLER: 'parentbased_always_off',
+    });
+    for (const path of ['/pets/1', '/pets/2']) {
+      expect((await fetch(`${api.base}${path}`, { headers: auth })).status).toBe(404);
+    }
+    const sampled = randomBytes(16).toString('hex');
+    const kept = await fetch(`${api.base}/pets`, {
+      headers: { ...auth, traceparent: `00-${sampled}-${randomBytes(8).toString('hex')}-01` },
+    });
+    expect(kept.status).toBe(200);
+    const spans = await receiver.until((all) =>
+      all.some((s) => s.traceId === sampled && s.kind === SERVER),
+    );
+    expect(spans.filter((s) => s.traceId !== sampled)).toEqual([]);
+    const traceIds = api
+      .stdout()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"request"') && l.includes('/v1/pets/:petId'))
+      .map((l) => JSON.parse(l).traceId);
+    expect(traceIds).toHaveLength(2);
+    for (const id of traceIds) expect(id).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
+    expect(traceIds[0]).not.toBe(traceIds[1]);
     api.child.kill('SIGTERM');
     await once(api.child, 'exit');
   });

@@ -1,4 +1,5 @@
 import {
+  type Context,
   context,
   propagation,
   ROOT_CONTEXT,
@@ -13,7 +14,7 @@ import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { defaultResource, detectResources, envDetector } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import type { Middleware } from 'koa';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { AppState } from '../http/app-state.js';
 import { routeTemplate } from '../metrics/api-metrics.js';
 import type {
@@ -27,6 +28,7 @@ import type {
   StoredPet,
 } from '../store/pet-store.js';
 import type { RequestTracing } from './request-tracing.js';
+import { RootSampling, samplerFromEnv } from './root-sampling.js';
 
 const TRACER_NAME = '@animal-store/api';
 
@@ -36,44 +38,66 @@ const TRACER_NAME = '@animal-store/api';
  * MongoDB driver's) are its children. Named `METHOD /route/template` once routed, never by the
  * raw path; a 5xx marks it as an error.
  *
- * A request the sampler leaves out costs next to nothing: the caller's context is read only when
- * it sent one, and an unsampled request runs outside any context (no `context.with`), so nothing
- * is carried across its `await`s. Its children need nothing: `TracedPetStore` makes no span
- * without a recording parent, and the MongoDB instrumentation none without a parent span. Its
- * trace id (the caller's, or a fresh one) still goes to the access log.
+ * A request the sampler leaves out costs next to nothing: one that starts a trace is decided
+ * before any span exists (`RootSampling`), the caller's context is read only when it sent one, and
+ * an unsampled request runs outside any context (no `context.with`), so nothing is carried across
+ * its `await`s. Its children need nothing: `TracedPetStore` makes no span without a recording
+ * parent, and the MongoDB instrumentation none without a parent span. Its trace id (the
+ * caller's, or a fresh one) still goes to the access log.
  */
-function serverSpans(tracer: Tracer): Middleware<AppState> {
-  return async (ctx, next) => {
+function serverSpans(tracer: Tracer, roots: RootSampling): Middleware<AppState> {
+  return (ctx, next) => {
     const method = ctx.req.method ?? 'GET';
     const headers = ctx.req.headers;
-    const parent =
-      headers.traceparent === undefined && headers.baggage === undefined
-        ? ROOT_CONTEXT
-        : propagation.extract(ROOT_CONTEXT, headers);
+    if (headers.traceparent === undefined && headers.baggage === undefined) {
+      const { traceId, sampled } = roots.decide(method);
+      if (!sampled) {
+        ctx.state.traceId = traceId;
+        return next();
+      }
+      return serveInSpan(ctx, next, tracer.startSpan(method, SERVER, ROOT_CONTEXT), ROOT_CONTEXT);
+    }
+    const parent = propagation.extract(ROOT_CONTEXT, headers);
     // The samplers the API takes (`OTEL_TRACES_SAMPLER`) decide on the parent and trace id alone:
     // the attributes are set once the span records, so an unsampled request makes none.
-    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
-    ctx.state.traceId = span.spanContext().traceId;
-    if (!span.isRecording()) return next();
-    span.setAttributes({
-      'http.request.method': method,
-      'url.path': ctx.path,
-      'url.scheme': 'http',
-    });
-    try {
-      await context.with(trace.setSpan(parent, span), next);
-    } finally {
-      const route = routeTemplate(ctx);
-      if (route !== undefined) {
-        span.updateName(`${method} ${route}`);
-        span.setAttribute('http.route', route);
-      }
-      const status = ctx.res.statusCode;
-      span.setAttribute('http.response.status_code', status);
-      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
+    const span = tracer.startSpan(method, SERVER, parent);
+    if (!span.isRecording()) {
+      ctx.state.traceId = span.spanContext().traceId;
+      return next();
     }
+    return serveInSpan(ctx, next, span, parent);
   };
+}
+
+const SERVER = { kind: SpanKind.SERVER };
+
+/** Serves the request with `span` (recording) active, and ends it with the answer's status. */
+async function serveInSpan(
+  ctx: ParameterizedContext<AppState>,
+  next: Next,
+  span: Span,
+  parent: Context,
+): Promise<void> {
+  const method = ctx.req.method ?? 'GET';
+  ctx.state.traceId = span.spanContext().traceId;
+  span.setAttributes({
+    'http.request.method': method,
+    'url.path': ctx.path,
+    'url.scheme': 'http',
+  });
+  try {
+    await context.with(trace.setSpan(parent, span), next);
+  } finally {
+    const route = routeTemplate(ctx);
+    if (route !== undefined) {
+      span.updateName(`${method} ${route}`);
+      span.setAttribute('http.route', route);
+    }
+    const status = ctx.res.statusCode;
+    span.setAttribute('http.response.status_code', status);
+    if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  }
 }
 
 /**
@@ -144,8 +168,12 @@ class TracedPetStore implements PetStore {
  * name and resource attributes), exporting OTLP/HTTP JSON, with W3C trace context and baggage
  * propagation and the MongoDB driver's instrumentation.
  */
-export function startOpenTelemetry(): RequestTracing {
+export function startOpenTelemetry(env: NodeJS.ProcessEnv): RequestTracing {
+  const sampler = samplerFromEnv(env);
+  const roots = new RootSampling(sampler);
   const provider = new NodeTracerProvider({
+    sampler,
+    idGenerator: roots,
     resource: defaultResource().merge(detectResources({ detectors: [envDetector] })),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
@@ -156,7 +184,7 @@ export function startOpenTelemetry(): RequestTracing {
   });
   const tracer = provider.getTracer(TRACER_NAME);
   return {
-    middleware: serverSpans(tracer),
+    middleware: serverSpans(tracer, roots),
     traceStore: (store) => new TracedPetStore(store, tracer),
     shutdown: () => provider.shutdown(),
   };

@@ -34,5 +34,5 @@ export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
 export async function startTracing(env: NodeJS.ProcessEnv): Promise<RequestTracing | undefined> {
   if (!tracingWanted(env)) return undefined;
   const { startOpenTelemetry } = await import('./open-telemetry.js');
-  return startOpenTelemetry();
+  return startOpenTelemetry(env);
 }
