@@ -16,40 +16,44 @@ import {
   matches,
 } from './pet-examples.js';
 
-/** Every page of `query`, `limit` pets at a time, following the cursor as the API does. */
-async function pagesOf(
-  store: PetStore,
-  query: Partial<ListPetsQuery>,
-  limit: number,
+/** The ids of one page, and the cursor of the next (undefined after the last page). */
+interface PageIds {
+  ids: number[];
+  next: number | undefined;
+}
+
+/** Every page `read` gives, from the first, following its cursor as the API does. */
+async function pagesThrough(
+  read: (after: number | undefined) => Promise<PageIds>,
 ): Promise<number[][]> {
   const pages: number[][] = [];
   let after: number | undefined;
   for (;;) {
-    const page = await store.list({ ...query, limit, after });
-    pages.push(page.pets.map((p) => p.id));
-    const last = page.pets.at(-1);
-    if (!page.hasMore || last === undefined) return pages;
-    after = last.id;
+    const { ids, next } = await read(after);
+    pages.push(ids);
+    if (next === undefined) return pages;
+    after = next;
   }
 }
 
+/** Every page of `query`, `limit` pets at a time. */
+const pagesOf = (store: PetStore, query: Partial<ListPetsQuery>, limit: number) =>
+  pagesThrough(async (after) => {
+    const page = await store.list({ ...query, limit, after });
+    return {
+      ids: page.pets.map((p) => p.id),
+      next: page.hasMore ? page.pets.at(-1)?.id : undefined,
+    };
+  });
+
 /** `pagesOf` through `listJson`, the stored JSON texts the API sends. */
-async function jsonPagesOf(
-  store: PetStore,
-  query: Partial<ListPetsQuery>,
-  limit: number,
-): Promise<number[][]> {
-  const pages: number[][] = [];
-  let after: number | undefined;
-  for (;;) {
+const jsonPagesOf = (store: PetStore, query: Partial<ListPetsQuery>, limit: number) =>
+  pagesThrough(async (after) => {
     const page = await store.listJson({ ...query, limit, after });
     const pets = JSON.parse(page.json) as StoredPet[];
     expect(page.lastId).toBe(pets.at(-1)?.id);
-    pages.push(pets.map((p) => p.id));
-    if (!page.hasMore || page.lastId === undefined) return pages;
-    after = page.lastId;
-  }
-}
+    return { ids: pets.map((p) => p.id), next: page.hasMore ? page.lastId : undefined };
+  });
 
 /** `ids` cut into pages of `limit`: what paging a filtered list must give. */
 function pagesFrom(ids: readonly number[], limit: number): number[][] {

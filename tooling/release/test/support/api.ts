@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
+import { watchChild } from './child.js';
 import { REPO_ROOT } from './temp.js';
 
 const MAIN = join(REPO_ROOT, 'apps/api/dist/main.js');
@@ -18,28 +18,15 @@ export async function startApi(apiKey: string): Promise<StartedApi> {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', API_KEYS: apiKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output += chunk;
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const { output, stop } = watchChild(child);
   // A start waits as long as the test may: a busy CI machine can take minutes to load Node.
   const deadline = Date.now() + 150_000;
   for (;;) {
-    const url = /"url":"([^"]+)","msg":"listening"/.exec(output)?.[1];
+    const url = /"url":"([^"]+)","msg":"listening"/.exec(output())?.[1];
     if (url) return { url, stop };
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
-      throw new Error(`the API did not start:\n${output}`);
+      throw new Error(`the API did not start:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

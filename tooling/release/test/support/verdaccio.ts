@@ -5,6 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { watchChild } from './child.js';
 import { cleanEnv, REPO_ROOT, runOk, writeFile } from './temp.js';
 
 /** tooling/release/verdaccio: Verdaccio's pinned install (package.json and package-lock.json). */
@@ -92,21 +93,7 @@ log: { type: stdout, format: json, level: warn }
     [bin, '--config', join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
     { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const { output, stop } = watchChild(child);
   // Generous: a busy CI machine loads Verdaccio's modules slowly.
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -117,7 +104,7 @@ log: { type: stdout, format: json, level: warn }
     if (up) break;
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
-      throw new Error(`Verdaccio did not start:\n${output}`);
+      throw new Error(`Verdaccio did not start:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -129,7 +116,7 @@ log: { type: stdout, format: json, level: warn }
   const { token } = (await user.json()) as { token?: string };
   if (!user.ok || !token) {
     await stop();
-    throw new Error(`Verdaccio made no user (${user.status}):\n${output}`);
+    throw new Error(`Verdaccio made no user (${user.status}):\n${output()}`);
   }
   return {
     url,
