@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { tracingWanted } from '../src/tracing/tracing.js';
 import { type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
 import { startApiProcess } from './helpers/processes.js';
@@ -21,6 +21,26 @@ process.on('exit', () => {
 `)}`;
 
 const SERVER = 2;
+
+/**
+ * The access-log lines (`"msg":"request"`) the service has written, parsed, once there are at
+ * least `count`: a line is written as its request ends, which may be after its client has the
+ * answer.
+ */
+function requestLines(api: { stdout(): string }, count: number) {
+  return vi.waitFor(
+    () => {
+      const lines = api
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"request"'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      if (lines.length < count) throw new Error(`${lines.length} of ${count} request lines logged`);
+      return lines;
+    },
+    { timeout: 60_000, interval: 20 },
+  );
+}
 
 describe('OpenTelemetry tracing', () => {
   it('follows a request sent with a traceparent: a server span by route, a span per store call', async () => {
@@ -66,27 +86,18 @@ describe('OpenTelemetry tracing', () => {
       attributes: { 'pet_store.operation': 'get' },
     });
     // The request's log line carries the trace id.
-    const line = api
-      .stdout()
-      .split('\n')
-      .find((l) => l.includes('"msg":"request"') && l.includes(`/v1/pets/:petId`));
-    expect(JSON.parse(line ?? '{}').traceId).toBe(traceId);
+    const line = (await requestLines(api, 2)).find((l) => l.route === '/v1/pets/:petId');
+    expect(line?.traceId).toBe(traceId);
     // A request without a traceparent starts a trace of its own.
     await fetch(`${api.base}/pets`, { headers: auth });
     const listed = await receiver.until((all) => all.some((s) => s.name === 'GET /v1/pets'));
     const root = listed.find((s) => s.name === 'GET /v1/pets');
     expect(root?.parentSpanId).toBeUndefined();
     // Its log line names the trace its span is in.
-    const listLine = api
-      .stdout()
-      .split('\n')
-      .find(
-        (l) =>
-          l.includes('"msg":"request"') &&
-          l.includes('"method":"GET"') &&
-          l.includes('"route":"/v1/pets"'),
-      );
-    expect(JSON.parse(listLine ?? '{}').traceId).toBe(root?.traceId);
+    const listLine = (await requestLines(api, 3)).find(
+      (l) => l.method === 'GET' && l.route === '/v1/pets',
+    );
+    expect(listLine?.traceId).toBe(root?.traceId);
 
     api.child.kill('SIGTERM');
     await once(api.child, 'exit');
@@ -119,11 +130,8 @@ describe('OpenTelemetry tracing', () => {
     expect(spans.filter((s) => s.traceId !== sampled)).toEqual([]);
     expect(spans.map((s) => s.name).sort()).toEqual(['GET /v1/pets', 'pet_store list']);
     // Its log line still names the caller's trace.
-    const line = api
-      .stdout()
-      .split('\n')
-      .find((l) => l.includes('"msg":"request"') && l.includes('/v1/pets/:petId'));
-    expect(JSON.parse(line ?? '{}').traceId).toBe(skipped);
+    const line = (await requestLines(api, 2)).find((l) => l.route === '/v1/pets/:petId');
+    expect(line?.traceId).toBe(skipped);
     api.child.kill('SIGTERM');
     await once(api.child, 'exit');
   });
@@ -148,11 +156,9 @@ describe('OpenTelemetry tracing', () => {
       all.some((s) => s.traceId === sampled && s.kind === SERVER),
     );
     expect(spans.filter((s) => s.traceId !== sampled)).toEqual([]);
-    const traceIds = api
-      .stdout()
-      .split('\n')
-      .filter((l) => l.includes('"msg":"request"') && l.includes('/v1/pets/:petId'))
-      .map((l) => JSON.parse(l).traceId);
+    const traceIds = (await requestLines(api, 3))
+      .filter((l) => l.route === '/v1/pets/:petId')
+      .map((l) => l.traceId);
     expect(traceIds).toHaveLength(2);
     for (const id of traceIds) expect(id).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
     expect(traceIds[0]).not.toBe(traceIds[1]);
@@ -163,11 +169,9 @@ describe('OpenTelemetry tracing', () => {
   it('loads nothing of OpenTelemetry when no OTLP endpoint is set', async () => {
     const api = await startApiProcess({ API_KEYS: KEY }, [`--import=${OTEL_PROBE}`]);
     expect((await fetch(`${api.base}/pets`, { headers: auth })).status).toBe(200);
-    const line = api
-      .stdout()
-      .split('\n')
-      .find((l) => l.includes('"msg":"request"'));
-    expect(JSON.parse(line ?? '{}')).not.toHaveProperty('traceId');
+    const [line] = await requestLines(api, 1);
+    expect(line).toBeDefined();
+    expect(line).not.toHaveProperty('traceId');
     api.child.kill('SIGTERM');
     await once(api.child, 'exit');
     expect(api.stderr()).toContain('opentelemetry loaded: false');
