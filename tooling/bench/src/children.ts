@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { processCpuSeconds } from './process-cpu.js';
 import { BENCH_API_KEY } from './scenario.js';
 import { type ReadyMessage, SERVER_SPEC_ENV, type ServerSpec } from './servers/protocol.js';
 import type { Settings } from './settings.js';
@@ -73,15 +74,9 @@ export function killAllChildren(): void {
   live.clear();
 }
 
-/** Utime + stime of a process, in seconds (fields 14 and 15 of /proc/PID/stat, in 1/100 s). */
-function procCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-// Idle: at most one clock tick (10 ms) of CPU in a 100 ms window. Waiting stops after a minute
-// in any case: a child still busy then is not finishing leftovers, and its next run shows it.
+// Idle: at most 15 ms of CPU in a 100 ms window (one clock tick and some, where CPU time comes in
+// ticks). Waiting stops after a minute in any case: a child still busy then is not finishing
+// leftovers, and its next run shows it.
 const IDLE_WINDOW_MS = 100;
 const IDLE_CPU_SECONDS = 0.015;
 const IDLE_WAIT_MS = 60_000;
@@ -152,8 +147,8 @@ export async function startServerChild(
   return {
     kind,
     origin: `http://127.0.0.1:${port}`,
-    cpuSeconds: () => procCpuSeconds(pid),
-    idle: () => untilIdle(() => procCpuSeconds(pid)),
+    cpuSeconds: () => processCpuSeconds(pid),
+    idle: () => untilIdle(() => processCpuSeconds(pid)),
     peakRssMb: () => {
       const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
       return Number(kb) / 1024;
