@@ -22,15 +22,29 @@ describe('body read deadlines (one timer for every read)', () => {
     expect(expired).toHaveBeenCalledTimes(1);
   });
 
-  it('never ends a read that is done in time, and keeps no timer once none is pending', () => {
+  it('never ends a read that is done in time, and stops its timer at the next tick', () => {
     const deadlines = bodyDeadlines(3_000);
     const late = vi.fn();
     const reads = Array.from({ length: 5 }, () => deadlines.start(late));
     vi.advanceTimersByTime(2_000);
     for (const read of reads) deadlines.done(read);
+    vi.advanceTimersByTime(150); // one tick: a twentieth of the limit
     expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(10_000);
     expect(late).not.toHaveBeenCalled();
+  });
+
+  it('starts its timer at most once per tick for reads that come one at a time', () => {
+    const deadlines = bodyDeadlines(5_000); // ticks every 250 ms
+    const timers = vi.spyOn(globalThis, 'setInterval');
+    for (let i = 0; i < 200; i++) {
+      deadlines.done(deadlines.start(() => {}));
+      vi.advanceTimersByTime(5);
+    }
+    expect(timers.mock.calls.length).toBeGreaterThanOrEqual(1);
+    expect(timers.mock.calls.length).toBeLessThanOrEqual(5);
+    vi.advanceTimersByTime(250);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('ends only the reads past their deadline, in the order they began', () => {
@@ -53,6 +67,7 @@ describe('body read deadlines (one timer for every read)', () => {
     expect(bodyDeadlines(4_000)).toBe(bodyDeadlines(4_000));
     expect(vi.getTimerCount()).toBe(1);
     for (const read of reads) bodyDeadlines(4_000).done(read);
+    vi.advanceTimersByTime(200);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -79,10 +94,11 @@ describe('SharedDeadlines.race (a task against its deadline)', () => {
 
   const timeout = () => new Error('too slow');
 
-  it("answers with the task's value or error when it ends in time, and stops the timer", async () => {
+  it("answers with the task's value or error when it ends in time; the timer stops", async () => {
     const deadlines = new SharedDeadlines(1_000, timeout);
     await expect(deadlines.race(Promise.resolve('value'))).resolves.toBe('value');
     await expect(deadlines.race(Promise.reject(new Error('failed')))).rejects.toThrow('failed');
+    vi.advanceTimersByTime(50);
     expect(vi.getTimerCount()).toBe(0);
   });
 
