@@ -1,28 +1,15 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
+import { koaServers } from './helpers/koa-servers.js';
 
 // Koa is patched (patches/, pnpm-workspace.yaml) so that it watches a response with on-finished,
 // which passes a failed socket to ctx.onerror and so to the app's 'error' event, only when
 // something hears that event: an app that is not silent, or one with a listener of its own.
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.close();
-    server.closeAllConnections();
-    await once(server, 'close');
-  }
-});
-
-async function listen(app: Koa): Promise<number> {
-  const server = app.listen(0, '127.0.0.1');
-  servers.push(server);
-  await once(server, 'listening');
-  return (server.address() as { port: number }).port;
-}
+const servers = koaServers();
+afterEach(() => servers.closeAll());
 
 /** `error` listeners on the socket of a request to `app` (Node's own, and the watch if any). */
 async function socketErrorListeners(app: Koa): Promise<number> {
@@ -31,8 +18,7 @@ async function socketErrorListeners(app: Koa): Promise<number> {
     count = ctx.req.socket.listenerCount('error');
     ctx.body = 'ok';
   });
-  const port = await listen(app);
-  const res = await fetch(`http://127.0.0.1:${port}/`);
+  const res = await fetch(`${await servers.listen(app)}/`);
   expect(await res.text()).toBe('ok');
   return count;
 }
@@ -69,8 +55,8 @@ describe('watching a response for a failed socket', () => {
       await heard;
       ctx.body = 'too late';
     });
-    const port = await listen(app);
-    const socket = connect(port, '127.0.0.1');
+    const { port } = new URL(await servers.listen(app));
+    const socket = connect(Number(port), '127.0.0.1');
     await once(socket, 'connect');
     socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     await inside;

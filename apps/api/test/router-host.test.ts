@@ -1,21 +1,13 @@
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Router, { type RouterOptions } from '@koa/router';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
+import { koaServers } from './helpers/koa-servers.js';
 
 // @koa/router is patched (patches/, pnpm-workspace.yaml) so that a router without a `host`
 // option never reads `ctx.host`, which Koa parses from the Host header on every read.
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.close();
-    server.closeAllConnections();
-    await once(server, 'close');
-  }
-});
+const servers = koaServers();
+afterEach(() => servers.closeAll());
 
 /** Serves `GET /pets` through a router built with `options`; counts the reads of `ctx.host`. */
 async function routed(options: RouterOptions) {
@@ -32,11 +24,7 @@ async function routed(options: RouterOptions) {
     ctx.body = 'ok';
   });
   app.use(router.routes());
-  const server = app.listen(0, '127.0.0.1');
-  servers.push(server);
-  await once(server, 'listening');
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { counter, origin };
+  return { counter, origin: await servers.listen(app) };
 }
 
 describe('routing', () => {
