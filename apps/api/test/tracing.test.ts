@@ -22,6 +22,25 @@ process.on('exit', () => {
 
 const SERVER = 2;
 
+/** A W3C `traceparent` header: version 00, the trace, the caller's span (random unless given). */
+const traceparent = (traceId: string, flags: string, spanId = randomBytes(8).toString('hex')) =>
+  `00-${traceId}-${spanId}-${flags}`;
+
+/** The service with tracing on, exporting its spans every 50 ms to a receiver of the test's. */
+async function tracedApi(env: Record<string, string> = {}, nodeArgs: string[] = []) {
+  const receiver = await startOtlpReceiver();
+  const api = await startApiProcess(
+    {
+      API_KEYS: KEY,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+      ...env,
+    },
+    nodeArgs,
+  );
+  return { receiver, api };
+}
+
 /**
  * The access-log lines (`"msg":"request"`) the service has written, parsed, once there are at
  * least `count`: a line is written as its request ends, which may be after its client has the
@@ -44,16 +63,9 @@ function requestLines(api: { stdout(): string }, count: number) {
 
 describe('OpenTelemetry tracing', () => {
   it('follows a request sent with a traceparent: a server span by route, a span per store call', async () => {
-    const receiver = await startOtlpReceiver();
-    const api = await startApiProcess(
-      {
-        API_KEYS: KEY,
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-        OTEL_SERVICE_NAME: 'animal-store-under-test',
-        OTEL_BSP_SCHEDULE_DELAY: '50',
-      },
-      [`--import=${OTEL_PROBE}`],
-    );
+    const { receiver, api } = await tracedApi({ OTEL_SERVICE_NAME: 'animal-store-under-test' }, [
+      `--import=${OTEL_PROBE}`,
+    ]);
     const created = await fetch(`${api.base}/pets`, {
       method: 'POST',
       headers: { ...auth, 'Content-Type': 'application/json' },
@@ -65,7 +77,7 @@ describe('OpenTelemetry tracing', () => {
     const answer = await fetch(`${api.base}/pets/${id}`, {
       headers: {
         ...auth,
-        traceparent: `00-${traceId}-${callerSpanId}-01`,
+        traceparent: traceparent(traceId, '01', callerSpanId),
         tracestate: 'caller=abc',
       },
     });
@@ -105,14 +117,7 @@ describe('OpenTelemetry tracing', () => {
   });
 
   it('makes no span for a request the sampler leaves out, nor for its store calls', async () => {
-    const receiver = await startOtlpReceiver();
-    const api = await startApiProcess({
-      API_KEYS: KEY,
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-      OTEL_BSP_SCHEDULE_DELAY: '50',
-    });
-    const traceparent = (traceId: string, flags: string) =>
-      `00-${traceId}-${randomBytes(8).toString('hex')}-${flags}`;
+    const { receiver, api } = await tracedApi();
     const [skipped, sampled] = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')];
     // The caller decided not to sample (flags 00): parent-based sampling follows it.
     const left = await fetch(`${api.base}/pets/1`, {
@@ -137,19 +142,13 @@ describe('OpenTelemetry tracing', () => {
   });
 
   it('makes no span for a root request the sampler leaves out, yet logs its own trace id', async () => {
-    const receiver = await startOtlpReceiver();
-    const api = await startApiProcess({
-      API_KEYS: KEY,
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-      OTEL_BSP_SCHEDULE_DELAY: '50',
-      OTEL_TRACES_SAMPLER: 'parentbased_always_off',
-    });
+    const { receiver, api } = await tracedApi({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' });
     for (const path of ['/pets/1', '/pets/2']) {
       expect((await fetch(`${api.base}${path}`, { headers: auth })).status).toBe(404);
     }
     const sampled = randomBytes(16).toString('hex');
     const kept = await fetch(`${api.base}/pets`, {
-      headers: { ...auth, traceparent: `00-${sampled}-${randomBytes(8).toString('hex')}-01` },
+      headers: { ...auth, traceparent: traceparent(sampled, '01') },
     });
     expect(kept.status).toBe(200);
     const spans = await receiver.until((all) =>
