@@ -38,23 +38,20 @@ const TRACER_NAME = '@animal-store/api';
  * MongoDB driver's) are its children. Named `METHOD /route/template` once routed, never by the
  * raw path; a 5xx marks it as an error.
  *
- * A request the sampler leaves out costs next to nothing: one that starts a trace is decided
- * before any span exists (`RootSampling`), the caller's context is read only when it sent one, and
- * an unsampled request runs outside any context (no `context.with`), so nothing is carried across
- * its `await`s. Its children need nothing: `TracedPetStore` makes no span without a recording
- * parent, and the MongoDB instrumentation none without a parent span. Its trace id (the
- * caller's, or a fresh one) still goes to the access log.
+ * A request the sampler leaves out costs next to nothing: one that starts a trace is decided by
+ * one random draw before any span or id exists (`RootSampling`), the caller's context is read
+ * only when it sent one, and an unsampled request runs outside any context (no `context.with`),
+ * so nothing is carried across its `await`s. Its children need nothing: `TracedPetStore` makes no
+ * span without a recording parent, and the MongoDB instrumentation none without a parent span.
+ * The access log gets the trace id of a sampled request and of a caller's trace; an unsampled
+ * root request has none, as nothing anywhere would carry it.
  */
 function serverSpans(tracer: Tracer, roots: RootSampling): Middleware<AppState> {
   return (ctx, next) => {
     const method = ctx.req.method ?? 'GET';
     const headers = ctx.req.headers;
     if (headers.traceparent === undefined && headers.baggage === undefined) {
-      const { traceId, sampled } = roots.decide(method);
-      if (!sampled) {
-        ctx.state.traceId = traceId;
-        return next();
-      }
+      if (!roots.sampleRoot()) return next();
       return serveInSpan(ctx, next, tracer.startSpan(method, SERVER, ROOT_CONTEXT), ROOT_CONTEXT);
     }
     const parent = propagation.extract(ROOT_CONTEXT, headers);
@@ -169,8 +166,8 @@ class TracedPetStore implements PetStore {
  * propagation and the MongoDB driver's instrumentation.
  */
 export function startOpenTelemetry(env: NodeJS.ProcessEnv): RequestTracing {
-  const sampler = samplerFromEnv(env);
-  const roots = new RootSampling(sampler);
+  const { sampler, rootRatio } = samplerFromEnv(env);
+  const roots = new RootSampling(rootRatio);
   const provider = new NodeTracerProvider({
     sampler,
     idGenerator: roots,
