@@ -9,7 +9,6 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { defaultResource, detectResources, envDetector } from '@opentelemetry/resources';
@@ -29,6 +28,7 @@ import type {
 } from '../store/pet-store.js';
 import type { RequestTracing } from './request-tracing.js';
 import { RootSampling, samplerFromEnv } from './root-sampling.js';
+import { WorkerSpanExporter } from './worker-span-exporter.js';
 
 const TRACER_NAME = '@animal-store/api';
 
@@ -162,17 +162,19 @@ class TracedPetStore implements PetStore {
 /**
  * OpenTelemetry's Node tracer, configured by the standard `OTEL_*` variables (the exporter's
  * endpoint, headers, timeout and compression, the sampler, the batch processor, the service
- * name and resource attributes), exporting OTLP/HTTP JSON, with W3C trace context and baggage
- * propagation and the MongoDB driver's instrumentation.
+ * name and resource attributes), exporting OTLP/HTTP JSON from a worker thread
+ * (`WorkerSpanExporter`), with W3C trace context and baggage propagation and the MongoDB
+ * driver's instrumentation.
  */
 export function startOpenTelemetry(env: NodeJS.ProcessEnv): RequestTracing {
   const { sampler, rootRatio } = samplerFromEnv(env);
   const roots = new RootSampling(rootRatio);
+  const resource = defaultResource().merge(detectResources({ detectors: [envDetector] }));
   const provider = new NodeTracerProvider({
     sampler,
     idGenerator: roots,
-    resource: defaultResource().merge(detectResources({ detectors: [envDetector] })),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    resource,
+    spanProcessors: [new BatchSpanProcessor(new WorkerSpanExporter(resource))],
   });
   provider.register();
   registerInstrumentations({
