@@ -12,7 +12,7 @@ import {
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { defaultResource, detectResources, envDetector } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { AppState } from '../http/app-state.js';
 import { routeTemplate } from '../metrics/api-metrics.js';
@@ -28,7 +28,7 @@ import type {
 } from '../store/pet-store.js';
 import type { RequestTracing } from './request-tracing.js';
 import { RootSampling, samplerFromEnv } from './root-sampling.js';
-import { WorkerSpanExporter } from './worker-span-exporter.js';
+import { WorkerSpanProcessor } from './worker-span-processor.js';
 
 const TRACER_NAME = '@animal-store/api';
 
@@ -162,8 +162,8 @@ class TracedPetStore implements PetStore {
 /**
  * OpenTelemetry's Node tracer, configured by the standard `OTEL_*` variables (the exporter's
  * endpoint, headers, timeout and compression, the sampler, the batch processor, the service
- * name and resource attributes), exporting OTLP/HTTP JSON from a worker thread
- * (`WorkerSpanExporter`), with W3C trace context and baggage propagation and the MongoDB
+ * name and resource attributes), batching and exporting OTLP/HTTP JSON in a worker thread
+ * (`WorkerSpanProcessor`), with W3C trace context and baggage propagation and the MongoDB
  * driver's instrumentation.
  */
 export function startOpenTelemetry(env: NodeJS.ProcessEnv): RequestTracing {
@@ -174,7 +174,7 @@ export function startOpenTelemetry(env: NodeJS.ProcessEnv): RequestTracing {
     sampler,
     idGenerator: roots,
     resource,
-    spanProcessors: [new BatchSpanProcessor(new WorkerSpanExporter(resource))],
+    spanProcessors: [new WorkerSpanProcessor(resource)],
   });
   provider.register();
   registerInstrumentations({

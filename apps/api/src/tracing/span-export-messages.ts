@@ -7,15 +7,16 @@ export interface SpanExportWorkerData {
   readonly resourceSchemaUrl?: string;
 }
 
-/** What the span export worker is asked to do. */
-export type ExportTask =
-  | { readonly type: 'export'; readonly spans: readonly SpanData[] }
-  | { readonly type: 'flush' | 'shutdown' };
+/**
+ * A message to the span export worker: sampled spans that ended, to batch and send; or a request
+ * to send every span it holds (`flush`), then also to stop (`shutdown`), which it answers with an
+ * `ExportReply` of the same id.
+ */
+export type ExportRequest =
+  | { readonly type: 'spans'; readonly spans: readonly SpanData[] }
+  | { readonly type: 'flush' | 'shutdown'; readonly id: number };
 
-/** A task sent to the worker; it answers each with an `ExportReply` of the same id. */
-export type ExportRequest = ExportTask & { readonly id: number };
-
-/** The worker's answer: no `error` when the request succeeded. */
+/** The worker's answer to a `flush` or `shutdown`: no `error` when it succeeded. */
 export interface ExportReply {
   readonly id: number;
   readonly error?: string;

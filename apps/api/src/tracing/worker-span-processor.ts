@@ -1,0 +1,102 @@
+import { Worker } from 'node:worker_threads';
+import { TraceFlags } from '@opentelemetry/api';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { type SpanData, spanData } from './span-data.js';
+import type { ExportReply, ExportRequest, SpanExportWorkerData } from './span-export-messages.js';
+
+const WORKER = new URL('./span-export-worker.js', import.meta.url);
+
+/**
+ * A `SpanProcessor` that copies each sampled span, as it ends, into plain data and posts the spans
+ * of one event-loop turn together to a worker thread (`span-export-worker.ts`), where the SDK's
+ * batch processor holds them and its OTLP/HTTP exporter sends them.
+ *
+ * Why a thread. The batch processor holds a span for seconds, until its batch goes: long enough
+ * for V8 to move it to the old generation, where it dies and adds to the full collections that
+ * mark the whole store. And an export on the main thread runs Node's HTTP client through the same
+ * stream and event code as the server's requests: the client's objects make that code's type
+ * feedback polymorphic, V8 deoptimizes it, and every request after pays, sampled or not. Here a
+ * span lives on the main thread for one turn of its event loop.
+ *
+ * The worker holds the process open only while a `flush` or `shutdown` waits for its answer.
+ */
+export class WorkerSpanProcessor implements SpanProcessor {
+  readonly #worker: Worker;
+  /** Sampled spans ended in this turn of the event loop, posted at its end. */
+  #ended: SpanData[] = [];
+  readonly #waiting = new Map<number, (error: string | undefined) => void>();
+  #nextId = 0;
+  /** Why the worker stopped, once it has: a flush after fails with it, spans are dropped. */
+  #stopped: string | undefined;
+
+  constructor(resource: Resource) {
+    const data: SpanExportWorkerData = {
+      resourceAttributes: resource.attributes,
+      resourceSchemaUrl: resource.schemaUrl,
+    };
+    this.#worker = new Worker(WORKER, { workerData: data });
+    this.#worker.unref();
+    this.#worker.on('message', ({ id, error }: ExportReply) => this.#settle(id, error));
+    this.#worker.on('error', (error) => this.#stop(`span export worker failed: ${error.message}`));
+    this.#worker.on('exit', (code) => this.#stop(`span export worker exited (${code})`));
+  }
+
+  onStart(): void {}
+
+  onEnd(span: ReadableSpan): void {
+    if ((span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
+    if (this.#stopped !== undefined) return;
+    if (this.#ended.push(spanData(span)) === 1) setImmediate(this.#post);
+  }
+
+  async forceFlush(): Promise<void> {
+    if (this.#stopped !== undefined) throw new Error(this.#stopped);
+    this.#post();
+    await this.#ask('flush');
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.#stopped !== undefined) return;
+    this.#post();
+    try {
+      await this.#ask('shutdown');
+    } finally {
+      await this.#worker.terminate();
+    }
+  }
+
+  /** Posts the spans ended so far to the worker. */
+  readonly #post = (): void => {
+    if (this.#ended.length === 0 || this.#stopped !== undefined) return;
+    const spans = this.#ended;
+    this.#ended = [];
+    this.#worker.postMessage({ type: 'spans', spans } satisfies ExportRequest);
+  };
+
+  /** Asks the worker to `type`; resolves with its answer, rejects with its error. */
+  #ask(type: 'flush' | 'shutdown'): Promise<void> {
+    const id = this.#nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.#waiting.set(id, (error) =>
+        error === undefined ? resolve() : reject(new Error(error)),
+      );
+      if (this.#waiting.size === 1) this.#worker.ref();
+      this.#worker.postMessage({ type, id } satisfies ExportRequest);
+    });
+  }
+
+  #settle(id: number, error: string | undefined): void {
+    const settle = this.#waiting.get(id);
+    if (!settle) return;
+    this.#waiting.delete(id);
+    if (this.#waiting.size === 0) this.#worker.unref();
+    settle(error);
+  }
+
+  #stop(reason: string): void {
+    this.#stopped ??= reason;
+    this.#ended = [];
+    for (const id of [...this.#waiting.keys()]) this.#settle(id, reason);
+  }
+}
