@@ -61,9 +61,24 @@ export interface EndpointComparison {
 }
 
 /** A, B, C / B, C, A / C, A, B …: each round starts with the next server, so drift hits all alike. */
-function rotated<T>(round: number, servers: readonly T[]): T[] {
+export function rotated<T>(round: number, servers: readonly T[]): T[] {
   const k = round % servers.length;
   return [...servers.slice(k), ...servers.slice(0, k)];
+}
+
+/**
+ * Why `rounds` rounds of `servers` servers leave the rotation uneven, if they do. Only a multiple
+ * of the servers puts each at every place in the order equally often; with fewer rounds, one
+ * server is measured right after the warm-ups (or another's run) more often than the next, and a
+ * ratio between two of them carries that difference.
+ */
+export function unevenRotation(rounds: number, servers: number): string | undefined {
+  if (servers < 2 || rounds % servers === 0) return undefined;
+  const even = Math.max(servers, Math.round(rounds / servers) * servers);
+  return (
+    `${rounds} rounds of ${servers} servers put them at uneven places in the rotation: ` +
+    `--rounds ${even} puts each at every place equally often`
+  );
 }
 
 /** Sends every request to `server`: each answer must be the API's (`assertSame`). */

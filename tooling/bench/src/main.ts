@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, pinDriver } from './children.js';
-import { compareEndpoint, type EndpointComparison } from './compare.js';
+import { compareEndpoint, type EndpointComparison, unevenRotation } from './compare.js';
 import { type GrowthSeries, growthRuns } from './growth.js';
 import { lineup } from './lineup.js';
 import {
@@ -40,6 +40,8 @@ async function run(settings: Settings): Promise<void> {
   const { out: _out, readme: _readme, ...kept } = settings;
   const source = describeSource(PACKAGE_ROOT);
   const { servers: defs, close } = await lineup(settings, progress);
+  const uneven = settings.smoke ? undefined : unevenRotation(settings.rounds, defs.length);
+  if (uneven) progress(uneven);
   const servers = defs.map(({ name, nodeVersion, env }) => ({
     name,
     node: nodeVersion,
