@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   // Before the store: the MongoDB driver's instrumentation must see the driver load.
-  const tracing = await startTracing(process.env);
+  const tracing = await startTracing(process.env, logger);
   const metrics = new ApiMetrics();
   const fingerprint = configFingerprint(config);
   registerConfigInfo(metrics.registry, fingerprint);

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { tracingWanted } from '../src/tracing/tracing.js';
 import { type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
@@ -225,6 +227,53 @@ describe('OpenTelemetry tracing', () => {
     const spans = await receiver.until((all) => all.some((s) => s.traceId === traceId));
     const names = spans.filter((s) => s.traceId === traceId).map((s) => s.name);
     expect(names.sort()).toEqual(['GET /v1/pets', 'pet_store list']);
+  });
+
+  it('logs spans the collector refused, without its answer or the exporter headers', async () => {
+    const collectorToken = 'collector-token-5f3a9c';
+    const answerSecret = 'answer-secret-81d2e7';
+    const headersSeen: string[] = [];
+    const collector = createServer((req, res) => {
+      headersSeen.push(String(req.headers.authorization));
+      req.resume();
+      req.on('end', () => res.writeHead(400).end(`refused, token ${answerSecret}`));
+    });
+    collector.listen(0, '127.0.0.1');
+    await once(collector, 'listening');
+    try {
+      const { port } = collector.address() as AddressInfo;
+      const api = await startApiProcess({
+        API_KEYS: KEY,
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${collectorToken}`,
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+      });
+      const traceId = randomBytes(16).toString('hex');
+      const listed = await fetch(`${api.base}/pets`, {
+        headers: { ...auth, traceparent: traceparent(traceId, '01') },
+      });
+      expect(listed.status).toBe(200);
+      const line = await vi.waitFor(
+        () => {
+          const found = api
+            .stdout()
+            .split('\n')
+            .find((l) => l.includes('"msg":"spans not sent"'));
+          if (!found) throw new Error('no "spans not sent" line yet');
+          return JSON.parse(found) as Record<string, unknown>;
+        },
+        { timeout: 60_000, interval: 20 },
+      );
+      expect(line).toMatchObject({ level: 40, cause: 'Bad Request (400)' });
+      // The collector was sent the token: the log never holds it, nor the collector's answer.
+      expect(headersSeen).toContain(`Bearer ${collectorToken}`);
+      api.child.kill('SIGTERM');
+      await once(api.child, 'exit');
+      expect(api.output()).not.toContain(collectorToken);
+      expect(api.output()).not.toContain(answerSecret);
+    } finally {
+      collector.close();
+    }
   });
 
   it('loads nothing of OpenTelemetry when no OTLP endpoint is set', async () => {

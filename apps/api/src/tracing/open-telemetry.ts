@@ -14,6 +14,7 @@ import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { defaultResource, detectResources, envDetector } from '@opentelemetry/resources';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
+import type { Logger } from 'pino';
 import type { AppState } from '../http/app-state.js';
 import { routeTemplate } from '../metrics/api-metrics.js';
 import type {
@@ -26,9 +27,10 @@ import type {
   PetStore,
   StoredPet,
 } from '../store/pet-store.js';
+import { ExportProblems } from './export-problems.js';
 import type { RequestTracing } from './request-tracing.js';
 import { RootSampling, samplerFromEnv } from './root-sampling.js';
-import { WorkerSpanProcessor } from './worker-span-processor.js';
+import { type SpanExportEvents, WorkerSpanProcessor } from './worker-span-processor.js';
 
 const TRACER_NAME = '@animal-store/api';
 
@@ -164,9 +166,9 @@ class TracedPetStore implements PetStore {
  * endpoint, headers, timeout and compression, the sampler, the batch processor, the service
  * name and resource attributes), batching and exporting OTLP/HTTP JSON in a worker thread
  * (`WorkerSpanProcessor`), with W3C trace context and baggage propagation and the MongoDB
- * driver's instrumentation.
+ * driver's instrumentation. Spans lost on the way are logged (`exportEvents`).
  */
-export function startOpenTelemetry(env: NodeJS.ProcessEnv): RequestTracing {
+export function startOpenTelemetry(env: NodeJS.ProcessEnv, logger: Logger): RequestTracing {
   const { sampler, rootRatio } = samplerFromEnv(env);
   const roots = new RootSampling(rootRatio);
   const resource = defaultResource().merge(detectResources({ detectors: [envDetector] }));
@@ -174,7 +176,7 @@ export function startOpenTelemetry(env: NodeJS.ProcessEnv): RequestTracing {
     sampler,
     idGenerator: roots,
     resource,
-    spanProcessors: [new WorkerSpanProcessor(resource)],
+    spanProcessors: [new WorkerSpanProcessor(resource, exportEvents(logger))],
   });
   provider.register();
   registerInstrumentations({
@@ -186,5 +188,20 @@ export function startOpenTelemetry(env: NodeJS.ProcessEnv): RequestTracing {
     middleware: serverSpans(tracer, roots),
     traceStore: (store) => new TracedPetStore(store, tracer),
     shutdown: () => provider.shutdown(),
+  };
+}
+
+/**
+ * Spans that were not sent, as log lines: a warning for a batch the exporter gave up on (at most
+ * one a minute, `ExportProblems`), an error if the worker that sends them ever stops.
+ */
+export function exportEvents(logger: Logger): SpanExportEvents {
+  const problems = new ExportProblems((cause, unlogged) =>
+    logger.warn({ cause, ...(unlogged > 0 ? { unlogged } : {}) }, 'spans not sent'),
+  );
+  return {
+    problem: (message) => problems.report(message),
+    stopped: (reason) =>
+      logger.error({ cause: reason }, 'span export stopped: spans are no longer sent'),
   };
 }

@@ -18,6 +18,19 @@ export type ExportRequest =
 
 /** The worker's answer to a `flush` or `shutdown`: no `error` when it succeeded. */
 export interface ExportReply {
+  readonly type: 'reply';
   readonly id: number;
   readonly error?: string;
 }
+
+/**
+ * Spans the worker could not send, or dropped: a batch the collector refused or never received
+ * (the exporter's retries spent), or spans beyond `OTEL_BSP_MAX_QUEUE_SIZE`.
+ */
+export interface ExportProblem {
+  readonly type: 'problem';
+  readonly message: string;
+}
+
+/** What the span export worker posts to the main thread. */
+export type WorkerMessage = ExportReply | ExportProblem;

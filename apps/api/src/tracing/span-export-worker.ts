@@ -6,14 +6,23 @@
  * type feedback of Node's stream and HTTP code, with the server's requests (`WorkerSpanProcessor`).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { setGlobalErrorHandler } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { exportFailure } from './export-failure.js';
 import { readableSpan } from './span-data.js';
-import type { ExportReply, ExportRequest, SpanExportWorkerData } from './span-export-messages.js';
+import type { ExportRequest, SpanExportWorkerData, WorkerMessage } from './span-export-messages.js';
 
 const port = parentPort;
 if (!port) throw new Error('span-export-worker runs as a worker thread');
+const post = (message: WorkerMessage) => port.postMessage(message);
+
+// A batch the exporter could not send (its retries spent) reaches the SDK's global error
+// handler, which would otherwise write the whole error, the collector's answer included, to a
+// diagnostic logger nobody set. The main thread logs what `exportFailure` keeps of it.
+setGlobalErrorHandler((error) => post({ type: 'problem', message: exportFailure(error) }));
+
 const data = workerData as SpanExportWorkerData;
 const resource = resourceFromAttributes(data.resourceAttributes, {
   schemaUrl: data.resourceSchemaUrl,
@@ -21,12 +30,13 @@ const resource = resourceFromAttributes(data.resourceAttributes, {
 const batches = new BatchSpanProcessor(new OTLPTraceExporter());
 
 const reply = (id: number, error?: unknown) =>
-  port.postMessage({
+  post({
+    type: 'reply',
     id,
     ...(error === undefined
       ? {}
       : { error: error instanceof Error ? error.message : String(error) }),
-  } satisfies ExportReply);
+  });
 
 port.on('message', (request: ExportRequest) => {
   if (request.type === 'spans') {

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { ConfigError } from '../config-error.js';
 import type { RequestTracing } from './request-tracing.js';
 
@@ -29,10 +30,14 @@ export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
 /**
  * Starts OpenTelemetry tracing when the environment asks for it (`tracingWanted`), else returns
  * undefined having loaded nothing: the SDK is imported only here, on demand. Call it before the
- * MongoDB driver is loaded, so the driver's instrumentation sees it load.
+ * MongoDB driver is loaded, so the driver's instrumentation sees it load. Spans that could not be
+ * sent are logged to `logger`.
  */
-export async function startTracing(env: NodeJS.ProcessEnv): Promise<RequestTracing | undefined> {
+export async function startTracing(
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+): Promise<RequestTracing | undefined> {
   if (!tracingWanted(env)) return undefined;
   const { startOpenTelemetry } = await import('./open-telemetry.js');
-  return startOpenTelemetry(env);
+  return startOpenTelemetry(env, logger);
 }

@@ -3,9 +3,17 @@ import { TraceFlags } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { type SpanData, spanData } from './span-data.js';
-import type { ExportReply, ExportRequest, SpanExportWorkerData } from './span-export-messages.js';
+import type { ExportRequest, SpanExportWorkerData, WorkerMessage } from './span-export-messages.js';
 
 const WORKER = new URL('./span-export-worker.js', import.meta.url);
+
+/** What the processor tells its owner: both mean spans were lost. */
+export interface SpanExportEvents {
+  /** Spans the worker could not send (`ExportProblem`). */
+  problem(message: string): void;
+  /** The worker stopped: every span after is dropped. Called once. */
+  stopped(reason: string): void;
+}
 
 /**
  * A `SpanProcessor` that copies each sampled span, as it ends, into plain data and posts the spans
@@ -19,7 +27,8 @@ const WORKER = new URL('./span-export-worker.js', import.meta.url);
  * feedback polymorphic, V8 deoptimizes it, and every request after pays, sampled or not. Here a
  * span lives on the main thread for one turn of its event loop.
  *
- * The worker holds the process open only while a `flush` or `shutdown` waits for its answer.
+ * The worker holds the process open only while a `flush` or `shutdown` waits for its answer. Spans
+ * it could not send, and its end if it ever stops before `shutdown`, go to `events`.
  */
 export class WorkerSpanProcessor implements SpanProcessor {
   readonly #worker: Worker;
@@ -29,15 +38,26 @@ export class WorkerSpanProcessor implements SpanProcessor {
   #nextId = 0;
   /** Why the worker stopped, once it has: a flush after fails with it, spans are dropped. */
   #stopped: string | undefined;
+  /** Set by `shutdown`: the worker's end is then expected, not an event. */
+  #shuttingDown = false;
 
-  constructor(resource: Resource) {
+  /** `worker` is the worker's script: `span-export-worker.js` but in tests. */
+  constructor(
+    resource: Resource,
+    private readonly events: SpanExportEvents,
+    worker: URL = WORKER,
+  ) {
     const data: SpanExportWorkerData = {
       resourceAttributes: resource.attributes,
       resourceSchemaUrl: resource.schemaUrl,
     };
-    this.#worker = new Worker(WORKER, { workerData: data });
+    this.#worker = new Worker(worker, { workerData: data });
     this.#worker.unref();
-    this.#worker.on('message', ({ id, error }: ExportReply) => this.#settle(id, error));
+    this.#worker.on('message', (message: WorkerMessage) =>
+      message.type === 'reply'
+        ? this.#settle(message.id, message.error)
+        : this.events.problem(message.message),
+    );
     this.#worker.on('error', (error) => this.#stop(`span export worker failed: ${error.message}`));
     this.#worker.on('exit', (code) => this.#stop(`span export worker exited (${code})`));
   }
@@ -59,6 +79,7 @@ export class WorkerSpanProcessor implements SpanProcessor {
   async shutdown(): Promise<void> {
     if (this.#stopped !== undefined) return;
     this.#post();
+    this.#shuttingDown = true;
     try {
       await this.#ask('shutdown');
     } finally {
@@ -95,7 +116,9 @@ export class WorkerSpanProcessor implements SpanProcessor {
   }
 
   #stop(reason: string): void {
-    this.#stopped ??= reason;
+    if (this.#stopped !== undefined) return;
+    this.#stopped = reason;
+    if (!this.#shuttingDown) this.events.stopped(reason);
     this.#ended = [];
     for (const id of [...this.#waiting.keys()]) this.#settle(id, reason);
   }

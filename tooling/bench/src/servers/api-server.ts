@@ -17,13 +17,14 @@ import { runChild, seededStore } from './lifecycle.js';
 runChild(async (spec) => {
   const store = await seededStore(spec.pets);
   const config = loadConfig({ ...process.env, API_KEYS: spec.apiKey });
-  const tracing = await startTracing(process.env);
+  const logger = createLogger(config.logLevel);
+  const tracing = await startTracing(process.env, logger);
   const running = await startServer(
     {
       store,
       tracing,
       apiKeys: new StaticApiKeys(parseApiKeys(config.apiKeys)),
-      logger: createLogger(config.logLevel),
+      logger,
       bodyLimitBytes: config.bodyLimitBytes,
       // As the service sets it on the in-memory store (no timeout: there is no database).
       storeLimits: { maxInFlight: config.storeMaxInFlight },
