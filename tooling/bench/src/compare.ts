@@ -56,7 +56,7 @@ export interface EndpointComparison {
     cpuOverApi: Record<string, Spread>;
     rounds: Record<string, RunSummary>[];
   };
-  /** The highest of every process of each server of the endpoint (POST restarts them). */
+  /** The highest of every process of each server of the endpoint (each round restarts them). */
   peakRssMb: { api: number; baseline: number } & Record<string, number>;
 }
 
@@ -91,53 +91,67 @@ async function verify(runs: Runs, answers: Captured[], def: ServerDef, server: S
   }
 }
 
-/**
- * Interleaved throughput rounds of `servers`, after a warm-up of each. Creates grow the store:
- * with `restart` (POST), every round after the first restarts the servers from the same seeded
- * state, and every warm-up is the same number of creates, so a ratio does not measure heap growth.
- */
+/** Warms each of `servers` up at saturation: a fixed number of creates when the store grows. */
+async function warmUp<K extends string>(
+  runs: Runs,
+  servers: Record<K, ServerChild>,
+  grows: boolean,
+) {
+  const { settings, requests, expectStatus } = runs;
+  const load = { connections: settings.connections, pipelining: settings.pipelining, expectStatus };
+  const warmup = { ...settings.warmup, warmup: true };
+  if (grows) warmup.amount ??= settings.createWarmupRequests;
+  for (const kind of Object.keys(servers) as K[]) {
+    await saturate(servers[kind], requests, { ...load, ...warmup });
+  }
+}
+
+/** Round `r` at saturation: each of `servers` in turn, starting with the `r`th (`rotated`). */
+async function throughputRound<K extends string>(
+  runs: Runs,
+  servers: Record<K, ServerChild>,
+  r: number,
+  count: number,
+): Promise<Record<K, RunSummary>> {
+  const { settings, requests, expectStatus } = runs;
+  const load = { connections: settings.connections, pipelining: settings.pipelining, expectStatus };
+  const kinds = Object.keys(servers) as K[];
+  const round = {} as Record<K, RunSummary>;
+  for (const kind of rotated(r, kinds)) {
+    round[kind] = await saturate(servers[kind], requests, { ...load, ...settings.measure });
+  }
+  const show = kinds.map((kind) => `${kind} ${round[kind].rps} (${round[kind].cpuUsPerRequest})`);
+  runs.progress(`${runs.label}: round ${r + 1}/${count}: req/s (CPU µs/req) ${show.join(', ')}`);
+  return round;
+}
+
+/** Interleaved throughput rounds of the same `servers`, after one warm-up of each. */
 export async function throughputRounds<K extends string>(
   runs: Runs,
   servers: Record<K, ServerChild>,
   count: number,
-  restart?: () => Promise<void>,
 ): Promise<Record<K, RunSummary>[]> {
-  const { settings, requests, expectStatus } = runs;
-  const load = { connections: settings.connections, pipelining: settings.pipelining, expectStatus };
-  const kinds = Object.keys(servers) as K[];
-  const warmup = { ...settings.warmup, warmup: true };
-  if (restart) warmup.amount ??= settings.createWarmupRequests;
+  await warmUp(runs, servers, false);
   const rounds: Record<K, RunSummary>[] = [];
-  for (let r = 0; r < count; r++) {
-    if (restart && r > 0) await restart();
-    if (restart || r === 0) {
-      for (const kind of kinds) await saturate(servers[kind], requests, { ...load, ...warmup });
-    }
-    const round = {} as Record<K, RunSummary>;
-    for (const kind of rotated(r, kinds)) {
-      round[kind] = await saturate(servers[kind], requests, { ...load, ...settings.measure });
-    }
-    rounds.push(round);
-    const show = kinds.map((kind) => `${kind} ${round[kind].rps} (${round[kind].cpuUsPerRequest})`);
-    runs.progress(`${runs.label}: round ${r + 1}/${count}: req/s (CPU µs/req) ${show.join(', ')}`);
-  }
+  for (let r = 0; r < count; r++) rounds.push(await throughputRound(runs, servers, r, count));
   return rounds;
 }
 
 /**
- * Every server but the replay limit at `rate` each, together, from one driver: a stall of the
- * host delays all alike, so their p99s and their CPU time per request compare the servers, not
- * where the stalls fell. Latencies are pooled over the rounds: the p99 weighs every stall of every
- * round.
+ * Every server but the replay limit at `rate` each, together, from one driver, after a warm-up
+ * at that rate: a stall of the host delays all alike, so their p99s and their CPU time per request
+ * compare the servers, not where the stalls fell. Every latency is also added to `pooled`: the
+ * p99 weighs every stall of every round.
  */
-async function fixedRateRounds(
+async function fixedRateRound(
   runs: Runs,
   servers: Servers,
   names: readonly string[],
   rate: number,
-): Promise<EndpointComparison['fixedRate']> {
+  pooled: Record<string, Samples>,
+  r: number,
+): Promise<Record<string, RunSummary>> {
   const { settings, requests, expectStatus } = runs;
-  const pooled = Object.fromEntries(names.map((name) => [name, new Samples()]));
   const together = async (length: RunLength, pool?: Record<string, Samples>) => {
     const load = { rate, connections: settings.connections, expectStatus, ...length };
     const run = (name: string) =>
@@ -146,19 +160,25 @@ async function fixedRateRounds(
     return Object.fromEntries(names.map((name, i) => [name, done[i] as RunSummary]));
   };
   await together(settings.warmup);
-  const rounds: Record<string, RunSummary>[] = [];
+  const done = await together(settings.measure, pooled);
+  const at = (name: string) => done[name] as RunSummary;
+  const show = names.map(
+    (name) => `${name} ${at(name).p50Ms} / ${at(name).p99Ms} (${at(name).cpuUsPerRequest})`,
+  );
+  runs.progress(
+    `${runs.label}: at ${rate} req/s each, round ${r + 1}/${settings.rounds}: p50 / p99 ms (CPU µs/req) ${show.join(', ')}`,
+  );
+  return done;
+}
+
+/** The fixed-rate rounds' figures: medians, pooled quantiles, ratios paired by round. */
+function fixedRateSummary(
+  rounds: Record<string, RunSummary>[],
+  pooled: Record<string, Samples>,
+  names: readonly string[],
+  rate: number,
+): EndpointComparison['fixedRate'] {
   const at = (r: Record<string, RunSummary>, name: string) => r[name] as RunSummary;
-  for (let r = 0; r < settings.rounds; r++) {
-    const done = await together(settings.measure, pooled);
-    rounds.push(done);
-    const show = names.map(
-      (name) =>
-        `${name} ${at(done, name).p50Ms} / ${at(done, name).p99Ms} (${at(done, name).cpuUsPerRequest})`,
-    );
-    runs.progress(
-      `${runs.label}: at ${rate} req/s each, round ${r + 1}/${settings.rounds}: p50 / p99 ms (CPU µs/req) ${show.join(', ')}`,
-    );
-  }
   /** Medians over the rounds, but the quantiles of all rounds' latencies together. */
   const summary = (name: string): RunSummary => ({
     ...medianOf(rounds.map((r) => at(r, name))),
@@ -182,7 +202,8 @@ async function fixedRateRounds(
 
 /**
  * One endpoint, every server of the lineup: verify that each answers as the API does, then
- * interleaved throughput rounds of all, then fixed-rate rounds of the API and the baseline.
+ * rounds, each of fresh processes: a warm-up of each, every server at saturation in turn, then
+ * all but the replay limit together at a fixed rate.
  */
 export async function compareEndpoint(
   endpointId: EndpointId,
@@ -211,7 +232,8 @@ export async function compareEndpoint(
       const { status, headers, body } = answers[i] as Captured;
       return { method, path, status, headers, body: body.toString('base64') };
     });
-    servers.limit = await startServerChild(def('limit'), { pets: 0, replay }, settings);
+    const startLimit = () => startServerChild(def('limit'), { pets: 0, replay }, settings);
+    servers.limit = await startLimit();
     await verify(runs, answers, def('limit'), servers.limit);
     progress(`${label}: responses match; warming up`);
     const peakRssMb: Record<string, number> = {};
@@ -222,27 +244,43 @@ export async function compareEndpoint(
     };
     const restart = async () => {
       notePeaks();
-      await Promise.all(stored.map((name) => servers[name]?.stop()));
-      const started = await Promise.all(stored.map(start));
-      for (const [i, name] of stored.entries()) servers[name] = started[i] as ServerChild;
+      await Promise.all(Object.values(servers).map((server) => server.stop()));
+      const started = await Promise.all([...stored.map(start), startLimit()]);
+      for (const [i, name] of [...stored, 'limit'].entries()) {
+        servers[name] = started[i] as ServerChild;
+      }
     };
     // In the lineup's order (the API, the baseline, the Fastify peer, the limit, variants).
-    const ordered = Object.fromEntries(
-      defs.map((d) => [d.name, servers[d.name] as ServerChild]),
-    ) as Servers;
-    const rounds = await throughputRounds(
-      runs,
-      ordered,
-      settings.rounds,
-      endpointId === 'create'
-        ? async () => {
-            await restart();
-            for (const d of defs) ordered[d.name] = servers[d.name] as ServerChild;
-          }
-        : undefined,
-    );
-    const median = (name: string) => medianOf(rounds.map((r) => r[name] as RunSummary));
+    const ordered = () =>
+      Object.fromEntries(defs.map((d) => [d.name, servers[d.name] as ServerChild])) as Servers;
     const names = defs.map((d) => d.name);
+    // Every server but the limit at once in the fixed-rate rounds.
+    const loaded = names.filter((name) => name !== 'limit');
+    const rounds: Record<string, RunSummary>[] = [];
+    const fixedRounds: Record<string, RunSummary>[] = [];
+    const pooled = Object.fromEntries(loaded.map((name) => [name, new Samples()]));
+    let rate = 0;
+    for (let r = 0; r < settings.rounds; r++) {
+      // Each round is fresh processes from the same seeded state: how V8 compiled a server's
+      // code differs from one process to the next, and a ratio of one process each would carry
+      // that. Creates also grow the store; every warm-up is the same number of them.
+      if (r > 0) {
+        await restart();
+        progress(`${label}: round ${r + 1}/${settings.rounds}: every server restarted`);
+      }
+      await warmUp(runs, ordered(), endpointId === 'create');
+      const round = await throughputRound(runs, ordered(), r, settings.rounds);
+      rounds.push(round);
+      if (r === 0) {
+        // Each gets its share of `rateFraction` × 2 (the core's load of two servers at a
+        // sixteenth each) of the slowest one's throughput in the first round.
+        const slower = Math.min(...loaded.map((name) => round[name]?.rps ?? 0));
+        const share = (settings.rateFraction * 2) / loaded.length;
+        rate = Math.max(1, Math.round(slower * share));
+      }
+      fixedRounds.push(await fixedRateRound(runs, servers, loaded, rate, pooled, r));
+    }
+    const median = (name: string) => medianOf(rounds.map((r) => r[name] as RunSummary));
     const each = <T>(f: (name: string) => T) =>
       Object.fromEntries(names.map((name) => [name, f(name)])) as Record<string, T>;
     const at = (r: Record<string, RunSummary>, name: string) => r[name] as RunSummary;
@@ -259,13 +297,7 @@ export async function compareEndpoint(
       rpsOverApi: each((name) => spread(rounds.map((r) => at(r, 'api').rps / at(r, name).rps))),
       rounds,
     };
-    // Every server but the limit at once: each gets its share of `rateFraction` × 2 (the core's
-    // load of two servers at a sixteenth each), of the slowest one's throughput.
-    const loaded = names.filter((name) => name !== 'limit');
-    const slower = Math.min(...loaded.map((name) => throughput.servers[name]?.rps ?? 0));
-    const share = (settings.rateFraction * 2) / loaded.length;
-    const rate = Math.max(1, Math.round(slower * share));
-    const fixedRate = await fixedRateRounds(runs, servers, loaded, rate);
+    const fixedRate = fixedRateSummary(fixedRounds, pooled, loaded, rate);
     notePeaks();
     return {
       endpoint: endpointId,

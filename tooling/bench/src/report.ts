@@ -171,10 +171,10 @@ function renderMarkdown(report: Report): string {
   ];
   if (comparisons.length > 0) {
     parts.push(
-      `Throughput: ${settings.rounds} rounds, each server in turn. CPU/req over the API's: the server's CPU time per request over the API's in the same round, median (min–max) over the rounds; above 1 the API costs less (for \`fastify\`, API/Fastify).`,
+      `Throughput: ${settings.rounds} rounds, each of fresh processes, each server in turn. CPU/req over the API's: the server's CPU time per request over the API's in the same round, median (min–max) over the rounds; above 1 the API costs less (for \`fastify\`, API/Fastify).`,
       throughputTable(report),
       ...heldBackNote(comparisons),
-      `Fixed rate: every server but the replay limit loaded at the same time, each at its share of ${settings.rateFraction * 2} × the slowest one's throughput, open loop, one request in flight per connection. Every column is explained in tooling/bench/README.md.`,
+      `Fixed rate: every server but the replay limit loaded at the same time, each at its share of ${settings.rateFraction * 2} × the slowest one's throughput in the first round, open loop, one request in flight per connection. Every column is explained in tooling/bench/README.md.`,
       fixedRateTable(comparisons),
     );
   }

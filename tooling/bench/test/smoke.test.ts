@@ -55,6 +55,31 @@ describe('pnpm bench --smoke', () => {
     );
   });
 
+  it('runs each round on fresh processes', async () => {
+    const out = join(dir, 'two-rounds');
+    const { stderr } = await run([
+      '--smoke',
+      '--rounds',
+      '2',
+      '--endpoints',
+      'get,create',
+      '--growth',
+      'off',
+      '--out',
+      out,
+    ]);
+    expect(stderr).toContain('GET /v1/pets/{id}: round 2/2: every server restarted');
+    expect(stderr).toContain('POST /v1/pets: round 2/2: every server restarted');
+    const report = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as Report;
+    for (const c of report.comparisons) {
+      expect(c.throughput.rounds).toHaveLength(2);
+      expect(c.fixedRate.rounds).toHaveLength(2);
+      for (const round of [...c.throughput.rounds, ...c.fixedRate.rounds]) {
+        expect(round.api?.rps).toBeGreaterThan(0);
+      }
+    }
+  });
+
   it('replaces only the bench section of a README with the short table', async () => {
     const readme = join(dir, 'README.md');
     writeFileSync(
