@@ -24,8 +24,9 @@ export interface ExportReply {
 }
 
 /**
- * Spans the worker could not send, or dropped: a batch the collector refused or never received
- * (the exporter's retries spent), or spans beyond `OTEL_BSP_MAX_QUEUE_SIZE`.
+ * Spans the worker could not send: a batch the collector refused or never received (the
+ * exporter's retries spent). Spans dropped from a full queue (`OTEL_BSP_MAX_QUEUE_SIZE`) are not
+ * reported: the SDK says so only through its diagnostic logger, which is not forwarded.
  */
 export interface ExportProblem {
   readonly type: 'problem';
