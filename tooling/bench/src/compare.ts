@@ -91,14 +91,26 @@ async function verify(runs: Runs, answers: Captured[], def: ServerDef, server: S
   }
 }
 
+/** The load of every saturation run: the connections, the requests in flight on each. */
+function saturationLoad({ settings, expectStatus }: Runs) {
+  return { connections: settings.connections, pipelining: settings.pipelining, expectStatus };
+}
+
+/** `name`'s CPU time per request over the API's in each round: median, min–max. */
+function cpuOverApi(rounds: readonly Record<string, RunSummary>[], name: string): Spread {
+  const cpu = (r: Record<string, RunSummary>, server: string) =>
+    (r[server] as RunSummary).cpuUsPerRequest;
+  return spread(rounds.map((r) => cpu(r, name) / cpu(r, 'api')));
+}
+
 /** Warms each of `servers` up at saturation: a fixed number of creates when the store grows. */
 async function warmUp<K extends string>(
   runs: Runs,
   servers: Record<K, ServerChild>,
   grows: boolean,
 ) {
-  const { settings, requests, expectStatus } = runs;
-  const load = { connections: settings.connections, pipelining: settings.pipelining, expectStatus };
+  const { settings, requests } = runs;
+  const load = saturationLoad(runs);
   const warmup = { ...settings.warmup, warmup: true };
   if (grows) warmup.amount ??= settings.createWarmupRequests;
   for (const kind of Object.keys(servers) as K[]) {
@@ -113,8 +125,8 @@ async function throughputRound<K extends string>(
   r: number,
   count: number,
 ): Promise<Record<K, RunSummary>> {
-  const { settings, requests, expectStatus } = runs;
-  const load = { connections: settings.connections, pipelining: settings.pipelining, expectStatus };
+  const { settings, requests } = runs;
+  const load = saturationLoad(runs);
   const kinds = Object.keys(servers) as K[];
   const round = {} as Record<K, RunSummary>;
   for (const kind of rotated(r, kinds)) {
@@ -186,8 +198,7 @@ function fixedRateSummary(
   });
   const all = Object.fromEntries(names.map((name) => [name, summary(name)]));
   const [api, baseline] = [all.api as RunSummary, all.baseline as RunSummary];
-  const over = (name: string) =>
-    spread(rounds.map((r) => at(r, name).cpuUsPerRequest / at(r, 'api').cpuUsPerRequest));
+  const over = (name: string) => cpuOverApi(rounds, name);
   return {
     rate,
     api,
@@ -291,9 +302,7 @@ export async function compareEndpoint(
       baseline: median('baseline'),
       limit: median('limit'),
       servers: each(median),
-      cpuOverApi: each((name) =>
-        spread(rounds.map((r) => at(r, name).cpuUsPerRequest / at(r, 'api').cpuUsPerRequest)),
-      ),
+      cpuOverApi: each((name) => cpuOverApi(rounds, name)),
       rpsOverApi: each((name) => spread(rounds.map((r) => at(r, 'api').rps / at(r, name).rps))),
       rounds,
     };
