@@ -41,6 +41,17 @@ export interface EndpointComparison {
     rpsOverApi: Record<string, Spread>;
     rounds: Record<string, RunSummary>[];
   };
+  /**
+   * Every server but the replay limit at saturation at once, sharing the server core: the CPU
+   * time per request of each, which a slower spell of the machine changes for all alike.
+   */
+  together: {
+    /** Medians over the rounds, by name. */
+    servers: Record<string, RunSummary>;
+    /** Each server's CPU time per request over the API's, paired by round. */
+    cpuOverApi: Record<string, Spread>;
+    rounds: Record<string, RunSummary>[];
+  };
   fixedRate: {
     /** Requests per second to each server: `rateFraction` of the slower one's throughput. */
     rate: number;
@@ -137,6 +148,30 @@ async function throughputRound<K extends string>(
   return round;
 }
 
+/**
+ * Round `r` at saturation, every server in `names` loaded at once, each as hard as in its own run:
+ * they share the server core, so a slower spell of the machine, which moves one process's CPU time
+ * per request by a third from one run to the next here, slows all of them alike. Their CPU time
+ * per request then compares the servers rather than the moments each ran.
+ */
+async function togetherRound(
+  runs: Runs,
+  servers: Servers,
+  names: readonly string[],
+  r: number,
+): Promise<Record<string, RunSummary>> {
+  const { settings, requests } = runs;
+  const load = { ...saturationLoad(runs), ...settings.measure };
+  const run = (name: string) => saturate(servers[name] as ServerChild, requests, load);
+  const done = await Promise.all(names.map(run));
+  const round = Object.fromEntries(names.map((name, i) => [name, done[i] as RunSummary]));
+  const show = names.map((name) => `${name} ${round[name]?.cpuUsPerRequest}`);
+  runs.progress(
+    `${runs.label}: round ${r + 1}/${settings.rounds}, all at saturation at once: CPU µs/req ${show.join(', ')}`,
+  );
+  return round;
+}
+
 /** Interleaved throughput rounds of the same `servers`, after one warm-up of each. */
 export async function throughputRounds<K extends string>(
   runs: Runs,
@@ -213,8 +248,8 @@ function fixedRateSummary(
 
 /**
  * One endpoint, every server of the lineup: verify that each answers as the API does, then
- * rounds, each of fresh processes: a warm-up of each, every server at saturation in turn, then
- * all but the replay limit together at a fixed rate.
+ * rounds, each of fresh processes: a warm-up of each, every server at saturation in turn, all
+ * but the replay limit at saturation together, then together at a fixed rate.
  */
 export async function compareEndpoint(
   endpointId: EndpointId,
@@ -265,9 +300,10 @@ export async function compareEndpoint(
     const ordered = () =>
       Object.fromEntries(defs.map((d) => [d.name, servers[d.name] as ServerChild])) as Servers;
     const names = defs.map((d) => d.name);
-    // Every server but the limit at once in the fixed-rate rounds.
+    // Every server but the limit at once in the rounds together (its pace is the driver's).
     const loaded = names.filter((name) => name !== 'limit');
     const rounds: Record<string, RunSummary>[] = [];
+    const togetherRounds: Record<string, RunSummary>[] = [];
     const fixedRounds: Record<string, RunSummary>[] = [];
     const pooled = Object.fromEntries(loaded.map((name) => [name, new Samples()]));
     let rate = 0;
@@ -289,6 +325,7 @@ export async function compareEndpoint(
         const share = (settings.rateFraction * 2) / loaded.length;
         rate = Math.max(1, Math.round(slower * share));
       }
+      togetherRounds.push(await togetherRound(runs, servers, loaded, r));
       fixedRounds.push(await fixedRateRound(runs, servers, loaded, rate, pooled, r));
     }
     const median = (name: string) => medianOf(rounds.map((r) => r[name] as RunSummary));
@@ -306,6 +343,15 @@ export async function compareEndpoint(
       rpsOverApi: each((name) => spread(rounds.map((r) => at(r, 'api').rps / at(r, name).rps))),
       rounds,
     };
+    const together = {
+      servers: Object.fromEntries(
+        loaded.map((name) => [name, medianOf(togetherRounds.map((r) => at(r, name)))]),
+      ),
+      cpuOverApi: Object.fromEntries(
+        loaded.map((name) => [name, cpuOverApi(togetherRounds, name)]),
+      ),
+      rounds: togetherRounds,
+    };
     const fixedRate = fixedRateSummary(fixedRounds, pooled, loaded, rate);
     notePeaks();
     return {
@@ -313,6 +359,7 @@ export async function compareEndpoint(
       label,
       pets: settings.pets,
       throughput,
+      together,
       fixedRate,
       peakRssMb: { api: 0, baseline: 0, ...peakRssMb },
     };

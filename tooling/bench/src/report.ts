@@ -10,7 +10,7 @@ import type { Spread } from './stats.js';
 
 /** What `results/latest.json` holds. */
 export interface Report {
-  version: 7;
+  version: 8;
   mode: 'full' | 'smoke';
   /** False while the run is still going (or was stopped): the figures so far. */
   complete: boolean;
@@ -118,6 +118,22 @@ function throughputTable(report: Report): string {
   return table(header, rows);
 }
 
+function togetherTable(comparisons: readonly EndpointComparison[]): string {
+  const rows = comparisons.flatMap(({ label, together: t }) =>
+    Object.entries(t.servers).map(([name, s]) => [
+      `\`${label}\``,
+      name,
+      n(s.rps),
+      s.cpuUsPerRequest.toFixed(0),
+      name === 'api' ? '1' : bold(t.cpuOverApi[name] as Spread),
+      s.serverCores.toFixed(2),
+    ]),
+  );
+  const header = ['endpoint', 'server', 'req/s', 'CPU µs/req', "CPU/req over the API's (min–max)"];
+  header.push('server cores');
+  return table(header, rows);
+}
+
 function fixedRateTable(comparisons: readonly EndpointComparison[]): string {
   const rows = comparisons.flatMap(({ label, fixedRate: f }) =>
     Object.entries(f.servers).map(([name, s]) => [
@@ -174,6 +190,8 @@ function renderMarkdown(report: Report): string {
       `Throughput: ${settings.rounds} rounds, each of fresh processes, each server in turn. CPU/req over the API's: the server's CPU time per request over the API's in the same round, median (min–max) over the rounds; above 1 the API costs less (for \`fastify\`, API/Fastify).`,
       throughputTable(report),
       ...heldBackNote(comparisons),
+      `Together at saturation: every server but the replay limit loaded at once, each as in its own run, all sharing the server core, so a slower spell of the machine slows all alike. CPU/req over the API's as above, paired by round; the req/s and cores are each server's share.`,
+      togetherTable(comparisons),
       `Fixed rate: every server but the replay limit loaded at the same time, each at its share of ${settings.rateFraction * 2} × the slowest one's throughput in the first round, open loop, one request in flight per connection. Every column is explained in tooling/bench/README.md.`,
       fixedRateTable(comparisons),
     );
@@ -188,18 +206,21 @@ export function renderSummary(report: Report): string {
   const extra = variants.filter((name) => !['baseline', 'fastify', 'limit'].includes(name));
   const rows = report.comparisons.map((c) => {
     const t = c.throughput;
-    const fastify = t.servers.fastify;
+    const together = c.together;
+    const [api, fastify] = [together.servers.api, together.servers.fastify];
     return [
       `\`${c.label}\``,
       n(t.api.rps),
-      fastify ? `${t.api.cpuUsPerRequest.toFixed(0)} / ${fastify.cpuUsPerRequest.toFixed(0)}` : '–',
-      fastify ? bold(t.cpuOverApi.fastify as Spread) : '–',
+      api && fastify
+        ? `${api.cpuUsPerRequest.toFixed(0)} / ${fastify.cpuUsPerRequest.toFixed(0)}`
+        : '–',
+      fastify ? bold(together.cpuOverApi.fastify as Spread) : '–',
       fixed(c, 'fastify'),
       ratio(t.ratio, t.baseline),
       ratio(t.limitRatio, t.limit),
       ...extra.map((name) => {
-        const over = t.cpuOverApi[name];
-        const run = t.servers[name];
+        const over = together.cpuOverApi[name];
+        const run = together.servers[name];
         return over && run
           ? `${run.cpuUsPerRequest.toFixed(0)} µs, ${bold(over)}; ${fixed(c, name)}`
           : '–';
@@ -214,7 +235,7 @@ export function renderSummary(report: Report): string {
   const nodes = [...new Set(report.servers.map((s) => s.node))].join(', ');
   return [
     `${heading(report)}, Node ${nodes}; every figure and the method: ${links}. ` +
-      "API/Fastify is the Fastify peer's CPU time per request over the API's, paired by round (median, min–max): above 1 the API costs less; at saturation (each server in turn) and at a fixed rate (all at once, which a busy host disturbs least).",
+      "API/Fastify is the Fastify peer's CPU time per request over the API's, paired by round (median, min–max): above 1 the API costs less; at saturation and at a fixed rate, every server loaded at once in both, so a slower spell of the host slows all alike. The CPU µs/req are those at saturation, sharing the core; API req/s and the req/s ratios are each server's own runs.",
     table(header, rows),
     ...heldBackNote(report.comparisons),
     ...growthLine(report),

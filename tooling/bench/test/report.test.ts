@@ -37,6 +37,8 @@ function comparison(label: string, limitCores: number): EndpointComparison {
   const fastify = run(25_000, 0.97);
   const servers = { api, baseline, fastify, limit };
   const over = (s: RunSummary) => spread(s.cpuUsPerRequest / api.cpuUsPerRequest);
+  // Loaded together, each server has its share of the core.
+  const [apiTogether, fastifyTogether] = [run(5_000, 0.2), run(4_000, 0.2)];
   return {
     endpoint: 'list',
     label,
@@ -62,6 +64,11 @@ function comparison(label: string, limitCores: number): EndpointComparison {
       },
       rounds: [servers],
     },
+    together: {
+      servers: { api: apiTogether, baseline, fastify: fastifyTogether },
+      cpuOverApi: { api: spread(1), baseline: over(baseline), fastify: spread(1.3) },
+      rounds: [{ api: apiTogether, baseline, fastify: fastifyTogether }],
+    },
     fixedRate: {
       rate: 2000,
       api,
@@ -79,7 +86,7 @@ function comparison(label: string, limitCores: number): EndpointComparison {
 function report(...comparisons: EndpointComparison[]): Report {
   const { out: _out, readme: _readme, ...settings } = parseSettings([]) as Settings;
   return {
-    version: 7,
+    version: 8,
     mode: 'full',
     complete: true,
     startedAt: '2026-11-24T10:00:00.000Z',
@@ -134,12 +141,28 @@ describe('a ratio over a server the driver held back', () => {
 });
 
 describe('the README summary', () => {
-  it("gives API/Fastify: the Fastify peer's CPU per request over the API's, with both figures", () => {
+  it("gives API/Fastify: the Fastify peer's CPU per request over the API's, loaded together", () => {
     const text = renderSummary(report(comparison('list', 0.95)));
+    // The API's own req/s, then both CPU figures and the ratio of the servers loaded at once at
+    // saturation (not those of each server's own run: 33 / 39, 1.19), then at a fixed rate.
     expect(row(text, 'list')).toContain(
-      '| 30 000 | 33 / 39 | **1.19** (1.17–1.21) | 1.10 (1.08–1.12) |',
+      '| 30 000 | 40 / 50 | **1.30** (1.28–1.32) | 1.10 (1.08–1.12) |',
     );
     expect(text).toContain('API/Fastify (CPU)');
+  });
+});
+
+describe('the full tables', () => {
+  it('have one of the servers loaded together at saturation, with their share of the core', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    try {
+      const markdown = writeReport(join(dir, 'r.json'), report(comparison('list', 0.95)));
+      const together = markdown.slice(markdown.indexOf('Together at saturation'));
+      expect(together).toContain('| `list` | fastify | 4 000 | 50 | **1.30** (1.28–1.32) | 0.20 |');
+      expect(together).toContain('| `list` | api | 5 000 | 40 | 1 | 0.20 |');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
