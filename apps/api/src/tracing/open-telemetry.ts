@@ -99,9 +99,13 @@ async function serveInSpan(
   }
 }
 
+/** Whether a recording span is active: a sampled request's, not an unsampled one's. */
+const recording = (): boolean => trace.getActiveSpan()?.isRecording() === true;
+
 /**
  * A `PetStore` whose every call is a span (`pet_store <operation>`), a child of the request's; a
- * call without a recording span around it (an unsampled request) is the inner store's alone.
+ * call without a recording span around it (an unsampled request) is the inner store's alone: it
+ * costs that check, and no closure.
  */
 class TracedPetStore implements PetStore {
   constructor(
@@ -110,30 +114,37 @@ class TracedPetStore implements PetStore {
   ) {}
 
   create(draft: PetDraft): Promise<StoredPet> {
+    if (!recording()) return this.inner.create(draft);
     return this.#span('create', () => this.inner.create(draft));
   }
 
   createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult> {
+    if (!recording()) return this.inner.createOnce(request);
     return this.#span('createOnce', () => this.inner.createOnce(request));
   }
 
   get(id: number): Promise<StoredPet | undefined> {
+    if (!recording()) return this.inner.get(id);
     return this.#span('get', () => this.inner.get(id));
   }
 
   list(options: ListPetsOptions): Promise<PetPage> {
+    if (!recording()) return this.inner.list(options);
     return this.#span('list', () => this.inner.list(options));
   }
 
   getJson(id: number): Promise<string | undefined> {
+    if (!recording()) return this.inner.getJson(id);
     return this.#span('get', () => this.inner.getJson(id));
   }
 
   listJson(options: ListPetsOptions): Promise<PetPageJson> {
+    if (!recording()) return this.inner.listJson(options);
     return this.#span('list', () => this.inner.listJson(options));
   }
 
   ping(): Promise<void> {
+    if (!recording()) return this.inner.ping();
     return this.#span('ping', () => this.inner.ping());
   }
 
@@ -141,8 +152,8 @@ class TracedPetStore implements PetStore {
     return this.inner.close();
   }
 
+  /** `call` in a span of its own, a child of the recording span around it. */
   #span<T>(operation: string, call: () => Promise<T>): Promise<T> {
-    if (!trace.getActiveSpan()?.isRecording()) return call();
     return this.tracer.startActiveSpan(
       `pet_store ${operation}`,
       { kind: SpanKind.INTERNAL, attributes: { 'pet_store.operation': operation } },

@@ -1,5 +1,4 @@
 import type { Attributes } from '@opentelemetry/api';
-import type { SpanData } from './span-data.js';
 
 /** What the span export worker starts with: the process's resource, for every span it sends. */
 export interface SpanExportWorkerData {
@@ -8,12 +7,13 @@ export interface SpanExportWorkerData {
 }
 
 /**
- * A message to the span export worker: sampled spans that ended, to batch and send; or a request
+ * A message to the span export worker: sampled spans that ended, to batch and send (a JSON array
+ * of `SpanData`, `spansOfText`); or a request
  * to send every span it holds (`flush`), then also to stop (`shutdown`), which it answers with an
  * `ExportReply` of the same id.
  */
 export type ExportRequest =
-  | { readonly type: 'spans'; readonly spans: readonly SpanData[] }
+  | { readonly type: 'spans'; readonly spans: string }
   | { readonly type: 'flush' | 'shutdown'; readonly id: number };
 
 /** The worker's answer to a `flush` or `shutdown`: no `error` when it succeeded. */

@@ -11,7 +11,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { exportFailure } from './export-failure.js';
-import { readableSpan } from './span-data.js';
+import { readableSpan, spansOfText } from './span-data.js';
 import type { ExportRequest, SpanExportWorkerData, WorkerMessage } from './span-export-messages.js';
 
 const port = parentPort;
@@ -40,7 +40,7 @@ const reply = (id: number, error?: unknown) =>
 
 port.on('message', (request: ExportRequest) => {
   if (request.type === 'spans') {
-    for (const span of request.spans) batches.onEnd(readableSpan(span, resource));
+    for (const span of spansOfText(request.spans)) batches.onEnd(readableSpan(span, resource));
     return;
   }
   const done = request.type === 'flush' ? batches.forceFlush() : batches.shutdown();
