@@ -91,7 +91,8 @@ export function spanData(span: ReadableSpan): SpanData {
 
 /**
  * `span` as the JSON text of its `SpanData`: one flat string, which the garbage collector neither
- * scans nor copies field by field, and a worker's `postMessage` copies in one piece.
+ * scans nor copies field by field, and a worker's `postMessage` copies in one piece. An attribute
+ * value JSON has no text for (`NaN`, an infinity, `undefined` in an array) arrives as `null`.
  */
 export function spanText(span: ReadableSpan): string {
   return JSON.stringify(spanData(span));

@@ -8,9 +8,8 @@ export interface SpanExportWorkerData {
 
 /**
  * A message to the span export worker: sampled spans that ended, to batch and send (a JSON array
- * of `SpanData`, `spansOfText`); or a request
- * to send every span it holds (`flush`), then also to stop (`shutdown`), which it answers with an
- * `ExportReply` of the same id.
+ * of `SpanData`, `spansOfText`); or a request to send every span it holds (`flush`), then also to
+ * stop (`shutdown`), which it answers with an `ExportReply` of the same id.
  */
 export type ExportRequest =
   | { readonly type: 'spans'; readonly spans: string }
