@@ -114,6 +114,26 @@ function cpuOverApi(rounds: readonly Record<string, RunSummary>[], name: string)
   return spread(rounds.map((r) => cpu(r, name) / cpu(r, 'api')));
 }
 
+/** Runs `run` on every server of `names` at once; each one's summary by name. */
+async function atOnce(
+  names: readonly string[],
+  run: (name: string) => Promise<RunSummary>,
+): Promise<Record<string, RunSummary>> {
+  const done = await Promise.all(names.map(run));
+  return Object.fromEntries(names.map((name, i) => [name, done[i] as RunSummary]));
+}
+
+/** Each of `names`' medians over `rounds`, and its CPU per request over the API's, paired by round. */
+function perServer(rounds: Record<string, RunSummary>[], names: readonly string[]) {
+  const each = <T>(f: (name: string) => T) =>
+    Object.fromEntries(names.map((name) => [name, f(name)])) as Record<string, T>;
+  return {
+    servers: each((name) => medianOf(rounds.map((r) => r[name] as RunSummary))),
+    cpuOverApi: each((name) => cpuOverApi(rounds, name)),
+    rounds,
+  };
+}
+
 /** Warms each of `servers` up at saturation: a fixed number of creates when the store grows. */
 async function warmUp<K extends string>(
   runs: Runs,
@@ -162,9 +182,9 @@ async function togetherRound(
 ): Promise<Record<string, RunSummary>> {
   const { settings, requests } = runs;
   const load = { ...saturationLoad(runs), ...settings.measure };
-  const run = (name: string) => saturate(servers[name] as ServerChild, requests, load);
-  const done = await Promise.all(names.map(run));
-  const round = Object.fromEntries(names.map((name, i) => [name, done[i] as RunSummary]));
+  const round = await atOnce(names, (name) =>
+    saturate(servers[name] as ServerChild, requests, load),
+  );
   const show = names.map((name) => `${name} ${round[name]?.cpuUsPerRequest}`);
   runs.progress(
     `${runs.label}: round ${r + 1}/${settings.rounds}, all at saturation at once: CPU µs/req ${show.join(', ')}`,
@@ -201,10 +221,9 @@ async function fixedRateRound(
   const { settings, requests, expectStatus } = runs;
   const together = async (length: RunLength, pool?: Record<string, Samples>) => {
     const load = { rate, connections: settings.connections, expectStatus, ...length };
-    const run = (name: string) =>
-      steady(servers[name] as ServerChild, requests, load, pool?.[name]);
-    const done = await Promise.all(names.map(run));
-    return Object.fromEntries(names.map((name, i) => [name, done[i] as RunSummary]));
+    return atOnce(names, (name) =>
+      steady(servers[name] as ServerChild, requests, load, pool?.[name]),
+    );
   };
   await together(settings.warmup);
   const done = await together(settings.measure, pooled);
@@ -225,24 +244,23 @@ function fixedRateSummary(
   names: readonly string[],
   rate: number,
 ): EndpointComparison['fixedRate'] {
-  const at = (r: Record<string, RunSummary>, name: string) => r[name] as RunSummary;
+  const medians = perServer(rounds, names);
   /** Medians over the rounds, but the quantiles of all rounds' latencies together. */
-  const summary = (name: string): RunSummary => ({
-    ...medianOf(rounds.map((r) => at(r, name))),
-    ...latencyQuantiles(pooled[name] as Samples),
-  });
-  const all = Object.fromEntries(names.map((name) => [name, summary(name)]));
+  const all = Object.fromEntries(
+    names.map((name) => [
+      name,
+      { ...medians.servers[name], ...latencyQuantiles(pooled[name] as Samples) } as RunSummary,
+    ]),
+  );
   const [api, baseline] = [all.api as RunSummary, all.baseline as RunSummary];
-  const over = (name: string) => cpuOverApi(rounds, name);
   return {
+    ...medians,
     rate,
     api,
     baseline,
     p99Ratio: round(api.p99Ms / baseline.p99Ms, 3),
-    cpuRatio: over('baseline'),
+    cpuRatio: medians.cpuOverApi.baseline as Spread,
     servers: all,
-    cpuOverApi: Object.fromEntries(names.map((name) => [name, over(name)])),
-    rounds,
   };
 }
 
@@ -328,30 +346,20 @@ export async function compareEndpoint(
       togetherRounds.push(await togetherRound(runs, servers, loaded, r));
       fixedRounds.push(await fixedRateRound(runs, servers, loaded, rate, pooled, r));
     }
-    const median = (name: string) => medianOf(rounds.map((r) => r[name] as RunSummary));
-    const each = <T>(f: (name: string) => T) =>
-      Object.fromEntries(names.map((name) => [name, f(name)])) as Record<string, T>;
     const at = (r: Record<string, RunSummary>, name: string) => r[name] as RunSummary;
+    const rpsOverApi = (name: string) =>
+      spread(rounds.map((r) => at(r, 'api').rps / at(r, name).rps));
+    const medians = perServer(rounds, names);
     const throughput = {
-      ratio: spread(rounds.map((r) => at(r, 'api').rps / at(r, 'baseline').rps)),
-      limitRatio: spread(rounds.map((r) => at(r, 'api').rps / at(r, 'limit').rps)),
-      api: median('api'),
-      baseline: median('baseline'),
-      limit: median('limit'),
-      servers: each(median),
-      cpuOverApi: each((name) => cpuOverApi(rounds, name)),
-      rpsOverApi: each((name) => spread(rounds.map((r) => at(r, 'api').rps / at(r, name).rps))),
-      rounds,
+      ...medians,
+      ratio: rpsOverApi('baseline'),
+      limitRatio: rpsOverApi('limit'),
+      api: medians.servers.api as RunSummary,
+      baseline: medians.servers.baseline as RunSummary,
+      limit: medians.servers.limit as RunSummary,
+      rpsOverApi: Object.fromEntries(names.map((name) => [name, rpsOverApi(name)])),
     };
-    const together = {
-      servers: Object.fromEntries(
-        loaded.map((name) => [name, medianOf(togetherRounds.map((r) => at(r, name)))]),
-      ),
-      cpuOverApi: Object.fromEntries(
-        loaded.map((name) => [name, cpuOverApi(togetherRounds, name)]),
-      ),
-      rounds: togetherRounds,
-    };
+    const together = perServer(togetherRounds, loaded);
     const fixedRate = fixedRateSummary(fixedRounds, pooled, loaded, rate);
     notePeaks();
     return {
