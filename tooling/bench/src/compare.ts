@@ -42,15 +42,19 @@ export interface EndpointComparison {
     rounds: Record<string, RunSummary>[];
   };
   /**
-   * Every server but the replay limit at saturation at once, sharing the server core: the CPU
-   * time per request of each, which a slower spell of the machine changes for all alike.
+   * Each server but the API and the replay limit at saturation at once with the API, the two
+   * alone on the server core: a slower spell of the machine slows both alike, and each has the
+   * core half the time, as it would have a core of its own for itself and its threads.
    */
-  together: {
-    /** Medians over the rounds, by name. */
+  pairs: {
+    /** Each server's medians over its pairs, by name; the API's over all its pairs. */
     servers: Record<string, RunSummary>;
-    /** Each server's CPU time per request over the API's, paired by round. */
+    /** The API's medians over the rounds in the pair with each server, by that server's name. */
+    apiBeside: Record<string, RunSummary>;
+    /** Each server's CPU time per request over the API's beside it, paired by round. */
     cpuOverApi: Record<string, Spread>;
-    rounds: Record<string, RunSummary>[];
+    /** Each round's pairs, by the name of the server beside the API. */
+    rounds: Record<string, Pair>[];
   };
   fixedRate: {
     /** Requests per second to each server: `rateFraction` of the slower one's throughput. */
@@ -69,6 +73,12 @@ export interface EndpointComparison {
   };
   /** The highest of every process of each server of the endpoint (each round restarts them). */
   peakRssMb: { api: number; baseline: number } & Record<string, number>;
+}
+
+/** One run of the API and another server at saturation at once. */
+export interface Pair {
+  api: RunSummary;
+  server: RunSummary;
 }
 
 /** A, B, C / B, C, A / C, A, B …: each round starts with the next server, so drift hits all alike. */
@@ -123,10 +133,13 @@ async function atOnce(
   return Object.fromEntries(names.map((name, i) => [name, done[i] as RunSummary]));
 }
 
+/** `f` of each of `names`, by name. */
+const eachOf = <T>(names: readonly string[], f: (name: string) => T) =>
+  Object.fromEntries(names.map((name) => [name, f(name)])) as Record<string, T>;
+
 /** Each of `names`' medians over `rounds`, and its CPU per request over the API's, paired by round. */
 function perServer(rounds: Record<string, RunSummary>[], names: readonly string[]) {
-  const each = <T>(f: (name: string) => T) =>
-    Object.fromEntries(names.map((name) => [name, f(name)])) as Record<string, T>;
+  const each = <T>(f: (name: string) => T) => eachOf(names, f);
   return {
     servers: each((name) => medianOf(rounds.map((r) => r[name] as RunSummary))),
     cpuOverApi: each((name) => cpuOverApi(rounds, name)),
@@ -169,27 +182,58 @@ async function throughputRound<K extends string>(
 }
 
 /**
- * Round `r` at saturation, every server in `names` loaded at once, each as hard as in its own run:
- * they share the server core, so a slower spell of the machine, which moves one process's CPU time
- * per request by a third from one run to the next here, slows all of them alike. Their CPU time
- * per request then compares the servers rather than the moments each ran.
+ * Round `r` at saturation in pairs: the API and each other server of `names` loaded at once, each
+ * as hard as in its own run, one pair after the other from the `r`th on (`rotated`). The two share
+ * the server core, so a slower spell of the machine, which moves one process's CPU time per request
+ * by a third from one run to the next here, slows both alike: their CPU time per request compares
+ * the servers rather than the moments each ran. Two at a time, each has the core half the time, as
+ * it would have a core of its own: a crowd of processes on one core would charge a server with more
+ * threads (a tracer's exporter, its V8 helpers) for the time slices it waits and the caches it
+ * finds cold, which a core of its own does not.
  */
-async function togetherRound(
+async function pairsRound(
   runs: Runs,
   servers: Servers,
   names: readonly string[],
   r: number,
-): Promise<Record<string, RunSummary>> {
+): Promise<Record<string, Pair>> {
   const { settings, requests } = runs;
   const load = { ...saturationLoad(runs), ...settings.measure };
-  const round = await atOnce(names, (name) =>
-    saturate(servers[name] as ServerChild, requests, load),
-  );
-  const show = names.map((name) => `${name} ${round[name]?.cpuUsPerRequest}`);
+  const round: Record<string, Pair> = {};
+  for (const name of rotated(r, names)) {
+    const both = await atOnce(['api', name], (which) =>
+      saturate(servers[which] as ServerChild, requests, load),
+    );
+    round[name] = { api: both.api as RunSummary, server: both[name] as RunSummary };
+  }
+  const show = names.map((name) => {
+    const pair = round[name] as Pair;
+    return `${name} ${pair.server.cpuUsPerRequest} / api ${pair.api.cpuUsPerRequest}`;
+  });
   runs.progress(
-    `${runs.label}: round ${r + 1}/${settings.rounds}, all at saturation at once: CPU µs/req ${show.join(', ')}`,
+    `${runs.label}: round ${r + 1}/${settings.rounds}, in pairs with the API at saturation: CPU µs/req ${show.join(', ')}`,
   );
   return round;
+}
+
+/** The pair rounds' figures: medians over the rounds, CPU ratios paired by round. */
+function pairsSummary(
+  rounds: Record<string, Pair>[],
+  names: readonly string[],
+): EndpointComparison['pairs'] {
+  const each = <T>(f: (name: string) => T) => eachOf(names, f);
+  const pairs = (name: string) => rounds.map((r) => r[name] as Pair);
+  return {
+    servers: {
+      api: medianOf(names.flatMap((name) => pairs(name).map((pair) => pair.api))),
+      ...each((name) => medianOf(pairs(name).map((pair) => pair.server))),
+    },
+    apiBeside: each((name) => medianOf(pairs(name).map((pair) => pair.api))),
+    cpuOverApi: each((name) =>
+      spread(pairs(name).map((pair) => pair.server.cpuUsPerRequest / pair.api.cpuUsPerRequest)),
+    ),
+    rounds,
+  };
 }
 
 /** Interleaved throughput rounds of the same `servers`, after one warm-up of each. */
@@ -266,8 +310,8 @@ function fixedRateSummary(
 
 /**
  * One endpoint, every server of the lineup: verify that each answers as the API does, then
- * rounds, each of fresh processes: a warm-up of each, every server at saturation in turn, all
- * but the replay limit at saturation together, then together at a fixed rate.
+ * rounds, each of fresh processes: a warm-up of each, every server at saturation in turn, each
+ * but the replay limit at saturation in a pair with the API, then all together at a fixed rate.
  */
 export async function compareEndpoint(
   endpointId: EndpointId,
@@ -318,10 +362,11 @@ export async function compareEndpoint(
     const ordered = () =>
       Object.fromEntries(defs.map((d) => [d.name, servers[d.name] as ServerChild])) as Servers;
     const names = defs.map((d) => d.name);
-    // Every server but the limit at once in the rounds together (its pace is the driver's).
+    // Every server but the limit in the pairs and at a fixed rate (its pace is the driver's).
     const loaded = names.filter((name) => name !== 'limit');
+    const paired = loaded.filter((name) => name !== 'api');
     const rounds: Record<string, RunSummary>[] = [];
-    const togetherRounds: Record<string, RunSummary>[] = [];
+    const pairRounds: Record<string, Pair>[] = [];
     const fixedRounds: Record<string, RunSummary>[] = [];
     const pooled = Object.fromEntries(loaded.map((name) => [name, new Samples()]));
     let rate = 0;
@@ -343,7 +388,7 @@ export async function compareEndpoint(
         const share = (settings.rateFraction * 2) / loaded.length;
         rate = Math.max(1, Math.round(slower * share));
       }
-      togetherRounds.push(await togetherRound(runs, servers, loaded, r));
+      pairRounds.push(await pairsRound(runs, servers, paired, r));
       fixedRounds.push(await fixedRateRound(runs, servers, loaded, rate, pooled, r));
     }
     const at = (r: Record<string, RunSummary>, name: string) => r[name] as RunSummary;
@@ -357,9 +402,9 @@ export async function compareEndpoint(
       api: medians.servers.api as RunSummary,
       baseline: medians.servers.baseline as RunSummary,
       limit: medians.servers.limit as RunSummary,
-      rpsOverApi: Object.fromEntries(names.map((name) => [name, rpsOverApi(name)])),
+      rpsOverApi: eachOf(names, rpsOverApi),
     };
-    const together = perServer(togetherRounds, loaded);
+    const pairs = pairsSummary(pairRounds, paired);
     const fixedRate = fixedRateSummary(fixedRounds, pooled, loaded, rate);
     notePeaks();
     return {
@@ -367,7 +412,7 @@ export async function compareEndpoint(
       label,
       pets: settings.pets,
       throughput,
-      together,
+      pairs,
       fixedRate,
       peakRssMb: { api: 0, baseline: 0, ...peakRssMb },
     };

@@ -48,7 +48,7 @@ async function run(settings: Settings): Promise<void> {
     env: env ?? {},
   }));
   const report = (complete: boolean): Report => ({
-    version: 8,
+    version: 9,
     mode: settings.smoke ? 'smoke' : 'full',
     complete,
     startedAt,

@@ -10,7 +10,7 @@ import type { Spread } from './stats.js';
 
 /** What `results/latest.json` holds. */
 export interface Report {
-  version: 8;
+  version: 9;
   mode: 'full' | 'smoke';
   /** False while the run is still going (or was stopped): the figures so far. */
   complete: boolean;
@@ -118,19 +118,22 @@ function throughputTable(report: Report): string {
   return table(header, rows);
 }
 
-function togetherTable(comparisons: readonly EndpointComparison[]): string {
-  const rows = comparisons.flatMap(({ label, together: t }) =>
-    Object.entries(t.servers).map(([name, s]) => [
-      `\`${label}\``,
-      name,
-      n(s.rps),
-      s.cpuUsPerRequest.toFixed(0),
-      name === 'api' ? '1' : bold(t.cpuOverApi[name] as Spread),
-      s.serverCores.toFixed(2),
-    ]),
+function pairsTable(comparisons: readonly EndpointComparison[]): string {
+  const rows = comparisons.flatMap(({ label, pairs: p }) =>
+    Object.entries(p.apiBeside).map(([name, api]) => {
+      const s = p.servers[name] as RunSummary;
+      return [
+        `\`${label}\``,
+        name,
+        `${n(s.rps)} / ${n(api.rps)}`,
+        `${s.cpuUsPerRequest.toFixed(0)} / ${api.cpuUsPerRequest.toFixed(0)}`,
+        bold(p.cpuOverApi[name] as Spread),
+        `${s.serverCores.toFixed(2)} / ${api.serverCores.toFixed(2)}`,
+      ];
+    }),
   );
-  const header = ['endpoint', 'server', 'req/s', 'CPU µs/req', "CPU/req over the API's (min–max)"];
-  header.push('server cores');
+  const header = ['endpoint', 'server beside the API', 'req/s, its / API', 'CPU µs/req, its / API'];
+  header.push("CPU/req over the API's (min–max)", 'server cores, its / API');
   return table(header, rows);
 }
 
@@ -190,8 +193,8 @@ function renderMarkdown(report: Report): string {
       `Throughput: ${settings.rounds} rounds, each of fresh processes, each server in turn. CPU/req over the API's: the server's CPU time per request over the API's in the same round, median (min–max) over the rounds; above 1 the API costs less (for \`fastify\`, API/Fastify).`,
       throughputTable(report),
       ...heldBackNote(comparisons),
-      `Together at saturation: every server but the replay limit loaded at once, each as in its own run, all sharing the server core, so a slower spell of the machine slows all alike. CPU/req over the API's as above, paired by round; the req/s and cores are each server's share.`,
-      togetherTable(comparisons),
+      `In pairs at saturation: each server but the replay limit loaded at once with the API, each as in its own run, the two alone sharing the server core, so a slower spell of the machine slows both alike. CPU/req over the API's: the server's over that of the API beside it, median (min–max) over the rounds; the req/s and cores are each one's share.`,
+      pairsTable(comparisons),
       `Fixed rate: every server but the replay limit loaded at the same time, each at its share of ${settings.rateFraction * 2} × the slowest one's throughput in the first round, open loop, one request in flight per connection. Every column is explained in tooling/bench/README.md.`,
       fixedRateTable(comparisons),
     );
@@ -206,21 +209,21 @@ export function renderSummary(report: Report): string {
   const extra = variants.filter((name) => !['baseline', 'fastify', 'limit'].includes(name));
   const rows = report.comparisons.map((c) => {
     const t = c.throughput;
-    const together = c.together;
-    const [api, fastify] = [together.servers.api, together.servers.fastify];
+    const pairs = c.pairs;
+    const [api, fastify] = [pairs.apiBeside.fastify, pairs.servers.fastify];
     return [
       `\`${c.label}\``,
       n(t.api.rps),
       api && fastify
         ? `${api.cpuUsPerRequest.toFixed(0)} / ${fastify.cpuUsPerRequest.toFixed(0)}`
         : '–',
-      fastify ? bold(together.cpuOverApi.fastify as Spread) : '–',
+      fastify ? bold(pairs.cpuOverApi.fastify as Spread) : '–',
       fixed(c, 'fastify'),
       ratio(t.ratio, t.baseline),
       ratio(t.limitRatio, t.limit),
       ...extra.map((name) => {
-        const over = together.cpuOverApi[name];
-        const run = together.servers[name];
+        const over = pairs.cpuOverApi[name];
+        const run = pairs.servers[name];
         return over && run
           ? `${run.cpuUsPerRequest.toFixed(0)} µs, ${bold(over)}; ${fixed(c, name)}`
           : '–';
@@ -235,7 +238,7 @@ export function renderSummary(report: Report): string {
   const nodes = [...new Set(report.servers.map((s) => s.node))].join(', ');
   return [
     `${heading(report)}, Node ${nodes}; every figure and the method: ${links}. ` +
-      "API/Fastify is the Fastify peer's CPU time per request over the API's, paired by round (median, min–max): above 1 the API costs less; at saturation and at a fixed rate, every server loaded at once in both, so a slower spell of the host slows all alike. The CPU µs/req are those at saturation, sharing the core; API req/s and the req/s ratios are each server's own runs.",
+      "API/Fastify is the Fastify peer's CPU time per request over the API's, paired by round (median, min–max): above 1 the API costs less; at saturation, the two loaded at once alone on the server core, and at a fixed rate, every server loaded at once, so a slower spell of the host slows all alike. The CPU µs/req are those at saturation, each server in its pair with the API; API req/s and the req/s ratios are each server's own runs.",
     table(header, rows),
     ...heldBackNote(report.comparisons),
     ...growthLine(report),

@@ -46,9 +46,11 @@ describe('pnpm bench --smoke', () => {
       // A smoke run is too short for CPU ticks (10 ms) to give a ratio: only its presence is checked.
       expect(c.fixedRate).toHaveProperty('cpuRatio.median');
       expect(c.fixedRate.rounds).toHaveLength(1);
-      expect(c.together.rounds).toHaveLength(1);
-      expect(Object.keys(c.together.servers)).toEqual(['api', 'baseline', 'fastify']);
-      expect(c.together.cpuOverApi.fastify?.median).toBeGreaterThan(0);
+      expect(c.pairs.rounds).toHaveLength(1);
+      expect(Object.keys(c.pairs.rounds[0] ?? {})).toEqual(['baseline', 'fastify']);
+      expect(Object.keys(c.pairs.servers)).toEqual(['api', 'baseline', 'fastify']);
+      expect(Object.keys(c.pairs.apiBeside)).toEqual(['baseline', 'fastify']);
+      expect(c.pairs.cpuOverApi.fastify?.median).toBeGreaterThan(0);
       expect(c.peakRssMb.api).toBeGreaterThan(0);
     }
     expect(report.growth.map((g) => g.endpoint)).toEqual(['list', 'sold', 'get']);
@@ -73,14 +75,22 @@ describe('pnpm bench --smoke', () => {
     ]);
     expect(stderr).toContain('GET /v1/pets/{id}: round 2/2: every server restarted');
     expect(stderr).toContain('POST /v1/pets: round 2/2: every server restarted');
-    expect(stderr).toContain('POST /v1/pets: round 2/2, all at saturation at once: CPU µs/req api');
+    expect(stderr).toContain(
+      'POST /v1/pets: round 2/2, in pairs with the API at saturation: CPU µs/req baseline',
+    );
     const report = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as Report;
     for (const c of report.comparisons) {
       expect(c.throughput.rounds).toHaveLength(2);
       expect(c.fixedRate.rounds).toHaveLength(2);
-      expect(c.together.rounds).toHaveLength(2);
-      for (const round of [...c.throughput.rounds, ...c.together.rounds, ...c.fixedRate.rounds]) {
+      expect(c.pairs.rounds).toHaveLength(2);
+      for (const round of [...c.throughput.rounds, ...c.fixedRate.rounds]) {
         expect(round.api?.rps).toBeGreaterThan(0);
+      }
+      for (const round of c.pairs.rounds) {
+        for (const pair of Object.values(round)) {
+          expect(pair.api.rps).toBeGreaterThan(0);
+          expect(pair.server.rps).toBeGreaterThan(0);
+        }
       }
     }
   });
