@@ -139,10 +139,9 @@ const eachOf = <T>(names: readonly string[], f: (name: string) => T) =>
 
 /** Each of `names`' medians over `rounds`, and its CPU per request over the API's, paired by round. */
 function perServer(rounds: Record<string, RunSummary>[], names: readonly string[]) {
-  const each = <T>(f: (name: string) => T) => eachOf(names, f);
   return {
-    servers: each((name) => medianOf(rounds.map((r) => r[name] as RunSummary))),
-    cpuOverApi: each((name) => cpuOverApi(rounds, name)),
+    servers: eachOf(names, (name) => medianOf(rounds.map((r) => r[name] as RunSummary))),
+    cpuOverApi: eachOf(names, (name) => cpuOverApi(rounds, name)),
     rounds,
   };
 }
@@ -221,15 +220,14 @@ function pairsSummary(
   rounds: Record<string, Pair>[],
   names: readonly string[],
 ): EndpointComparison['pairs'] {
-  const each = <T>(f: (name: string) => T) => eachOf(names, f);
   const pairs = (name: string) => rounds.map((r) => r[name] as Pair);
   return {
     servers: {
       api: medianOf(names.flatMap((name) => pairs(name).map((pair) => pair.api))),
-      ...each((name) => medianOf(pairs(name).map((pair) => pair.server))),
+      ...eachOf(names, (name) => medianOf(pairs(name).map((pair) => pair.server))),
     },
-    apiBeside: each((name) => medianOf(pairs(name).map((pair) => pair.api))),
-    cpuOverApi: each((name) =>
+    apiBeside: eachOf(names, (name) => medianOf(pairs(name).map((pair) => pair.api))),
+    cpuOverApi: eachOf(names, (name) =>
       spread(pairs(name).map((pair) => pair.server.cpuUsPerRequest / pair.api.cpuUsPerRequest)),
     ),
     rounds,
