@@ -16,7 +16,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import { describe, expect, it } from 'vitest';
-import { readableSpan, spansOfText, spanText } from '../src/tracing/span-data.js';
+import { readableSpan, spansOfText, spanText, spanTexts } from '../src/tracing/span-data.js';
 
 const resource = resourceFromAttributes(
   { 'service.name': 'span-data-test', 'deployment.environment': 'test' },
@@ -24,7 +24,7 @@ const resource = resourceFromAttributes(
 );
 
 /** The spans as the worker reads them: the processor's texts, joined in one message. */
-const carried = (spans: ReadableSpan[]) => spansOfText(`[${spans.map(spanText).join(',')}]`);
+const carried = (spans: ReadableSpan[]) => spansOfText(spanTexts(spans.map(spanText)));
 
 /** Spans with every part the exporter sends: a remote parent, links, events, an error. */
 function endedSpans(): ReadableSpan[] {

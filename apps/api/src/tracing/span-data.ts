@@ -98,7 +98,12 @@ export function spanText(span: ReadableSpan): string {
   return JSON.stringify(spanData(span));
 }
 
-/** The spans of `spanText` texts joined with commas in a JSON array. */
+/** `spanText` texts as one JSON array, the text `spansOfText` reads. */
+export function spanTexts(texts: readonly string[]): string {
+  return `[${texts.join(',')}]`;
+}
+
+/** The spans of a `spanTexts` array. */
 export function spansOfText(text: string): SpanData[] {
   return JSON.parse(text) as SpanData[];
 }

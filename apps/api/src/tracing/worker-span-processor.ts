@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { TraceFlags } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { spanText } from './span-data.js';
+import { spanText, spanTexts } from './span-data.js';
 import type { ExportRequest, SpanExportWorkerData, WorkerMessage } from './span-export-messages.js';
 
 const WORKER = new URL('./span-export-worker.js', import.meta.url);
@@ -102,7 +102,7 @@ export class WorkerSpanProcessor implements SpanProcessor {
   readonly #post = (): void => {
     clearTimeout(this.#postTimer);
     if (this.#ended.length === 0 || this.#stopped !== undefined) return;
-    const spans = `[${this.#ended.join(',')}]`;
+    const spans = spanTexts(this.#ended);
     this.#ended = [];
     this.#worker.postMessage({ type: 'spans', spans } satisfies ExportRequest);
   };
