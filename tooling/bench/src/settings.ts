@@ -77,6 +77,7 @@ export function parseSettings(argv: string[]) {
   const long = values.long ?? false;
   const durationS = positive('duration', values.duration, long ? 5 : 2.5, false);
   // A smoke run counts requests instead of seconds: a busy machine slows it, never fails it.
+  // autocannon's `amount` must be at least `connections` × `pipelining`, or its run never ends.
   const length = (seconds: number, amount: number): RunLength =>
     smoke ? { durationS: seconds, amount } : { durationS: seconds };
   return {
