@@ -64,16 +64,11 @@ export async function runRounds(
         const got = await captureAll(server, settings.endpoints, requests);
         answers ??= got;
         for (const id of settings.endpoints) {
-          for (const [i, request] of requests[id].entries()) {
+          const { expectStatus, label } = ENDPOINTS[id];
+          for (const [i, api] of answers[id].entries()) {
             const other = { name: def.name, answer: got[id][i] as Captured };
-            const { expectStatus, label } = ENDPOINTS[id];
-            assertSame(
-              `${label} (${request.path})`,
-              answers[id][i] as Captured,
-              other,
-              expectStatus,
-              def.match,
-            );
+            const what = `${label} (${requests[id][i]?.path})`;
+            assertSame(what, api, other, expectStatus, def.match);
           }
         }
         for (const endpoint of runs) {

@@ -116,7 +116,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Resolves once something accepts connections on `port`; rejects when `exited` does first. */
+/** Resolves once something accepts connections on `port`, or once `exited` settles. */
 async function listening(port: number, exited: Promise<unknown>): Promise<void> {
   let gone = false;
   void exited.then(() => {
@@ -167,7 +167,8 @@ export async function startServer(
 ): Promise<ServerChild> {
   const port = await freePort();
   const dir = process.env.BENCH_CPU_PROF;
-  const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  const name = `--cpu-prof-name=${def.name}-${Date.now()}.cpuprofile`;
+  const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, name] : [];
   const node = [process.execPath, ...profile, ...(def.nodeArgs ?? []), def.script];
   const [command, ...args] = pin ? ['taskset', '-c', String(SERVER_CPU), ...node] : node;
   const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port) };
