@@ -4,7 +4,7 @@ import { ENDPOINT_IDS, type EndpointId } from './scenario.js';
 /** Every option: its argument (none for a flag) and its line in `--help`. */
 const OPTIONS = {
   smoke: ['', 'one tiny round against each server: checks that the bench runs (seconds)'],
-  long: ['', 'twice the rounds, each run twice as long (about 40 minutes)'],
+  long: ['', 'twice the rounds, each run twice as long (about an hour)'],
   endpoints: ['LIST', `comma list of ${ENDPOINT_IDS.join(', ')} (default: all)`],
   rounds: ['N', 'interleaved rounds, each of fresh processes (default: 8)'],
   duration: ['S', 'seconds of each measured run (default: 2.5)'],
