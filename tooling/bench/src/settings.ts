@@ -9,7 +9,7 @@ const OPTIONS = {
   rounds: ['N', 'interleaved rounds, each of fresh processes (default: 8)'],
   duration: ['S', 'seconds of each measured run (default: 2.5)'],
   tracing: ['RATIO', 'sampling ratio of the traced API, or "off" (default: 0.01)'],
-  'rss-pets': ['N', 'pets added for the RSS per stored pet, 0 for none (default: 100000)'],
+  'rss-pets': ['N', 'pets added for the RSS per stored pet, 0 for none (default: 50000)'],
   'no-pin': ['', 'do not pin the driver and the servers to separate CPUs'],
   out: ['PATH', 'the report, PATH.json and PATH.md (default: results/latest)'],
   'write-readme': ['', "write the report's summary table into tooling/bench/README.md"],
@@ -97,7 +97,7 @@ export function parseSettings(argv: string[]) {
     /** The fixed rate: this fraction of the API's req/s at saturation in the first round. */
     rateFraction: smoke ? 1 : 0.2,
     tracing: ratio(values.tracing),
-    rssPets: positive('rss-pets', values['rss-pets'], smoke ? 500 : 100_000),
+    rssPets: positive('rss-pets', values['rss-pets'], smoke ? 500 : 50_000),
     pin: !(values['no-pin'] ?? false),
     /** The report's path, without `.json` or `.md`, relative to the caller's directory. */
     out: values.out?.replace(/\.(json|md)$/, ''),

@@ -14,7 +14,7 @@ describe('the command line', () => {
       connections: 100,
       pipelining: 10,
       tracing: 0.01,
-      rssPets: 100_000,
+      rssPets: 50_000,
       pin: true,
       out: undefined,
       writeReadme: false,
