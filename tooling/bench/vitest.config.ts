@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'bench', include: ['test/**/*.test.ts'], testTimeout: 20 * 60_000 },
+  test: { name: 'bench', include: ['test/**/*.test.ts'], testTimeout: 5 * 60_000 },
 });

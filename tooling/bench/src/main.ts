@@ -1,10 +1,8 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killAllChildren, pinDriver } from './children.js';
-import { compareEndpoint, type EndpointComparison, unevenRotation } from './compare.js';
-import { type GrowthSeries, growthRuns } from './growth.js';
-import { lineup } from './lineup.js';
+import { rssPerPet } from './memory.js';
 import {
   describeMachine,
   describeSource,
@@ -13,72 +11,65 @@ import {
   updateReadme,
   writeReport,
 } from './report.js';
+import { runRounds } from './rounds.js';
+import { killAllChildren, lineup, pinDriver, spanSink } from './servers.js';
 import { HELP, parseSettings, type Settings } from './settings.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const README = resolve(PACKAGE_ROOT, 'README.md');
 
-async function run(settings: Settings): Promise<void> {
-  const started = performance.now();
-  const progress = (line: string) =>
-    process.stderr.write(
-      `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,
-    );
+async function run(settings: Settings, progress: (line: string) => void): Promise<Report> {
   if (settings.pin && !pinDriver()) {
     progress('cannot pin processes to CPUs (taskset missing or one CPU): running unpinned');
     settings.pin = false;
   }
   // Paths on the command line are the caller's (pnpm runs scripts in the package directory).
   const cwd = process.env.INIT_CWD ?? process.cwd();
-  const out = `${
-    settings.out
-      ? resolve(cwd, settings.out)
-      : resolve(PACKAGE_ROOT, 'results', settings.smoke ? 'smoke' : 'latest')
-  }.json`;
-  const startedAt = new Date().toISOString();
-  const comparisons: EndpointComparison[] = [];
-  const growth: GrowthSeries[] = [];
-  const { out: _out, readme: _readme, ...kept } = settings;
-  const source = describeSource(PACKAGE_ROOT);
-  const { servers: defs, close } = await lineup(settings, progress);
-  const uneven = settings.smoke ? undefined : unevenRotation(settings.rounds, defs.length);
-  if (uneven) progress(uneven);
-  const servers = defs.map(({ name, nodeVersion, env }) => ({
-    name,
-    node: nodeVersion,
-    env: env ?? {},
-  }));
-  const report = (complete: boolean): Report => ({
-    version: 9,
+  const name = settings.smoke ? 'smoke' : 'latest';
+  const out = `${settings.out ? resolve(cwd, settings.out) : resolve(PACKAGE_ROOT, 'results', name)}.json`;
+  const { out: _o, writeReadme: _w, from: _f, ...kept } = settings;
+  const sink = await spanSink();
+  const defs = lineup(settings.tracing, sink.origin);
+  const report: Report = {
+    version: 10,
     mode: settings.smoke ? 'smoke' : 'full',
-    complete,
-    startedAt,
-    finishedAt: new Date().toISOString(),
+    complete: false,
+    startedAt: new Date().toISOString(),
+    finishedAt: '',
     machine: describeMachine(),
-    source,
+    source: describeSource(PACKAGE_ROOT),
     settings: kept,
-    servers,
-    comparisons,
-    growth,
-  });
-  // Written after every endpoint, marked incomplete, so a run that is stopped leaves its figures.
+    servers: defs.map(({ name, env }) => ({ name, env: { ...env } })),
+    endpoints: [],
+    peakRssMb: {},
+  };
+  const save = () => {
+    report.finishedAt = new Date().toISOString();
+    return writeReport(out, report);
+  };
   try {
-    for (const endpoint of settings.endpoints) {
-      comparisons.push(await compareEndpoint(endpoint, settings, defs, progress));
-      writeReport(out, report(false));
+    // Written after every round, marked incomplete, so a run that is stopped leaves its rounds.
+    await runRounds(settings, defs, progress, (endpoints, peakRssMb) => {
+      Object.assign(report, { endpoints, peakRssMb });
+      save();
+    });
+    if (settings.rssPets > 0) {
+      progress(`RSS per stored pet: creating ${settings.rssPets} pets in the API`);
+      report.rss = await rssPerPet(
+        defs[0] as (typeof defs)[0],
+        settings.pets,
+        settings.rssPets,
+        settings.pin,
+      );
     }
-    const api = defs[0] as (typeof defs)[number];
-    if (settings.growth.length > 0) growth.push(...(await growthRuns(settings, api, progress)));
   } finally {
-    await close();
+    sink.server.close();
+    sink.server.closeAllConnections();
   }
-  const final = report(true);
-  process.stdout.write(`\n${writeReport(out, final)}`);
+  report.complete = true;
+  process.stdout.write(`\n${save()}`);
   progress(`wrote ${out}`);
-  if (settings.readme) {
-    const readme = resolve(cwd, settings.readme);
-    updateReadme(readme, renderSummary(final));
-    progress(`updated ${readme}`);
-  }
+  return report;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -93,8 +84,25 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  const started = performance.now();
+  const progress = (line: string) =>
+    process.stderr.write(
+      `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`,
+    );
   try {
-    await run(settings);
+    const from = settings.from && resolve(process.env.INIT_CWD ?? process.cwd(), settings.from);
+    const report = from
+      ? (JSON.parse(readFileSync(from, 'utf8')) as Report)
+      : await run(settings, progress);
+    if (settings.writeReadme) {
+      if (report.mode !== 'full' || !report.complete) {
+        throw new Error(
+          'only a complete full run goes into the README (not a smoke or stopped one)',
+        );
+      }
+      updateReadme(README, renderSummary(report));
+      progress(`updated ${README}`);
+    }
     return 0;
   } catch (error) {
     process.stderr.write(`bench: FAILED: ${(error as Error).stack ?? error}\n`);

@@ -63,9 +63,6 @@ export const ENDPOINTS: Readonly<Record<EndpointId, Endpoint>> = {
   },
 };
 
-/** The endpoints the growth runs repeat at every store size (reads only). */
-export const GROWTH_ENDPOINTS: readonly EndpointId[] = ['list', 'sold', 'get'];
-
 /** The n-th seeded pet (1-based): the same on every server, so responses match byte for byte. */
 export function seedPet(n: number): { name: string; categoryId: number; status: PetStatus } {
   return {

@@ -43,19 +43,18 @@ export async function capture(origin: string, request: BenchRequest): Promise<Ca
 /**
  * How closely another server's answers must match the API's: `exact`, the same header names in
  * the same order and case; `unordered`, the same headers in any order and case (another framework
- * writes its own order); `body`, the status and body alone (the API at another commit).
+ * writes its own order).
  */
-export type Match = 'exact' | 'unordered' | 'body';
+export type Match = 'exact' | 'unordered';
 
 /** A response as compared and shown: status, headers (per-response values masked), body start. */
 function comparable({ status, headers, body }: Captured, match: Match): string {
-  let lines = headers.map(([name, value]) => {
+  const lines = headers.map(([name, value]) => {
     const masked = PER_RESPONSE.has(name.toLowerCase()) && value !== '';
     const shown = match === 'exact' ? name : name.toLowerCase();
     return `${shown}: ${masked ? `<${name.toLowerCase()}>` : value}`;
   });
   if (match === 'unordered') lines.sort();
-  if (match === 'body') lines = [];
   return [status, ...lines, '', body.toString('utf8', 0, 300)].join('\n');
 }
 
@@ -69,8 +68,8 @@ function missing({ headers }: Captured): string[] {
 /**
  * Throws unless the API answered `expectStatus` and `other` answered as the API did: the same
  * status, the same header names in the same order with the same values (`Date` and `X-Request-Id`
- * values aside, but present in both; in any order and case with `unordered`; not compared with
- * `body`) and the same body bytes.
+ * values aside, but present in both; in any order and case with `unordered`) and the same body
+ * bytes.
  */
 export function assertSame(
   label: string,

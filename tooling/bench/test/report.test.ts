@@ -2,211 +2,137 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import type { EndpointComparison } from '../src/compare.js';
-import type { RunSummary } from '../src/driver.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunSummary } from '../src/load.js';
 import {
   describeSource,
   type Report,
   renderSummary,
-  SATURATED_CORES,
+  updateReadme,
   writeReport,
 } from '../src/report.js';
+import type { EndpointRuns, ServerRuns } from '../src/rounds.js';
 import { parseSettings, type Settings } from '../src/settings.js';
 
-/** A run at `rps`, its server using `serverCores` of a core. */
-function run(rps: number, serverCores: number): RunSummary {
-  const cpuUsPerRequest = (serverCores * 1e6) / rps;
-  return {
-    rps,
-    requests: rps * 4,
-    p50Ms: 20,
-    p99Ms: 60,
-    p999Ms: 80,
-    cpuUsPerRequest,
-    driverCpu: 0.8,
-    serverCores,
-  };
+const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A run that cost `cpuUsPerRequest` of the server's CPU per request. */
+const run = (cpuUsPerRequest: number): RunSummary => ({
+  rps: 10_000,
+  requests: 25_000,
+  p50Ms: 2,
+  p99Ms: 9,
+  cpuUsPerRequest,
+  serverCores: 0.97,
+  driverCores: 0.6,
+});
+const both = (cpu: number): ServerRuns => ({ saturation: run(cpu), fixedRate: run(cpu * 2) });
+
+/** Three rounds, each server's CPU µs per request in each. */
+function endpoint(id: 'list' | 'create', cpu: Record<string, [number, number, number]>) {
+  const rounds = [0, 1, 2].map((r) =>
+    Object.fromEntries(Object.entries(cpu).map(([name, each]) => [name, both(each[r] as number)])),
+  );
+  return { endpoint: id, label: id, rate: 2000, rounds } satisfies EndpointRuns;
 }
 
-const spread = (median: number) => ({ median, min: median - 0.02, max: median + 0.02 });
-
-/** One endpoint whose replay limit used `limitCores` of its core. */
-function comparison(label: string, limitCores: number): EndpointComparison {
-  const [api, baseline, limit] = [run(30_000, 0.98), run(35_000, 0.97), run(45_000, limitCores)];
-  const fastify = run(25_000, 0.97);
-  const servers = { api, baseline, fastify, limit };
-  const over = (s: RunSummary) => spread(s.cpuUsPerRequest / api.cpuUsPerRequest);
-  // In a pair, each server has its share of the core.
-  const [apiBeside, fastifyBeside] = [run(12_500, 0.5), run(10_000, 0.5)];
-  const [apiBesideBaseline, baselineBeside] = [run(11_000, 0.5), run(12_000, 0.5)];
+function report(...endpoints: EndpointRuns[]): Report {
+  const { out: _o, writeReadme: _w, from: _f, ...settings } = parseSettings([]) as Settings;
   return {
-    endpoint: 'list',
-    label,
-    pets: 1000,
-    throughput: {
-      ratio: spread(30 / 35),
-      limitRatio: spread(30 / 45),
-      api,
-      baseline,
-      limit,
-      servers,
-      cpuOverApi: {
-        api: over(api),
-        baseline: over(baseline),
-        fastify: over(fastify),
-        limit: over(limit),
-      },
-      rpsOverApi: {
-        api: spread(1),
-        baseline: spread(30 / 35),
-        fastify: spread(30 / 25),
-        limit: spread(30 / 45),
-      },
-      rounds: [servers],
-    },
-    pairs: {
-      servers: { api: apiBeside, baseline: baselineBeside, fastify: fastifyBeside },
-      apiBeside: { baseline: apiBesideBaseline, fastify: apiBeside },
-      cpuOverApi: { baseline: spread(0.92), fastify: spread(1.3) },
-      rounds: [
-        {
-          baseline: { api: apiBesideBaseline, server: baselineBeside },
-          fastify: { api: apiBeside, server: fastifyBeside },
-        },
-      ],
-    },
-    fixedRate: {
-      rate: 2000,
-      api,
-      baseline,
-      p99Ratio: 1,
-      cpuRatio: spread(0.9),
-      servers: { api, baseline, fastify },
-      cpuOverApi: { api: spread(1), baseline: spread(0.9), fastify: spread(1.1) },
-      rounds: [{ api, baseline, fastify }],
-    },
-    peakRssMb: { api: 120, baseline: 115 },
-  };
-}
-
-function report(...comparisons: EndpointComparison[]): Report {
-  const { out: _out, readme: _readme, ...settings } = parseSettings([]) as Settings;
-  return {
-    version: 9,
+    version: 10,
     mode: 'full',
     complete: true,
     startedAt: '2026-11-24T10:00:00.000Z',
-    finishedAt: '2026-11-24T10:10:00.000Z',
-    machine: { cpus: 2, cpuModel: 'test CPU', memoryGiB: 24, node: 'v20.20.2', kernel: '6.1' },
+    finishedAt: '2026-11-24T10:17:00.000Z',
+    machine: { cpus: 2, cpuModel: 'test CPU', memoryGiB: 8, node: 'v24.21.0', kernel: '6.1' },
     source: { commit: '0123456789ab', changed: false },
     settings,
-    servers: ['api', 'baseline', 'fastify', 'limit'].map((name) => ({
-      name,
-      node: 'v20.20.2',
-      env: {},
-    })),
-    comparisons,
-    growth: [],
+    servers: ['api', 'traced', 'fastify', 'limit'].map((name) => ({ name, env: {} })),
+    endpoints,
+    peakRssMb: { api: 120 },
+    rss: { pets: [11_000, 101_000], rssMb: [100, 115], bytesPerPet: 175 },
   };
 }
 
-const row = (text: string, label: string) =>
-  text.split('\n').find((line) => line.startsWith(`| \`${label}\``)) ?? '';
+const row = (text: string, label: string, ratio: string) =>
+  text.split('\n').find((line) => line.startsWith(`| \`${label}\` | ${ratio} |`)) ?? '';
 
-describe('a ratio over a server the driver held back', () => {
-  it('is marked with † and explained under the README table', () => {
-    const text = renderSummary(
-      report(comparison('held back', SATURATED_CORES - 0.2), comparison('saturated', 0.95)),
+describe('the summary table', () => {
+  const text = renderSummary(
+    report(
+      endpoint('list', { api: [40, 90, 30], traced: [46, 99, 33], fastify: [50, 100, 20] }),
+      endpoint('create', { api: [52, 53, 51], fastify: [50, 50, 50], limit: [26, 26, 26] }),
+    ),
+  );
+
+  it('gives each ratio paired by round (median, min–max), not a ratio of medians', () => {
+    // 0.8, 0.9 and 1.5 in the rounds; the medians' ratio would be 40 / 50.
+    expect(row(text, 'list', 'API/Fastify')).toBe(
+      '| `list` | API/Fastify | **0.90** (0.80–1.50) ✓ | **0.90** (0.80–1.50) ✓ |',
     );
-    expect(row(text, 'held back')).toContain('| **0.67** (0.65–0.69)† |');
-    expect(row(text, 'held back')).toContain('| **0.86** (0.84–0.88) |');
-    expect(row(text, 'saturated')).not.toContain('†');
-    expect(text).toContain(
-      `† The server this ratio divides by used under ${SATURATED_CORES} of its core`,
+    expect(row(text, 'create', 'API/limit')).toBe(
+      '| `create` | API/limit | **2.00** (1.96–2.04) | **2.00** (1.96–2.04) |',
     );
   });
 
-  it('is marked in the full tables too, which show the cores each server used', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
-    try {
-      const markdown = writeReport(join(dir, 'r.json'), report(comparison('held back', 0.73)));
-      expect(markdown).toContain(
-        '| limit (v20.20.2) | 45 000 | 16 | **0.50** (0.48–0.52) | **0.67** (0.65–0.69)† |',
-      );
-      expect(markdown).toContain('† The server this ratio divides by');
-      expect(readFileSync(join(dir, 'r.md'), 'utf8')).toBe(markdown);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('marks each ratio against its target: 1.00 for reads, 1.05 for creates, 1.10 for tracing', () => {
+    expect(row(text, 'create', 'API/Fastify')).toContain('| **1.04** (1.02–1.06) ✓ |');
+    expect(row(text, 'list', 'traced/API')).toContain('| **1.10** (1.10–1.15) ✓ |');
+    const slower = renderSummary(
+      report(endpoint('list', { api: [51, 51, 51], fastify: [50, 50, 50] })),
+    );
+    expect(row(slower, 'list', 'API/Fastify')).toContain('**1.02** (1.02–1.02) ✗');
   });
 
-  it('is not marked, nor the note written, when every server was saturated', () => {
-    const text = renderSummary(report(comparison('saturated', SATURATED_CORES)));
-    expect(text).not.toContain('†');
+  it('leaves out a ratio whose servers did not run, and gives the RSS per stored pet', () => {
+    expect(row(text, 'create', 'traced/API')).toBe('');
+    expect(text).toContain('RSS per stored pet: **175 B** ✓ (11 000 to 101 000 pets');
+    expect(text).toMatch(
+      /^Run 2026-11-24 \(full\) of 0123456789ab on 2 × test CPU, Node v24\.21\.0: 3 rounds/,
+    );
   });
 });
 
-describe('the README summary', () => {
-  it("gives API/Fastify: the Fastify peer's CPU per request over the API's, in their pair", () => {
-    const text = renderSummary(report(comparison('list', 0.95)));
-    // The API's own req/s, then both CPU figures and the ratio of the two loaded at once at
-    // saturation (not those of each server's own run: 33 / 39, 1.19, nor the API's beside the
-    // baseline: 45), then at a fixed rate.
-    expect(row(text, 'list')).toContain(
-      '| 30 000 | 40 / 50 | **1.30** (1.28–1.32) | 1.10 (1.08–1.12) |',
+describe('the report files', () => {
+  it('are the JSON and, beside it, the Markdown of every server', () => {
+    const measured = report(endpoint('list', { api: [40, 41, 42], fastify: [50, 50, 50] }));
+    const markdown = writeReport(join(dir, 'r.json'), measured);
+    expect(readFileSync(join(dir, 'r.md'), 'utf8')).toBe(markdown);
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))).toEqual(measured);
+    expect(markdown).toContain(
+      '| `list` | api | 10 000 | 41.0 | 2 / 9 | 0.97 / 0.60 | 2 000 | 82.0 |',
     );
-    expect(text).toContain('API/Fastify (CPU)');
   });
-});
 
-describe('the full tables', () => {
-  it('have each server beside the API at saturation, with their shares of the core', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
-    try {
-      const markdown = writeReport(join(dir, 'r.json'), report(comparison('list', 0.95)));
-      const pairs = markdown.slice(markdown.indexOf('In pairs at saturation'));
-      expect(pairs).toContain(
-        '| `list` | fastify | 10 000 / 12 500 | 50 / 40 | **1.30** (1.28–1.32) | 0.50 / 0.50 |',
-      );
-      expect(pairs).toContain(
-        '| `list` | baseline | 12 000 / 11 000 | 42 / 45 | **0.92** (0.90–0.94) | 0.50 / 0.50 |',
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('put the summary between the README markers and leave the rest of the README alone', () => {
+    const readme = join(dir, 'README.md');
+    writeFileSync(readme, '# Bench\n\n<!-- bench:begin -->\nold\n<!-- bench:end -->\n\nAfter.\n');
+    updateReadme(readme, 'new table');
+    expect(readFileSync(readme, 'utf8')).toBe(
+      '# Bench\n\n<!-- bench:begin -->\nnew table\n<!-- bench:end -->\n\nAfter.\n',
+    );
+    writeFileSync(readme, '# Bench\n');
+    expect(() => updateReadme(readme, 'x')).toThrow('has no <!-- bench:begin -->');
   });
 });
 
 describe('the code a run measured', () => {
-  it('is named by its commit in the heading of the tables and of the README summary', () => {
-    const measured = report(comparison('list', 0.95));
-    expect(renderSummary(measured)).toMatch(
-      /^Run 2026-11-24 \(full\) of 0123456789ab on 2 × test CPU,/,
-    );
-    measured.source = { commit: '0123456789ab', changed: true };
-    expect(renderSummary(measured)).toContain('of 0123456789ab with uncommitted changes on 2 ×');
-  });
-
   it('is read from git: the checked-out commit, and whether tracked files changed', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-source-'));
+    const repo = mkdtempSync(join(dir, 'source-'));
     const git = (...args: string[]) =>
       execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-        cwd: dir,
+        cwd: repo,
         encoding: 'utf8',
       });
-    try {
-      expect(describeSource(dir)).toEqual({ commit: 'unknown', changed: false });
-      git('init', '-q');
-      writeFileSync(join(dir, 'a.txt'), 'one');
-      git('add', 'a.txt');
-      git('commit', '-qm', 'one');
-      const commit = git('rev-parse', '--short=12', 'HEAD').trim();
-      expect(describeSource(dir)).toEqual({ commit, changed: false });
-      writeFileSync(join(dir, 'a.txt'), 'two');
-      expect(describeSource(dir)).toEqual({ commit, changed: true });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(describeSource(repo)).toEqual({ commit: 'unknown', changed: false });
+    git('init', '-q');
+    writeFileSync(join(repo, 'a.txt'), 'one');
+    git('add', 'a.txt');
+    git('commit', '-qm', 'one');
+    const commit = git('rev-parse', '--short=12', 'HEAD').trim();
+    expect(describeSource(repo)).toEqual({ commit, changed: false });
+    writeFileSync(join(repo, 'a.txt'), 'two');
+    expect(describeSource(repo)).toEqual({ commit, changed: true });
   });
 });

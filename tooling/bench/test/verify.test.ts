@@ -12,7 +12,7 @@ const api = answer([
   ['Date', 'Mon, 23 Nov 2026 21:00:00 GMT'],
 ]);
 const check = (other: Captured, expectStatus = 200) =>
-  assertSame('GET /v1/pets/1', api, { name: 'baseline', answer: other }, expectStatus);
+  assertSame('GET /v1/pets/1', api, { name: 'fastify', answer: other }, expectStatus);
 
 describe('assertSame', () => {
   it('accepts the same answer with its own request id and date', () => {
@@ -37,21 +37,21 @@ describe('assertSame', () => {
     const [id, type] = api.headers as [[string, string], [string, string]];
     const undated = answer([id, type]);
     expect(() =>
-      assertSame('GET /v1/pets/1', undated, { name: 'baseline', answer: undated }, 200),
-    ).toThrow('the API sent no date; baseline sent no date');
+      assertSame('GET /v1/pets/1', undated, { name: 'fastify', answer: undated }, 200),
+    ).toThrow('the API sent no date; fastify sent no date');
     expect(() => check(answer([['X-Request-Id', ''], ...api.headers.slice(1)]))).toThrow(
-      'baseline sent no x-request-id',
+      'fastify sent no x-request-id',
     );
   });
 });
 
-describe('assertSame with another framework or another commit', () => {
+describe('assertSame with another framework', () => {
   const shuffled = answer([
     ['content-type', 'application/json'],
     ['x-request-id', 'b2'],
     ['date', 'Mon, 23 Nov 2026 21:00:01 GMT'],
   ]);
-  const compare = (other: Captured, match: 'unordered' | 'body') =>
+  const compare = (other: Captured, match: 'unordered') =>
     assertSame('GET /v1/pets/1', api, { name: 'fastify', answer: other }, 200, match);
 
   it('takes the same headers in another order and case, but not another value or body', () => {
@@ -66,12 +66,5 @@ describe('assertSame with another framework or another commit', () => {
     ).toThrow();
     expect(() => compare(answer(shuffled.headers, '{"id":2}'), 'unordered')).toThrow();
     expect(type[0]).toBe('content-type');
-  });
-
-  it('compares only the status and the body bytes of the API at another commit', () => {
-    const other = answer([['X-Other', '1'], ...shuffled.headers]);
-    expect(() => compare(other, 'body')).not.toThrow();
-    expect(() => compare(answer(other.headers, '{"id":1} '), 'body')).toThrow();
-    expect(() => compare(answer(api.headers, '{"id":1}', 201), 'body')).toThrow();
   });
 });

@@ -1,0 +1,248 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
+import { cpus } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { processCpuSeconds } from './process-cpu.js';
+import { BENCH_API_KEY, type BenchRequest, seedPet } from './scenario.js';
+
+/** The API as the service starts: its start command, nothing of its code. */
+export const API_MAIN = fileURLToPath(new URL('../../../apps/api/dist/main.js', import.meta.url));
+const own = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/** A server the bench runs: its name in the report, its script, what it adds to its environment. */
+export interface ServerDef {
+  /** `api`, `traced`, `fastify` or `limit`. */
+  name: string;
+  script: string;
+  env: Readonly<Record<string, string>>;
+  /** Node options before the script (the RSS measure's garbage collection on a signal). */
+  nodeArgs?: readonly string[];
+  /** Whether it holds pets (seeded over HTTP); the replay limit holds none. */
+  stores: boolean;
+  /** How its answers must match the API's (`verify.ts`). */
+  match: 'exact' | 'unordered';
+}
+
+/** The API's environment: the in-memory store, the bench's key, no rate limit, logs on. */
+const API_ENV = { API_KEYS: BENCH_API_KEY, RATE_LIMIT_REQUESTS: '0', LOG_LEVEL: 'info' };
+
+/**
+ * The servers of a run, in the order of the first round: the API, the API traced at `tracing`
+ * (its spans go to `sinkOrigin`), the Fastify peer, the replay limit (which sends `replay`).
+ */
+export function lineup(tracing: number | undefined, sinkOrigin: string): ServerDef[] {
+  const servers: ServerDef[] = [
+    { name: 'api', script: API_MAIN, env: API_ENV, stores: true, match: 'exact' },
+  ];
+  if (tracing !== undefined) {
+    const env = {
+      ...API_ENV,
+      OTEL_EXPORTER_OTLP_ENDPOINT: sinkOrigin,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: String(tracing),
+    };
+    servers.push({ name: 'traced', script: API_MAIN, env, stores: true, match: 'exact' });
+  }
+  const key = { API_KEY: BENCH_API_KEY };
+  servers.push(
+    {
+      name: 'fastify',
+      script: own('./peers/fastify.js'),
+      env: key,
+      stores: true,
+      match: 'unordered',
+    },
+    { name: 'limit', script: own('./peers/replay.js'), env: key, stores: false, match: 'exact' },
+  );
+  return servers;
+}
+
+/** A local OTLP receiver for the traced API: it reads every export and discards it. */
+export async function spanSink(): Promise<{ origin: string; server: Server }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** When pinning, the driver (this process) runs on CPU 0 and the server on CPU 1. */
+const [DRIVER_CPU, SERVER_CPU] = [0, 1];
+
+/** Pins this process (the driver) to its CPU; false when that is not possible here. */
+export function pinDriver(): boolean {
+  if (cpus().length < 2) return false;
+  const args = ['-a', '-p', '-c', String(DRIVER_CPU), String(process.pid)];
+  return spawnSync('taskset', args, { stdio: 'ignore' }).status === 0;
+}
+
+/** A running server child. */
+export interface ServerChild {
+  name: string;
+  origin: string;
+  /** CPU time (every thread's) the child has used so far, in seconds. */
+  cpuSeconds(): number;
+  /** Resolves once the child has (next to) stopped using CPU: it is done with what it was sent. */
+  idle(): Promise<void>;
+  /** Its resident set size now, or its peak (`VmHWM`), in MiB. */
+  rssMb(which?: 'VmRSS' | 'VmHWM'): number;
+  /** Sends it a signal (the RSS measure's garbage collection). */
+  signal(name: NodeJS.Signals): void;
+  /** Resolves once the child has written `text` to its stderr. */
+  stderrUntil(text: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+
+/** Kills every child still running: the bench never leaves a server behind. */
+export function killAllChildren(): void {
+  for (const child of live) child.kill('SIGKILL');
+  live.clear();
+}
+
+/** A port free now on 127.0.0.1, for a child to listen on. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Resolves once something accepts connections on `port`, or once `exited` settles. */
+async function listening(port: number, exited: Promise<unknown>): Promise<void> {
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  while (!gone) {
+    const socket = connect(port, '127.0.0.1');
+    const open = await Promise.race([
+      once(socket, 'connect').then(
+        () => true,
+        () => false,
+      ),
+      exited,
+    ]);
+    socket.destroy();
+    if (open === true) return;
+    await sleep(20);
+  }
+}
+
+// Idle: at most 15 ms of CPU in a 100 ms window. Waiting ends after a minute anyway: a child
+// still busy then is not finishing leftovers, and its next run shows it.
+const IDLE_WINDOW_MS = 100;
+const IDLE_CPU_SECONDS = 0.015;
+const IDLE_WAIT_MS = 60_000;
+
+/** Resolves once `cpuSeconds` (a process's CPU time) stops rising: it has no work left. */
+export async function untilIdle(cpuSeconds: () => number): Promise<void> {
+  const deadline = performance.now() + IDLE_WAIT_MS;
+  let before = cpuSeconds();
+  while (performance.now() < deadline) {
+    await sleep(IDLE_WINDOW_MS);
+    const now = cpuSeconds();
+    if (now - before < IDLE_CPU_SECONDS) return;
+    before = now;
+  }
+}
+
+/**
+ * Starts `def` (alone on the server CPU when pinning) on a free port, with `extraEnv`, and
+ * returns it once it accepts connections. Its stdout (the access log) goes to /dev/null:
+ * written for real, kept nowhere. `BENCH_CPU_PROF=DIR` has it write a V8 CPU profile there.
+ */
+export async function startServer(
+  def: ServerDef,
+  pin: boolean,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerChild> {
+  const port = await freePort();
+  const dir = process.env.BENCH_CPU_PROF;
+  const name = `--cpu-prof-name=${def.name}-${Date.now()}.cpuprofile`;
+  const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, name] : [];
+  const node = [process.execPath, ...profile, ...(def.nodeArgs ?? []), def.script];
+  const [command, ...args] = pin ? ['taskset', '-c', String(SERVER_CPU), ...node] : node;
+  const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port) };
+  const child = spawn(command as string, args, {
+    env: { ...env, ...def.env, ...extraEnv },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  live.add(child);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+    child.emit('stderr');
+  });
+  const exited = once(child, 'exit').finally(() => live.delete(child));
+  await listening(port, exited);
+  if (child.exitCode !== null || child.signalCode !== null) {
+    throw new Error(`${def.name} exited before listening (${child.exitCode})\n${stderr}`);
+  }
+  const pid = child.pid as number;
+  const status = () => readFileSync(`/proc/${pid}/status`, 'utf8');
+  return {
+    name: def.name,
+    origin: `http://127.0.0.1:${port}`,
+    cpuSeconds: () => processCpuSeconds(pid),
+    idle: () => untilIdle(() => processCpuSeconds(pid)),
+    rssMb: (which = 'VmRSS') =>
+      Number(new RegExp(`^${which}:\\s+(\\d+) kB`, 'm').exec(status())?.[1]) / 1024,
+    signal: (name) => child.kill(name),
+    async stderrUntil(text) {
+      while (!stderr.includes(text)) {
+        await Promise.race([once(child, 'stderr'), exited]);
+        if (child.exitCode !== null) throw new Error(`${def.name} exited\n${stderr}`);
+      }
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(force);
+    },
+  };
+}
+
+/** The create request of the n-th seeded pet. */
+export function createRequest(n: number): BenchRequest {
+  return {
+    method: 'POST',
+    path: '/v1/pets',
+    headers: { Authorization: `Bearer ${BENCH_API_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(seedPet(n)),
+  };
+}
+
+/**
+ * Creates pets `from..to` through `POST /v1/pets` on `connections` connections. With one, the
+ * pets are created in order and every server gives pet n the id n, so their answers match.
+ */
+export async function seed(origin: string, from: number, to: number, connections = 1) {
+  const pool = new Pool(origin, { connections });
+  let next = from;
+  const worker = async () => {
+    while (next <= to) {
+      const { method, path, headers, body } = createRequest(next++);
+      const response = await pool.request({ method, path, headers, body });
+      await response.body.dump();
+      if (response.statusCode !== 201) {
+        throw new Error(`${origin}: creating a pet answered ${response.statusCode}`);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: connections }, worker));
+  } finally {
+    await pool.destroy();
+  }
+}

@@ -1,0 +1,77 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedRate, saturate } from '../src/load.js';
+import { rotated } from '../src/rounds.js';
+import { type ServerChild, untilIdle } from '../src/servers.js';
+
+const server = createServer((req, res) => {
+  req.resume();
+  res.statusCode = req.url === '/fail' ? 500 : 200;
+  res.end('ok');
+});
+let child: ServerChild;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // This process stands for the server child: its own CPU time is what is metered.
+  const cpuSeconds = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
+  child = {
+    name: 'test',
+    origin,
+    cpuSeconds,
+    idle: async () => {},
+    rssMb: () => 0,
+    signal: () => {},
+    stderrUntil: async () => {},
+    stop: async () => {},
+  };
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const get = (path: string) => [{ method: 'GET' as const, path, headers: {} }];
+const load = { connections: 5, expectStatus: 200, durationS: 1 };
+
+describe('the load', () => {
+  it('sends the requests asked for at a fixed rate, latencies never below zero', async () => {
+    // Faster than the timers' millisecond: requests leave before they are due.
+    const run = await fixedRate(child, get('/'), { ...load, rate: 2_000, amount: 500 });
+    expect(run.requests).toBe(500);
+    expect(run.p50Ms).toBeGreaterThanOrEqual(0);
+    expect(run.cpuUsPerRequest).toBeGreaterThan(0);
+  });
+
+  it('fails a run that sees another status than the expected one', async () => {
+    const options = { ...load, rate: 100, amount: 5 };
+    await expect(fixedRate(child, get('/fail'), options)).rejects.toThrow('status 500');
+    const saturated = { ...load, pipelining: 2, amount: 20 };
+    await expect(saturate(child, get('/fail'), saturated)).rejects.toThrow('"500":');
+  });
+
+  it('counts the responses of a run at saturation and the CPU time they took', async () => {
+    const run = await saturate(child, get('/'), { ...load, pipelining: 2, amount: 100 });
+    expect(run.requests).toBeGreaterThan(0);
+    expect(run.cpuUsPerRequest).toBeGreaterThan(0);
+  });
+});
+
+describe('waiting for a server to finish its leftovers', () => {
+  it('resolves only once the CPU time stops rising', async () => {
+    // A process that uses 50 ms of CPU per look for its first five looks, then none.
+    let looks = 0;
+    await untilIdle(() => Math.min(++looks, 6) * 0.05);
+    expect(looks).toBe(7);
+  });
+});
+
+describe('the rotation of the rounds', () => {
+  it('starts each round with the next server and keeps their order', () => {
+    const servers = ['api', 'traced', 'fastify', 'limit'];
+    expect(rotated(0, servers)).toEqual(servers);
+    expect(rotated(1, servers)).toEqual(['traced', 'fastify', 'limit', 'api']);
+    expect(rotated(4, servers)).toEqual(servers);
+  });
+});
