@@ -14,7 +14,6 @@ import {
 } from './errors.js';
 import { repeatedMemberName } from './json-duplicates.js';
 import { assignRequestId } from './request-id.js';
-import { readThroughJs } from './socket-reads.js';
 
 interface RawBodyError {
   type?: string;
@@ -46,7 +45,6 @@ const JSON_UTF8 = /^application\/json(?:; ?charset=(?:"utf-8"|utf-8))?$/i;
  * body.
  */
 function readBytes(req: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<Buffer> {
-  readThroughJs(req.socket);
   // A read past its deadline still fails later, when the connection closes after the 408: the
   // race handles that rejection, so nobody needs to wait for it.
   return bodyDeadlines(timeoutMs).race(
