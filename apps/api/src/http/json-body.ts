@@ -4,7 +4,7 @@ import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import typeis from 'type-is';
-import { bodyDeadlines } from './body-deadlines.js';
+import { withDeadline } from '../deadline.js';
 import {
   MalformedJsonError,
   PayloadTooLargeError,
@@ -40,15 +40,15 @@ const EXPECT_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 const JSON_UTF8 = /^application\/json(?:; ?charset=(?:"utf-8"|utf-8))?$/i;
 
 /**
- * Reads the body's bytes, giving up after `timeoutMs` (`bodyDeadlines`): a client trickling its
- * body must not hold a request open until Node's request timeout, and gets a `408` with an Error
- * body.
+ * Reads the body's bytes, giving up after `timeoutMs`: a client trickling its body must not hold
+ * a request open until Node's request timeout, and gets a `408` with an Error body.
  */
 function readBytes(req: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<Buffer> {
-  // A read past its deadline still fails later, when the connection closes after the 408: the
-  // race handles that rejection, so nobody needs to wait for it.
-  return bodyDeadlines(timeoutMs).race(
+  return withDeadline(
     getRawBody(req, { limit: limitBytes, length: req.headers['content-length'] || undefined }),
+    timeoutMs,
+    () =>
+      new RequestTimeoutError({ message: `request body did not arrive within ${timeoutMs} ms` }),
   );
 }
 

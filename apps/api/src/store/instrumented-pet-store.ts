@@ -1,4 +1,5 @@
 import type { Counter } from 'prom-client';
+import { withDeadline } from '../deadline.js';
 import {
   type IdempotentOutcome,
   STORE_OPERATIONS,
@@ -6,7 +7,6 @@ import {
   type StoreOperation,
 } from '../metrics/api-metrics.js';
 import type { LabelledHistogram } from '../metrics/labelled-histogram.js';
-import { SharedDeadlines } from '../shared-deadlines.js';
 import {
   type IdempotentCreate,
   type IdempotentCreateResult,
@@ -32,6 +32,13 @@ const LABELS = Object.fromEntries(
 export function storeErrorKind(error: unknown): StoreErrorKind {
   return error instanceof StoreUnavailableError ? error.kind : 'other';
 }
+
+/** The error of a store call that took `timeoutMs`. */
+const storeTimeout = (timeoutMs: number) =>
+  new StoreUnavailableError(
+    `the database did not answer within STORE_TIMEOUT_MS (${timeoutMs} ms)`,
+    { kind: 'timeout' },
+  );
 
 /**
  * Store calls that may wait on the database at once (`STORE_MAX_IN_FLIGHT`): above the driver's
@@ -76,7 +83,7 @@ export class InstrumentedPetStore implements PetStore {
   readonly #inner: PetStore;
   readonly #metrics: StoreMetrics;
   readonly #maxInFlight: number;
-  readonly #deadline: SharedDeadlines | undefined;
+  readonly #timeoutMs: number | undefined;
   /** Calls started and not yet answered: one increment and one decrement a call. */
   #inFlight = 0;
 
@@ -84,18 +91,7 @@ export class InstrumentedPetStore implements PetStore {
     this.#inner = inner;
     this.#metrics = metrics;
     this.#maxInFlight = limits.maxInFlight ?? DEFAULT_STORE_MAX_IN_FLIGHT;
-    const { timeoutMs } = limits;
-    this.#deadline =
-      timeoutMs === undefined
-        ? undefined
-        : new SharedDeadlines(
-            timeoutMs,
-            () =>
-              new StoreUnavailableError(
-                `the database did not answer within STORE_TIMEOUT_MS (${timeoutMs} ms)`,
-                { kind: 'timeout' },
-              ),
-          );
+    this.#timeoutMs = limits.timeoutMs;
   }
 
   /** Store calls under way now. */
@@ -162,7 +158,10 @@ export class InstrumentedPetStore implements PetStore {
     let outcome: Outcome = 'error';
     this.#inFlight++;
     try {
-      const value = await (this.#deadline ? this.#deadline.race(result) : result);
+      const timeoutMs = this.#timeoutMs;
+      const value = await (timeoutMs === undefined
+        ? result
+        : withDeadline(result, timeoutMs, () => storeTimeout(timeoutMs)));
       outcome = 'ok';
       return value;
     } catch (error) {
