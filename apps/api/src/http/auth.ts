@@ -86,7 +86,7 @@ export function requireApiKey(
   };
   return (ctx, next) => {
     // Answers to keyed requests are the caller's own: no cache may keep them, 401s included.
-    ctx.state.headers['Cache-Control'] = 'no-store';
+    ctx.set('Cache-Control', 'no-store');
     let key: string;
     try {
       // Straight from Node's request: the hot path skips Koa's accessors.

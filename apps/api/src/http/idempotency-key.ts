@@ -51,7 +51,7 @@ export function idempotentPet(
     case 'created':
       return result.pet;
     case 'replayed':
-      ctx.state.headers['Idempotency-Replayed'] = 'true';
+      ctx.set('Idempotency-Replayed', 'true');
       return result.pet;
     case 'key-reused':
       throw new IdempotencyKeyReusedError({

@@ -13,7 +13,6 @@ import {
   ValidationError,
 } from './errors.js';
 import { repeatedMemberName } from './json-duplicates.js';
-import { assignRequestId } from './request-id.js';
 
 interface RawBodyError {
   type?: string;
@@ -78,8 +77,6 @@ export async function readJsonBody(
   limitBytes: number,
   timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
 ): Promise<JsonBody> {
-  // Node answers a body too slow for its request timeout itself: with this request's id.
-  assignRequestId(ctx.res, ctx.state.requestId);
   return readJsonRequest(ctx.req, limitBytes, timeoutMs, ctx.res);
 }
 
