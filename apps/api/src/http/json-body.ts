@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { parseJsonText } from '@animal-store/contract';
 import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
@@ -77,19 +77,7 @@ export async function readJsonBody(
   limitBytes: number,
   timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
 ): Promise<JsonBody> {
-  return readJsonRequest(ctx.req, limitBytes, timeoutMs, ctx.res);
-}
-
-/**
- * `readJsonBody` on Node's own request, without Koa: the same checks, errors and bytes (the
- * bench's matched baseline reads its bodies with it).
- */
-export async function readJsonRequest(
-  req: IncomingMessage,
-  limitBytes: number,
-  timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
-  res?: ServerResponse,
-): Promise<JsonBody> {
+  const { req, res } = ctx;
   const { headers } = req;
   // As Koa's `request.length`: an absent, empty, zero or non-numeric Content-Length is no body.
   if (!Math.trunc(Number(headers['content-length'] ?? 0)) && !headers['transfer-encoding']) {
@@ -121,7 +109,7 @@ export async function readJsonRequest(
   }
   // The server leaves `100 Continue` to the reader (`server-limits.ts`): a client that waits for
   // it sends its body only now that the request has passed every check before the body.
-  if (res !== undefined && EXPECT_CONTINUE.test(headers.expect ?? '')) res.writeContinue();
+  if (EXPECT_CONTINUE.test(headers.expect ?? '')) res.writeContinue();
   let bytes: Buffer;
   try {
     bytes = await readBytes(req, limitBytes, timeoutMs);
