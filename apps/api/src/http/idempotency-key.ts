@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@animal-store/contract';
 import type { Context, ParameterizedContext } from 'koa';
-import type { IdempotentCreateResult, StoredPet } from '../store/pet-store.js';
+import type { IdempotentCreateResult, PetJson } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
 import { ConflictError, IdempotencyKeyReusedError, ValidationError } from './errors.js';
 
@@ -46,7 +46,7 @@ export const bodyFingerprint = (bytes: Buffer): string => hash('sha256', bytes, 
 export function idempotentPet(
   result: IdempotentCreateResult,
   ctx: ParameterizedContext<AppState>,
-): StoredPet {
+): PetJson {
   switch (result.outcome) {
     case 'created':
       return result.pet;

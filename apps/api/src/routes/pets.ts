@@ -16,7 +16,7 @@ import { GoneError, NotFoundError, ValidationError } from '../http/errors.js';
 import { bodyFingerprint, idempotencyKeyOf, idempotentPet } from '../http/idempotency-key.js';
 import { readJsonBody } from '../http/json-body.js';
 import { nextPageLink } from '../http/next-link.js';
-import { type PetStore, petJson } from '../store/pet-store.js';
+import type { PetStore } from '../store/pet-store.js';
 import { EXACT_ROUTES } from './exact-routes.js';
 
 export interface PetRoutesDeps {
@@ -76,7 +76,7 @@ export function petRoutes({
             ctx,
           );
     ctx.set('Location', `${API_PREFIX}/pets/${pet.id}`);
-    answer(ctx, 201, petJson(pet));
+    answer(ctx, 201, pet.json);
   };
 
   const getPet: Middleware<AppState> = async (ctx) => {

@@ -24,10 +24,9 @@ import type {
   IdempotentCreateResult,
   ListPetsOptions,
   PetDraft,
-  PetPage,
+  PetJson,
   PetPageJson,
   PetStore,
-  StoredPet,
 } from '../store/pet-store.js';
 import { exportFailure } from './export-failure.js';
 import { ExportProblems } from './export-problems.js';
@@ -100,7 +99,7 @@ class TracedPetStore implements PetStore {
     readonly tracer: Tracer,
   ) {}
 
-  create(draft: PetDraft): Promise<StoredPet> {
+  create(draft: PetDraft): Promise<PetJson> {
     if (!recording()) return this.inner.create(draft);
     return this.#span('create', () => this.inner.create(draft));
   }
@@ -108,16 +107,6 @@ class TracedPetStore implements PetStore {
   createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult> {
     if (!recording()) return this.inner.createOnce(request);
     return this.#span('createOnce', () => this.inner.createOnce(request));
-  }
-
-  get(id: number): Promise<StoredPet | undefined> {
-    if (!recording()) return this.inner.get(id);
-    return this.#span('get', () => this.inner.get(id));
-  }
-
-  list(options: ListPetsOptions): Promise<PetPage> {
-    if (!recording()) return this.inner.list(options);
-    return this.#span('list', () => this.inner.list(options));
   }
 
   getJson(id: number): Promise<string | undefined> {
