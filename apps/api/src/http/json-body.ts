@@ -35,9 +35,6 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** An `Expect` Node hands over as `checkContinue` (its own test). */
 const EXPECT_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
-/** `application/json`, alone or with `charset=utf-8`, in any case. */
-const JSON_UTF8 = /^application\/json(?:; ?charset=(?:"utf-8"|utf-8))?$/i;
-
 /**
  * Reads the body's bytes, giving up after `timeoutMs`: a client trickling its body must not hold
  * a request open until Node's request timeout, and gets a `408` with an Error body.
@@ -92,20 +89,17 @@ export async function readJsonBody(
       headers: { 'Accept-Encoding': 'identity' },
     });
   }
-  // The two spellings clients send, checked without parsing; any other goes through type-is.
   const contentType = headers['content-type'] ?? '';
-  if (!JSON_UTF8.test(contentType)) {
-    if (typeis(req, ['application/json']) === false) {
-      throw new UnsupportedMediaTypeError({
-        message: `request body must be application/json, not ${contentType || 'untyped'}`,
-      });
-    }
-    const charset = charsetOf(contentType);
-    if (charset !== '' && charset.toLowerCase() !== 'utf-8') {
-      throw new UnsupportedMediaTypeError({
-        message: `request body must be UTF-8, not ${charset}`,
-      });
-    }
+  if (typeis(req, ['application/json']) === false) {
+    throw new UnsupportedMediaTypeError({
+      message: `request body must be application/json, not ${contentType || 'untyped'}`,
+    });
+  }
+  const charset = charsetOf(contentType);
+  if (charset !== '' && charset.toLowerCase() !== 'utf-8') {
+    throw new UnsupportedMediaTypeError({
+      message: `request body must be UTF-8, not ${charset}`,
+    });
   }
   // The server leaves `100 Continue` to the reader (`server-limits.ts`): a client that waits for
   // it sends its body only now that the request has passed every check before the body.
