@@ -41,9 +41,8 @@ const TRACER_NAME = '@animal-store/api';
  * MongoDB driver's) are its children. Named `METHOD /route/template` once routed, never by the
  * raw path; a 5xx marks it as an error. The sampler decides when the span starts: a span that
  * does not record is not made active, so the request's store calls make no span either (kept
- * for speed: see PERFORMANCE.md). The
- * access log gets the trace id of a recorded request and of a caller's trace; an unsampled root
- * request has none, as nothing anywhere would carry it.
+ * for speed: see PERFORMANCE.md). The access log gets the trace id of a recorded request and of
+ * a caller's trace; an unsampled root request has none, as nothing anywhere would carry it.
  */
 function serverSpans(tracer: Tracer): Middleware<AppState> {
   return (ctx, next) => {
