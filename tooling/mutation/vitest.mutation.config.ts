@@ -27,7 +27,7 @@ export default defineConfig({
       ? CONTRACT_TESTS
       : [
           'apps/api/test/black-box/*.test.ts',
-          'apps/api/test/{ambiguous-requests,auth-failures,client-gone,header-limits,idempotency-in-flight,json-request,limits,memory-pet-store,methods,rate-limit,raw-http,request-path,route-spelling,shared-deadlines,socket-reads,unauthenticated-bodies}.test.ts',
+          'apps/api/test/{ambiguous-requests,auth-failures,client-gone,header-limits,idempotency-in-flight,json-request,limits,memory-pet-store,methods,pipelined-bodies,rate-limit,raw-http,request-path,route-spelling,unauthenticated-bodies}.test.ts',
           ...CONTRACT_TESTS,
         ],
     // The fuzz test and the kit's run are slow and cover nothing the others do not.

@@ -107,7 +107,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   probes.get('/metrics', metricsHandler(metrics.registry, deps.metricsToken));
   // One router holds every route (mounting copies a nested router's routes into the parent),
   // so a request costs one route match and one allowedMethods (404/405 with Allow) pass instead
-  // of one per router: about 5% of the API's CPU per request (see tooling/bench).
+  // of one per router (tooling/bench measures the request path).
   const root = new Router<AppState>(EXACT_ROUTES);
   root.use(probes.routes());
   root.use(v1.routes());

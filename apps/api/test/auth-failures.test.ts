@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { AppState } from '../src/http/app-state.js';
 import { presentedApiKey, requireApiKey } from '../src/http/auth.js';
 import { UnauthorizedError } from '../src/http/errors.js';
 import { auth, startTestApi } from './helpers/api.js';
@@ -69,8 +68,12 @@ describe('the reason a request is refused as unauthenticated', () => {
 describe('the API key check without a listener for refusals', () => {
   it('refuses a request without a key with its 401 all the same', async () => {
     const check = requireApiKey({ verify: async () => undefined });
+    const set: Record<string, string> = {};
     const ctx = {
-      state: { headers: {} },
+      state: {},
+      set: (name: string, value: string) => {
+        set[name] = value;
+      },
       req: { headers: {}, rawHeaders: [] },
     } as unknown as Parameters<typeof check>[0];
     // The check may refuse at once (a throw) or later (a rejection): either is its refusal.
@@ -79,13 +82,14 @@ describe('the API key check without a listener for refusals', () => {
     );
     expect(refusal).toBeInstanceOf(UnauthorizedError);
     expect((refusal as UnauthorizedError).reason).toBe('missing');
-    expect((ctx.state as AppState).headers['Cache-Control']).toBe('no-store');
+    expect(set['Cache-Control']).toBe('no-store');
   });
 
   it('refuses an unknown key with its 401 all the same', async () => {
     const check = requireApiKey({ verify: () => undefined });
     const ctx = {
-      state: { headers: {} },
+      state: {},
+      set: () => {},
       req: {
         headers: { authorization: 'Bearer nope' },
         rawHeaders: ['Authorization', 'Bearer nope'],

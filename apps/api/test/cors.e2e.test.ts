@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, TEST_KEY } from './helpers/api.js';
 import { launchChromium } from './helpers/chromium.js';
+import { readPage } from './helpers/store.js';
 
 /** A local web server whose only page is an empty HTML document: the origin a test runs on. */
 async function servePage(): Promise<{ origin: string; server: Server }> {
@@ -98,7 +99,7 @@ describe('a page on another origin, in Chromium', { timeout: 5 * 60_000 }, () =>
   });
 
   it('is refused from an origin not listed, and its create never reaches the store', async () => {
-    const before = (await api.store.list({ limit: 100 })).pets.length;
+    const before = (await readPage(api.store, { limit: 100 })).pets.length;
     const page = await pageOn(unlisted.origin);
     const outcomes = await page.evaluate(
       async ({ base, key }) => {
@@ -123,6 +124,6 @@ describe('a page on another origin, in Chromium', { timeout: 5 * 60_000 }, () =>
       { base: api.base, key: TEST_KEY },
     );
     expect(outcomes).toEqual(['refused: TypeError', 'refused: TypeError', 'refused: TypeError']);
-    expect((await api.store.list({ limit: 100 })).pets.length).toBe(before);
+    expect((await readPage(api.store, { limit: 100 })).pets.length).toBe(before);
   });
 });

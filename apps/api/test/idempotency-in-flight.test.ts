@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
-import type { PetDraft, StoredPet } from '../src/store/pet-store.js';
+import type { PetDraft, PetJson } from '../src/store/pet-store.js';
 import { errorBody, json, read, startTestApi } from './helpers/api.js';
+import { readPage } from './helpers/store.js';
 
 /** A memory store whose creates wait until the test lets them through. */
 class GatedStore extends MemoryPetStore {
@@ -12,7 +13,7 @@ class GatedStore extends MemoryPetStore {
   release(): void {
     this.#open();
   }
-  override async create(draft: PetDraft): Promise<StoredPet> {
+  override async create(draft: PetDraft): Promise<PetJson> {
     await this.gate;
     return super.create(draft);
   }
@@ -51,6 +52,6 @@ describe('POST /v1/pets with an Idempotency-Key still in flight', () => {
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
     expect(await read(replay)).toEqual(pet);
-    expect((await store.list({ limit: 10 })).pets).toEqual([pet]);
+    expect((await readPage(store, { limit: 10 })).pets).toEqual([pet]);
   });
 });

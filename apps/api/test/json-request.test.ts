@@ -1,23 +1,26 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../src/http/errors.js';
-import { readJsonRequest } from '../src/http/json-body.js';
+import { readJsonBody } from '../src/http/json-body.js';
 
-/** A bare node:http server that answers what `readJsonRequest` made of the request. */
+/** A Koa app alone that answers what `readJsonBody` made of the request. */
 let server: Server;
 let origin: string;
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
+  const app = new Koa();
+  app.use(async (ctx) => {
     try {
-      const body = await readJsonRequest(req, 64);
-      res.writeHead(200).end(JSON.stringify({ value: body.value, bytes: body.bytes.length }));
+      const body = await readJsonBody(ctx, 64);
+      ctx.body = { value: body.value, bytes: body.bytes.length };
     } catch (error) {
-      const status = error instanceof HttpError ? error.status : 500;
-      res.writeHead(status).end(JSON.stringify({ message: (error as Error).message }));
+      ctx.status = error instanceof HttpError ? error.status : 500;
+      ctx.body = { message: (error as Error).message };
     }
   });
+  server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -29,7 +32,7 @@ const post = async (body: string | undefined, headers: Record<string, string> = 
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 };
 
-describe('readJsonRequest (the JSON body reader without Koa)', () => {
+describe('readJsonBody (the JSON body reader)', () => {
   it('parses a JSON body and keeps its bytes', async () => {
     const text = '{"name":"Rex","categoryId":7}';
     const got = await post(text, { 'Content-Type': 'application/json; charset=UTF-8' });

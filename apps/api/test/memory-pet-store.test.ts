@@ -2,6 +2,7 @@ import { IDEMPOTENCY_KEY_TTL_MS } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import type { PetDraft } from '../src/store/pet-store.js';
+import { readPage } from './helpers/store.js';
 import { petStoreSuite } from './store/pet-store-suite.js';
 
 petStoreSuite('MemoryPetStore', async (options) => new MemoryPetStore(options));
@@ -20,23 +21,23 @@ describe('MemoryPetStore pages', () => {
 
   it('answers a page of one status after the cursor', async () => {
     const store = await storeOf(30);
-    const page = await store.list({ limit: 5, status: 'sold', after: 4 });
+    const page = await readPage(store, { limit: 5, status: 'sold', after: 4 });
     expect(page.pets.map((p) => p.id)).toEqual([6, 8, 10, 12, 14]);
     expect(page.hasMore).toBe(true);
   });
 
   it('shows a new pet on the page still filling', async () => {
     const store = await storeOf(3);
-    expect((await store.list({ limit: 5 })).pets.map((p) => p.id)).toEqual([1, 2, 3]);
+    expect((await readPage(store, { limit: 5 })).pets.map((p) => p.id)).toEqual([1, 2, 3]);
     await store.create(draft(4));
-    expect((await store.list({ limit: 5 })).pets.map((p) => p.id)).toEqual([1, 2, 3, 4]);
+    expect((await readPage(store, { limit: 5 })).pets.map((p) => p.id)).toEqual([1, 2, 3, 4]);
   });
 
   it('turns hasMore on for a full page once a pet follows it', async () => {
     const store = await storeOf(4);
-    expect((await store.list({ limit: 4 })).hasMore).toBe(false);
+    expect((await readPage(store, { limit: 4 })).hasMore).toBe(false);
     await store.create(draft(5));
-    const later = await store.list({ limit: 4 });
+    const later = await readPage(store, { limit: 4 });
     expect(later.pets.map((p) => p.id)).toEqual([1, 2, 3, 4]);
     expect(later.hasMore).toBe(true);
   });
@@ -45,7 +46,7 @@ describe('MemoryPetStore pages', () => {
     const store = await storeOf(300);
     for (let round = 0; round < 2; round++) {
       for (let after = 0; after < 200; after++) {
-        const page = await store.list({ limit: 3, after });
+        const page = await readPage(store, { limit: 3, after });
         expect(page.pets.map((p) => p.id)).toEqual([after + 1, after + 2, after + 3]);
         expect(page.hasMore).toBe(true);
       }

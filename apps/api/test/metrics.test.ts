@@ -19,6 +19,7 @@ import {
 } from './helpers/api.js';
 import { exchange, parseResponses } from './helpers/raw-http.js';
 import { sample, scrape } from './helpers/scrape.js';
+import { readPage, readPet } from './helpers/store.js';
 
 const METRICS_TOKEN = 'scrape-token-0123456789';
 
@@ -197,12 +198,12 @@ describe('InstrumentedPetStore', () => {
       new TypeError('a bug'),
     ];
     const failing = Object.assign(new MemoryPetStore(), {
-      get: async () => {
+      getJson: async () => {
         throw failures.shift();
       },
     });
     const store = new InstrumentedPetStore(failing, metrics);
-    for (let i = 0; i < 4; i++) await expect(store.get(1)).rejects.toBeDefined();
+    for (let i = 0; i < 4; i++) await expect(readPet(store, 1)).rejects.toBeDefined();
     const text = await metrics.registry.metrics();
     const count = (kind: string) =>
       sample(text, 'pet_store_errors_total', { operation: 'get', kind });
@@ -231,7 +232,7 @@ describe('InstrumentedPetStore', () => {
     });
     const store = new InstrumentedPetStore(failing, metrics);
     await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
-    await store.list({ limit: 5 });
+    await readPage(store, { limit: 5 });
     const text = await metrics.registry.metrics();
     expect(
       sample(text, 'pet_store_operation_duration_seconds_count', {

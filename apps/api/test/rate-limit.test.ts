@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FixedWindowRateLimiter } from '../src/http/rate-limit.js';
 import { parseApiKeys, StaticApiKeys } from '../src/keys/api-key.js';
 import { auth, errorBody, json, startTestApi, TEST_KEY } from './helpers/api.js';
+import { readPage } from './helpers/store.js';
 
 const OTHER_KEY = 'other-key-0123456789';
 
@@ -96,7 +97,7 @@ describe('the rate limit over HTTP', () => {
     expect(res.headers.get('ratelimit')).toBe('"default";r=0;t=42');
     expect(res.headers.get('ratelimit-policy')).toBe('"default";q=3;w=60');
     expect((await errorBody(res)).code).toBe('rate_limited');
-    const pets = await api.store.list({ limit: 100 });
+    const pets = await readPage(api.store, { limit: 100 });
     expect(pets.pets).toHaveLength(0);
   });
 

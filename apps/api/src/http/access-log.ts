@@ -4,25 +4,9 @@ import { routeTemplate } from '../metrics/api-metrics.js';
 import type { AppState } from './app-state.js';
 import { PLATFORM_PATHS } from './platform-paths.js';
 
-/** Writes one access-log line: the key's name, never the key; the trace id when tracing is on. */
-export function logRequest(
-  logger: Logger,
-  requestId: string,
-  method: string | undefined,
-  route: string,
-  status: number,
-  ms: number,
-  key: string | undefined,
-  traceId?: string,
-): void {
-  logger.info(
-    { requestId, method, route, status, ms: Math.round(ms * 100) / 100, key, traceId },
-    'request',
-  );
-}
-
 /**
- * The outermost middleware: once a request is answered, its access-log line (`logRequest`) and
+ * The outermost middleware: once a request is answered, its access-log line (the key's name, never the
+ * key; the trace id when tracing is on) and
  * `observe` with the time it took (the request metrics). Unless `observeProbes`, a `2xx` answer
  * on a platform path (`PLATFORM_PATHS`) is counted but not logged: any other answer there (a
  * `503 draining`, a `401` to a scraper without the token) still is.
@@ -40,7 +24,11 @@ export function accessLog(
     const route = routeTemplate(ctx) ?? ctx.path;
     const status = ctx.res.statusCode;
     if (!observeProbes && status < 300 && PLATFORM_PATHS.has(route)) return;
-    const { requestId, apiKeyName, traceId } = ctx.state;
-    logRequest(logger, requestId, ctx.req.method, route, status, ms, apiKeyName, traceId);
+    const { requestId, apiKeyName: key, traceId } = ctx.state;
+    const method = ctx.method;
+    logger.info(
+      { requestId, method, route, status, ms: Math.round(ms * 100) / 100, key, traceId },
+      'request',
+    );
   };
 }

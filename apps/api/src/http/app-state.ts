@@ -1,11 +1,6 @@
 /** Per-request state shared by the middleware. */
 export interface AppState {
   requestId: string;
-  /**
-   * Headers of the answer, in the order they go out: our middleware adds them here, and
-   * `sendJson` (or `routerAnswers`, for the router's own answers) sets them all on the response.
-   */
-  headers: Record<string, string>;
   /** The request's trace id, when tracing is on (the access-log line carries it). */
   traceId?: string;
   /** Name of the API key the request authenticated with, for logs; never the key itself. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { Middleware, Next, ParameterizedContext } from 'koa';
-import type { ApiKeyVerdict, ApiKeyVerifier } from '../keys/api-key.js';
+import type { Middleware } from 'koa';
+import type { ApiKeyVerifier } from '../keys/api-key.js';
 import type { AuthFailureReason } from '../metrics/api-metrics.js';
 import type { AppState } from './app-state.js';
 import { BadRequestError, UnauthorizedError } from './errors.js';
@@ -66,14 +66,23 @@ export function presentedApiKey(req: IncomingMessage): string {
 /**
  * Refuses any request without a valid bearer API key, before anything after it looks at the
  * request; records the key's name (never the key) in `ctx.state.apiKeyName` and its identity in
- * `ctx.state.apiKeyId`. `refused` hears the reason of each `401` (the metrics). A verifier that
- * answers at once (keys from configuration) is not awaited.
+ * `ctx.state.apiKeyId`. `refused` hears the reason of each `401` (the metrics).
  */
 export function requireApiKey(
   verifier: ApiKeyVerifier,
   refused?: (reason: AuthFailureReason) => void,
 ): Middleware<AppState> {
-  const admit = (ctx: ParameterizedContext<AppState>, verdict: ApiKeyVerdict, next: Next) => {
+  return async (ctx, next) => {
+    // Answers to keyed requests are the caller's own: no cache may keep them, 401s included.
+    ctx.set('Cache-Control', 'no-store');
+    let key: string;
+    try {
+      key = presentedApiKey(ctx.req);
+    } catch (error) {
+      if (error instanceof UnauthorizedError && error.reason) refused?.(error.reason);
+      throw error;
+    }
+    const verdict = await verifier.verify(key);
     if (verdict === undefined || verdict === 'revoked') {
       const reason = verdict ?? 'unknown';
       refused?.(reason);
@@ -82,22 +91,6 @@ export function requireApiKey(
     }
     ctx.state.apiKeyName = verdict.name;
     ctx.state.apiKeyId = verdict.id;
-    return next();
-  };
-  return (ctx, next) => {
-    // Answers to keyed requests are the caller's own: no cache may keep them, 401s included.
-    ctx.state.headers['Cache-Control'] = 'no-store';
-    let key: string;
-    try {
-      // Straight from Node's request: the hot path skips Koa's accessors.
-      key = presentedApiKey(ctx.req);
-    } catch (error) {
-      if (error instanceof UnauthorizedError && error.reason) refused?.(error.reason);
-      throw error;
-    }
-    const verdict = verifier.verify(key);
-    return verdict instanceof Promise
-      ? verdict.then((known) => admit(ctx, known, next))
-      : admit(ctx, verdict, next);
+    await next();
   };
 }

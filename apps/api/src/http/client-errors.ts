@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorBody, ErrorCode } from '@animal-store/contract';
-import { assignedRequestId, requestIdFor } from './request-id.js';
+import { requestIdFor } from './request-id.js';
 
 /** A request Node refused before the application saw it. */
 export interface ClientErrorEvent {
@@ -98,7 +98,8 @@ export function clientErrorListener(
     }
     const refusal = known[cause] ?? BAD_REQUEST;
     // A request the application is reading (a body too slow) keeps the id it was given there.
-    const requestId = (inFlight && assignedRequestId(inFlight)) ?? randomUUID();
+    const given = inFlight?.getHeader('X-Request-Id');
+    const requestId = typeof given === 'string' ? given : randomUUID();
     const head = isHead(error, inFlight);
     socket.end(rawResponse(refusal, requestId, head), () => socket.destroy());
     onClientError?.({ requestId, status: refusal.status, code: refusal.code, cause });

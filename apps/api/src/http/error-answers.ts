@@ -2,9 +2,9 @@ import type { ErrorBody } from '@animal-store/contract';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { StoreUnavailableError } from '../store/pet-store.js';
+import { answer } from './answer.js';
 import type { AppState } from './app-state.js';
 import { HttpError, InternalError, ServiceUnavailableError } from './errors.js';
-import { sendJson } from './json-response.js';
 
 /** Seconds a client should wait before retrying while the database is down. */
 const STORE_RETRY_AFTER_SECONDS = 5;
@@ -56,12 +56,11 @@ export function errorAnswers(logger: Logger): Middleware<AppState> {
         return;
       }
       const error = toHttpError(caught, logger.child({ requestId: ctx.state.requestId }));
-      Object.assign(ctx.state.headers, error.headers);
+      ctx.set(error.headers);
       // A body still to come would be read and thrown away, for as long as the client sends it
       // (until Node's request timeout answers an unrequested 408): close after the answer.
-      if (!ctx.req.complete) ctx.state.headers.Connection = 'close';
-      // A route that wrote its answer before failing keeps it: nothing can be added.
-      if (!ctx.res.headersSent) sendJson(ctx, error.status, errorBody(error));
+      if (!ctx.req.complete) ctx.set('Connection', 'close');
+      answer(ctx, error.status, JSON.stringify(errorBody(error)));
     }
   };
 }

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@animal-store/contract';
 import type { Context, ParameterizedContext } from 'koa';
-import type { IdempotentCreateResult, StoredPet } from '../store/pet-store.js';
+import type { IdempotentCreateResult, PetJson } from '../store/pet-store.js';
 import type { AppState } from './app-state.js';
 import { ConflictError, IdempotencyKeyReusedError, ValidationError } from './errors.js';
 
@@ -46,12 +46,12 @@ export const bodyFingerprint = (bytes: Buffer): string => hash('sha256', bytes, 
 export function idempotentPet(
   result: IdempotentCreateResult,
   ctx: ParameterizedContext<AppState>,
-): StoredPet {
+): PetJson {
   switch (result.outcome) {
     case 'created':
       return result.pet;
     case 'replayed':
-      ctx.state.headers['Idempotency-Replayed'] = 'true';
+      ctx.set('Idempotency-Replayed', 'true');
       return result.pet;
     case 'key-reused':
       throw new IdempotencyKeyReusedError({

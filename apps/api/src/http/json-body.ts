@@ -1,10 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { parseJsonText } from '@animal-store/contract';
 import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import typeis from 'type-is';
-import { bodyDeadlines } from './body-deadlines.js';
+import { withDeadline } from '../deadline.js';
 import {
   MalformedJsonError,
   PayloadTooLargeError,
@@ -13,8 +13,6 @@ import {
   ValidationError,
 } from './errors.js';
 import { repeatedMemberName } from './json-duplicates.js';
-import { assignRequestId } from './request-id.js';
-import { readThroughJs } from './socket-reads.js';
 
 interface RawBodyError {
   type?: string;
@@ -37,20 +35,16 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** An `Expect` Node hands over as `checkContinue` (its own test). */
 const EXPECT_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
-/** `application/json`, alone or with `charset=utf-8`, in any case. */
-const JSON_UTF8 = /^application\/json(?:; ?charset=(?:"utf-8"|utf-8))?$/i;
-
 /**
- * Reads the body's bytes, giving up after `timeoutMs` (`bodyDeadlines`): a client trickling its
- * body must not hold a request open until Node's request timeout, and gets a `408` with an Error
- * body.
+ * Reads the body's bytes, giving up after `timeoutMs`: a client trickling its body must not hold
+ * a request open until Node's request timeout, and gets a `408` with an Error body.
  */
 function readBytes(req: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<Buffer> {
-  readThroughJs(req.socket);
-  // A read past its deadline still fails later, when the connection closes after the 408: the
-  // race handles that rejection, so nobody needs to wait for it.
-  return bodyDeadlines(timeoutMs).race(
+  return withDeadline(
     getRawBody(req, { limit: limitBytes, length: req.headers['content-length'] || undefined }),
+    timeoutMs,
+    () =>
+      new RequestTimeoutError({ message: `request body did not arrive within ${timeoutMs} ms` }),
   );
 }
 
@@ -80,21 +74,7 @@ export async function readJsonBody(
   limitBytes: number,
   timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
 ): Promise<JsonBody> {
-  // Node answers a body too slow for its request timeout itself: with this request's id.
-  assignRequestId(ctx.res, ctx.state.requestId);
-  return readJsonRequest(ctx.req, limitBytes, timeoutMs, ctx.res);
-}
-
-/**
- * `readJsonBody` on Node's own request, without Koa: the same checks, errors and bytes (the
- * bench's matched baseline reads its bodies with it).
- */
-export async function readJsonRequest(
-  req: IncomingMessage,
-  limitBytes: number,
-  timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
-  res?: ServerResponse,
-): Promise<JsonBody> {
+  const { req, res } = ctx;
   const { headers } = req;
   // As Koa's `request.length`: an absent, empty, zero or non-numeric Content-Length is no body.
   if (!Math.trunc(Number(headers['content-length'] ?? 0)) && !headers['transfer-encoding']) {
@@ -109,24 +89,21 @@ export async function readJsonRequest(
       headers: { 'Accept-Encoding': 'identity' },
     });
   }
-  // The two spellings clients send, checked without parsing; any other goes through type-is.
   const contentType = headers['content-type'] ?? '';
-  if (!JSON_UTF8.test(contentType)) {
-    if (typeis(req, ['application/json']) === false) {
-      throw new UnsupportedMediaTypeError({
-        message: `request body must be application/json, not ${contentType || 'untyped'}`,
-      });
-    }
-    const charset = charsetOf(contentType);
-    if (charset !== '' && charset.toLowerCase() !== 'utf-8') {
-      throw new UnsupportedMediaTypeError({
-        message: `request body must be UTF-8, not ${charset}`,
-      });
-    }
+  if (typeis(req, ['application/json']) === false) {
+    throw new UnsupportedMediaTypeError({
+      message: `request body must be application/json, not ${contentType || 'untyped'}`,
+    });
+  }
+  const charset = charsetOf(contentType);
+  if (charset !== '' && charset.toLowerCase() !== 'utf-8') {
+    throw new UnsupportedMediaTypeError({
+      message: `request body must be UTF-8, not ${charset}`,
+    });
   }
   // The server leaves `100 Continue` to the reader (`server-limits.ts`): a client that waits for
   // it sends its body only now that the request has passed every check before the body.
-  if (res !== undefined && EXPECT_CONTINUE.test(headers.expect ?? '')) res.writeContinue();
+  if (EXPECT_CONTINUE.test(headers.expect ?? '')) res.writeContinue();
   let bytes: Buffer;
   try {
     bytes = await readBytes(req, limitBytes, timeoutMs);

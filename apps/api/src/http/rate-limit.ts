@@ -116,9 +116,8 @@ export class RateLimit {
 
   #answer(ctx: ParameterizedContext<AppState>, remaining: number): void {
     const reset = this.#limiter.resetSeconds();
-    const headers = ctx.state.headers;
-    headers['RateLimit-Policy'] = this.#policy;
-    headers.RateLimit = rateLimitField(remaining, reset);
+    ctx.set('RateLimit-Policy', this.#policy);
+    ctx.set('RateLimit', rateLimitField(remaining, reset));
     if (remaining < 0) {
       this.#onRejected?.();
       throw new RateLimitedError({ retryAfterSeconds: reset });

@@ -1,5 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import { LabelledHistogram } from './labelled-histogram.js';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Why a request was refused `401`: no key, not a bearer token, a key never issued, a revoked key. */
 export const AUTH_FAILURE_REASONS = ['missing', 'malformed', 'unknown', 'revoked'] as const;
@@ -47,9 +46,9 @@ const LATENCY_BUCKETS = [
  */
 export class ApiMetrics {
   readonly registry: Registry;
-  readonly #duration: LabelledHistogram<'method' | 'route' | 'status'>;
+  readonly #duration: Histogram<'method' | 'route' | 'status'>;
   /** Time each `PetStore` operation takes, by operation and outcome (`ok` or `error`). */
-  readonly storeDuration: LabelledHistogram<'operation' | 'outcome'>;
+  readonly storeDuration: Histogram<'operation' | 'outcome'>;
   /** Requests refused with `429` by the per-key rate limit. */
   readonly rateLimited: Counter<never>;
   /** Leases of a key's quota taken from MongoDB (`RATE_LIMIT_SCOPE=cluster`). */
@@ -74,14 +73,14 @@ export class ApiMetrics {
   constructor(registry: Registry = new Registry(), options: { processMetrics?: boolean } = {}) {
     this.registry = registry;
     const registers = [registry];
-    this.#duration = new LabelledHistogram({
+    this.#duration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'Requests answered and the time to decide each answer, by method, route template and status',
       labelNames: ['method', 'route', 'status'],
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.storeDuration = new LabelledHistogram({
+    this.storeDuration = new Histogram({
       name: 'pet_store_operation_duration_seconds',
       help: 'Time each pet store operation takes, by operation and outcome',
       labelNames: ['operation', 'outcome'],
@@ -172,6 +171,6 @@ export class ApiMetrics {
 
   /** Records one answered request; `route` is its template, absent when no route matched. */
   observeRequest(method: string, route: string | undefined, status: number, seconds: number) {
-    this.#duration.observe([method, route ?? UNMATCHED_ROUTE, status], seconds);
+    this.#duration.observe({ method, route: route ?? UNMATCHED_ROUTE, status }, seconds);
   }
 }

@@ -13,6 +13,7 @@ import {
 } from '@animal-store/contract/docs-page';
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
+import { answer } from '../http/answer.js';
 import type { AppState } from '../http/app-state.js';
 import { EXACT_ROUTES } from './exact-routes.js';
 
@@ -55,18 +56,13 @@ function staticFile(name: string, body: string | Buffer, cacheControl: string): 
 
 function send(ctx: ParameterizedContext<AppState>, file: StaticFile): void {
   const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
-  ctx.status = 200;
   ctx.set('Cache-Control', file.cacheControl);
   ctx.set('Vary', 'Accept-Encoding');
   ctx.etag = gzip ? `${file.hash}-gzip` : file.hash;
-  if (ctx.fresh) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.type = file.type;
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  if (gzip) ctx.set('Content-Encoding', 'gzip');
-  ctx.body = gzip ? file.gzip : file.identity;
+  answer(ctx, 200, gzip ? file.gzip : file.identity, file.type);
+  // Koa judges freshness on the answer's status and validators: a match is a 304, bodiless.
+  if (ctx.fresh) answer(ctx, 304);
+  else if (gzip) ctx.set('Content-Encoding', 'gzip');
 }
 
 interface DocsFiles {

@@ -1,5 +1,6 @@
 import { openApiDocument, openApiDocument30 } from '@animal-store/contract';
 import Router from '@koa/router';
+import { answer } from '../http/answer.js';
 import type { AppState } from '../http/app-state.js';
 import type { Readiness } from '../readiness.js';
 import { EXACT_ROUTES } from './exact-routes.js';
@@ -11,15 +12,12 @@ import { EXACT_ROUTES } from './exact-routes.js';
  */
 export function probeRoutes(readiness: Readiness): Router<AppState> {
   const router = new Router<AppState>(EXACT_ROUTES);
-  router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
+  const alive = JSON.stringify({ status: 'ok' });
+  router.get('/healthz', (ctx) => answer(ctx, 200, alive));
   router.get('/readyz', (ctx) => {
-    if (readiness.draining) ctx.status = 503;
-    ctx.body = {
-      status: readiness.draining ? 'draining' : 'ready',
-      database: readiness.database,
-    };
+    const { draining, database } = readiness;
+    const status = draining ? 'draining' : 'ready';
+    answer(ctx, draining ? 503 : 200, JSON.stringify({ status, database }));
   });
   return router;
 }
@@ -35,10 +33,7 @@ export function documentRoutes(): Router<AppState> {
     ['/openapi-3.0.json', openApiDocument30],
   ] as const) {
     const body = JSON.stringify(document);
-    router.get(path, (ctx) => {
-      ctx.type = 'application/json; charset=utf-8';
-      ctx.body = body;
-    });
+    router.get(path, (ctx) => answer(ctx, 200, body));
   }
   return router;
 }

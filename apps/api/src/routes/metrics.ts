@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Registry } from 'prom-client';
+import { answer } from '../http/answer.js';
 import type { AppState } from '../http/app-state.js';
 import { bearerToken, soleAuthorization } from '../http/auth.js';
 import { UnauthorizedError } from '../http/errors.js';
@@ -29,7 +30,6 @@ export function metricsHandler(registry: Registry, token?: string): Middleware<A
         });
       }
     }
-    ctx.type = registry.contentType;
-    ctx.body = await registry.metrics();
+    answer(ctx, 200, await registry.metrics(), registry.contentType);
   };
 }

@@ -10,13 +10,13 @@ import {
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Clock } from '../clock.js';
+import { answer } from '../http/answer.js';
 import type { AppState } from '../http/app-state.js';
 import { GoneError, NotFoundError, ValidationError } from '../http/errors.js';
 import { bodyFingerprint, idempotencyKeyOf, idempotentPet } from '../http/idempotency-key.js';
 import { readJsonBody } from '../http/json-body.js';
-import { sendJsonText } from '../http/json-response.js';
 import { nextPageLink } from '../http/next-link.js';
-import { type PetStore, petJson } from '../store/pet-store.js';
+import type { PetStore } from '../store/pet-store.js';
 import { EXACT_ROUTES } from './exact-routes.js';
 
 export interface PetRoutesDeps {
@@ -31,7 +31,7 @@ export interface PetRoutesDeps {
 
 /** Adds `getPet`'s deprecation headers (spec §4.3) to every answer, errors included. */
 const deprecated: Middleware<AppState> = (ctx, next) => {
-  Object.assign(ctx.state.headers, GET_PET_DEPRECATION_HEADERS);
+  ctx.set(GET_PET_DEPRECATION_HEADERS);
   return next();
 };
 
@@ -51,10 +51,10 @@ export function petRoutes({
     const query = parsed.value;
     const page = await store.listJson(query);
     if (page.hasMore && page.lastId !== undefined) {
-      ctx.state.headers.Link = nextPageLink(query, page.lastId);
-      ctx.state.headers['Next-After'] = String(page.lastId);
+      ctx.set('Link', nextPageLink(query, page.lastId));
+      ctx.set('Next-After', String(page.lastId));
     }
-    sendJsonText(ctx, 200, page.json);
+    answer(ctx, 200, page.json);
   };
 
   const createPet: Middleware<AppState> = async (ctx) => {
@@ -75,8 +75,8 @@ export function petRoutes({
             }),
             ctx,
           );
-    ctx.state.headers.Location = `${API_PREFIX}/pets/${pet.id}`;
-    sendJsonText(ctx, 201, petJson(pet));
+    ctx.set('Location', `${API_PREFIX}/pets/${pet.id}`);
+    answer(ctx, 201, pet.json);
   };
 
   const getPet: Middleware<AppState> = async (ctx) => {
@@ -89,7 +89,7 @@ export function petRoutes({
     if (!parsed.ok) throw ValidationError.of(parsed.details);
     const text = await store.getJson(parsed.value);
     if (text === undefined) throw new NotFoundError({ message: `no pet with id ${parsed.value}` });
-    sendJsonText(ctx, 200, text);
+    answer(ctx, 200, text);
   };
 
   router.get('/pets', ...guard, listPets);

@@ -1,37 +1,30 @@
-import type { Counter } from 'prom-client';
-import {
-  type IdempotentOutcome,
-  STORE_OPERATIONS,
-  type StoreErrorKind,
-  type StoreOperation,
-} from '../metrics/api-metrics.js';
-import type { LabelledHistogram } from '../metrics/labelled-histogram.js';
-import { SharedDeadlines } from '../shared-deadlines.js';
+import type { Counter, Histogram } from 'prom-client';
+import { withDeadline } from '../deadline.js';
+import type { IdempotentOutcome, StoreErrorKind, StoreOperation } from '../metrics/api-metrics.js';
 import {
   type IdempotentCreate,
   type IdempotentCreateResult,
   type ListPetsOptions,
   type PetDraft,
-  type PetPage,
+  type PetJson,
   type PetPageJson,
   type PetStore,
-  type StoredPet,
   StoreUnavailableError,
 } from './pet-store.js';
 
 type Outcome = 'ok' | 'error';
 
-// The label values of each operation and outcome, made once: nothing is allocated per call for them.
-const labelsOf = (operation: StoreOperation) =>
-  ({ ok: [operation, 'ok'], error: [operation, 'error'] }) as const;
-const LABELS = Object.fromEntries(
-  STORE_OPERATIONS.map((operation) => [operation, labelsOf(operation)]),
-) as Record<StoreOperation, ReturnType<typeof labelsOf>>;
-
 /** What a store error was, for `pet_store_errors_total`. */
 export function storeErrorKind(error: unknown): StoreErrorKind {
   return error instanceof StoreUnavailableError ? error.kind : 'other';
 }
+
+/** The error of a store call that took `timeoutMs`. */
+const storeTimeout = (timeoutMs: number) =>
+  new StoreUnavailableError(
+    `the database did not answer within STORE_TIMEOUT_MS (${timeoutMs} ms)`,
+    { kind: 'timeout' },
+  );
 
 /**
  * Store calls that may wait on the database at once (`STORE_MAX_IN_FLIGHT`): above the driver's
@@ -58,7 +51,7 @@ export interface StoreLimits {
 /** The metrics an `InstrumentedPetStore` records (`ApiMetrics` holds them). */
 export interface StoreMetrics {
   /** Time each operation takes, by operation and outcome (`ok` or `error`). */
-  readonly storeDuration: LabelledHistogram<'operation' | 'outcome'>;
+  readonly storeDuration: Histogram<'operation' | 'outcome'>;
   /** Failed operations, by operation and `storeErrorKind`. */
   readonly storeErrors: Counter<'operation' | 'kind'>;
   /** `createOnce` results, by outcome. */
@@ -76,7 +69,7 @@ export class InstrumentedPetStore implements PetStore {
   readonly #inner: PetStore;
   readonly #metrics: StoreMetrics;
   readonly #maxInFlight: number;
-  readonly #deadline: SharedDeadlines | undefined;
+  readonly #timeoutMs: number | undefined;
   /** Calls started and not yet answered: one increment and one decrement a call. */
   #inFlight = 0;
 
@@ -84,18 +77,7 @@ export class InstrumentedPetStore implements PetStore {
     this.#inner = inner;
     this.#metrics = metrics;
     this.#maxInFlight = limits.maxInFlight ?? DEFAULT_STORE_MAX_IN_FLIGHT;
-    const { timeoutMs } = limits;
-    this.#deadline =
-      timeoutMs === undefined
-        ? undefined
-        : new SharedDeadlines(
-            timeoutMs,
-            () =>
-              new StoreUnavailableError(
-                `the database did not answer within STORE_TIMEOUT_MS (${timeoutMs} ms)`,
-                { kind: 'timeout' },
-              ),
-          );
+    this.#timeoutMs = limits.timeoutMs;
   }
 
   /** Store calls under way now. */
@@ -103,7 +85,7 @@ export class InstrumentedPetStore implements PetStore {
     return this.#inFlight;
   }
 
-  create(draft: PetDraft): Promise<StoredPet> {
+  create(draft: PetDraft): Promise<PetJson> {
     if (this.#inFlight >= this.#maxInFlight) return this.#shed('create');
     return this.#timed('create', performance.now(), this.#inner.create(draft));
   }
@@ -119,17 +101,6 @@ export class InstrumentedPetStore implements PetStore {
     return result;
   }
 
-  get(id: number): Promise<StoredPet | undefined> {
-    if (this.#inFlight >= this.#maxInFlight) return this.#shed('get');
-    return this.#timed('get', performance.now(), this.#inner.get(id));
-  }
-
-  list(options: ListPetsOptions): Promise<PetPage> {
-    if (this.#inFlight >= this.#maxInFlight) return this.#shed('list');
-    return this.#timed('list', performance.now(), this.#inner.list(options));
-  }
-
-  // The JSON forms count as the operations they are (`get`, `list`): the same metric series.
   getJson(id: number): Promise<string | undefined> {
     if (this.#inFlight >= this.#maxInFlight) return this.#shed('get');
     return this.#timed('get', performance.now(), this.#inner.getJson(id));
@@ -162,7 +133,10 @@ export class InstrumentedPetStore implements PetStore {
     let outcome: Outcome = 'error';
     this.#inFlight++;
     try {
-      const value = await (this.#deadline ? this.#deadline.race(result) : result);
+      const timeoutMs = this.#timeoutMs;
+      const value = await (timeoutMs === undefined
+        ? result
+        : withDeadline(result, timeoutMs, () => storeTimeout(timeoutMs)));
       outcome = 'ok';
       return value;
     } catch (error) {
@@ -171,7 +145,7 @@ export class InstrumentedPetStore implements PetStore {
     } finally {
       this.#inFlight--;
       this.#metrics.storeDuration.observe(
-        LABELS[operation][outcome],
+        { operation, outcome },
         (performance.now() - started) / 1000,
       );
     }

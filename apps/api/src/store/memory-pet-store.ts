@@ -6,13 +6,12 @@ import {
   idempotencyRecordId,
   type ListPetsOptions,
   type PetDraft,
-  type PetPage,
+  type PetJson,
   type PetPageJson,
   type PetStore,
   pageJson,
   petJson,
   petOf,
-  type StoredPet,
 } from './pet-store.js';
 
 export interface MemoryPetStoreOptions {
@@ -24,7 +23,7 @@ interface IdempotencyRecord {
   fingerprint: string;
   expiresAt: number;
   /** Set once the create finished; absent while it is in flight. */
-  pet?: StoredPet;
+  pet?: PetJson;
 }
 
 /** Index of the first id greater than `after` in an ascending array of ids. */
@@ -62,11 +61,12 @@ export class MemoryPetStore implements PetStore {
     this.#clock = options.clock ?? systemClock;
   }
 
-  async create(draft: PetDraft): Promise<StoredPet> {
-    const pet = petOf(this.#texts.length + 1, draft);
-    this.#texts.push(petJson(pet));
-    this.#byStatus.get(pet.status)?.push(pet.id);
-    return pet;
+  async create(draft: PetDraft): Promise<PetJson> {
+    const id = this.#texts.length + 1;
+    const json = petJson(petOf(id, draft));
+    this.#texts.push(json);
+    this.#byStatus.get(draft.status)?.push(id);
+    return { id, json };
   }
 
   async createOnce({
@@ -103,17 +103,8 @@ export class MemoryPetStore implements PetStore {
     }
   }
 
-  #text(id: number): string | undefined {
-    return Number.isSafeInteger(id) && id >= 1 ? this.#texts[id - 1] : undefined;
-  }
-
-  async get(id: number): Promise<StoredPet | undefined> {
-    const text = this.#text(id);
-    return text === undefined ? undefined : (JSON.parse(text) as StoredPet);
-  }
-
   async getJson(id: number): Promise<string | undefined> {
-    return this.#text(id);
+    return Number.isSafeInteger(id) && id >= 1 ? this.#texts[id - 1] : undefined;
   }
 
   /** The page's ids: `[start, end)` of the status's ids, or of `1..n` without a status. */
@@ -135,14 +126,6 @@ export class MemoryPetStore implements PetStore {
 
   #idAt(ids: readonly number[] | AllIds, index: number): number {
     return ids instanceof AllIds ? index + 1 : (ids[index] as number);
-  }
-
-  async list(options: ListPetsOptions): Promise<PetPage> {
-    const { ids, start, end } = this.#page(options);
-    const pets: StoredPet[] = [];
-    for (let i = start; i < end; i++)
-      pets.push(JSON.parse(this.#texts[this.#idAt(ids, i) - 1] as string));
-    return { pets, hasMore: end < ids.length };
   }
 
   async listJson(options: ListPetsOptions): Promise<PetPageJson> {

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { type Collection, Long, MongoServerError } from 'mongodb';
 import type { Clock } from '../clock.js';
 import { guarded, isDuplicateKey } from './mongo-errors.js';
-import { type PetDocument, toNumber, toPet, toPetDocument } from './mongo-pet-document.js';
+import { type PetDocument, petJsonRecord, toNumber, toPetDocument } from './mongo-pet-document.js';
 import {
   type IdempotentCreate,
   type IdempotentCreateResult,
   idempotencyRecordId,
   type PetDraft,
-  type StoredPet,
+  type PetJson,
 } from './pet-store.js';
 
 /**
@@ -145,10 +145,10 @@ export class MongoIdempotency {
       if (found.fingerprint !== request.fingerprint) return { outcome: 'key-reused' };
       // A record from before pets were their own record of the result.
       if (found.state === 'done' && found.pet) {
-        return { outcome: 'replayed', pet: toPet(found.pet) };
+        return { outcome: 'replayed', pet: petJsonRecord(found.pet) };
       }
       const stored = await guarded(() => pets.findOne({ idempotencyRecord: found.instance }));
-      if (stored) return { outcome: 'replayed', pet: toPet(stored) };
+      if (stored) return { outcome: 'replayed', pet: petJsonRecord(stored) };
       if (found.leaseUntil > now) return { outcome: 'in-flight' };
       // The holder died or stalled: take over, keeping the pet id it reserved.
       const taken = await guarded(() =>
@@ -191,21 +191,21 @@ export class MongoIdempotency {
     { _id, instance, owner }: Held,
     reservedId: number,
     draft: PetDraft,
-  ): Promise<StoredPet> {
+  ): Promise<PetJson> {
     const { pets, records } = this.#deps;
     let id = reservedId;
     for (let collisions = 0; ; collisions++) {
       const doc = { ...toPetDocument(id, draft), idempotencyRecord: instance };
       try {
         await guarded(() => pets.insertOne(doc));
-        return toPet(doc);
+        return petJsonRecord(doc);
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
       }
       // Either an earlier holder of this record inserted the pet (it crashed before recording
       // the result), or the id went to another pet (only where `$inc` is not atomic).
       const mine = await guarded(() => pets.findOne({ idempotencyRecord: instance }));
-      if (mine) return toPet(mine);
+      if (mine) return petJsonRecord(mine);
       if (collisions >= MAX_ID_COLLISIONS) throw new Error(`no free pet id after ${collisions}`);
       id = await this.#deps.allocateId(true);
       const newId = id;

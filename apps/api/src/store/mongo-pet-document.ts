@@ -1,5 +1,5 @@
 import { Long } from 'mongodb';
-import { type PetDraft, petJson, petOf, type StoredPet } from './pet-store.js';
+import { type PetDraft, type PetJson, petJson, petOf, type StoredPet } from './pet-store.js';
 
 /**
  * A pet document: a pet's fields (the contract's), keyed by its numeric id; integers stored as
@@ -42,4 +42,9 @@ export function toPetDocument(id: number, draft: PetDraft): PetDocument {
 /** The JSON text of a stored pet: the one kept in its document, or made from its fields. */
 export function petJsonOf(doc: PetDocument): string {
   return doc.json ?? petJson(toPet(doc));
+}
+
+/** A stored pet's id and JSON text. */
+export function petJsonRecord(doc: PetDocument): PetJson {
+  return { id: toNumber(doc._id), json: petJsonOf(doc) };
 }

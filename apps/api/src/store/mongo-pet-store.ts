@@ -14,8 +14,8 @@ import { type IdempotencyDocument, MongoIdempotency } from './mongo-idempotency.
 import {
   type PetDocument,
   petJsonOf,
+  petJsonRecord,
   toNumber,
-  toPet,
   toPetDocument,
 } from './mongo-pet-document.js';
 import type {
@@ -23,10 +23,9 @@ import type {
   IdempotentCreateResult,
   ListPetsOptions,
   PetDraft,
-  PetPage,
+  PetJson,
   PetPageJson,
   PetStore,
-  StoredPet,
 } from './pet-store.js';
 import { pageJson } from './pet-store.js';
 
@@ -110,13 +109,13 @@ export class MongoPetStore implements PetStore {
     return store;
   }
 
-  async create(draft: PetDraft): Promise<StoredPet> {
+  async create(draft: PetDraft): Promise<PetJson> {
     for (let attempt = 1; ; attempt++) {
       const id = await this.#allocateId();
       const doc = toPetDocument(id, draft);
       try {
         await guarded(() => this.#pets.insertOne(doc));
-        return toPet(doc);
+        return petJsonRecord(doc);
       } catch (error) {
         // MongoDB's $inc is atomic, so this never happens there. Servers that only emulate
         // it (FerretDB 1.x) can hand two processes one block: the unique _id catches it, and
@@ -131,19 +130,9 @@ export class MongoPetStore implements PetStore {
     return this.#idempotency.createOnce(request);
   }
 
-  async get(id: number): Promise<StoredPet | undefined> {
-    const doc = await guarded(() => this.#pets.findOne({ _id: Long.fromNumber(id) }));
-    return doc ? toPet(doc) : undefined;
-  }
-
   async getJson(id: number): Promise<string | undefined> {
     const doc = await guarded(() => this.#pets.findOne({ _id: Long.fromNumber(id) }));
     return doc ? petJsonOf(doc) : undefined;
-  }
-
-  async list(options: ListPetsOptions): Promise<PetPage> {
-    const docs = await this.#page(options);
-    return { pets: docs.slice(0, options.limit).map(toPet), hasMore: docs.length > options.limit };
   }
 
   async listJson(options: ListPetsOptions): Promise<PetPageJson> {

@@ -25,11 +25,10 @@ export function petOf(id: number, draft: PetDraft): StoredPet {
   return pet as StoredPet;
 }
 
-export interface PetPage {
-  /** At most `limit` pets, ascending by id. */
-  pets: readonly StoredPet[];
-  /** Whether more pets follow the last one. */
-  hasMore: boolean;
+/** A stored pet as the API sends it: its id, and its JSON text (`petJson`). */
+export interface PetJson {
+  id: number;
+  json: string;
 }
 
 /** A page as the API sends it: the JSON text of its array, made of the pets' stored texts. */
@@ -44,7 +43,8 @@ export interface PetPageJson {
 
 /**
  * The JSON text of a pet as the API sends it. Pets never change once stored, so a store makes
- * each pet's text once, when it stores it, and answers reads with it: a read serialises nothing.
+ * each pet's text once, when it stores it, and answers creates and reads with it: nothing is
+ * serialised twice, and a page is a join.
  */
 export const petJson = (pet: StoredPet): string => JSON.stringify(pet);
 
@@ -64,9 +64,9 @@ export interface IdempotentCreate {
 
 export type IdempotentCreateResult =
   /** This call created the pet (or finished the create of an earlier call that died). */
-  | { outcome: 'created'; pet: StoredPet }
+  | { outcome: 'created'; pet: PetJson }
   /** An earlier call with this key and fingerprint created it: nothing new was stored. */
-  | { outcome: 'replayed'; pet: StoredPet }
+  | { outcome: 'replayed'; pet: PetJson }
   /** The key was used with another fingerprint: nothing was stored. */
   | { outcome: 'key-reused' }
   /** An earlier call with this key is still at work: try again shortly. */
@@ -76,21 +76,22 @@ export type IdempotentCreateResult =
 export const idempotencyRecordId = (scope: string, key: string): string =>
   JSON.stringify([scope, key]);
 
-/** The storage port: the in-memory and MongoDB adapters both pass `test/store/pet-store-suite.ts`. */
+/**
+ * The storage port: the in-memory and MongoDB adapters both pass `test/store/pet-store-suite.ts`.
+ * Every pet comes out as the JSON text kept since it was stored (`petJson`).
+ */
 export interface PetStore {
   /** Stores a new pet under a fresh, unique, ascending id. */
-  create(draft: PetDraft): Promise<StoredPet>;
+  create(draft: PetDraft): Promise<PetJson>;
   /**
    * `create`, at most once per scope and key for `IDEMPOTENCY_KEY_TTL_MS` (24 h): a repeat with
    * the same fingerprint gets the first pet back, even when the call that created it never
    * finished (a crash, a lost connection).
    */
   createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult>;
-  get(id: number): Promise<StoredPet | undefined>;
-  list(options: ListPetsOptions): Promise<PetPage>;
-  /** `get`, as the pet's JSON text kept since it was stored (`petJson`). */
+  /** The pet with `id`, as its JSON text. */
   getJson(id: number): Promise<string | undefined>;
-  /** `list`, as the join of the page's stored JSON texts (`pageJson`). */
+  /** A page of pets, as the join of their JSON texts (`pageJson`). */
   listJson(options: ListPetsOptions): Promise<PetPageJson>;
   /** Resolves when the store can serve requests; rejects with `StoreUnavailableError` otherwise. */
   ping(): Promise<void>;

@@ -9,10 +9,12 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
+import { setGlobalErrorHandler } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { defaultResource, detectResources, envDetector } from '@opentelemetry/resources';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import type { AppState } from '../http/app-state.js';
@@ -22,15 +24,14 @@ import type {
   IdempotentCreateResult,
   ListPetsOptions,
   PetDraft,
-  PetPage,
+  PetJson,
   PetPageJson,
   PetStore,
-  StoredPet,
 } from '../store/pet-store.js';
+import { exportFailure } from './export-failure.js';
 import { ExportProblems } from './export-problems.js';
 import type { RequestTracing } from './request-tracing.js';
-import { RootSampling, samplerFromEnv } from './root-sampling.js';
-import { type SpanExportEvents, WorkerSpanProcessor } from './worker-span-processor.js';
+import { samplerFromEnv } from './sampler-from-env.js';
 
 const TRACER_NAME = '@animal-store/api';
 
@@ -38,33 +39,18 @@ const TRACER_NAME = '@animal-store/api';
  * The server span of each request: its parent is the caller's `traceparent` (and `tracestate`),
  * if any; it is the active span while the request is served, so the store's spans (and the
  * MongoDB driver's) are its children. Named `METHOD /route/template` once routed, never by the
- * raw path; a 5xx marks it as an error.
- *
- * A request the sampler leaves out costs next to nothing: one that starts a trace is decided by
- * one random draw before any span or id exists (`RootSampling`), the caller's context is read
- * only when it sent one, and an unsampled request runs outside any context (no `context.with`),
- * so nothing is carried across its `await`s. Its children need nothing: `TracedPetStore` makes no
- * span without a recording parent, and the MongoDB instrumentation none without a parent span.
- * The access log gets the trace id of a sampled request and of a caller's trace; an unsampled
- * root request has none, as nothing anywhere would carry it.
+ * raw path; a 5xx marks it as an error. The sampler decides when the span starts: a span that
+ * does not record is not made active, so the request's store calls make no span either (kept
+ * for speed: see PERFORMANCE.md). The access log gets the trace id of a recorded request and of
+ * a caller's trace; an unsampled root request has none, as nothing anywhere would carry it.
  */
-function serverSpans(tracer: Tracer, roots: RootSampling): Middleware<AppState> {
+function serverSpans(tracer: Tracer): Middleware<AppState> {
   return (ctx, next) => {
-    const method = ctx.req.method ?? 'GET';
-    const headers = ctx.req.headers;
-    if (headers.traceparent === undefined && headers.baggage === undefined) {
-      if (!roots.sampleRoot()) return next();
-      return serveInSpan(ctx, next, tracer.startSpan(method, SERVER, ROOT_CONTEXT), ROOT_CONTEXT);
-    }
-    const parent = propagation.extract(ROOT_CONTEXT, headers);
-    // The samplers the API takes (`OTEL_TRACES_SAMPLER`) decide on the parent and trace id alone:
-    // the attributes are set once the span records, so an unsampled request makes none.
-    const span = tracer.startSpan(method, SERVER, parent);
-    if (!span.isRecording()) {
-      ctx.state.traceId = span.spanContext().traceId;
-      return next();
-    }
-    return serveInSpan(ctx, next, span, parent);
+    const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers);
+    const span = tracer.startSpan(ctx.method, SERVER, parent);
+    if (span.isRecording()) return serveInSpan(ctx, next, span, parent);
+    if (trace.getSpanContext(parent) !== undefined) ctx.state.traceId = span.spanContext().traceId;
+    return next();
   };
 }
 
@@ -77,7 +63,7 @@ async function serveInSpan(
   span: Span,
   parent: Context,
 ): Promise<void> {
-  const method = ctx.req.method ?? 'GET';
+  const method = ctx.method;
   ctx.state.traceId = span.spanContext().traceId;
   span.setAttributes({
     'http.request.method': method,
@@ -113,7 +99,7 @@ class TracedPetStore implements PetStore {
     readonly tracer: Tracer,
   ) {}
 
-  create(draft: PetDraft): Promise<StoredPet> {
+  create(draft: PetDraft): Promise<PetJson> {
     if (!recording()) return this.inner.create(draft);
     return this.#span('create', () => this.inner.create(draft));
   }
@@ -121,16 +107,6 @@ class TracedPetStore implements PetStore {
   createOnce(request: IdempotentCreate): Promise<IdempotentCreateResult> {
     if (!recording()) return this.inner.createOnce(request);
     return this.#span('createOnce', () => this.inner.createOnce(request));
-  }
-
-  get(id: number): Promise<StoredPet | undefined> {
-    if (!recording()) return this.inner.get(id);
-    return this.#span('get', () => this.inner.get(id));
-  }
-
-  list(options: ListPetsOptions): Promise<PetPage> {
-    if (!recording()) return this.inner.list(options);
-    return this.#span('list', () => this.inner.list(options));
   }
 
   getJson(id: number): Promise<string | undefined> {
@@ -175,19 +151,21 @@ class TracedPetStore implements PetStore {
 /**
  * OpenTelemetry's Node tracer, configured by the standard `OTEL_*` variables (the exporter's
  * endpoint, headers, timeout and compression, the sampler, the batch processor, the service
- * name and resource attributes), batching and exporting OTLP/HTTP JSON in a worker thread
- * (`WorkerSpanProcessor`), with W3C trace context and baggage propagation and the MongoDB
- * driver's instrumentation. Spans lost on the way are logged (`exportEvents`).
+ * name and resource attributes): the SDK's `BatchSpanProcessor` and OTLP/HTTP JSON exporter,
+ * with W3C trace context and baggage propagation and the MongoDB driver's instrumentation.
+ * Batches that could not be sent are logged (`exportProblems`).
  */
 export function startOpenTelemetry(env: NodeJS.ProcessEnv, logger: Logger): RequestTracing {
-  const { sampler, rootRatio } = samplerFromEnv(env);
-  const roots = new RootSampling(rootRatio);
+  // A batch the exporter could not send (its retries spent) reaches the SDK's global error
+  // handler, which would otherwise write the whole error, the collector's answer included, to a
+  // diagnostic logger nobody set. The log gets what `exportFailure` keeps of it.
+  const problems = exportProblems(logger);
+  setGlobalErrorHandler((error) => problems.report(exportFailure(error)));
   const resource = defaultResource().merge(detectResources({ detectors: [envDetector] }));
   const provider = new NodeTracerProvider({
-    sampler,
-    idGenerator: roots,
+    sampler: samplerFromEnv(env),
     resource,
-    spanProcessors: [new WorkerSpanProcessor(resource, exportEvents(logger))],
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   provider.register();
   registerInstrumentations({
@@ -196,23 +174,15 @@ export function startOpenTelemetry(env: NodeJS.ProcessEnv, logger: Logger): Requ
   });
   const tracer = provider.getTracer(TRACER_NAME);
   return {
-    middleware: serverSpans(tracer, roots),
+    middleware: serverSpans(tracer),
     traceStore: (store) => new TracedPetStore(store, tracer),
     shutdown: () => provider.shutdown(),
   };
 }
 
-/**
- * Spans that were not sent, as log lines: a warning for a batch the exporter gave up on (at most
- * one a minute, `ExportProblems`), an error if the worker that sends them ever stops.
- */
-export function exportEvents(logger: Logger): SpanExportEvents {
-  const problems = new ExportProblems((cause, unlogged) =>
+/** Batches of spans that were not sent, as warnings: at most one a minute (`ExportProblems`). */
+export function exportProblems(logger: Logger): ExportProblems {
+  return new ExportProblems((cause, unlogged) =>
     logger.warn({ cause, ...(unlogged > 0 ? { unlogged } : {}) }, 'spans not sent'),
   );
-  return {
-    problem: (message) => problems.report(message),
-    stopped: (reason) =>
-      logger.error({ cause: reason }, 'span export stopped: spans are no longer sent'),
-  };
 }

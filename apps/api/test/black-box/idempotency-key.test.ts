@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
 import { errorBody, json, read, startTestApi, TEST_KEY } from '../helpers/api.js';
+import { readPage } from '../helpers/store.js';
 
 const OTHER_KEY = 'other-client-key';
 const api = await startTestApi({
@@ -20,7 +21,7 @@ const post = (body: string, key?: string, headers: Record<string, string> = json
   });
 
 async function countNamed(name: string): Promise<number> {
-  return (await api.store.list({ limit: 1000 })).pets.filter((p) => p.name === name).length;
+  return (await readPage(api.store, { limit: 1000 })).pets.filter((p) => p.name === name).length;
 }
 
 describe('POST /v1/pets with an Idempotency-Key', () => {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredPet } from '../../src/store/pet-store.js';
 import { json, type PetBody, startTestApi } from '../helpers/api.js';
-import { testStoreKind } from '../helpers/store.js';
+import { readPage, testStoreKind } from '../helpers/store.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 // Clients retry creates through a proxy that loses 30% of the responses after the API has
@@ -86,7 +86,7 @@ async function petsByName(): Promise<Map<string, StoredPet[]>> {
   const byName = new Map<string, StoredPet[]>();
   let after: number | undefined;
   for (;;) {
-    const page = await api.store.list({ limit: 100, after });
+    const page = await readPage(api.store, { limit: 100, after });
     for (const pet of page.pets) byName.set(pet.name, [...(byName.get(pet.name) ?? []), pet]);
     after = page.pets.at(-1)?.id;
     if (!page.hasMore) return byName;

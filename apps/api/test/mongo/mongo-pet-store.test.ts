@@ -2,7 +2,7 @@ import { uniqueDbName } from '@animal-store/test-db';
 import { Long } from 'mongodb';
 import { describe, expect, inject, it } from 'vitest';
 import { MongoPetStore } from '../../src/store/mongo-pet-store.js';
-import { openMongoTestStore } from '../helpers/store.js';
+import { openMongoTestStore, readPage, readPet } from '../helpers/store.js';
 import { petStoreSuite } from '../store/pet-store-suite.js';
 
 petStoreSuite('MongoPetStore', (options) => openMongoTestStore(undefined, options));
@@ -35,7 +35,7 @@ describe('MongoPetStore on disk', () => {
     try {
       const b = await second.create({ name: 'b', categoryId: 1, status: 'available' });
       expect(b.id).toBeGreaterThan(a.id);
-      expect((await second.list({ limit: 10 })).pets.map((p) => p.name)).toEqual(['a', 'b']);
+      expect((await readPage(second, { limit: 10 })).pets.map((p) => p.name)).toEqual(['a', 'b']);
     } finally {
       await second.db.dropDatabase();
       await second.close();
@@ -50,7 +50,7 @@ describe('MongoPetStore on disk', () => {
       const created = await store.create({ name: 'new', categoryId: 1, status: 'available' });
       expect(created.id).not.toBe(1);
       expect((await pets.findOne({ _id: Long.fromNumber(1) }))?.name).toBe('already here');
-      expect((await store.get(created.id))?.name).toBe('new');
+      expect((await readPet(store, created.id))?.name).toBe('new');
     } finally {
       await store.close();
     }
