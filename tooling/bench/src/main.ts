@@ -29,7 +29,7 @@ async function run(settings: Settings, progress: (line: string) => void): Promis
   const out = `${settings.out ? resolve(cwd, settings.out) : resolve(PACKAGE_ROOT, 'results', name)}.json`;
   const { out: _o, writeReadme: _w, from: _f, ...kept } = settings;
   const sink = await spanSink();
-  const defs = lineup(settings.tracing, sink.origin);
+  const defs = lineup(settings.tracing, sink.origin, settings.undone);
   const report: Report = {
     version: 10,
     mode: settings.smoke ? 'smoke' : 'full',

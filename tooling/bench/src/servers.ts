@@ -16,7 +16,7 @@ const own = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** A server the bench runs: its name in the report, its script, what it adds to its environment. */
 export interface ServerDef {
-  /** `api`, `traced`, `fastify` or `limit`. */
+  /** `api`, `traced`, `undone`, `fastify` or `limit`. */
   name: string;
   script: string;
   env: Readonly<Record<string, string>>;
@@ -33,9 +33,14 @@ const API_ENV = { API_KEYS: BENCH_API_KEY, RATE_LIMIT_REQUESTS: '0', LOG_LEVEL: 
 
 /**
  * The servers of a run, in the order of the first round: the API, the API traced at `tracing`
- * (its spans go to `sinkOrigin`), the Fastify peer, the replay limit (which sends `replay`).
+ * (its spans go to `sinkOrigin`), the `undone` build traced alike (a change kept for speed
+ * undone), the Fastify peer, the replay limit (which sends `replay`).
  */
-export function lineup(tracing: number | undefined, sinkOrigin: string): ServerDef[] {
+export function lineup(
+  tracing: number | undefined,
+  sinkOrigin: string,
+  undone?: string,
+): ServerDef[] {
   const servers: ServerDef[] = [
     { name: 'api', script: API_MAIN, env: API_ENV, stores: true, match: 'exact' },
   ];
@@ -47,6 +52,9 @@ export function lineup(tracing: number | undefined, sinkOrigin: string): ServerD
       OTEL_TRACES_SAMPLER_ARG: String(tracing),
     };
     servers.push({ name: 'traced', script: API_MAIN, env, stores: true, match: 'exact' });
+    if (undone !== undefined) {
+      servers.push({ name: 'undone', script: undone, env, stores: true, match: 'exact' });
+    }
   }
   const key = { API_KEY: BENCH_API_KEY };
   servers.push(

@@ -9,6 +9,10 @@ const OPTIONS = {
   rounds: ['N', 'interleaved rounds, each of fresh processes (default: 8)'],
   duration: ['S', 'seconds of each measured run (default: 2.5)'],
   tracing: ['RATIO', 'sampling ratio of the traced API, or "off" (default: 0.01)'],
+  undone: [
+    'MAIN',
+    "another build's main.js (the API with a change kept for speed undone), run as `traced` is",
+  ],
   'rss-pets': ['N', 'pets added for the RSS per stored pet, 0 for none (default: 50000)'],
   'no-pin': ['', 'do not pin the driver and the servers to separate CPUs'],
   out: ['PATH', 'the report, PATH.json and PATH.md (default: results/latest)'],
@@ -70,6 +74,9 @@ export function parseSettings(argv: string[]) {
   if (unknown !== undefined) {
     throw new Error(`--endpoints: unknown "${unknown}" (one of ${ENDPOINT_IDS.join(', ')})`);
   }
+  if (values.undone !== undefined && values.tracing === 'off') {
+    throw new Error('--undone runs beside the traced API: it needs --tracing');
+  }
   if (values.from !== undefined && !values['write-readme']) {
     throw new Error('--from only goes with --write-readme');
   }
@@ -97,6 +104,8 @@ export function parseSettings(argv: string[]) {
     /** The fixed rate: this fraction of the API's req/s at saturation in the first round. */
     rateFraction: smoke ? 1 : 0.2,
     tracing: ratio(values.tracing),
+    /** The API with a change kept for speed undone (apps/api/PERFORMANCE.md), traced alike. */
+    undone: values.undone,
     rssPets: positive('rss-pets', values['rss-pets'], smoke ? 500 : 50_000),
     pin: !(values['no-pin'] ?? false),
     /** The report's path, without `.json` or `.md`, relative to the caller's directory. */
