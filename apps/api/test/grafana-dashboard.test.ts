@@ -7,16 +7,14 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { deployFile as deploy, freePort } from './helpers/balancers.js';
 import { startApiProcess } from './helpers/processes.js';
 import { exchange } from './helpers/raw-http.js';
 
-const deploy = (path: string) => fileURLToPath(new URL(`../../../deploy/${path}`, import.meta.url));
 const JOB = 'animal-store-api';
 const KEY = 'dashboard-key-0123456789';
 
@@ -34,15 +32,6 @@ const panels = dashboard.panels.filter((panel) => panel.type !== 'row');
 /** A panel's query as Grafana sends it: the dashboard's variables filled in. */
 const filled = (expr: string) =>
   expr.replaceAll('$__rate_interval', '1m').replaceAll('$job', JOB).replaceAll('$instance', '.*');
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 describe('deploy/grafana/animal-store.json', () => {
   it('ships in deploy/kubernetes as a ConfigMap Grafana loads, the same dashboard', () => {
