@@ -56,6 +56,24 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     JSON.parse(readFileSync(join(clone, DIRS[name] as string, 'package.json'), 'utf8')) as Manifest;
   let published: { status: number | null; output: string };
   let tagsBefore: string[];
+  let consumerInstalling: Promise<void> | undefined;
+  /** The registry's packages installed with npm into an empty project (once). */
+  const consumerInstall = () => {
+    consumerInstalling ??= (async () => {
+      writeFile(
+        consumer,
+        'package.json',
+        '{ "name": "consumer", "private": true, "type": "module" }\n',
+      );
+      // A project that gets @animal-store from its own registry and everything else from npm.
+      writeFile(consumer, '.npmrc', `@animal-store:registry=${registry.url}\n`);
+      await runOk('npm', ['install', '--no-audit', '--no-fund', ...PUBLIC], {
+        cwd: consumer,
+        env: cleanEnv({ npm_config_yes: 'false' }),
+      });
+    })();
+    return consumerInstalling;
+  };
   /** Each public package's tarball as the registry serves it, by name. */
   const tarballs: Record<string, string> = {};
 
@@ -105,6 +123,10 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
       writeFileSync(join(work, file), Buffer.from(await res.arrayBuffer()));
       tarballs[name] = join(work, file);
     }
+    // The two consumer projects' npm installs wait mostly on the network: both start now, side
+    // by side; each suite below waits for its own (and sees its failure).
+    packedSuite.install().catch(() => {});
+    consumerInstall().catch(() => {});
   }, 30 * 60_000);
 
   it('versions the packages: no changeset left, the mentions of versions follow', async () => {
@@ -185,7 +207,7 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     }
   });
 
-  describePackedPackages(join(work, 'packed'), (): Released => {
+  const packedSuite = describePackedPackages(join(work, 'packed'), (): Released => {
     const byKey = (key: 'contract' | 'conformance' | 'client') => `@animal-store/${key}`;
     const keys = ['contract', 'conformance', 'client'] as const;
     return {
@@ -199,19 +221,7 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
   });
 
   describe('installed from the registry with npm into an empty project', () => {
-    beforeAll(async () => {
-      writeFile(
-        consumer,
-        'package.json',
-        '{ "name": "consumer", "private": true, "type": "module" }\n',
-      );
-      // A project that gets @animal-store from its own registry and everything else from npm.
-      writeFile(consumer, '.npmrc', `@animal-store:registry=${registry.url}\n`);
-      await runOk('npm', ['install', '--no-audit', '--no-fund', ...PUBLIC], {
-        cwd: consumer,
-        env: cleanEnv({ npm_config_yes: 'false' }),
-      });
-    }, 10 * 60_000);
+    beforeAll(consumerInstall, 10 * 60_000);
 
     it('installs the tarballs the local registry holds, at the published versions', async () => {
       const lock = JSON.parse(readFileSync(join(consumer, 'package-lock.json'), 'utf8')) as {

@@ -110,9 +110,19 @@ function importEverything(report: ApiReport, alias: string): { imports: string; 
 
 /**
  * The suite, on what `released()` gives once the caller's `beforeAll` has run; `work` is an empty
- * folder of its own.
+ * folder of its own. `install()` starts the project's install (once): the caller may start it
+ * early, beside its own work; the suite waits for it.
  */
-export function describePackedPackages(work: string, released: () => Released): void {
+export function describePackedPackages(
+  work: string,
+  released: () => Released,
+): { install(): Promise<void> } {
+  let installing: Promise<void> | undefined;
+  let installProject: () => Promise<void> = async () => {};
+  const install = () => {
+    installing ??= installProject();
+    return installing;
+  };
   describe('the public packages, as packed for the release, installed with npm into an empty project', () => {
     let PACKAGES: Released['dirs'];
     const project = join(work, 'project');
@@ -131,7 +141,7 @@ export function describePackedPackages(work: string, released: () => Released): 
       await Promise.all(stops.map((stop) => stop()));
     });
 
-    beforeAll(async () => {
+    installProject = async () => {
       const { dirs, tarballs } = released();
       PACKAGES = dirs;
       packed.contract = await listTarball(tarballs.contract);
@@ -159,7 +169,9 @@ export function describePackedPackages(work: string, released: () => Released): 
         ],
         { cwd: project, env: npmEnv },
       );
-    }, 240_000);
+    };
+
+    beforeAll(install, 240_000);
 
     it.each([
       'contract',
@@ -361,4 +373,5 @@ console.log(API_VERSION, validateNewPet({ name: 'Rex', categoryId: 1 }).ok, CHEC
       await api.stop();
     });
   });
+  return { install };
 }
