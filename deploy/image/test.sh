@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Builds the repository's Dockerfile with Debian's buildah (no Docker engine: vfs storage, chroot
-# isolation), starts the image on 127.0.0.1 and runs the conformance kit against it (--strict).
+# Rehearses the release of the image and checks it: the release's own step
+# (tooling/release/image/release-image.sh) builds the repository's Dockerfile with Debian's buildah
+# (no Docker engine: vfs storage, chroot isolation), adds its SBOM and pushes it to a local registry
+# (Debian's docker-registry on 127.0.0.1); the image is pulled back from there, checked (labels,
+# SBOM, size at most 250 MB, no package manager), started on 127.0.0.1 and held to the conformance
+# kit (--strict). A second release step then finds the version pushed and does nothing.
 # No base image can be pulled here, so the base is a stand-in: Debian bookworm from debootstrap
 # (cached under ~/.cache/animal-store/image-base) with the `node` first on PATH, which must be the
 # Dockerfile's Node major (24; .ci/run puts npm's Node 24 first), this machine's npm and its
@@ -15,10 +19,15 @@ fail() { echo "image: FAILED: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap and buildah's chroot isolation)"
 command -v buildah >/dev/null || fail "buildah is not installed (Debian: apt-get install buildah)"
 command -v debootstrap >/dev/null || fail "debootstrap is not installed (Debian: apt-get install debootstrap)"
+command -v docker-registry >/dev/null || fail "docker-registry is not installed (Debian: apt-get install docker-registry)"
+# The image's bound, uncompressed (what `buildah images` shows).
+MAX_MB=250
 kit="$root/packages/conformance/bin/animal-store-conformance.js"
 [ -f "$root/packages/conformance/dist/cli.js" ] || fail "the kit is not built: run pnpm build first"
 
 buildah=(buildah --storage-driver vfs)
+# For the release step, which runs plain buildah.
+export STORAGE_DRIVER=vfs BUILDAH_ISOLATION=chroot
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/image-base"
 node_bin="$(readlink -f "$(command -v node)")"
 node_version="$("$node_bin" --version)"
@@ -30,15 +39,17 @@ esac
 # npm's package folder (npm is a link to its bin/npm-cli.js).
 npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
 base_tar="$cache/debian-bookworm.tar"
-base_ref="localhost/animal-store-base:node-$node_version"
+base_ref="localhost/animal-store-base:node-$node_version-slim"
 version="$(node -p "require('$root/apps/api/package.json').version")"
 revision="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
-image="localhost/animal-store-api:test"
 work="$(mktemp -d)"
 containers=()
 run_pid=""
+registry_pid=""
 cleanup() {
   [ -z "$run_pid" ] || kill "$run_pid" 2>/dev/null || true
+  [ -z "$registry_pid" ] || kill "$registry_pid" 2>/dev/null || true
+  [ -z "${image:-}" ] || "${buildah[@]}" rmi --force "$image" >/dev/null 2>&1 || true
   for c in "${containers[@]}"; do "${buildah[@]}" rm "$c" >/dev/null 2>&1 || true; done
   rm -rf "$work"
 }
@@ -60,6 +71,10 @@ if ! "${buildah[@]}" inspect --type image "$base_ref" >/dev/null 2>&1; then
   say "making $base_ref"
   c="$("${buildah[@]}" from scratch)"; containers+=("$c")
   "${buildah[@]}" add --quiet "$c" "$base_tar" /
+  # Slimmed as Debian's -slim images are: no downloaded packages, package lists, docs, manuals or
+  # translations.
+  "${buildah[@]}" run --isolation chroot "$c" -- sh -c 'rm -rf /var/cache/apt/archives/*.deb \
+    /var/lib/apt/lists/* /usr/share/doc/* /usr/share/man/* /usr/share/info/* /usr/share/locale/*' 
   "${buildah[@]}" copy --quiet "$c" "$node_bin" /usr/local/bin/node
   "${buildah[@]}" copy --quiet "$c" "$npm_dir" /usr/local/lib/node_modules/npm
   "${buildah[@]}" run --isolation chroot "$c" -- \
@@ -72,19 +87,65 @@ if ! "${buildah[@]}" inspect --type image "$base_ref" >/dev/null 2>&1; then
   "${buildah[@]}" commit --quiet "$c" "$base_ref" >/dev/null
 fi
 
-# 3. The repository's Dockerfile, as is.
-say "building $image from $root/Dockerfile on $base_ref"
-"${buildah[@]}" bud --isolation chroot --quiet \
-  --build-arg "BASE_IMAGE=$base_ref" --build-arg "VERSION=$version" --build-arg "REVISION=$revision" \
-  -t "$image" -f "$root/Dockerfile" "$root" >"$work/build.log" 2>&1 ||
-  { tail -40 "$work/build.log" >&2; fail "the build failed"; }
+free_port() {
+  node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
+}
 
-# 4. What the image says about itself.
+# 3. A registry on 127.0.0.1, empty, its storage in the work folder.
+registry_port="$(free_port)"
+cat >"$work/registry.yml" <<YAML
+version: 0.1
+log:
+  level: error
+storage:
+  filesystem:
+    rootdirectory: $work/registry
+http:
+  addr: 127.0.0.1:$registry_port
+YAML
+docker-registry serve "$work/registry.yml" >"$work/registry.log" 2>&1 &
+registry_pid=$!
+for _ in $(seq 1 600); do
+  curl -sf "http://127.0.0.1:$registry_port/v2/" >/dev/null && break
+  kill -0 "$registry_pid" 2>/dev/null || { cat "$work/registry.log" >&2; fail "docker-registry did not start"; }
+  sleep 0.1
+done
+curl -sf "http://127.0.0.1:$registry_port/v2/" >/dev/null || fail "docker-registry did not answer in 60 s"
+
+# 4. The release's image step, as the release workflow runs it, pushing to that registry.
+repository="127.0.0.1:$registry_port/animal-store-api"
+image="$repository:$version"
+say "release step: building $image from $root/Dockerfile on $base_ref, pushing it"
+pushed="$(IMAGE="$repository" BASE_IMAGE="$base_ref" TLS_VERIFY=false OUT_DIR="$work/out" \
+  bash "$root/tooling/release/image/release-image.sh" | tail -1)"
+case "$pushed" in "$image@sha256:"*) ;; *) fail "the release step printed no pushed digest: $pushed" ;; esac
+[ -f "$work/out/animal-store-api-$version.cdx.json" ] || fail "the release step wrote no SBOM file"
+# Pulled back from the registry (what a cluster would run), the digest the push reported.
+"${buildah[@]}" rmi --force "$image" >/dev/null
+"${buildah[@]}" pull --quiet --tls-verify=false "docker://$image" >/dev/null ||
+  fail "could not pull $image back"
+digest="$("${buildah[@]}" inspect --type image --format '{{.FromImageDigest}}' "$image")"
+[ "$image@$digest" = "$pushed" ] || fail "pulled $image@$digest, pushed $pushed"
+say "pushed and pulled back: $pushed"
+
+# 5. What the image says about itself.
 inspect() { "${buildah[@]}" inspect --type image --format "$1" "$image"; }
 [ "$(inspect '{{index .OCIv1.Config.Labels "org.opencontainers.image.version"}}')" = "$version" ] ||
   fail "label org.opencontainers.image.version is not $version"
 [ "$(inspect '{{index .OCIv1.Config.Labels "org.opencontainers.image.revision"}}')" = "$revision" ] ||
   fail "label org.opencontainers.image.revision is not $revision"
+source="$(inspect '{{index .OCIv1.Config.Labels "org.opencontainers.image.source"}}')"
+[[ "$source" == https://* ]] || fail "label org.opencontainers.image.source is not a URL: $source"
+# buildah gives the size in decimal units, three digits ("239 MB").
+size="$("${buildah[@]}" images --format '{{.Size}}' "$image")"
+mb="$(node -e "
+const [n, unit] = process.argv[1].split(' ');
+const per = { B: 1e-6, kB: 1e-3, MB: 1, GB: 1e3 }[unit];
+if (per === undefined || !(Number(n) >= 0)) process.exit(1);
+console.log(Math.ceil(Number(n) * per));
+" "$size")" || fail "cannot read the image's size: $size"
+say "size: $mb MB (uncompressed, as buildah counts it; the bound is $MAX_MB MB)"
+[ "$mb" -le "$MAX_MB" ] || fail "the image is $mb MB, over $MAX_MB MB"
 user="$(inspect '{{.OCIv1.Config.User}}')"
 case "$user" in "" | 0 | 0:* | root | root:*) fail "the image runs as root ($user)" ;; esac
 inspect '{{.OCIv1.Config.Env}}' | grep -q 'HOST=0.0.0.0' || fail "HOST=0.0.0.0 is not set"
@@ -93,10 +154,20 @@ mnt="$("${buildah[@]}" mount "$c")"
 [ ! -e "$mnt/app/node_modules/typescript" ] && [ ! -e "$mnt/app/node_modules/vitest" ] ||
   fail "development dependencies are in the image"
 [ -f "$mnt/app/dist/main.js" ] || fail "/app/dist/main.js is missing"
+# The SBOM names the image's own packages.
+sbom="$mnt/usr/share/doc/animal-store-api/sbom.cdx.json"
+[ -f "$sbom" ] || fail "the SBOM is not in the image"
+node -e "
+const bom = JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8'));
+const names = new Set(bom.components.map((c) => (c.group ? c.group + '/' : '') + c.name));
+const missing = ['koa', 'mongodb', 'pino', 'prom-client', '@animal-store/contract'].filter((n) => !names.has(n));
+if (bom.bomFormat !== 'CycloneDX' || missing.length > 0) { console.error('missing from the SBOM:', missing); process.exit(1); }
+console.log('image: SBOM: CycloneDX ' + bom.specVersion + ', ' + bom.components.length + ' components');
+" "$sbom" || fail "the SBOM does not list the image's packages"
 # Only what runs: no source map, declaration or TypeScript source, and no package manager.
 leftovers="$(find "$mnt/app" -type f \( -name '*.map' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' \) | head -5)"
 [ -z "$leftovers" ] || fail "source maps or TypeScript files are in the image: ${leftovers//$mnt/}"
-for tool in npm npx corepack yarn; do
+for tool in npm npx corepack yarn yarnpkg; do
   found="$(find "$mnt/usr" "$mnt/opt" "$mnt/bin" -name "$tool" 2>/dev/null | head -1)"
   [ -z "$found" ] || fail "$tool is in the image: ${found#"$mnt"}"
 done
@@ -106,8 +177,8 @@ said="$("${buildah[@]}" run --isolation chroot "$c" -- node dist/main.js --versi
   fail "--version said: $said"
 say "labels, user $user, --version: $said"
 
-# 5. Started (on 127.0.0.1: buildah's chroot shares this machine's network) and held to the kit.
-port="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+# 6. Started (on 127.0.0.1: buildah's chroot shares this machine's network) and held to the kit.
+port="$(free_port)"
 key="img_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
 "${buildah[@]}" run --isolation chroot --env HOST=127.0.0.1 --env "PORT=$port" \
   --env "API_KEYS=$key" --env RATE_LIMIT_REQUESTS=0 "$c" -- node dist/main.js >"$work/api.log" 2>&1 &
@@ -125,4 +196,10 @@ node "$kit" --base-url "http://127.0.0.1:$port/v1" --api-key "$key" --strict ||
 kill -TERM "$run_pid"
 wait "$run_pid" || true
 run_pid=""
+
+# 7. The release step again: the version is in the registry, nothing is built or pushed.
+again="$(IMAGE="$repository" BASE_IMAGE="$base_ref" TLS_VERIFY=false OUT_DIR="$work/out" \
+  bash "$root/tooling/release/image/release-image.sh" 2>"$work/again.log" | tail -1)"
+grep -q "in the registry already" "$work/again.log" || { cat "$work/again.log" >&2; fail "the second release step did not find the version pushed"; }
+[ "$again" = "$pushed" ] || fail "the second release step names $again, not $pushed"
 say "passed"

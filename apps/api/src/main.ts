@@ -11,7 +11,7 @@ import { createLogger } from './logger.js';
 import { ApiMetrics } from './metrics/api-metrics.js';
 import { MongoPoolMetrics } from './metrics/mongo-pool-metrics.js';
 import { startServer } from './server.js';
-import { shutDown } from './shutdown.js';
+import { shutDown, stopOnSignals } from './shutdown.js';
 import { createStore } from './store/create-store.js';
 import { StoreUnavailableError } from './store/pet-store.js';
 import { startTracing } from './tracing/tracing.js';
@@ -99,12 +99,9 @@ async function main(): Promise<void> {
     { host: config.host, port: config.port },
     config.serverLimits,
   );
-  const hurry = new AbortController();
-  let stopping = false;
-  const stop = (signal: string) => {
-    // A second signal cuts the drain delay short.
-    if (stopping) return hurry.abort();
-    stopping = true;
+  // A runner's copy of the first signal (`pnpm start` gets its own when the whole process group
+  // is signalled) is not a second signal: the drain goes on.
+  stopOnSignals(process, logger, (signal, hurry) => {
     const exit = (code: number) => process.exit(code);
     // The spans still queued go out after the store closes, within the shutdown's deadline.
     const closing = {
@@ -120,14 +117,12 @@ async function main(): Promise<void> {
         logger,
         drainDelayMs: config.drainDelayMs,
         timeoutMs: config.shutdownTimeoutMs,
-        hurry: hurry.signal,
+        hurry,
         exit,
       },
       signal,
     );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  });
   // Only now: whoever waits for this line may signal the process at once.
   logger.info({ config: fingerprint, url: `${running.origin}${API_PREFIX}` }, 'listening');
 }

@@ -1,6 +1,7 @@
+import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { shutDown } from '../src/shutdown.js';
+import { SIGNAL_COPY_WINDOW_MS, StopSignals, shutDown, stopOnSignals } from '../src/shutdown.js';
 
 const TIMEOUT_MS = 1_000;
 const MARGIN_MS = 500;
@@ -96,5 +97,69 @@ describe('shutDown', () => {
     await vi.advanceTimersByTimeAsync(TIMEOUT_MS + MARGIN_MS + 1);
     expect(exit.mock.calls).toEqual([[1]]);
     expect(lines.at(-1)).toMatchObject({ level: 50, msg: 'shutdown failed' });
+  });
+});
+
+describe('StopSignals', () => {
+  it('takes the same signal again within the copy window as a copy, later as a second signal', () => {
+    let now = 1_000_000;
+    const signals = new StopSignals(() => now);
+    expect(signals.receive('SIGTERM')).toBe('stop');
+    now += SIGNAL_COPY_WINDOW_MS - 1;
+    expect(signals.receive('SIGTERM')).toBe('copy');
+    now += 1;
+    expect(signals.receive('SIGTERM')).toBe('hurry');
+    expect(signals.receive('SIGINT')).toBe('ignored');
+  });
+
+  it('takes another signal as a second signal at once (Ctrl-C during a SIGTERM drain)', () => {
+    const signals = new StopSignals(() => 0);
+    expect(signals.receive('SIGTERM')).toBe('stop');
+    expect(signals.receive('SIGINT')).toBe('hurry');
+  });
+});
+
+describe('stopOnSignals', () => {
+  function listen() {
+    const source = new EventEmitter();
+    const lines: { msg: string; signal?: string }[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(JSON.parse(line)) });
+    let now = 0;
+    const stops: { signal: string; hurry: AbortSignal }[] = [];
+    stopOnSignals(
+      source,
+      logger,
+      (signal, hurry) => stops.push({ signal, hurry }),
+      new StopSignals(() => now),
+    );
+    return {
+      source,
+      lines,
+      stops,
+      later: (ms: number) => {
+        now += ms;
+      },
+    };
+  }
+
+  it('stops once on a signal and its copy, the drain not hurried', () => {
+    const { source, lines, stops } = listen();
+    source.emit('SIGTERM');
+    source.emit('SIGTERM');
+    expect(stops.map((s) => [s.signal, s.hurry.aborted])).toEqual([['SIGTERM', false]]);
+    expect(lines).toMatchObject([{ signal: 'SIGTERM', msg: expect.stringMatching(/copy/) }]);
+  });
+
+  it("hurries on a person's second signal, once", () => {
+    const { source, lines, stops, later } = listen();
+    source.emit('SIGINT');
+    later(SIGNAL_COPY_WINDOW_MS);
+    source.emit('SIGINT');
+    source.emit('SIGTERM');
+    expect(stops).toHaveLength(1);
+    expect(stops[0]?.hurry.aborted).toBe(true);
+    expect(lines).toMatchObject([
+      { signal: 'SIGINT', msg: 'second signal: the drain is cut short' },
+    ]);
   });
 });

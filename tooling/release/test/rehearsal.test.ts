@@ -4,7 +4,9 @@
  * commit, `pnpm release:publish` to the local registry (twice: the second publishes nothing);
  * then the three packages installed from that registry with npm into an empty project and used
  * against the API, and the kit's single executable built and checked as the release workflow
- * does. Only committed work is rehearsed (a clone holds no uncommitted change).
+ * does. The tarballs published are the ones the packed-package tests install (packed once:
+ * support/packed-packages.ts). Only committed work is rehearsed (a clone holds no uncommitted
+ * change).
  */
 import {
   chmodSync,
@@ -17,6 +19,7 @@ import {
 import { dirname, join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/api.js';
+import { describePackedPackages, type Released } from './support/packed-packages.js';
 import { cleanEnv, REPO_ROOT, run, runOk, tempDir, writeFile } from './support/temp.js';
 import { type Registry, startRegistry } from './support/verdaccio.js';
 
@@ -53,6 +56,26 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     JSON.parse(readFileSync(join(clone, DIRS[name] as string, 'package.json'), 'utf8')) as Manifest;
   let published: { status: number | null; output: string };
   let tagsBefore: string[];
+  let consumerInstalling: Promise<void> | undefined;
+  /** The registry's packages installed with npm into an empty project (once). */
+  const consumerInstall = () => {
+    consumerInstalling ??= (async () => {
+      writeFile(
+        consumer,
+        'package.json',
+        '{ "name": "consumer", "private": true, "type": "module" }\n',
+      );
+      // A project that gets @animal-store from its own registry and everything else from npm.
+      writeFile(consumer, '.npmrc', `@animal-store:registry=${registry.url}\n`);
+      await runOk('npm', ['install', '--no-audit', '--no-fund', ...PUBLIC], {
+        cwd: consumer,
+        env: cleanEnv({ npm_config_yes: 'false' }),
+      });
+    })();
+    return consumerInstalling;
+  };
+  /** Each public package's tarball as the registry serves it, by name. */
+  const tarballs: Record<string, string> = {};
 
   beforeAll(async () => {
     registry = await startRegistry(join(work, 'registry'));
@@ -87,6 +110,23 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     const first = await pnpm(['release:publish']);
     published = { status: first.status, output: first.stdout + first.stderr };
     expect(published.status, published.output).toBe(0);
+    // The tarballs the registry now holds, downloaded once for every test that reads them.
+    for (const name of PUBLIC) {
+      const { version } = manifest(name);
+      const dist = (await registry.packument(name))?.versions[version]?.dist as { tarball: string };
+      const res = await fetch(dist.tarball, {
+        headers: { authorization: `Bearer ${registry.token}` },
+      });
+      expect(res.ok, name).toBe(true);
+      const file = `tarballs/${name.slice(1).replace('/', '-')}-${version}.tgz`;
+      writeFile(work, file, '');
+      writeFileSync(join(work, file), Buffer.from(await res.arrayBuffer()));
+      tarballs[name] = join(work, file);
+    }
+    // The two consumer projects' npm installs wait mostly on the network: both start now, side
+    // by side; each suite below waits for its own (and sees its failure).
+    packedSuite.install().catch(() => {});
+    consumerInstall().catch(() => {});
   }, 30 * 60_000);
 
   it('versions the packages: no changeset left, the mentions of versions follow', async () => {
@@ -132,15 +172,8 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
 
   it('puts in each tarball what `files` lists and nothing else; source maps stay inside', async () => {
     for (const name of PUBLIC) {
-      const { version, files } = manifest(name);
-      const dist = (await registry.packument(name))?.versions[version]?.dist as { tarball: string };
-      const tarball = join(work, 'tarballs', `${name.replace('/', '-')}.tgz`);
-      const res = await fetch(dist.tarball, {
-        headers: { authorization: `Bearer ${registry.token}` },
-      });
-      expect(res.ok).toBe(true);
-      writeFile(work, `tarballs/${name.replace('/', '-')}.tgz`, '');
-      writeFileSync(tarball, Buffer.from(await res.arrayBuffer()));
+      const { files } = manifest(name);
+      const tarball = tarballs[name] as string;
       const entries = (await runOk('tar', ['-tzf', tarball], { cwd: work }))
         .split('\n')
         .filter((entry) => entry && !entry.endsWith('/'))
@@ -174,20 +207,21 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     }
   });
 
+  const packedSuite = describePackedPackages(join(work, 'packed'), (): Released => {
+    const byKey = (key: 'contract' | 'conformance' | 'client') => `@animal-store/${key}`;
+    const keys = ['contract', 'conformance', 'client'] as const;
+    return {
+      dirs: Object.fromEntries(
+        keys.map((k) => [k, join(clone, DIRS[byKey(k)] as string)]),
+      ) as Released['dirs'],
+      tarballs: Object.fromEntries(
+        keys.map((k) => [k, tarballs[byKey(k)] as string]),
+      ) as Released['tarballs'],
+    };
+  });
+
   describe('installed from the registry with npm into an empty project', () => {
-    beforeAll(async () => {
-      writeFile(
-        consumer,
-        'package.json',
-        '{ "name": "consumer", "private": true, "type": "module" }\n',
-      );
-      // A project that gets @animal-store from its own registry and everything else from npm.
-      writeFile(consumer, '.npmrc', `@animal-store:registry=${registry.url}\n`);
-      await runOk('npm', ['install', '--no-audit', '--no-fund', ...PUBLIC], {
-        cwd: consumer,
-        env: cleanEnv({ npm_config_yes: 'false' }),
-      });
-    }, 10 * 60_000);
+    beforeAll(consumerInstall, 10 * 60_000);
 
     it('installs the tarballs the local registry holds, at the published versions', async () => {
       const lock = JSON.parse(readFileSync(join(consumer, 'package-lock.json'), 'utf8')) as {
