@@ -1,6 +1,8 @@
 import { defineProject } from 'vitest/config';
+import { sourceConditions } from '../../vitest.source.js';
 
 export default defineProject({
+  ...sourceConditions,
   test: {
     name: 'test-db',
     include: ['test/**/*.test.ts'],

@@ -1,0 +1,13 @@
+export { API_MAIN, type StartApiOptions, type StartedApi, startBuiltApi } from './api.js';
+export { launchChromium } from './chromium.js';
+export { freePort } from './port.js';
+export {
+  type LoggedProcess,
+  type SpawnLoggedOptions,
+  START_TIMEOUT_MS,
+  type StartedProcess,
+  spawnLogged,
+  startLogged,
+  waitUntil,
+} from './process.js';
+export { PYTHON_VENV } from './python.js';

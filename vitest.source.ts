@@ -1,0 +1,11 @@
+// Tests import the workspace's packages from their source (each package's `@animal-store/source`
+// export condition, which the packages' tsconfig.json use for type checks too), so a test run
+// sees the current source of what it imports, built or not. What a test spawns or reads from
+// dist/ comes from the build that each package's `test` script runs first.
+const SOURCE = '@animal-store/source';
+
+/** Vite's default conditions, after the source condition. */
+export const sourceConditions = {
+  resolve: { conditions: [SOURCE, 'module', 'browser', 'development|production'] },
+  ssr: { resolve: { conditions: [SOURCE, 'module', 'node', 'development|production'] } },
+};
