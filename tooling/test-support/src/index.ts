@@ -2,7 +2,9 @@ export { API_MAIN, type StartApiOptions, type StartedApi, startBuiltApi } from '
 export { launchChromium } from './chromium.js';
 export { freePort } from './port.js';
 export {
+  type Finished,
   type LoggedProcess,
+  runProcess,
   type SpawnLoggedOptions,
   START_TIMEOUT_MS,
   type StartedProcess,

@@ -137,3 +137,35 @@ export async function startLogged(
   );
   return { ...started, match };
 }
+
+/** What a finished child process wrote and how it exited. */
+export interface Finished {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Its exit code; null when a signal ended it. */
+  readonly exitCode: number | null;
+}
+
+/**
+ * Runs `command` to its end without blocking the event loop (servers this process started keep
+ * being read) and collects its output; stdin is empty. Rejects only when it cannot be spawned.
+ */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string } = {},
+): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ stdout, stderr, exitCode }));
+  });
+}
