@@ -4,8 +4,11 @@
 // dist/ comes from the build that each package's `test` script runs first.
 const SOURCE = '@animal-store/source';
 
-/** Vite's default conditions, after the source condition. */
+/**
+ * Vitest's default conditions, after the source condition. Vitest hands the SSR ones to Node for
+ * the dependencies it does not transform, so they hold no `module` (ES builds Node cannot load).
+ */
 export const sourceConditions = {
   resolve: { conditions: [SOURCE, 'module', 'browser', 'development|production'] },
-  ssr: { resolve: { conditions: [SOURCE, 'module', 'node', 'development|production'] } },
+  ssr: { resolve: { conditions: [SOURCE, 'node', 'development|production'] } },
 };
