@@ -1,5 +1,5 @@
 // Tests import the workspace's packages from their source (each package's `@animal-store/source`
-// export condition, which the packages' tsconfig.json use for type checks too), so a test run
+// export condition; tsconfig.source.json maps the same files for type checks), so a test run
 // sees the current source of what it imports, built or not. What a test spawns or reads from
 // dist/ comes from the build that each package's `test` script runs first.
 const SOURCE = '@animal-store/source';

@@ -34,15 +34,18 @@ function accepted(schema: FieldSchema, bounds: boolean): readonly unknown[] {
 }
 
 /** A value of each of `fields` that the field accepts: its first. */
-const firstOf = (fields: Record<string, FieldSchema>) =>
+const firstOf = (fields: Record<string, object>) =>
   Object.fromEntries(
-    Object.entries(fields).map(([name, schema]) => [name, accepted(schema, false)[0]]),
+    Object.entries(fields).map(([name, schema]) => [
+      name,
+      accepted(schema as FieldSchema, false)[0],
+    ]),
   );
 
 const subjects: {
   readonly what: string;
   readonly where: string;
-  readonly fields: Record<string, FieldSchema>;
+  readonly fields: Record<string, object>;
   readonly bounds: boolean;
   readonly accepts: (field: string, value: unknown) => boolean;
 }[] = [
