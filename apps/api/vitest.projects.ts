@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
-import { sourceConditions } from '../../vitest.source.js';
+import { sourceAliases } from '../../vitest.source.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  */
 export const apiProjects: TestProjectInlineConfiguration[] = [
   {
-    ...sourceConditions,
+    ...sourceAliases,
     // Timeouts catch hangs, never slowness: CI runs every package's tests at once on two cores,
     // beside whatever else the machine is doing.
     test: {
@@ -23,7 +23,7 @@ export const apiProjects: TestProjectInlineConfiguration[] = [
     },
   },
   {
-    ...sourceConditions,
+    ...sourceAliases,
     test: {
       name: 'api-mongo',
       root,

@@ -1,7 +1,7 @@
 import { defineProject } from 'vitest/config';
-import { sourceConditions } from '../../vitest.source.js';
+import { sourceAliases } from '../../vitest.source.js';
 
 export default defineProject({
-  ...sourceConditions,
+  ...sourceAliases,
   test: { name: 'client', include: ['test/**/*.test.ts'], testTimeout: 5 * 60_000 },
 });

@@ -1,8 +1,8 @@
 import { defineProject } from 'vitest/config';
-import { sourceConditions } from '../../vitest.source.js';
+import { sourceAliases } from '../../vitest.source.js';
 
 export default defineProject({
-  ...sourceConditions,
+  ...sourceAliases,
   // Timeouts catch hangs, never slowness: the gap suites run many kit runs at once, and CI
   // machines are small and may be busy.
   test: {

@@ -1,8 +1,8 @@
 import { defineProject } from 'vitest/config';
-import { sourceConditions } from '../../vitest.source.js';
+import { sourceAliases } from '../../vitest.source.js';
 
 export default defineProject({
-  ...sourceConditions,
+  ...sourceAliases,
   test: {
     name: 'test-db',
     include: ['test/**/*.test.ts'],

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const json = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
 
-/** Every `@animal-store/source` target of the workspace's packages, by import specifier. */
+/** The source of each built export of the workspace's packages (dist/x.js: src/x.ts), by specifier. */
 function sourceExports(): Record<string, string[]> {
   const found: Record<string, string[]> = {};
   for (const group of ['apps', 'packages', 'tooling']) {
@@ -18,10 +18,11 @@ function sourceExports(): Record<string, string[]> {
         continue;
       }
       for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
-        const source = (target as Record<string, string>)['@animal-store/source'];
-        if (source === undefined) continue;
+        const built = (target as Record<string, string>).default;
+        const module = built === undefined ? null : /^\.\/dist\/(.+)\.js$/.exec(built);
+        if (!module) continue;
         const name = manifest.name + (subpath === '.' ? '' : subpath.slice(1));
-        found[name] = [`./${group}/${dir}/${source.slice(2)}`];
+        found[name] = [`./${group}/${dir}/src/${module[1]}.ts`];
       }
     }
   }
@@ -33,5 +34,8 @@ describe('tsconfig.source.json', () => {
     const { paths } = json('tsconfig.source.json').compilerOptions;
     expect(Object.keys(sourceExports())).toContain('@animal-store/contract');
     expect(paths).toEqual(sourceExports());
+    for (const [file] of Object.values(paths as Record<string, [string]>)) {
+      expect(existsSync(join(ROOT, file)), file).toBe(true);
+    }
   });
 });
