@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
+import { sourceAliases } from '../../vitest.source.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -10,6 +11,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  */
 export const apiProjects: TestProjectInlineConfiguration[] = [
   {
+    ...sourceAliases,
     // Timeouts catch hangs, never slowness: CI runs every package's tests at once on two cores,
     // beside whatever else the machine is doing.
     test: {
@@ -21,6 +23,7 @@ export const apiProjects: TestProjectInlineConfiguration[] = [
     },
   },
   {
+    ...sourceAliases,
     test: {
       name: 'api-mongo',
       root,

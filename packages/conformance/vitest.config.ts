@@ -1,6 +1,8 @@
 import { defineProject } from 'vitest/config';
+import { sourceAliases } from '../../vitest.source.js';
 
 export default defineProject({
+  ...sourceAliases,
   // Timeouts catch hangs, never slowness: the gap suites run many kit runs at once, and CI
   // machines are small and may be busy.
   test: {

@@ -1,5 +1,7 @@
 import { defineProject } from 'vitest/config';
+import { sourceAliases } from '../../vitest.source.js';
 
 export default defineProject({
+  ...sourceAliases,
   test: { name: 'bench', include: ['test/**/*.test.ts'], testTimeout: 5 * 60_000 },
 });

@@ -1,6 +1,8 @@
 import { defineProject } from 'vitest/config';
+import { sourceAliases } from '../../vitest.source.js';
 
 export default defineProject({
+  ...sourceAliases,
   test: {
     name: 'release',
     include: ['test/**/*.test.ts'],

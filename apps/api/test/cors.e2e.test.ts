@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { launchChromium } from '@animal-store/test-support';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, TEST_KEY } from './helpers/api.js';
-import { launchChromium } from './helpers/chromium.js';
 import { readPage } from './helpers/store.js';
 
 /** A local web server whose only page is an empty HTML document: the origin a test runs on. */

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { ERROR_CODES, GET_PET_SUNSET_AT } from '@animal-store/contract';
+import { launchChromium } from '@animal-store/test-support';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, TEST_KEY } from './helpers/api.js';
-import { launchChromium } from './helpers/chromium.js';
 
 const SCREENSHOT = new URL('../test-results/docs-page.png', import.meta.url);
 

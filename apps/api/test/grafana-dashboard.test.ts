@@ -9,9 +9,10 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@animal-store/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { deployFile as deploy, freePort } from './helpers/balancers.js';
+import { deployFile as deploy } from './helpers/balancers.js';
 import { startApiProcess } from './helpers/processes.js';
 import { exchange } from './helpers/raw-http.js';
 

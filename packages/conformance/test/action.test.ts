@@ -4,6 +4,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Finished, runProcess } from '@animal-store/test-support';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -13,7 +14,6 @@ import {
   type FakeServerOptions,
   startFakeServer,
 } from './support/fake-server.js';
-import { type Finished, runProcess } from './support/process.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const script = join(repo, 'packages', 'conformance', 'action', 'run.sh');

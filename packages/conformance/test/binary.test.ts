@@ -4,6 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Finished, runProcess } from '@animal-store/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS, KIT_VERSION } from '../src/index.js';
 import {
@@ -12,7 +13,6 @@ import {
   type FakeServerOptions,
   startFakeServer,
 } from './support/fake-server.js';
-import { type Finished, runProcess } from './support/process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'conformance-sea-'));

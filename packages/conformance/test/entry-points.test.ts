@@ -1,9 +1,9 @@
 // Every documented way of starting the kit runs it or fails loudly: none does nothing.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runProcess } from '@animal-store/test-support';
 import { describe, expect, it } from 'vitest';
 import { KIT_VERSION } from '../src/index.js';
-import { runProcess } from './support/process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const node = (script: string, args: readonly string[]) =>

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runProcess } from '@animal-store/test-support';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CHECKS } from '../src/index.js';
 import {
@@ -12,7 +13,6 @@ import {
   type FakeServerOptions,
   startFakeServer,
 } from './support/fake-server.js';
-import { runProcess } from './support/process.js';
 
 const entry = pathToFileURL(fileURLToPath(new URL('../dist/node-test.js', import.meta.url))).href;
 const dir = mkdtempSync(join(tmpdir(), 'conformance-node-test-'));

@@ -6,9 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type LoggedProcess, runProcess, startLogged } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type LoggedProcess, startLogged } from './support/logged-process.js';
-import { runProcess } from './support/process.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const pkg = fileURLToPath(new URL('../', import.meta.url));

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpecErrorBody, SpecNewPet, SpecPet } from '@animal-store/contract';
+import { runProcess } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { specOpenApiDocument, specOpenApiDocument30 } from '../src/index.js';
 import { type FakeServerOptions, startFakeServer } from './support/fake-server.js';
-import { runProcess } from './support/process.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'conformance-spec-openapi-'));

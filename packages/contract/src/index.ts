@@ -4,6 +4,7 @@ export * from './openapi.js';
 export * from './openapi-3-0.js';
 export * from './query.js';
 export * from './schemas/error.js';
+export * from './schemas/invalid-examples.js';
 export * from './schemas/messages.js';
 export * from './schemas/params.js';
 export * from './schemas/pet.js';

@@ -3,21 +3,23 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { GET_PET_SUNSET_AT } from '@animal-store/contract';
+import { launchChromium } from '@animal-store/test-support';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiProcess } from './helpers/api-process.js';
-import { launchChromium } from './helpers/chromium.js';
 
 // The client's build as a browser loads it: ES modules from the page's own origin, with its
-// dependencies (the contract, and TypeBox under it) named by an import map.
-const dirOf = (file: string) => fileURLToPath(new URL('.', file));
-const CONTRACT = import.meta.resolve('@animal-store/contract');
+// dependencies (the contract, and TypeBox under it) named by an import map: each package's
+// dist/, which its `default` export condition names (the tests themselves import the source).
+const resolve = createRequire(import.meta.url).resolve;
+const distOf = (name: string) => join(dirname(resolve(`${name}/package.json`)), 'dist');
 const ROOTS: Record<string, string> = {
-  client: dirOf(import.meta.resolve('@animal-store/client')),
-  contract: dirOf(CONTRACT),
-  typebox: dirname(createRequire(CONTRACT).resolve('typebox')),
+  client: distOf('@animal-store/client'),
+  contract: distOf('@animal-store/contract'),
+  typebox: dirname(
+    createRequire(join(distOf('@animal-store/contract'), 'index.js')).resolve('typebox'),
+  ),
 };
 const IMPORTS = {
   '@animal-store/contract': '/contract/index.js',

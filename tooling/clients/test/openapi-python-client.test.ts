@@ -1,3 +1,4 @@
+import { PYTHON_VENV } from '@animal-store/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startApiProcess } from './helpers/api-process.js';
 import { HERE, outputDir, run } from './helpers/generated.js';
@@ -8,7 +9,7 @@ let venv: string;
 
 beforeAll(async () => {
   // openapi-python-client, pinned, from PyPI (python3 with venv is needed; .ci/run installs it).
-  venv = (await run('bash', [`${HERE}python-venv.sh`])).trim();
+  venv = (await run('bash', [PYTHON_VENV, HERE])).trim();
 }, 10 * 60_000);
 
 describe('a client from openapi-python-client', () => {

@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, type LoggedProcess, spawnLogged, waitUntil } from '@animal-store/test-support';
 import { MongoClient } from 'mongodb';
 import type { Outage } from './types.js';
 
@@ -28,48 +27,34 @@ export interface ProcessServer {
   stop(): Promise<void>;
 }
 
-const STOP_GRACE_MS = 10_000;
 const TAIL_CHARS = 4_000;
-
-// Children still running when this process exits are killed, so a crashed test run leaves none.
-const liveChildren = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of liveChildren) child.kill('SIGKILL');
-});
-
-/** A free TCP port on 127.0.0.1 (listen on port 0, read it, close). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('no port was assigned'))));
-    });
-  });
-}
 
 /** Start `spec` on a fresh temp data dir and a free port, and wait until it answers `ping`. */
 export async function startProcessServer(spec: ProcessServerSpec): Promise<ProcessServer> {
   const dataDir = await mkdtemp(join(tmpdir(), `animal-store-${spec.name}-`));
   const port = await freePort();
   const uri = `mongodb://127.0.0.1:${port}/`;
-  let running: Running | undefined;
+  let running: LoggedProcess | undefined;
 
   const up = async () => {
-    if (running && running.exitCode === undefined) return;
-    running = launch(spec, port, dataDir);
-    try {
-      await waitUntilReady(uri, port, running, spec);
-    } catch (error) {
-      await terminate(running);
-      throw error;
-    }
+    if (running && running.exitStatus() === undefined) return;
+    const started = launch(spec, port, dataDir);
+    running = started;
+    await waitUntil(
+      started,
+      `${spec.name} (answering ping on ${uri})`,
+      async () =>
+        ((await portAccepts(port)) &&
+          (await ping(uri, 2_000).then(
+            () => true,
+            () => false,
+          ))) ||
+        undefined,
+      spec.readyTimeoutMs,
+    );
   };
   const down = async () => {
-    if (running) await terminate(running);
+    if (running) await running.stop();
   };
 
   try {
@@ -90,81 +75,12 @@ export async function startProcessServer(spec: ProcessServerSpec): Promise<Proce
   };
 }
 
-interface Running {
-  child: ChildProcess;
-  exited: Promise<void>;
-  exitCode: number | string | undefined;
-  tail(): string;
-}
-
-function launch(spec: ProcessServerSpec, port: number, dataDir: string): Running {
-  const child = spawn(spec.command, spec.args(port, dataDir), {
+function launch(spec: ProcessServerSpec, port: number, dataDir: string): LoggedProcess {
+  return spawnLogged(spec.command, spec.args(port, dataDir), {
     env: spec.env,
-    stdio: [spec.stdinPipe ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    stdin: spec.stdinPipe ? 'pipe' : 'ignore',
+    keep: TAIL_CHARS,
   });
-  liveChildren.add(child);
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-TAIL_CHARS);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const running: Running = {
-    child,
-    exitCode: undefined,
-    tail: () => output.trim(),
-    exited: new Promise((resolve) => {
-      child.once('error', (error) => {
-        keep(Buffer.from(`\n${error.message}`));
-        running.exitCode ??= 'spawn error';
-        liveChildren.delete(child);
-        resolve();
-      });
-      child.once('exit', (code, signal) => {
-        running.exitCode ??= code ?? signal ?? 'unknown';
-        liveChildren.delete(child);
-        resolve();
-      });
-    }),
-  };
-  return running;
-}
-
-async function terminate(running: Running): Promise<void> {
-  if (running.exitCode !== undefined) return;
-  running.child.kill('SIGTERM');
-  const timer = setTimeout(() => running.child.kill('SIGKILL'), STOP_GRACE_MS);
-  await running.exited;
-  clearTimeout(timer);
-}
-
-async function waitUntilReady(
-  uri: string,
-  port: number,
-  running: Running,
-  spec: ProcessServerSpec,
-): Promise<void> {
-  const deadline = Date.now() + spec.readyTimeoutMs;
-  let lastError = 'no answer yet';
-  while (Date.now() < deadline) {
-    if (running.exitCode !== undefined) {
-      throw new Error(
-        `${spec.name} exited (${running.exitCode}) before it was ready; its output ends:\n${running.tail()}`,
-      );
-    }
-    if (await portAccepts(port)) {
-      try {
-        await ping(uri, 2_000);
-        return;
-      } catch (error) {
-        lastError = (error as Error).message;
-      }
-    }
-    await sleep(100);
-  }
-  throw new Error(
-    `${spec.name} did not answer ping on ${uri} within ${spec.readyTimeoutMs} ms (${lastError}); its output ends:\n${running.tail()}`,
-  );
 }
 
 function portAccepts(port: number): Promise<boolean> {

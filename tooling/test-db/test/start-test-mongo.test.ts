@@ -1,6 +1,7 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@animal-store/test-support';
 import { MongoClient } from 'mongodb';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import {
@@ -11,7 +12,7 @@ import {
   strategiesFromEnv,
   type TestMongo,
 } from '../src/index.js';
-import { freePort, ping } from '../src/process-server.js';
+import { ping } from '../src/process-server.js';
 
 // Servers and clients a test opened, closed after it whatever happened.
 const cleanups: Array<() => Promise<unknown>> = [];

@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, type LoggedProcess, spawnLogged, waitUntil } from '@animal-store/test-support';
 import { afterAll } from 'vitest';
 import { exchange } from './raw-http.js';
 
@@ -12,21 +10,11 @@ import { exchange } from './raw-http.js';
 export const deployFile = (path: string) =>
   fileURLToPath(new URL(`../../../../deploy/${path}`, import.meta.url));
 
-const children: ChildProcess[] = [];
+const children: LoggedProcess[] = [];
 // SIGTERM: nginx's master stops its workers before it exits.
-afterAll(() => {
-  for (const child of children) child.kill('SIGTERM');
+afterAll(async () => {
+  await Promise.all(children.map((child) => child.stop()));
 });
-
-/** A port free on 127.0.0.1 now (a restarted process can come back on the same one). */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /** A balancer started from the repository's configuration in front of the API. */
 export interface Balancer {
@@ -40,63 +28,37 @@ export interface Balancer {
 /** Starts `command`; a missing command fails (never skips) the test. */
 function startChild(command: string, args: string[], env: Record<string, string> = {}) {
   // Debian installs haproxy and nginx in /usr/sbin, on root's PATH only.
-  const child = spawn(command, args, {
+  const child = spawnLogged(command, args, {
     env: { PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin`, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk;
-  });
-  child.on('error', (error: NodeJS.ErrnoException) => {
-    output +=
-      error.code === 'ENOENT'
-        ? `${command} is not installed (Debian: apt-get install ${command})`
-        : String(error);
-  });
-  return { child, output: () => output };
+  return child;
 }
 
 /** Waits until `origin` answers `GET /healthz` with 200 through the balancer. */
-async function untilServing(origin: string, child: ChildProcess, output: () => string) {
-  for (;;) {
-    if (
-      child.exitCode !== null ||
-      child.signalCode !== null ||
-      output().includes('not installed')
-    ) {
-      throw new Error(`the balancer did not start: ${output()}`);
-    }
+async function untilServing(origin: string, balancer: LoggedProcess, name: string) {
+  await waitUntil(balancer, `${name} (Debian: apt-get install ${name})`, async () => {
     // One connection per try, closed after it: no idle connection counts against the address.
     const { data } = await exchange(
       origin,
       `GET /healthz HTTP/1.1\r\nHost: ${new URL(origin).host}\r\nConnection: close\r\n\r\n`,
     ).catch(() => ({ data: Buffer.alloc(0) }));
-    if (/^HTTP\/1\.1 200 /.test(data.toString('latin1'))) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return /^HTTP\/1\.1 200 /.test(data.toString('latin1')) ? true : undefined;
+  });
 }
 
 /** deploy/haproxy/haproxy.cfg as shipped, its three servers all `api` (`host:port`). */
 export async function startHaproxy(api: string): Promise<Balancer> {
   const port = await freePort();
-  const { child, output } = startChild(
-    'haproxy',
-    ['-f', deployFile('haproxy/haproxy.cfg'), '-db'],
-    {
-      HAPROXY_BIND: `127.0.0.1:${port}`,
-      API_SERVER_1: api,
-      API_SERVER_2: api,
-      API_SERVER_3: api,
-    },
-  );
+  const child = startChild('haproxy', ['-f', deployFile('haproxy/haproxy.cfg'), '-db'], {
+    HAPROXY_BIND: `127.0.0.1:${port}`,
+    API_SERVER_1: api,
+    API_SERVER_2: api,
+    API_SERVER_3: api,
+  });
   const origin = `http://127.0.0.1:${port}`;
-  await untilServing(origin, child, output);
-  return { name: 'haproxy', origin, output };
+  await untilServing(origin, child, 'haproxy');
+  return { name: 'haproxy', origin, output: child.output };
 }
 
 /**
@@ -125,8 +87,8 @@ export async function startNginx(api: string): Promise<Balancer> {
     `pid ${join(prefix, 'nginx.pid')};\nerror_log stderr;\ndaemon off;\nevents {}\n` +
       `http { access_log off; include ${join(prefix, 'animal-store.conf')}; }\n`,
   );
-  const { child, output } = startChild('nginx', ['-p', prefix, '-c', main]);
+  const child = startChild('nginx', ['-p', prefix, '-c', main]);
   const origin = `http://127.0.0.1:${port}`;
-  await untilServing(origin, child, output);
-  return { name: 'nginx', origin, output };
+  await untilServing(origin, child, 'nginx');
+  return { name: 'nginx', origin, output: child.output };
 }

@@ -1,25 +1,19 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { type LoggedProcess, type StartedApi, startBuiltApi } from '@animal-store/test-support';
 import { afterAll } from 'vitest';
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const KEYS_CLI = fileURLToPath(new URL('../../dist/keys-cli.js', import.meta.url));
 
 const children: ChildProcess[] = [];
-afterAll(() => {
+const started: LoggedProcess[] = [];
+afterAll(async () => {
   for (const child of children) child.kill('SIGTERM');
+  await Promise.all(started.map((api) => api.stop()));
 });
 
-export interface ApiProcess {
-  /** Base URL ending in `/v1`. */
-  base: string;
-  child: ChildProcess;
-  /** Everything the process wrote so far, stdout and stderr interleaved. */
-  output(): string;
-  stdout(): string;
-  stderr(): string;
-}
+export type ApiProcess = StartedApi;
 
 /**
  * Starts the built service (`dist/main.js`) on a free port with only `env` (and PATH) set,
@@ -29,34 +23,9 @@ export async function startApiProcess(
   env: Record<string, string>,
   nodeArgs: string[] = [],
 ): Promise<ApiProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk;
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk;
-    stderr += chunk;
-  });
-  // A start waits as long as the test may: a busy CI machine can take minutes to load Node.
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    const url = /"url":"([^"]+)","msg":"listening"/.exec(stdout)?.[1];
-    if (url) {
-      return { base: url, child, output: () => output, stdout: () => stdout, stderr: () => stderr };
-    }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`API did not start: ${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const api = await startBuiltApi(env, { nodeArgs });
+  started.push(api);
+  return api;
 }
 
 export interface ScriptRun {

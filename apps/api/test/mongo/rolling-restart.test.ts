@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { uniqueDbName } from '@animal-store/test-db';
+import { freePort } from '@animal-store/test-support';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../helpers/balancers.js';
 import { type ApiProcess, startApiProcess } from '../helpers/processes.js';
 
 // The repository's balancer configuration, as shipped.

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../limits.js';
+import { invalidExamples } from './invalid-examples.js';
 import { Int64Id, PetStatus } from './pet.js';
 
 /** Query parameters of `listPets` as the spec states them (§4.1). */
@@ -10,6 +11,7 @@ const specQueryParams = {
       maximum: LIMIT_MAX,
       default: LIMIT_DEFAULT,
       description: 'Maximum number of animals returned',
+      ...invalidExamples([LIMIT_MIN - 1, LIMIT_MAX + 1, 2.5, -1]),
     }),
   ),
   status: Type.Optional(PetStatus),
@@ -18,7 +20,8 @@ const specQueryParams = {
 /**
  * Query parameters of `listPets` as this service takes them: the spec's, then the ones it adds
  * (the `after` cursor, docs/decisions.md). The parser, the next-page link and the OpenAPI
- * document all follow this list.
+ * document all follow this list. Each parameter has values it must refuse (`invalidExamples`);
+ * its `examples`, `enum`, bounds and default are what it must accept (test/fields.test.ts).
  */
 export const ListPetsQuery = Type.Object(
   {

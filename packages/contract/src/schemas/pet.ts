@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { ID_MAX, NAME_MAX_LENGTH } from '../limits.js';
+import { invalidExamples } from './invalid-examples.js';
 import { errorMessages } from './messages.js';
 
 /** Availability status of an animal (spec §2). */
@@ -7,6 +8,7 @@ export const PetStatus = Type.Enum(['available', 'pending', 'sold'], {
   // Stated explicitly so OpenAPI tools (Swagger UI, generators) see a string enum.
   type: 'string',
   description: 'Availability status',
+  ...invalidExamples(['adopted', 'Available', '']),
 });
 export type PetStatus = Static<typeof PetStatus>;
 
@@ -30,8 +32,16 @@ const WHITESPACE =
 /** The `name` pattern: no whitespace at either end. Unpaired surrogates are checked in code. */
 export const NAME_PATTERN = `^[^${WHITESPACE}](?:[\\s\\S]*[^${WHITESPACE}])?$`;
 
+/** Integers no identifier may be: zero, negative, fractional, beyond 2^53-1. */
+const INVALID_IDS = [0, -4, 1.5, ID_MAX + 2];
+
 /** A positive integer identifier that survives a JSON round-trip exactly. */
-export const Int64Id = Type.Integer({ format: 'int64', minimum: 1, maximum: ID_MAX });
+export const Int64Id = Type.Integer({
+  format: 'int64',
+  minimum: 1,
+  maximum: ID_MAX,
+  ...invalidExamples(INVALID_IDS),
+});
 
 /** A new pet's fields exactly as the spec states them (§2): types and formats, no limits. */
 const specFields = {
@@ -67,7 +77,7 @@ export type SpecPetList = Static<typeof SpecPetList>;
 /**
  * The fields this service adds to a pet beyond the spec's: accepted by `createPet`, stored and
  * returned. Each is optional, since a client written against the spec never sends it, and has
- * at least two `examples`. A new field is added here; the stores, the API's validation and the
+ * at least two `examples` and an `invalidExamples` list of values it must refuse. A new field is added here; the stores, the API's validation and the
  * OpenAPI document follow, and the API's store suite checks that both stores keep it.
  */
 export const serviceFields = {};
@@ -75,7 +85,8 @@ export const serviceFields = {};
 /**
  * Request body of `createPet` as this service accepts it: the spec's fields with the limits
  * docs/decisions.md sets, and the service's own fields; unknown fields are refused. Each field
- * has at least two `examples` (or an `enum`): the API's store and list tests draw pets from them.
+ * has at least two `examples` (or an `enum`): the API's store and list tests draw pets from them;
+ * and values it must refuse (`invalidExamples`): test/fields.test.ts holds it to both.
  */
 export const NewPet = Type.Object(
   {
@@ -86,6 +97,7 @@ export const NewPet = Type.Object(
       maxLength: NAME_MAX_LENGTH,
       pattern: NAME_PATTERN,
       examples: ['Rex', 'Señor  Wüffles 🐶'],
+      ...invalidExamples(['', ' Rex', 'Rex\n', 'x'.repeat(NAME_MAX_LENGTH + 1), 7]),
       // The raw pattern would not help a client.
       ...errorMessages({ pattern: 'must not be blank, or start or end with whitespace' }),
     }),
@@ -94,6 +106,7 @@ export const NewPet = Type.Object(
       minimum: 1,
       maximum: ID_MAX,
       examples: [1, 7, ID_MAX],
+      ...invalidExamples([...INVALID_IDS, '7']),
     }),
     status: specFields.status,
     ...serviceFields,
@@ -107,7 +120,13 @@ export type NewPet = Static<typeof NewPet>;
  * present (`DEFAULT_PET_STATUS` when the create gave none).
  */
 export const Pet = Type.Object({
-  id: Type.Integer({ ...SpecPet.properties.id, minimum: 1, maximum: ID_MAX }),
+  id: Type.Integer({
+    ...SpecPet.properties.id,
+    minimum: 1,
+    maximum: ID_MAX,
+    examples: [1, ID_MAX],
+    ...invalidExamples(INVALID_IDS),
+  }),
   ...NewPet.properties,
   status: PetStatus,
 });

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runProcess } from '@animal-store/test-support';
 import { afterAll } from 'vitest';
 
 /** The repository root. */
@@ -48,25 +48,14 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-/** Runs a command without blocking the event loop (servers this process started keep being read). */
-export function run(
+/** Runs a command to its end (see `runProcess`), its exit code as `status`. */
+export async function run(
   command: string,
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv },
 ): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  const { exitCode, stdout, stderr } = await runProcess(command, args, options);
+  return { status: exitCode, stdout, stderr };
 }
 
 /** Like `run`, but an exit status other than 0 is an error carrying the command's output. */

@@ -1,11 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { watchChild } from './child.js';
+import { freePort, spawnLogged, waitUntil } from '@animal-store/test-support';
 import { cleanEnv, REPO_ROOT, runOk, writeFile } from './temp.js';
 
 /** tooling/release/verdaccio: Verdaccio's pinned install (package.json and package-lock.json). */
@@ -37,16 +34,6 @@ export async function installVerdaccio(): Promise<string> {
     }
   }
   return bin;
-}
-
-/** A port free on 127.0.0.1 a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 export interface Registry {
@@ -88,26 +75,18 @@ publish:
 log: { type: stdout, format: json, level: warn }
 `,
   );
-  const child: ChildProcess = spawn(
+  const verdaccio = spawnLogged(
     process.execPath,
     [bin, '--config', join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
-    { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: cleanEnv() },
   );
-  const { output, stop } = watchChild(child);
-  // Generous: a busy CI machine loads Verdaccio's modules slowly.
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const up = await fetch(`${url}-/ping`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (up) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`Verdaccio did not start:\n${output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const { output, stop } = verdaccio;
+  await waitUntil(verdaccio, 'Verdaccio', () =>
+    fetch(`${url}-/ping`).then(
+      (res) => (res.ok ? true : undefined),
+      () => undefined,
+    ),
+  );
   const user = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },

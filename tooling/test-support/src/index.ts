@@ -1,0 +1,15 @@
+export { API_MAIN, type StartApiOptions, type StartedApi, startBuiltApi } from './api.js';
+export { launchChromium } from './chromium.js';
+export { freePort } from './port.js';
+export {
+  type Finished,
+  type LoggedProcess,
+  runProcess,
+  type SpawnLoggedOptions,
+  START_TIMEOUT_MS,
+  type StartedProcess,
+  spawnLogged,
+  startLogged,
+  waitUntil,
+} from './process.js';
+export { PYTHON_VENV } from './python.js';

@@ -1,0 +1,7 @@
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The one script that makes a pinned Python venv: `bash PYTHON_VENV DIR [COMMAND]` installs
+ * DIR/requirements.txt into DIR/.venv when it differs, and prints the venv's (or COMMAND's) path.
+ */
+export const PYTHON_VENV = fileURLToPath(new URL('../python-venv.sh', import.meta.url));

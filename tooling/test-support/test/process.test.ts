@@ -1,0 +1,95 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../src/port.js';
+import { spawnLogged, startLogged, waitUntil } from '../src/process.js';
+
+const node = process.execPath;
+
+describe('spawnLogged', () => {
+  it('keeps stdout and stderr, apart and interleaved', async () => {
+    const child = spawnLogged(node, ['-e', 'console.log("out"); console.error("err")']);
+    await child.exited;
+    expect(child.stdout()).toBe('out\n');
+    expect(child.stderr()).toBe('err\n');
+    expect(child.output()).toMatch(/out\n[\s\S]*err\n|err\n[\s\S]*out\n/);
+    expect(child.exitStatus()).toBe(0);
+  });
+
+  it('keeps only the last `keep` characters when asked', async () => {
+    const child = spawnLogged(node, ['-e', 'process.stdout.write("x".repeat(100) + "end")'], {
+      keep: 5,
+    });
+    await child.exited;
+    expect(child.output()).toBe('xxend');
+  });
+
+  it('stops with SIGTERM a process that heeds it', async () => {
+    const child = await startLogged(
+      node,
+      ['-e', 'console.log("up"); setInterval(() => {}, 1000)'],
+      {
+        ready: /up/,
+      },
+    );
+    await child.stop();
+    expect(child.exitStatus()).toBe('SIGTERM');
+  });
+
+  it('stops with SIGKILL a process that ignores SIGTERM', async () => {
+    const child = await startLogged(
+      node,
+      [
+        '-e',
+        'process.on("SIGTERM", () => console.log("ignored")); console.log("up"); setInterval(() => {}, 1000)',
+      ],
+      { ready: /up/ },
+    );
+    await child.stop();
+    expect(child.exitStatus()).toBe('SIGKILL');
+    expect(child.output()).toContain('ignored');
+  });
+
+  it('counts a command that cannot be spawned as exited, with the reason in its output', async () => {
+    const child = spawnLogged('/nonexistent/animal-store-command', []);
+    await child.exited;
+    expect(child.exitStatus()).toMatch(/ENOENT/);
+    expect(child.output()).toMatch(/ENOENT/);
+  });
+});
+
+describe('startLogged and waitUntil', () => {
+  it('returns the match of the ready line', async () => {
+    const child = await startLogged(
+      node,
+      ['-e', 'console.log("port=4711"); setInterval(() => {}, 1000)'],
+      {
+        ready: /port=(\d+)/,
+      },
+    );
+    expect(child.match[1]).toBe('4711');
+    await child.stop();
+  });
+
+  it('throws the output of a process that exits before it is ready', async () => {
+    await expect(
+      startLogged(node, ['-e', 'console.log("no luck"); process.exit(3)'], { ready: /never/ }),
+    ).rejects.toThrow(/exited \(3\) before it was ready[\s\S]*no luck/);
+  });
+
+  it('stops a process that is not ready in time', async () => {
+    const child = spawnLogged(node, ['-e', 'setInterval(() => {}, 1000)']);
+    await expect(waitUntil(child, 'the idler', () => undefined, 200)).rejects.toThrow(
+      /the idler was not ready within 200 ms/,
+    );
+    expect(child.exitStatus()).toBe('SIGTERM');
+  });
+});
+
+describe('freePort', () => {
+  it('gives a port a server can listen on at once', async () => {
+    const port = await freePort();
+    const server = createServer().listen(port, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    server.close();
+  });
+});
