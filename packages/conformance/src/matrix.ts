@@ -41,9 +41,11 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
   {
     section: '§7',
     statement: 'Each operation answers with the statuses the spec names',
-    oracle: 'no 5xx, to any request the kit sends',
-    inputs: 'every request of the run, whichever check sent it',
-    checks: ['errors.no-server-errors'],
+    oracle:
+      'no 5xx, to any request the kit sends; every 2xx is the success the spec names (200 for listPets and getPet, 201 for createPet)',
+    inputs:
+      'every request of the run, whichever check sent it, the preflight and the reads before the first pet included',
+    checks: ['errors.no-server-errors', 'errors.success-status'],
   },
   {
     section: '§2',

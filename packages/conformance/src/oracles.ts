@@ -187,6 +187,20 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
     },
   },
   {
+    id: 'errors.success-status',
+    title:
+      'every success answer has the status the spec names: 200 for listPets and getPet, 201 for createPet (a list with nothing in it too)',
+    section: '§4.1, §4.2, §4.3',
+    judge: (res) => {
+      const route = routeOf(res);
+      if (route.op === 'other' || res.status < 200 || res.status > 299) return undefined;
+      const named = route.op === 'createPet' ? 201 : 200;
+      if (res.status === named) return undefined;
+      const body = res.text.trim() === '' ? ' with no body' : '';
+      return `a success other than the spec's ${named}${body}`;
+    },
+  },
+  {
     id: 'errors.no-server-errors',
     title: 'no request the kit sends is answered with a 5xx',
     section: '§7',

@@ -108,6 +108,7 @@ export const FAULTS = [
   'create-refuses-chunked',
   'read-304-on-if-none-match',
   'auth-refuses-with-cache-control',
+  'list-204-when-empty',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -419,6 +420,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     const page = has('list-ignores-limit') ? items : items.slice(0, limit);
     const headers = { ...extra };
+    if (has('list-204-when-empty') && page.length === 0) {
+      res.writeHead(204, headers);
+      return res.end();
+    }
     const last = page.at(-1);
     if (items.length > page.length && last !== undefined && !gap('no-next-link')) {
       // The request's whole query (every parameter of the contract's), the cursor moved on.
