@@ -28,6 +28,9 @@ export function routeOf(res: HttpResponse): Route {
   } catch {
     return { op: 'other' };
   }
+  // Another spelling of a path (`/pets/`, `//pets`, `/PETS`) is no operation of the spec: the
+  // auth checks probe such spellings, and judge those answers themselves.
+  if (url.pathname.includes('//')) return { op: 'other' };
   const item = /\/pets\/([^/]+)$/.exec(url.pathname);
   if (res.method === 'GET' && item) {
     return { op: 'getPet', petId: decodeURIComponent(item[1] as string) };
@@ -161,16 +164,18 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
   },
   {
     id: 'errors.json-body',
-    title: 'every error answer has a JSON body with a JSON Content-Type',
+    title: 'every error answer of an operation has a JSON body with a JSON Content-Type',
     section: '§1, §7',
-    judge: (res) => (res.status >= 400 ? notJsonReason(res) : undefined),
+    judge: (res) =>
+      res.status >= 400 && routeOf(res).op !== 'other' ? notJsonReason(res) : undefined,
   },
   {
     id: 'errors.error-schema',
-    title: 'every JSON error answer is a valid Error (code, message, status)',
+    title: 'every JSON error answer of an operation is a valid Error (code, message, status)',
     section: '§2, §7',
     judge: (res) => {
       if (res.status < 400 || notJsonReason(res) !== undefined) return undefined;
+      if (routeOf(res).op === 'other') return undefined;
       const checked = validateSpecErrorBody(res.body);
       return checked.ok ? undefined : `not an Error: ${brief(checked.details)}`;
     },
@@ -181,7 +186,7 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
     section: '§2',
     judge: (res) => {
       if (res.status < 400 || notJsonReason(res) !== undefined) return undefined;
-      if (!validateSpecErrorBody(res.body).ok) return undefined;
+      if (routeOf(res).op === 'other' || !validateSpecErrorBody(res.body).ok) return undefined;
       const status = (res.body as { status: number }).status;
       return status === res.status ? undefined : `the Error body says status ${status}`;
     },

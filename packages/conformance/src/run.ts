@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { shapeAuthChecks } from './checks/auth.js';
 import { fixtureDataChecks } from './checks/fixture-data.js';
 import { CHECKS } from './checks/index.js';
 import { CheckFailed, CheckSkipped } from './checks/support.js';
@@ -128,13 +129,11 @@ export function selectChecks(
   skip: readonly string[] = [],
   withFixtureSet = false,
 ): Check[] {
-  // The pet set's checks run before the errors group, which judges every answer of the run.
+  // The pet set's checks run before the probes of every request shape and the errors group,
+  // which judge every shape and every answer of the run.
+  const last = (c: Check) => c.group === 'errors' || shapeAuthChecks.includes(c);
   const pool = withFixtureSet
-    ? [
-        ...CHECKS.filter((c) => c.group !== 'errors'),
-        ...fixtureDataChecks,
-        ...CHECKS.filter((c) => c.group === 'errors'),
-      ]
+    ? [...CHECKS.filter((c) => !last(c)), ...fixtureDataChecks, ...CHECKS.filter(last)]
     : CHECKS;
   knownNames('--only', only, pool);
   knownNames('--skip', skip, pool);

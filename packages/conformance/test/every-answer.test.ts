@@ -6,17 +6,20 @@ import { resultOf, runAgainst } from './support/run-kit.js';
 // before the first pet as much as the checks' own requests.
 describe.concurrent('the oracles', () => {
   it.each([
-    ['the reference', {}],
-    ['a lenient server', { lenient: true }],
-  ])('judge every answer %s gives, as many as the requests it received', async (_, server) => {
+    // A lenient server redirects other spellings of a path: it gets two requests for one answer.
+    ['the reference', {}, true],
+    ['a lenient server', { lenient: true }, false],
+  ])('judge every answer %s gives, one per request sent', async (_, server, noRedirects) => {
     const { report, server: fake } = await runAgainst(server);
-    expect(fake.requests.length).toBeGreaterThan(0);
-    expect(report.requests.length).toBe(fake.requests.length);
+    const sent = report.requests.length;
+    expect(sent).toBeGreaterThan(0);
+    expect(report.requests.every((r) => r.status !== null)).toBe(true);
+    if (noRedirects) expect(fake.requests.length).toBe(sent);
     for (const oracle of ANSWER_ORACLES) {
       const result = resultOf(report, oracle.id);
       expect(result.outcome, `${oracle.id}: ${result.message}`).toBe('pass');
       const judged = Number(/^(\d+) answers judged/.exec(result.message)?.[1]);
-      expect(judged, oracle.id).toBe(fake.requests.length);
+      expect(judged, oracle.id).toBe(sent);
     }
   });
 

@@ -340,6 +340,21 @@ const CAUGHT: readonly [
     ['listPets.request-shapes', 'createPet.request-shapes'],
   ],
   ['answers an empty list with 204 and no body', 'list-204-when-empty', ['errors.success-status']],
+  [
+    'skips the key on listPets when a status filter is given',
+    'auth-skipped-with-status-filter',
+    ['auth.every-read-shape'],
+  ],
+  [
+    'lists pets and shows a pet without a key at /pets/, /PETS and //pets',
+    'auth-skipped-on-path-spellings',
+    ['auth.every-read-shape'],
+  ],
+  [
+    'creates a pet without a key when the body is sent chunked',
+    'auth-skipped-on-chunked-create',
+    ['auth.every-write-shape'],
+  ],
 ];
 
 describe.concurrent('against a server that breaks one rule of the spec', () => {

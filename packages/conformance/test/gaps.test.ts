@@ -119,6 +119,17 @@ const ADVISED: readonly Row[] = [
   ['accepts only names that start with a capital letter', 'capitalised-names-only', []],
   ['reads the status filter without regard to letter case', 'case-insensitive-status-filter', []],
   [
+    'answers other spellings of its paths (/pets/, /PETS, //pets) with a plain-text 404',
+    'path-spellings-404-text',
+    [],
+  ],
+  [
+    'answers other spellings of its paths as the same resource, keyed alike',
+    'path-spellings-same-resource',
+    [],
+  ],
+  ['redirects other spellings of its paths with 308', 'path-spellings-redirect', []],
+  [
     'shows a write to reads only a moment later, with --settle-ms',
     'lagging-reads',
     [],

@@ -117,6 +117,29 @@ const FAULTY: readonly Row[] = [
     'auth-refuses-with-cache-control',
     ['listPets.request-shapes'],
   ],
+  // Authentication on every request shape the run sends, and every spelling of a path.
+  [
+    'oracle success status: 204 for an empty list',
+    'list-204-when-empty',
+    ['errors.success-status'],
+  ],
+  [
+    'auth shapes: the key skipped with a status filter',
+    'auth-skipped-with-status-filter',
+    ['auth.every-read-shape'],
+    ['listPets.status-filter.sold'],
+  ],
+  [
+    'auth shapes: the key skipped at /pets/',
+    'auth-skipped-on-path-spellings',
+    ['auth.every-read-shape'],
+  ],
+  [
+    'auth shapes: the key skipped for a chunked body',
+    'auth-skipped-on-chunked-create',
+    ['auth.every-write-shape'],
+    ['createPet.request-shapes'],
+  ],
 ];
 
 /** Each check's outcome, by id: what must not change with the seed. */
@@ -155,6 +178,9 @@ const CORRECT: readonly [what: string, server: FakeServerOptions][] = [
     { choices: ['case-insensitive-status-filter'] },
   ],
   ['numbers held as doubles (a JavaScript server)', { choices: ['javascript-json'] }],
+  ['a plain-text 404 for other spellings of a path', { choices: ['path-spellings-404-text'] }],
+  ['other spellings of a path as the same resource', { choices: ['path-spellings-same-resource'] }],
+  ['a 308 redirect from other spellings of a path', { choices: ['path-spellings-redirect'] }],
 ];
 
 describe.concurrent('correct servers that fill the gaps differently, on every seed', () => {

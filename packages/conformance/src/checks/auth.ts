@@ -3,6 +3,7 @@ import type { CheckContext } from '../context.js';
 import { newPetJson } from '../fixtures.js';
 import { type Credential, type HttpResponse, KEY_VARIABLE } from '../http/client.js';
 import { keyCredential, literalCredential } from '../http/replay.js';
+import { routeOf } from '../oracles.js';
 import type { Check } from '../types.js';
 import {
   check,
@@ -306,4 +307,151 @@ export const authChecks: readonly Check[] = [
       return pass(`${described(res, how)} answered 401`);
     },
   }),
+];
+
+/** The probes every request shape of the run is sent with again: no key, no token, a wrong key. */
+const SHAPE_PROBES = BAD_CREDENTIALS.filter((bad) =>
+  ['missing-header', 'empty-token', 'unknown-key'].includes(bad.id),
+);
+
+type Op = Operation['name'];
+
+/**
+ * What makes two requests one shape to the server: the method, the operation's path, the names
+ * of the query parameters (repeats kept) and of the headers added, and a chunked body
+ * (`GET /pets?limit&status`, `POST /pets chunked`). Values are not part of it.
+ */
+function shapeOf(res: HttpResponse): { op: Op; key: string } | undefined {
+  const route = routeOf(res);
+  if (route.op === 'other' || res.request.authorization !== undefined) return undefined;
+  if (res.request.keyInQuery !== undefined) return undefined;
+  const names = [...new URL(res.url).searchParams.keys()].sort().join('&');
+  const headers = Object.keys(res.request.headers ?? {})
+    .map((h) => h.toLowerCase())
+    .sort()
+    .join(', ');
+  const path = route.op === 'getPet' ? '/pets/{petId}' : '/pets';
+  const key = `${res.method} ${path}${names === '' ? '' : `?${names}`}${headers === '' ? '' : ` with ${headers}`}${res.request.chunked ? ' chunked' : ''}`;
+  return { op: route.op, key };
+}
+
+/** One answer to the valid key per request shape the run sent so far, a 2xx where there is one. */
+function shapesSent(ctx: CheckContext, ops: readonly Op[]): HttpResponse[] {
+  const byShape = new Map<string, HttpResponse>();
+  for (const res of ctx.responses) {
+    const shape = shapeOf(res);
+    if (shape === undefined || !ops.includes(shape.op)) continue;
+    const held = byShape.get(shape.key);
+    const success = (r: HttpResponse) => r.status >= 200 && r.status <= 299;
+    if (held === undefined || (!success(held) && success(res))) byShape.set(shape.key, res);
+  }
+  return [...byShape.values()];
+}
+
+/** True when the answer shows pets: a 2xx with a JSON array or object. */
+function showsPets(res: HttpResponse): boolean {
+  return (
+    res.status >= 200 && res.status <= 299 && res.body !== null && typeof res.body === 'object'
+  );
+}
+
+/**
+ * Sends the request of `sample` again with each probe; each must get 401 with an Error, or, where
+ * the valid key itself got a 4xx (a query the server refuses), that status. Returns the count.
+ */
+async function probeShape(ctx: CheckContext, sample: HttpResponse): Promise<number> {
+  const { request } = sample;
+  let sent = 0;
+  for (const bad of SHAPE_PROBES) {
+    const authorization = bad.authorization(ctx) ?? null;
+    const res = await ctx.send({
+      method: request.method,
+      path: request.path,
+      authorization,
+      ...(request.headers === undefined ? {} : { headers: request.headers }),
+      ...(request.chunked ? { chunked: true } : {}),
+      // A body that would create a pet: a server that skips the key for this shape shows it.
+      ...(request.method === 'POST' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
+    });
+    sent += 1;
+    const refusedAnyway = sample.status >= 400 && sample.status <= 499 && sample.status !== 401;
+    const expected = refusedAnyway && res.status === sample.status ? sample.status : 401;
+    expectError(res, expected, `${bad.how} (the run sent this shape with the key)`);
+  }
+  return sent;
+}
+
+/** Spellings of the spec's paths a server may answer as the same resource. */
+function spellings(op: Op, id: string | undefined): string[] {
+  if (op === 'createPet') return ['/pets/', '/PETS', '//pets'];
+  if (op === 'listPets') return ['/pets/', '/PETS', '//pets'];
+  return id === undefined ? [] : [`/pets/${id}/`, `/PETS/${id}`, `//pets/${id}`];
+}
+
+/**
+ * Probes each spelling of `op`'s path. A read is first sent with the valid key: when it answers as
+ * the operation would (a Pet array, the pet asked for), it is that operation, and every probe must
+ * get 401 with an Error. Any spelling, whatever it is, must not show pets or create one without a
+ * valid key. Returns what each spelling answered.
+ */
+async function probeSpellings(ctx: CheckContext, op: Op): Promise<string[]> {
+  const id = op === 'getPet' ? await knownPetId(ctx) : undefined;
+  const seen: string[] = [];
+  for (const path of spellings(op, id)) {
+    let same = false;
+    if (op !== 'createPet') {
+      const res = await ctx.send({ method: 'GET', path });
+      same =
+        res.status === 200 && (op === 'listPets' ? Array.isArray(res.body) : idOf(res.body) === id);
+      seen.push(`${path}: ${res.status}${same ? ' (the same resource)' : ''}`);
+    }
+    for (const bad of SHAPE_PROBES) {
+      const authorization = bad.authorization(ctx) ?? null;
+      const res = await ctx.send({
+        method: op === 'createPet' ? 'POST' : 'GET',
+        path,
+        authorization,
+        ...(op === 'createPet' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
+      });
+      const how = `${bad.how} (another spelling of ${op}'s path)`;
+      if (same) expectError(res, 401, how);
+      else if (showsPets(res)) {
+        fail(
+          `${described(res, how)} answered ${res.status} with pets: the key was not asked for`,
+          res,
+        );
+      }
+    }
+  }
+  return seen;
+}
+
+function everyShape(ops: readonly Op[], writes: boolean, what: string): Check {
+  return check({
+    id: writes ? 'auth.every-write-shape' : 'auth.every-read-shape',
+    title: `${what} answers 401 with an Error without a valid key (none, "Bearer" alone, an unknown key) in every request shape the run sent with the key (each query parameter and combination, added headers, a chunked body) and every spelling of the path the server answers as the same resource (/pets/, /PETS, //pets)`,
+    section: ops.map((op) => OPERATIONS.find((o) => o.name === op)?.section).join(', '),
+    level: 'must',
+    group: 'auth',
+    writes,
+    async run(ctx) {
+      const samples = shapesSent(ctx, ops);
+      let sent = 0;
+      for (const sample of samples) sent += await probeShape(ctx, sample);
+      const spelled: string[] = [];
+      for (const op of ops) spelled.push(...(await probeSpellings(ctx, op)));
+      return pass(
+        `${samples.length} request shapes (${samples.map((s) => shapeOf(s)?.key).join('; ')}) refused ${sent} probes without a valid key${spelled.length > 0 ? `; spellings with the key: ${spelled.join(', ')}` : ''}`,
+      );
+    },
+  });
+}
+
+/**
+ * Authentication on every request shape the run sends (spec §5: every operation requires the
+ * key): they run after every other check but the oracles, so they see every shape.
+ */
+export const shapeAuthChecks: readonly Check[] = [
+  everyShape(['listPets', 'getPet'], false, 'listPets and getPet each'),
+  everyShape(['createPet'], true, 'createPet'),
 ];

@@ -1,5 +1,5 @@
 import type { Check } from '../types.js';
-import { authChecks } from './auth.js';
+import { authChecks, shapeAuthChecks } from './auth.js';
 import { boundaryChecks } from './boundaries.js';
 import { createPetChecks } from './create-pet.js';
 import { errorsChecks } from './errors.js';
@@ -19,7 +19,8 @@ const ROOT_CAUSES: ReadonlySet<string> = new Set([
 
 /**
  * Every check, in the order a run performs and reports them: authentication, then the root
- * causes, then what follows from them (the `errors` group last: it judges all answers).
+ * causes, then what follows from them (the auth probes of every request shape next to last, the `errors` group last: it judges
+ * all answers).
  */
 export const CHECKS: readonly Check[] = [
   ...authChecks,
@@ -28,5 +29,6 @@ export const CHECKS: readonly Check[] = [
   ...createPetChecks.filter((c) => !ROOT_CAUSES.has(c.id)),
   ...getPetChecks,
   ...boundaryChecks,
+  ...shapeAuthChecks,
   ...errorsChecks,
 ];

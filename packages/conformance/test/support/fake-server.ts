@@ -109,6 +109,9 @@ export const FAULTS = [
   'read-304-on-if-none-match',
   'auth-refuses-with-cache-control',
   'list-204-when-empty',
+  'auth-skipped-with-status-filter',
+  'auth-skipped-on-path-spellings',
+  'auth-skipped-on-chunked-create',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -148,6 +151,9 @@ export const GAP_CHOICES = [
   'capitalised-names-only',
   'refuses-empty-names',
   'case-insensitive-status-filter',
+  'path-spellings-404-text',
+  'path-spellings-same-resource',
+  'path-spellings-redirect',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -717,21 +723,46 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       res.writeHead(304);
       return res.end();
     }
-    const route = url.pathname.slice('/v1'.length);
+    let route = url.pathname.slice('/v1'.length);
+    // Another spelling of a path: a trailing or doubled slash, another letter case.
+    const canonical = route
+      .replace(/\/{2,}/g, '/')
+      .replace(/(.)\/$/, '$1')
+      .toLowerCase();
+    let skipAuth =
+      (has('auth-skipped-with-status-filter') &&
+        method === 'GET' &&
+        url.searchParams.has('status')) ||
+      (has('auth-skipped-on-chunked-create') && req.headers['transfer-encoding'] !== undefined);
+    if (canonical !== route && /^\/pets(\/[^/]+)?$/.test(canonical)) {
+      if (has('auth-skipped-on-path-spellings') && method === 'GET') {
+        route = canonical;
+        skipAuth = true;
+      } else if (gap('path-spellings-redirect')) {
+        res.writeHead(308, { location: `/v1${canonical}${url.search}` });
+        return res.end();
+      } else if (gap('path-spellings-same-resource')) {
+        route = canonical;
+      } else if (gap('path-spellings-404-text')) {
+        // A router that matches paths exactly, with its framework's plain-text 404.
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+        return res.end('404 page not found\n');
+      }
+    }
     const petMatch = /^\/pets\/([^/]+)$/.exec(route);
     if (route === '/pets') {
       const extra: Record<string, string> = gap('deprecation-on-list')
         ? { deprecation: GET_PET_DEPRECATION_HEADERS.Deprecation }
         : {};
       if (method === 'GET') {
-        if (!has('auth-skipped-on-list') && !authenticate(req, res, extra)) return;
+        if (!has('auth-skipped-on-list') && !skipAuth && !authenticate(req, res, extra)) return;
         return listPets(url, res, extra);
       }
       if (method === 'POST') {
         // A server may validate before it authenticates: the kit sends valid bodies to test auth.
         const parsed = parseNewPet(raw, req);
         if (gap('validates-before-auth') && !parsed.ok) return parsed.fail(res, extra);
-        if (!has('auth-skipped-on-create') && !authenticate(req, res, extra)) return;
+        if (!has('auth-skipped-on-create') && !skipAuth && !authenticate(req, res, extra)) return;
         return createPet(parsed, res, extra);
       }
       return error(res, 405, 'use GET or POST', { allow: 'GET, POST' });
@@ -739,7 +770,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (petMatch) {
       const extra = deprecationHeaders();
       if (method !== 'GET') return error(res, 405, 'use GET', { ...extra, allow: 'GET' });
-      if (!has('auth-skipped-on-get') && !authenticate(req, res, extra)) return;
+      if (!has('auth-skipped-on-get') && !skipAuth && !authenticate(req, res, extra)) return;
       return getPet(decodeURIComponent(petMatch[1] ?? ''), res, extra);
     }
     error(res, 404, 'no such route');
