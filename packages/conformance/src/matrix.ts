@@ -154,12 +154,21 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
     oracle:
       '201 with the name kept exactly (in the 201 body, getPet and lists), or 400 with an Error; never a 5xx, never a changed name',
     inputs:
-      'empty, whitespace only, padded, holding " and \\, control characters, long (17, 64, 256), beyond ASCII (2-, 3- and 4-byte UTF-8)',
+      'empty, whitespace only, padded, holding ", \\ and /, control characters, long (17, 64, 256), beyond ASCII (2-, 3- and 4-byte UTF-8)',
     checks: [
       'createPet.string-boundaries',
       'createPet.long-name-kept',
       'createPet.non-ascii-name-kept',
     ],
+  },
+  {
+    section: '§1, §4.2',
+    statement: 'A request body is JSON (RFC 8259): any valid spelling of one NewPet is that NewPet',
+    oracle:
+      'a NewPet accepted once is accepted again, with the same answer, in other spellings; a number is never respelled (many correct parsers refuse 1E2 or 7.0 for an int64)',
+    inputs:
+      'each accepted NewPet worth it (a plain one, names beyond the BMP, with /, beyond ASCII) with every character a \\u escape (surrogate pairs beyond the BMP), / as \\/, white space between tokens, members in reverse order',
+    checks: ['createPet.json-spellings'],
   },
   {
     section: '§2, §4.2',

@@ -355,6 +355,31 @@ const CAUGHT: readonly [
     'auth-skipped-on-chunked-create',
     ['auth.every-write-shape'],
   ],
+  [
+    'refuses a NewPet written with \\u escapes',
+    'create-refuses-unicode-escapes',
+    ['createPet.json-spellings'],
+  ],
+  [
+    'refuses a NewPet with / written \\/',
+    'create-refuses-escaped-slash',
+    ['createPet.json-spellings'],
+  ],
+  [
+    'refuses a NewPet with white space between tokens',
+    'create-refuses-whitespace',
+    ['createPet.json-spellings'],
+  ],
+  [
+    'refuses a NewPet whose name is not its first member',
+    'create-needs-name-first',
+    ['createPet.json-spellings'],
+  ],
+  [
+    'reads each half of an escaped surrogate pair as a character',
+    'create-splits-surrogate-escapes',
+    ['createPet.json-spellings'],
+  ],
 ];
 
 describe.concurrent('against a server that breaks one rule of the spec', () => {

@@ -129,6 +129,7 @@ const ADVISED: readonly Row[] = [
     [],
   ],
   ['redirects other spellings of its paths with 308', 'path-spellings-redirect', []],
+  ['refuses a second pet of the same name with 409', 'unique-names', []],
   [
     'shows a write to reads only a moment later, with --settle-ms',
     'lagging-reads',

@@ -140,6 +140,26 @@ const FAULTY: readonly Row[] = [
     ['auth.every-write-shape'],
     ['createPet.request-shapes'],
   ],
+  // Other RFC 8259 spellings of a NewPet the server accepted.
+  [
+    'spellings: \\u escapes refused',
+    'create-refuses-unicode-escapes',
+    ['createPet.json-spellings'],
+  ],
+  [
+    'spellings: \\/ refused',
+    'create-refuses-escaped-slash',
+    ['createPet.json-spellings'],
+    ['createPet.string-boundaries'],
+  ],
+  ['spellings: white space refused', 'create-refuses-whitespace', ['createPet.json-spellings']],
+  ['spellings: member order fixed', 'create-needs-name-first', ['createPet.json-spellings']],
+  [
+    'spellings: surrogate pairs split',
+    'create-splits-surrogate-escapes',
+    ['createPet.json-spellings'],
+    ['createPet.non-ascii-name-kept'],
+  ],
 ];
 
 /** Each check's outcome, by id: what must not change with the seed. */
@@ -181,6 +201,7 @@ const CORRECT: readonly [what: string, server: FakeServerOptions][] = [
   ['a plain-text 404 for other spellings of a path', { choices: ['path-spellings-404-text'] }],
   ['other spellings of a path as the same resource', { choices: ['path-spellings-same-resource'] }],
   ['a 308 redirect from other spellings of a path', { choices: ['path-spellings-redirect'] }],
+  ['names unique, a repeat refused with 409', { choices: ['unique-names'] }],
 ];
 
 describe.concurrent('correct servers that fill the gaps differently, on every seed', () => {

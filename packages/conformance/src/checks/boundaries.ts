@@ -33,6 +33,7 @@ export function stringBoundaryNames(tagged: () => string): NameCase[] {
     { what: 'a name ending in a space', name: `${tagged()} ` },
     { what: 'a name holding a double quote', name: `${tagged()}"q` },
     { what: 'a name holding a backslash', name: `${tagged()}\\b` },
+    { what: 'a name holding a slash', name: `${tagged()}/s` },
     { what: 'a name holding control characters', name: `${tagged()}\u0001\u001f` },
     { what: 'a name holding a tab and a line feed', name: `${tagged()}\t\n` },
   ];

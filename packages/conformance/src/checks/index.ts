@@ -4,6 +4,7 @@ import { boundaryChecks } from './boundaries.js';
 import { createPetChecks } from './create-pet.js';
 import { errorsChecks } from './errors.js';
 import { getPetChecks } from './get-pet.js';
+import { jsonSpellingChecks } from './json-spellings.js';
 import { listPetsChecks } from './list-pets.js';
 
 /**
@@ -29,6 +30,7 @@ export const CHECKS: readonly Check[] = [
   ...createPetChecks.filter((c) => !ROOT_CAUSES.has(c.id)),
   ...getPetChecks,
   ...boundaryChecks,
+  ...jsonSpellingChecks,
   ...shapeAuthChecks,
   ...errorsChecks,
 ];

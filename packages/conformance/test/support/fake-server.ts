@@ -112,6 +112,11 @@ export const FAULTS = [
   'auth-skipped-with-status-filter',
   'auth-skipped-on-path-spellings',
   'auth-skipped-on-chunked-create',
+  'create-refuses-unicode-escapes',
+  'create-refuses-escaped-slash',
+  'create-refuses-whitespace',
+  'create-needs-name-first',
+  'create-splits-surrogate-escapes',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -154,6 +159,7 @@ export const GAP_CHOICES = [
   'path-spellings-404-text',
   'path-spellings-same-resource',
   'path-spellings-redirect',
+  'unique-names',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -214,6 +220,7 @@ const CODES = {
     401: 'unauthorized',
     404: 'not_found',
     405: 'method_not_allowed',
+    409: 'conflict',
     413: 'payload_too_large',
     415: 'unsupported_media_type',
     429: 'rate_limited',
@@ -224,6 +231,7 @@ const CODES = {
     401: 'AUTH_REQUIRED',
     404: 'NO_SUCH_THING',
     405: 'BAD_METHOD',
+    409: 'ALREADY_THERE',
     413: 'TOO_BIG',
     415: 'BAD_MEDIA',
     429: 'SLOW_DOWN',
@@ -478,6 +486,19 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim();
     if (contentType !== 'application/json') return refuse(415, 'send application/json');
     if (Buffer.byteLength(raw) > BODY_LIMIT_BYTES) return refuse(413, 'too large');
+    // Hand-written parsers that know one spelling of JSON only.
+    if (has('create-refuses-unicode-escapes') && /\\u[0-9a-fA-F]{4}/.test(raw)) {
+      return refuse(400, 'unsupported escape');
+    }
+    if (has('create-refuses-escaped-slash') && raw.includes('\\/')) {
+      return refuse(400, 'unsupported escape');
+    }
+    if (has('create-refuses-whitespace') && /[\t\r\n]/.test(raw)) {
+      return refuse(400, 'unexpected character');
+    }
+    if (has('create-needs-name-first') && !/^\s*\{\s*"name"/.test(raw)) {
+      return refuse(400, 'name is required');
+    }
     let body: Record<string, unknown>;
     try {
       // A JavaScript server parses with JSON.parse and validates the doubles it gets.
@@ -487,6 +508,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (has('create-accepts-empty-body') && raw === '') body = { name: 'empty', categoryId: 1 };
       else if (has('create-500-on-malformed-json')) return refuse(500, 'parser crashed');
       else return refuse(400, 'the body is not JSON');
+    }
+    if (
+      has('create-splits-surrogate-escapes') &&
+      /\\u[dD][89abAB]/.test(raw) &&
+      typeof body?.name === 'string'
+    ) {
+      // Each half of an escaped surrogate pair read as a character of its own.
+      body.name = body.name.replace(/[\u{10000}-\u{10ffff}]/gu, '\ufffd\ufffd');
     }
     if (has('create-unwraps-body') && Array.isArray(body)) body = body[0];
     if (has('create-unwraps-body') && typeof body === 'string') body = JSON.parse(body);
@@ -603,6 +632,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     if (gap('ascii-names-only') && !/^[\x20-\x7e]+$/.test(name)) {
       return refuse(400, 'a name is printable ASCII');
+    }
+    if (gap('unique-names') && [...pets.values()].some((p) => p.name === name)) {
+      return refuse(409, `a pet named ${name} exists`);
     }
     let kept = has('create-alters-name') ? name.toUpperCase() : name;
     if (has('create-truncates-long-names')) kept = kept.slice(0, 16);
