@@ -122,8 +122,8 @@ describe('the inputs the kit sends', () => {
     const probes = new Set([...LONG_NAME_LENGTHS.map(String), 'non-ASCII']);
     const unusual = new Set<string>();
     for (const { name: sent } of created) {
-      // The string boundaries: blank names, and tagged names padded or followed by " \ or controls.
-      const name = sent.trim().replace(/("q|\\b|[\p{Cc}]+)$/u, '');
+      // The string boundaries: blank names, and tagged names padded or followed by " \ / or controls.
+      const name = sent.trim().replace(/("q|\\b|\/s|[\p{Cc}]+)$/u, '');
       if (name === '') continue;
       expect(name).toMatch(new RegExp(`^x-${runId}[a-z]+(${NON_ASCII_TEXT})?$`, 'u'));
       if (name.endsWith(NON_ASCII_TEXT)) unusual.add('non-ASCII');
@@ -132,7 +132,7 @@ describe('the inputs the kit sends', () => {
     expect(unusual).toEqual(probes);
     // Besides the checks that try large or invalid categoryIds, only the ones given are used.
     const given = created.filter((c) => ['5', '9007199254740993'].includes(c.categoryId));
-    expect(given.length).toBeGreaterThan(100);
+    expect(given.length).toBeGreaterThan(10);
     expect(given.length).toBeGreaterThan(created.length - 20);
   });
 
