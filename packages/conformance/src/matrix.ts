@@ -240,7 +240,7 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
     statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
     oracle: `401 with an Error on ${OPERATIONS}; the valid key is accepted`,
     inputs:
-      'no header, an empty header, "Bearer" alone, another scheme, XBearer <key>, Bearer <key> x, an unknown key, the key in other letter case, with a character more or less, the key in the query string; no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
+      'no header, an empty header, "Bearer" alone, another scheme, XBearer <key>, Bearer <key> x, an unknown key, the key in other letter case, with a character more or less, a look-alike of the key in the query string (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
     checks: [
       'auth.*.missing-header',
       'auth.*.empty-token',

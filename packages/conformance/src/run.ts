@@ -55,6 +55,12 @@ export interface ConformanceOptions {
   /** Skip every check that creates data, for production targets. */
   readonly readOnly?: boolean;
   /**
+   * The key may be written into URLs (a key revoked after the run): the kit also sends it in the
+   * query string without Authorization, which must not be accepted. Without it, the kit sends a
+   * look-alike there and the report says the real key was not tried.
+   */
+  readonly disposableKey?: boolean;
+  /**
    * categoryIds that exist on the server, used in turn for every pet the kit means to create
    * (default `[1]`). Integers, or integer strings for ids beyond 2^53.
    */
@@ -291,7 +297,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     nameShape,
     progress: (message) => progress({ type: 'notice', message }),
   });
-  ctx = new CheckContext(http, fixtures, readOnly, options.apiKey, seed, fixtureSet);
+  ctx = new CheckContext(
+    http,
+    fixtures,
+    readOnly,
+    options.apiKey,
+    seed,
+    fixtureSet,
+    options.disposableKey ?? false,
+  );
 
   let hint: string | undefined;
   try {

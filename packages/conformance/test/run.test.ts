@@ -166,6 +166,28 @@ describe('runConformance', () => {
   });
 });
 
+describe('the key in the query string', () => {
+  it('says the key itself was not tried there without --disposable-key, and passes', async () => {
+    const { report } = await runAgainst({ faults: ['auth-accepts-real-key-in-query'] });
+    for (const op of ['listPets', 'createPet', 'getPet']) {
+      const result = resultOf(report, `auth.${op}.key-in-query`);
+      expect(result.outcome).toBe('pass');
+      expect(result.message).toContain(
+        'the valid key itself was not tried in the query: it goes into a URL only with --disposable-key',
+      );
+    }
+    expect(report.verdict).toBe('pass');
+  });
+
+  it('passes the reference with --disposable-key, the key itself tried', async () => {
+    const { report } = await runAgainst({}, { disposableKey: true });
+    const result = resultOf(report, 'auth.getPet.key-in-query');
+    expect(result.outcome).toBe('pass');
+    expect(result.message).toContain('with the valid key itself in the query answered 401');
+    expect(report.verdict).toBe('pass');
+  });
+});
+
 describe('a store that already holds data', () => {
   it('creates at most MAX_CREATED pets a run, and a second run on the same store is complete too', async () => {
     const server = await startFakeServer();

@@ -117,6 +117,7 @@ export const FAULTS = [
   'create-refuses-whitespace',
   'create-needs-name-first',
   'create-splits-surrogate-escapes',
+  'auth-accepts-real-key-in-query',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -160,6 +161,7 @@ export const GAP_CHOICES = [
   'path-spellings-same-resource',
   'path-spellings-redirect',
   'unique-names',
+  'ids-from-2-53-minus-2',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -249,7 +251,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const gap = (choice: GapChoice) => choices.has(choice);
   const requests: { method: string; path: string; body: string }[] = [];
   const pets = new Map<bigint, StoredPet>();
-  let nextId = gap('huge-ids') ? 1_790_000_000_000_000_123n : 1n;
+  // Ids read exactly as int64, never through a double.
+  const int64Ids = gap('huge-ids') || gap('ids-from-2-53-minus-2');
+  let nextId = gap('huge-ids')
+    ? 1_790_000_000_000_000_123n
+    : gap('ids-from-2-53-minus-2')
+      ? BigInt(ID_MAX) - 2n
+      : 1n;
   let creations = 0;
   let stored = 0;
   let rateLimited = 0;
@@ -346,6 +354,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('auth-accepts-key-in-query') && header === '' && query.get('api_key')) {
       ok = true;
     }
+    // Takes the valid key from ?api_key= when no Authorization is sent.
+    if (has('auth-accepts-real-key-in-query') && header === '' && query.get('api_key') === apiKey) {
+      ok = true;
+    }
     if (has('auth-accepts-key-prefix') && bearer && token !== '' && apiKey.startsWith(token)) {
       ok = true;
     }
@@ -387,7 +399,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // int64 cursors beyond 2^53 are read exactly, never through a double.
     let after: bigint | undefined;
     const rawAfter = checked.get('after');
-    if (gap('huge-ids') && rawAfter !== null && /^\d{1,19}$/.test(rawAfter)) {
+    if (int64Ids && rawAfter !== null && /^\d{1,19}$/.test(rawAfter)) {
       after = BigInt(rawAfter);
       checked.delete('after');
     }
@@ -683,7 +695,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const first = pets.values().next().value;
       if (first !== undefined) return send(res, 200, view(first), extra);
     }
-    if (gap('huge-ids')) {
+    if (int64Ids) {
       // int64 ids beyond 2^53: parsed exactly, never through a double.
       if (!/^\d{1,19}$/.test(raw)) return error(res, 400, 'petId must be an integer', extra);
       id = BigInt(raw);
