@@ -2,6 +2,7 @@
 // Each judges one answer at a time (the pet model judges an answer against the ones before it);
 // the `errors` group reports each oracle once, with the first answer that broke it.
 import {
+  describeDetails,
   type ErrorDetail,
   LIMIT_DEFAULT,
   LIMIT_MAX,
@@ -85,12 +86,10 @@ function int64Problem(object: unknown, key: string): string | undefined {
   return undefined;
 }
 
-/** The first few validation problems as one sentence. */
-function brief(details: readonly ErrorDetail[]): string {
-  return details
-    .slice(0, 3)
-    .map((d) => `${d.path || 'the value'} ${d.message}`)
-    .join('; ');
+/** The first few validation problems as one sentence, so a reason stays on one line. */
+export function brief(details: readonly ErrorDetail[]): string {
+  const shown = describeDetails(details.slice(0, 3));
+  return details.length > 3 ? `${shown}; and ${details.length - 3} more` : shown;
 }
 
 /** Why `value` is not a Pet of the spec (types, int64 ranges), or undefined. */

@@ -162,6 +162,7 @@ export const GAP_CHOICES = [
   'path-spellings-redirect',
   'unique-names',
   'ids-from-2-53-minus-2',
+  'unknown-methods-501',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -759,6 +760,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return error(res, 429, 'slow down', { 'retry-after': '0' });
     }
     if (!url.pathname.startsWith('/v1/')) return error(res, 404, 'no such route');
+    if (gap('unknown-methods-501') && method !== 'GET' && method !== 'POST') {
+      // Python's http.server: a method it has no handler for is one it does not implement.
+      res.writeHead(501, { 'content-type': 'text/html;charset=utf-8' });
+      return res.end(
+        `<html><body><h1>Error response</h1><p>Unsupported method ('${method}')</p></body></html>`,
+      );
+    }
     if (has('create-refuses-chunked') && req.headers['transfer-encoding'] !== undefined) {
       res.writeHead(411, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ code: 'length_required', message: 'length', status: 411 }));
@@ -778,7 +786,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         method === 'GET' &&
         url.searchParams.has('status')) ||
       (has('auth-skipped-on-chunked-create') && req.headers['transfer-encoding'] !== undefined);
-    if (canonical !== route && /^\/pets(\/[^/]+)?$/.test(canonical)) {
+    if (canonical !== route && /^\/pets(\/\d+)?$/.test(canonical)) {
       if (has('auth-skipped-on-path-spellings') && method === 'GET') {
         route = canonical;
         skipAuth = true;
