@@ -92,9 +92,10 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
   {
     section: '§4.1, §8',
     statement: 'limit: 1 to 100, default 20, the most pets returned; the default applies filtered',
-    oracle: 'exactly limit pets when more exist, never more',
+    oracle:
+      'exactly limit pets when more exist, never more; fewer only when they are every match (a store empty before the run, or no next page)',
     inputs:
-      'limit=1, 100, none; each status with limit=1, 2, 100 and with no limit (more than 20 pets of each status exist)',
+      'limit=1, 100, none; each status with limit=1, 2, 100 and with no limit (on the run’s pets, and on a store that held more before the run)',
     checks: [
       'listPets.default-limit',
       'listPets.limit-1',
