@@ -3,7 +3,7 @@ import type { CheckContext } from '../context.js';
 import { newPetJson } from '../fixtures.js';
 import { type Credential, type HttpResponse, KEY_VARIABLE } from '../http/client.js';
 import { keyCredential, literalCredential } from '../http/replay.js';
-import { routeOf } from '../oracles.js';
+import { petProblem, routeOf } from '../oracles.js';
 import type { Check } from '../types.js';
 import {
   check,
@@ -371,11 +371,11 @@ function shapesSent(ctx: CheckContext, ops: readonly Op[]): HttpResponse[] {
   return [...byShape.values()];
 }
 
-/** True when the answer shows pets: a 2xx with a JSON array or object. */
+/** True when the answer shows pets: a 2xx with a Pet, or a non-empty array of Pets. */
 function showsPets(res: HttpResponse): boolean {
-  return (
-    res.status >= 200 && res.status <= 299 && res.body !== null && typeof res.body === 'object'
-  );
+  if (res.status < 200 || res.status > 299) return false;
+  const items = Array.isArray(res.body) ? res.body : [res.body];
+  return items.length > 0 && items.every((item) => petProblem(item) === undefined);
 }
 
 /**
