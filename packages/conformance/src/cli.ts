@@ -33,6 +33,8 @@ Options:
   --skip LIST          comma-separated groups or check ids to leave out
   --strict             count should-advisories as failures
   --read-only          skip every check that creates pets (for production)
+  --disposable-key     the key may be written into URLs (a key you revoke after the run):
+                       also send it as ?api_key= without Authorization, which must fail
   --fixtures FILE      a pet set loaded into the server (as \`${NAME} fixtures\`
                        prints one): adds checks of listing, limits, filters and
                        getPet on it that create nothing
@@ -120,6 +122,7 @@ function parse(args: readonly string[], env: CliIo['env']) {
     skip: list('skip'),
     strict: values.strict ?? false,
     readOnly: values['read-only'] ?? false,
+    disposableKey: values['disposable-key'] ?? false,
     categoryIds,
     namePrefix: values['name-prefix'],
     nameShape: values['name-shape'] as NameShape | undefined,
@@ -163,6 +166,7 @@ function parseOptions(args: readonly string[]) {
       skip: { type: 'string' },
       strict: { type: 'boolean' },
       'read-only': { type: 'boolean' },
+      'disposable-key': { type: 'boolean' },
       'category-id': { type: 'string' },
       'name-prefix': { type: 'string' },
       'name-shape': { type: 'string' },

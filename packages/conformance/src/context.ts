@@ -17,6 +17,8 @@ export class CheckContext {
     readonly seed: number,
     /** The pet set the operator loaded (`--fixtures`), for the checks that read it. */
     readonly fixtureSet: readonly SentPet[] = [],
+    /** The key may go into URLs (`--disposable-key`): it is sent in the query string too. */
+    readonly disposableKey = false,
   ) {}
 
   /**

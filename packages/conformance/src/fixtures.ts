@@ -9,13 +9,17 @@ import {
 import type { HttpClient, HttpResponse } from './http/client.js';
 import { integerText } from './http/json.js';
 
-/** How many pets must exist for `limit=100` to be judged: one more than the maximum. */
-export const BULK_TARGET = LIMIT_MAX + 1;
 /**
- * How many pets the bulk phase creates at least, even on a store that already holds plenty:
- * every one is read back, so a server that loses one write in ten is caught there too.
+ * How many pets a run creates at most on a server that accepts every valid body it is sent: the
+ * samples, the bulk pets and the pets the createPet checks send (a store keeps them all, and a
+ * second run on it stays complete as long as its pets stay within a list's reach).
  */
-export const READ_BACK_MIN = 30;
+export const MAX_CREATED = 30;
+/**
+ * How many pets the bulk phase creates: with the samples, more than 10 pets to read back (a store
+ * that loses one write in ten shows it), and on an empty store more than a default limit of 10.
+ */
+export const BULK_PETS = 8;
 /** How many `createPet` requests the bulk phase keeps in flight. */
 export const CREATE_CONCURRENCY = 8;
 
@@ -134,6 +138,13 @@ export class Fixtures {
   readonly tally = { sent: 0, accepted: 0 };
   /** A lower bound on how many pets exist, once `ensureBulk` has run. */
   knownAtLeast = 0;
+  /**
+   * Whether the store held no pet before the run: the first list answered before any write
+   * (the preflight's) was `200 []`; undefined until one is seen. On an empty store every pet
+   * is the run's, so a list shorter than its limit can be judged whole.
+   */
+  emptyAtStart?: boolean;
+  private writesSent = 0;
   readonly runId: string;
   readonly readOnly: boolean;
   /** The shape of the names the kit sends. */
@@ -216,6 +227,13 @@ export class Fixtures {
 
   /** Records any created pet an answer reports, including ones the server should have refused. */
   observe(response: HttpResponse): void {
+    if (response.method === 'GET' && this.writesSent === 0 && this.emptyAtStart === undefined) {
+      const plain = /^\/pets(\?limit=\d+)?$/.test(response.path);
+      if (plain && response.status === 200 && Array.isArray(response.body)) {
+        this.emptyAtStart = response.body.length === 0;
+      }
+    }
+    if (response.method === 'POST') this.writesSent += 1;
     if (response.method !== 'POST' || !response.path.startsWith('/pets')) return;
     if (response.status < 200 || response.status > 299) return;
     const id = integerText(response.body, 'id');
@@ -252,8 +270,8 @@ export class Fixtures {
   }
 
   /**
-   * Makes sure more than `LIMIT_MAX` pets exist, creating only what is missing, with statuses
-   * spread evenly so each filtered list stays short on a server that holds only the kit's pets.
+   * Creates the bulk pets once (`BULK_PETS`), with statuses spread evenly, and learns how many
+   * pets exist at least.
    */
   ensureBulk(): Promise<void> {
     this.bulkOnce ??= this.createBulk();
@@ -287,12 +305,11 @@ export class Fixtures {
       }
     }
     if (!this.readOnly) {
-      const missing = Math.max(READ_BACK_MIN, BULK_TARGET - visible.size);
       this.options.progress(
-        `creating ${missing} pets named ${this.namePrefix}<n> so that more than ${LIMIT_MAX} exist, to read back`,
+        `creating ${BULK_PETS} pets named ${this.namePrefix}<n>, to read back and to list`,
       );
       const statuses = Array.from(
-        { length: missing },
+        { length: BULK_PETS },
         (_, i) => PET_STATUSES[i % PET_STATUSES.length] as PetStatus,
       );
       for (let i = 0; i < statuses.length; i += CREATE_CONCURRENCY) {

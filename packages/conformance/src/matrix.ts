@@ -41,9 +41,11 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
   {
     section: '§7',
     statement: 'Each operation answers with the statuses the spec names',
-    oracle: 'no 5xx, to any request the kit sends',
-    inputs: 'every request of the run, whichever check sent it',
-    checks: ['errors.no-server-errors'],
+    oracle:
+      'no 5xx, to any request the kit sends; every 2xx is the success the spec names (200 for listPets and getPet, 201 for createPet)',
+    inputs:
+      'every request of the run, whichever check sent it, the preflight and the reads before the first pet included',
+    checks: ['errors.no-server-errors', 'errors.success-status'],
   },
   {
     section: '§2',
@@ -90,9 +92,10 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
   {
     section: '§4.1, §8',
     statement: 'limit: 1 to 100, default 20, the most pets returned; the default applies filtered',
-    oracle: 'exactly limit pets when more exist, never more',
+    oracle:
+      'exactly limit pets when more exist, never more; fewer only when they are every match (a store empty before the run, or no next page)',
     inputs:
-      'limit=1, 100, none; each status with limit=1, 2, 100 and with no limit (more than 20 pets of each status exist)',
+      'limit=1, 100, none; each status with limit=1, 2, 100 and with no limit (on the run’s pets, and on a store that held more before the run)',
     checks: [
       'listPets.default-limit',
       'listPets.limit-1',
@@ -152,12 +155,21 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
     oracle:
       '201 with the name kept exactly (in the 201 body, getPet and lists), or 400 with an Error; never a 5xx, never a changed name',
     inputs:
-      'empty, whitespace only, padded, holding " and \\, control characters, long (17, 64, 256), beyond ASCII (2-, 3- and 4-byte UTF-8)',
+      'empty, whitespace only, padded, holding ", \\ and /, control characters, long (17, 64, 256), beyond ASCII (2-, 3- and 4-byte UTF-8)',
     checks: [
       'createPet.string-boundaries',
       'createPet.long-name-kept',
       'createPet.non-ascii-name-kept',
     ],
+  },
+  {
+    section: '§1, §4.2',
+    statement: 'A request body is JSON (RFC 8259): any valid spelling of one NewPet is that NewPet',
+    oracle:
+      'a NewPet accepted once is accepted again, with the same answer, in other spellings; a number is never respelled (many correct parsers refuse 1E2 or 7.0 for an int64)',
+    inputs:
+      'each accepted NewPet worth it (a plain one, names beyond the BMP, with /, beyond ASCII) with every character a \\u escape (surrogate pairs beyond the BMP), / as \\/, white space between tokens, members in reverse order',
+    checks: ['createPet.json-spellings'],
   },
   {
     section: '§2, §4.2',
@@ -229,7 +241,7 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
     statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
     oracle: `401 with an Error on ${OPERATIONS}; the valid key is accepted`,
     inputs:
-      'no header, an empty header, "Bearer" alone, another scheme, XBearer <key>, Bearer <key> x, an unknown key, the key in other letter case, with a character more or less, the key in the query string',
+      'no header, an empty header, "Bearer" alone, another scheme, XBearer <key>, Bearer <key> x, an unknown key, the key in other letter case, with a character more or less, a look-alike of the key in the query string (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
     checks: [
       'auth.*.missing-header',
       'auth.*.empty-token',
@@ -243,6 +255,8 @@ export const SPEC_MATRIX: readonly MatrixRow[] = [
       'auth.*.empty-header',
       'auth.*.scheme-prefixed',
       'auth.*.word-after-key',
+      'auth.every-read-shape',
+      'auth.every-write-shape',
     ],
   },
   {

@@ -2,6 +2,7 @@
 // Each judges one answer at a time (the pet model judges an answer against the ones before it);
 // the `errors` group reports each oracle once, with the first answer that broke it.
 import {
+  describeDetails,
   type ErrorDetail,
   LIMIT_DEFAULT,
   LIMIT_MAX,
@@ -28,6 +29,9 @@ export function routeOf(res: HttpResponse): Route {
   } catch {
     return { op: 'other' };
   }
+  // Another spelling of a path (`/pets/`, `//pets`, `/PETS`) is no operation of the spec: the
+  // auth checks probe such spellings, and judge those answers themselves.
+  if (url.pathname.includes('//')) return { op: 'other' };
   const item = /\/pets\/([^/]+)$/.exec(url.pathname);
   if (res.method === 'GET' && item) {
     return { op: 'getPet', petId: decodeURIComponent(item[1] as string) };
@@ -82,12 +86,10 @@ function int64Problem(object: unknown, key: string): string | undefined {
   return undefined;
 }
 
-/** The first few validation problems as one sentence. */
-function brief(details: readonly ErrorDetail[]): string {
-  return details
-    .slice(0, 3)
-    .map((d) => `${d.path || 'the value'} ${d.message}`)
-    .join('; ');
+/** The first few validation problems as one sentence, so a reason stays on one line. */
+export function brief(details: readonly ErrorDetail[]): string {
+  const shown = describeDetails(details.slice(0, 3));
+  return details.length > 3 ? `${shown}; and ${details.length - 3} more` : shown;
 }
 
 /** Why `value` is not a Pet of the spec (types, int64 ranges), or undefined. */
@@ -161,16 +163,18 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
   },
   {
     id: 'errors.json-body',
-    title: 'every error answer has a JSON body with a JSON Content-Type',
+    title: 'every error answer of an operation has a JSON body with a JSON Content-Type',
     section: '§1, §7',
-    judge: (res) => (res.status >= 400 ? notJsonReason(res) : undefined),
+    judge: (res) =>
+      res.status >= 400 && routeOf(res).op !== 'other' ? notJsonReason(res) : undefined,
   },
   {
     id: 'errors.error-schema',
-    title: 'every JSON error answer is a valid Error (code, message, status)',
+    title: 'every JSON error answer of an operation is a valid Error (code, message, status)',
     section: '§2, §7',
     judge: (res) => {
       if (res.status < 400 || notJsonReason(res) !== undefined) return undefined;
+      if (routeOf(res).op === 'other') return undefined;
       const checked = validateSpecErrorBody(res.body);
       return checked.ok ? undefined : `not an Error: ${brief(checked.details)}`;
     },
@@ -181,9 +185,23 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
     section: '§2',
     judge: (res) => {
       if (res.status < 400 || notJsonReason(res) !== undefined) return undefined;
-      if (!validateSpecErrorBody(res.body).ok) return undefined;
+      if (routeOf(res).op === 'other' || !validateSpecErrorBody(res.body).ok) return undefined;
       const status = (res.body as { status: number }).status;
       return status === res.status ? undefined : `the Error body says status ${status}`;
+    },
+  },
+  {
+    id: 'errors.success-status',
+    title:
+      'every success answer has the status the spec names: 200 for listPets and getPet, 201 for createPet (a list with nothing in it too)',
+    section: '§4.1, §4.2, §4.3',
+    judge: (res) => {
+      const route = routeOf(res);
+      if (route.op === 'other' || res.status < 200 || res.status > 299) return undefined;
+      const named = route.op === 'createPet' ? 201 : 200;
+      if (res.status === named) return undefined;
+      const body = res.text.trim() === '' ? ' with no body' : '';
+      return `a success other than the spec's ${named}${body}`;
     },
   },
   {

@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto';
+import { shapeAuthChecks } from './checks/auth.js';
 import { fixtureDataChecks } from './checks/fixture-data.js';
 import { CHECKS } from './checks/index.js';
+import { offersNextPages } from './checks/list-pets.js';
 import { CheckFailed, CheckSkipped } from './checks/support.js';
 import { CheckContext } from './context.js';
 import {
@@ -16,6 +18,7 @@ import {
 import { HttpClient, type HttpResponse, RateLimitedError, RequestError } from './http/client.js';
 import { integerText } from './http/json.js';
 import { curlLine, errorSummary } from './http/replay.js';
+import { routeOf } from './oracles.js';
 import { Redactor } from './redact.js';
 import {
   type Check,
@@ -51,6 +54,12 @@ export interface ConformanceOptions {
   readonly strict?: boolean;
   /** Skip every check that creates data, for production targets. */
   readonly readOnly?: boolean;
+  /**
+   * The key may be written into URLs (a key revoked after the run): the kit also sends it in the
+   * query string without Authorization, which must not be accepted. Without it, the kit sends a
+   * look-alike there and the report says the real key was not tried.
+   */
+  readonly disposableKey?: boolean;
   /**
    * categoryIds that exist on the server, used in turn for every pet the kit means to create
    * (default `[1]`). Integers, or integer strings for ids beyond 2^53.
@@ -128,13 +137,11 @@ export function selectChecks(
   skip: readonly string[] = [],
   withFixtureSet = false,
 ): Check[] {
-  // The pet set's checks run before the errors group, which judges every answer of the run.
+  // The pet set's checks run before the probes of every request shape and the errors group,
+  // which judge every shape and every answer of the run.
+  const last = (c: Check) => c.group === 'errors' || shapeAuthChecks.includes(c);
   const pool = withFixtureSet
-    ? [
-        ...CHECKS.filter((c) => c.group !== 'errors'),
-        ...fixtureDataChecks,
-        ...CHECKS.filter((c) => c.group === 'errors'),
-      ]
+    ? [...CHECKS.filter((c) => !last(c)), ...fixtureDataChecks, ...CHECKS.filter(last)]
     : CHECKS;
   knownNames('--only', only, pool);
   knownNames('--skip', skip, pool);
@@ -290,7 +297,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     nameShape,
     progress: (message) => progress({ type: 'notice', message }),
   });
-  ctx = new CheckContext(http, fixtures, readOnly, options.apiKey, seed, fixtureSet);
+  ctx = new CheckContext(
+    http,
+    fixtures,
+    readOnly,
+    options.apiKey,
+    seed,
+    fixtureSet,
+    options.disposableKey ?? false,
+  );
 
   let hint: string | undefined;
   try {
@@ -345,6 +360,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   };
   const groups = GROUPS.filter((g: Group) => checks.some((c) => c.group === g));
   const notRun = notRunOf(results);
+  const fullVerdict = fullVerdictOf(ctx, notRun, fixtureSet.length > 0);
   const verdict: RunVerdict =
     summary.failed > 0 ? 'fail' : notRun.length > 0 ? 'incomplete' : 'pass';
   return redactor.deep({
@@ -361,6 +377,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     groups,
     verdict,
     notRun,
+    ...(fullVerdict === undefined ? {} : { fullVerdict }),
     ok: verdict === 'pass',
     summary,
     results,
@@ -387,6 +404,37 @@ export function notRunOf(results: readonly CheckResult[]): NotRun[] {
         r.notApplicable !== true,
     )
     .map((r) => ({ id: r.id, reason: r.message }));
+}
+
+/** The checks that need the run's pets (or a known set) within a list's reach. */
+const NEEDS_REACH = /^(createPet\.listed|listPets\.)/;
+
+/**
+ * What gives a full verdict when checks that look for pets in lists could not run, and which of
+ * it this server lacks; undefined when no such check is among `notRun`.
+ */
+function fullVerdictOf(
+  ctx: CheckContext,
+  notRun: readonly NotRun[],
+  withFixtureSet: boolean,
+): string | undefined {
+  if (!notRun.some((n) => NEEDS_REACH.test(n.id))) return undefined;
+  const { createdIds, emptyAtStart } = ctx.fixtures;
+  const lists = ctx.responses.filter((r) => {
+    const route = routeOf(r);
+    return route.op === 'listPets' && !route.query.has('status') && r.status === 200;
+  });
+  const newestFirst = lists.some(
+    (r) => Array.isArray(r.body) && createdIds.has(integerText(r.body[0], 'id') ?? ''),
+  );
+  const ways: [string, boolean, string][] = [
+    ['an empty store before the run', emptyAtStart === true, 'this one held pets'],
+    ['lists in newest-first order', newestFirst, "no list began with one of the run's pets"],
+    ['a Link rel="next" on a full page (RFC 8288)', offersNextPages(ctx), 'this server sent none'],
+    ['--fixtures with a pet set loaded into the server', withFixtureSet, 'none was given'],
+  ];
+  const lacks = ways.filter(([, has]) => !has).map(([way, , why]) => `${way} (${why})`);
+  return `the run's pets must be within a list's reach for a full verdict, which needs one of: ${ways.map(([way]) => way).join('; ')}. This server lacks ${lacks.join('; ')}`;
 }
 
 /** A status the spec names for a read with the valid key, or a refusal of the key: the route is there. */

@@ -119,6 +119,12 @@ export interface ConformanceReport {
    * `--read-only` run leaves out on purpose are not among them.
    */
   readonly notRun: readonly NotRun[];
+  /**
+   * When some `must` checks could not reach the run's pets in a list: what gives a full verdict
+   * (an empty store, newest-first lists, a `rel="next"` Link, `--fixtures`) and which of these
+   * this server lacks.
+   */
+  readonly fullVerdict?: string;
   /** True when the verdict is PASS: no check failed and every `must` check ran. */
   readonly ok: boolean;
   readonly summary: Summary;

@@ -119,6 +119,20 @@ const ADVISED: readonly Row[] = [
   ['accepts only names that start with a capital letter', 'capitalised-names-only', []],
   ['reads the status filter without regard to letter case', 'case-insensitive-status-filter', []],
   [
+    'answers other spellings of its paths (/pets/, /PETS, //pets) with a plain-text 404',
+    'path-spellings-404-text',
+    [],
+  ],
+  [
+    'answers other spellings of its paths as the same resource, keyed alike',
+    'path-spellings-same-resource',
+    [],
+  ],
+  ['redirects other spellings of its paths with 308', 'path-spellings-redirect', []],
+  ['refuses a second pet of the same name with 409', 'unique-names', []],
+  ['answers 501 to a method it does not implement (TRACE, PUT, ...)', 'unknown-methods-501', []],
+  ['gives ids from 2^53 - 3 on (2^53 - 1 and its neighbours taken)', 'ids-from-2-53-minus-2', []],
+  [
     'shows a write to reads only a moment later, with --settle-ms',
     'lagging-reads',
     [],
@@ -147,8 +161,9 @@ const ADVISED: readonly Row[] = [
   ],
   ['takes status: null for no status', 'null-status-absent', ['createPet.status-null-rejected']],
   [
-    'serves any limit it is asked for',
-    'serves-any-limit',
+    // More than 100 pets exist only on a store that held pets before the run.
+    'serves any limit it is asked for, on a store of thousands',
+    ['serves-any-limit', 'preloaded-store'],
     ['listPets.limit-above-max-capped', 'listPets.limit-out-of-range-rejected'],
   ],
 ];

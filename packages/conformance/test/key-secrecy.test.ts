@@ -76,6 +76,17 @@ describe('the API key, through a logging proxy', () => {
     }
   });
 
+  it('sends the key itself in the query only with --disposable-key, and keeps it out of every report', async () => {
+    const { exitCode, stderr, texts, log } = await runThroughProxy(
+      'disposable',
+      ['--disposable-key'],
+      false,
+    );
+    expect(exitCode, stderr).toBe(0);
+    expect(log.filter((line) => line.includes(`api_key=${KEY}`)).length).toBe(3);
+    expectNoKey(texts);
+  });
+
   it.each([
     ['echo', []],
     ['echo-read-only', ['--read-only']],

@@ -122,8 +122,8 @@ describe('the inputs the kit sends', () => {
     const probes = new Set([...LONG_NAME_LENGTHS.map(String), 'non-ASCII']);
     const unusual = new Set<string>();
     for (const { name: sent } of created) {
-      // The string boundaries: blank names, and tagged names padded or followed by " \ or controls.
-      const name = sent.trim().replace(/("q|\\b|[\p{Cc}]+)$/u, '');
+      // The string boundaries: blank names, and tagged names padded or followed by " \ / or controls.
+      const name = sent.trim().replace(/("q|\\b|\/s|[\p{Cc}]+)$/u, '');
       if (name === '') continue;
       expect(name).toMatch(new RegExp(`^x-${runId}[a-z]+(${NON_ASCII_TEXT})?$`, 'u'));
       if (name.endsWith(NON_ASCII_TEXT)) unusual.add('non-ASCII');
@@ -132,7 +132,7 @@ describe('the inputs the kit sends', () => {
     expect(unusual).toEqual(probes);
     // Besides the checks that try large or invalid categoryIds, only the ones given are used.
     const given = created.filter((c) => ['5', '9007199254740993'].includes(c.categoryId));
-    expect(given.length).toBeGreaterThan(100);
+    expect(given.length).toBeGreaterThan(10);
     expect(given.length).toBeGreaterThan(created.length - 20);
   });
 
@@ -155,10 +155,24 @@ describe('the inputs the kit sends', () => {
       const { args, server } = await target();
       const { stdout } = await runCli([...args, '--seed', seed, '--reporter', 'json']);
       expect(JSON.parse(stdout).seed).toBe(Number(seed));
-      // Names carry the run id, which differs from run to run: compare everything else.
+      // Names carry the run id, which differs from run to run: compare everything else (a name
+      // written in \u escapes too).
+      const nameless = (body: string) => {
+        try {
+          const value = JSON.parse(body);
+          if (value !== null && typeof value === 'object' && 'name' in value) value.name = '';
+          return JSON.stringify(value);
+        } catch {
+          return body;
+        }
+      };
       return server.requests
         .filter((r) => r.method === 'POST')
-        .map((r) => r.body.replace(/"name":\s*"[^"]*"/, '"name":""').replace(/cf[a-p]{8}/g, 'cf'));
+        .map((r) =>
+          nameless(r.body)
+            .replace(/"name":\s*"[^"]*"/, '"name":""')
+            .replace(/cf[a-p]{8}/g, 'cf'),
+        );
     };
     const first = await bodies('12345');
     expect(await bodies('12345')).toEqual(first);

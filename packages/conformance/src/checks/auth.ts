@@ -3,6 +3,7 @@ import type { CheckContext } from '../context.js';
 import { newPetJson } from '../fixtures.js';
 import { type Credential, type HttpResponse, KEY_VARIABLE } from '../http/client.js';
 import { keyCredential, literalCredential } from '../http/replay.js';
+import { petProblem, routeOf } from '../oracles.js';
 import type { Check } from '../types.js';
 import {
   check,
@@ -29,6 +30,7 @@ interface Operation {
     ctx: CheckContext,
     authorization?: Credential | null,
     keyInQuery?: readonly string[],
+    realKeyInQuery?: boolean,
   ): Promise<HttpResponse>;
   /** The success status a valid key must get, or undefined when no existing pet is known. */
   success(ctx: CheckContext): Promise<number | undefined>;
@@ -48,20 +50,21 @@ const OPERATIONS: readonly Operation[] = [
     name: 'listPets',
     section: '§4.1, §5',
     writes: false,
-    send: (ctx, authorization, keyInQuery) =>
-      ctx.send({ method: 'GET', path: '/pets?limit=1', authorization, keyInQuery }),
+    send: (ctx, authorization, keyInQuery, realKeyInQuery) =>
+      ctx.send({ method: 'GET', path: '/pets?limit=1', authorization, keyInQuery, realKeyInQuery }),
     success: async () => 200,
   },
   {
     name: 'createPet',
     section: '§4.2, §5',
     writes: true,
-    send: (ctx, authorization, keyInQuery) =>
+    send: (ctx, authorization, keyInQuery, realKeyInQuery) =>
       ctx.send({
         method: 'POST',
         path: '/pets',
         authorization,
         keyInQuery,
+        realKeyInQuery,
         rawBody: newPetJson(ctx.fixtures.nextPet()),
       }),
     success: async () => 201,
@@ -70,9 +73,15 @@ const OPERATIONS: readonly Operation[] = [
     name: 'getPet',
     section: '§4.3, §5',
     writes: false,
-    send: async (ctx, authorization, keyInQuery) => {
+    send: async (ctx, authorization, keyInQuery, realKeyInQuery) => {
       const id = (await knownPetId(ctx)) ?? String(ID_MAX);
-      return ctx.send({ method: 'GET', path: `/pets/${id}`, authorization, keyInQuery });
+      return ctx.send({
+        method: 'GET',
+        path: `/pets/${id}`,
+        authorization,
+        keyInQuery,
+        realKeyInQuery,
+      });
     },
     success: async (ctx) => ((await knownPetId(ctx)) === undefined ? undefined : 200),
   },
@@ -224,20 +233,35 @@ function checksFor(op: Operation): Check[] {
     check({
       id: `auth.${op.name}.key-in-query`,
       // A look-alike key, never the valid one: proxies and access logs keep URLs.
-      title: `${op.name} answers 401 to a key sent in the query string (${KEY_QUERY_PARAMETERS.slice(0, 2).join(', ')}, ...) without Authorization: the key is missing`,
+      title: `${op.name} answers 401 to a key sent in the query string (${KEY_QUERY_PARAMETERS.slice(0, 2).join(', ')}, ...) without Authorization: the key is missing (a look-alike key; the valid key itself too with --disposable-key)`,
       section: op.section,
       level: 'must',
       group: 'auth',
       writes: op.writes,
       async run(ctx) {
-        const how = 'without Authorization, with a look-alike key in the query';
-        const res = await op.send(ctx, null, KEY_QUERY_PARAMETERS);
-        // 401 is what §5 names; a server that refuses unknown query parameters first may say 400.
-        if (res.status < 400 || res.status > 499) {
-          fail(`${described(res, how)} answered ${res.status}, expected 401`, res);
+        const probes: [string, boolean][] = [
+          ['without Authorization, with a look-alike key in the query', false],
+        ];
+        // Only a key revoked after the run may go into a URL.
+        if (ctx.disposableKey) {
+          probes.push(['without Authorization, with the valid key itself in the query', true]);
         }
-        expectError(res, res.status, how);
-        return pass(`${described(res, how)} answered ${res.status} with an Error body`);
+        const seen: string[] = [];
+        for (const [how, real] of probes) {
+          const res = await op.send(ctx, null, KEY_QUERY_PARAMETERS, real);
+          // 401 is what §5 names; a server that refuses unknown query parameters first may say 400.
+          if (res.status < 400 || res.status > 499) {
+            fail(`${described(res, how)} answered ${res.status}, expected 401`, res);
+          }
+          expectError(res, res.status, how);
+          seen.push(`${described(res, how)} answered ${res.status} with an Error body`);
+        }
+        if (!ctx.disposableKey) {
+          seen.push(
+            'the valid key itself was not tried in the query: it goes into a URL only with --disposable-key',
+          );
+        }
+        return pass(seen.join('; '));
       },
     }),
     check({
@@ -306,4 +330,151 @@ export const authChecks: readonly Check[] = [
       return pass(`${described(res, how)} answered 401`);
     },
   }),
+];
+
+/** The probes every request shape of the run is sent with again: no key, no token, a wrong key. */
+const SHAPE_PROBES = BAD_CREDENTIALS.filter((bad) =>
+  ['missing-header', 'empty-token', 'unknown-key'].includes(bad.id),
+);
+
+type Op = Operation['name'];
+
+/**
+ * What makes two requests one shape to the server: the method, the operation's path, the names
+ * of the query parameters (repeats kept) and of the headers added, and a chunked body
+ * (`GET /pets?limit&status`, `POST /pets chunked`). Values are not part of it.
+ */
+function shapeOf(res: HttpResponse): { op: Op; key: string } | undefined {
+  const route = routeOf(res);
+  if (route.op === 'other' || res.request.authorization !== undefined) return undefined;
+  if (res.request.keyInQuery !== undefined) return undefined;
+  const names = [...new URL(res.url).searchParams.keys()].sort().join('&');
+  const headers = Object.keys(res.request.headers ?? {})
+    .map((h) => h.toLowerCase())
+    .sort()
+    .join(', ');
+  const path = route.op === 'getPet' ? '/pets/{petId}' : '/pets';
+  const key = `${res.method} ${path}${names === '' ? '' : `?${names}`}${headers === '' ? '' : ` with ${headers}`}${res.request.chunked ? ' chunked' : ''}`;
+  return { op: route.op, key };
+}
+
+/** One answer to the valid key per request shape the run sent so far, a 2xx where there is one. */
+function shapesSent(ctx: CheckContext, ops: readonly Op[]): HttpResponse[] {
+  const byShape = new Map<string, HttpResponse>();
+  for (const res of ctx.responses) {
+    const shape = shapeOf(res);
+    if (shape === undefined || !ops.includes(shape.op)) continue;
+    const held = byShape.get(shape.key);
+    const success = (r: HttpResponse) => r.status >= 200 && r.status <= 299;
+    if (held === undefined || (!success(held) && success(res))) byShape.set(shape.key, res);
+  }
+  return [...byShape.values()];
+}
+
+/** True when the answer shows pets: a 2xx with a Pet, or a non-empty array of Pets. */
+function showsPets(res: HttpResponse): boolean {
+  if (res.status < 200 || res.status > 299) return false;
+  const items = Array.isArray(res.body) ? res.body : [res.body];
+  return items.length > 0 && items.every((item) => petProblem(item) === undefined);
+}
+
+/**
+ * Sends the request of `sample` again with each probe; each must get 401 with an Error, or, where
+ * the valid key itself got a 4xx (a query the server refuses), that status. Returns the count.
+ */
+async function probeShape(ctx: CheckContext, sample: HttpResponse): Promise<number> {
+  const { request } = sample;
+  let sent = 0;
+  for (const bad of SHAPE_PROBES) {
+    const authorization = bad.authorization(ctx) ?? null;
+    const res = await ctx.send({
+      method: request.method,
+      path: request.path,
+      authorization,
+      ...(request.headers === undefined ? {} : { headers: request.headers }),
+      ...(request.chunked ? { chunked: true } : {}),
+      // A body that would create a pet: a server that skips the key for this shape shows it.
+      ...(request.method === 'POST' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
+    });
+    sent += 1;
+    const refusedAnyway = sample.status >= 400 && sample.status <= 499 && sample.status !== 401;
+    const expected = refusedAnyway && res.status === sample.status ? sample.status : 401;
+    expectError(res, expected, `${bad.how} (the run sent this shape with the key)`);
+  }
+  return sent;
+}
+
+/** Spellings of the spec's paths a server may answer as the same resource. */
+function spellings(op: Op, id: string | undefined): string[] {
+  if (op === 'createPet') return ['/pets/', '/PETS', '//pets'];
+  if (op === 'listPets') return ['/pets/', '/PETS', '//pets'];
+  return id === undefined ? [] : [`/pets/${id}/`, `/PETS/${id}`, `//pets/${id}`];
+}
+
+/**
+ * Probes each spelling of `op`'s path. A read is first sent with the valid key: when it answers as
+ * the operation would (a Pet array, the pet asked for), it is that operation, and every probe must
+ * get 401 with an Error. Any spelling, whatever it is, must not show pets or create one without a
+ * valid key. Returns what each spelling answered.
+ */
+async function probeSpellings(ctx: CheckContext, op: Op): Promise<string[]> {
+  const id = op === 'getPet' ? await knownPetId(ctx) : undefined;
+  const seen: string[] = [];
+  for (const path of spellings(op, id)) {
+    let same = false;
+    if (op !== 'createPet') {
+      const res = await ctx.send({ method: 'GET', path });
+      same =
+        res.status === 200 && (op === 'listPets' ? Array.isArray(res.body) : idOf(res.body) === id);
+      seen.push(`${path}: ${res.status}${same ? ' (the same resource)' : ''}`);
+    }
+    for (const bad of SHAPE_PROBES) {
+      const authorization = bad.authorization(ctx) ?? null;
+      const res = await ctx.send({
+        method: op === 'createPet' ? 'POST' : 'GET',
+        path,
+        authorization,
+        ...(op === 'createPet' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
+      });
+      const how = `${bad.how} (another spelling of ${op}'s path)`;
+      if (same) expectError(res, 401, how);
+      else if (showsPets(res)) {
+        fail(
+          `${described(res, how)} answered ${res.status} with pets: the key was not asked for`,
+          res,
+        );
+      }
+    }
+  }
+  return seen;
+}
+
+function everyShape(ops: readonly Op[], writes: boolean, what: string): Check {
+  return check({
+    id: writes ? 'auth.every-write-shape' : 'auth.every-read-shape',
+    title: `${what} answers 401 with an Error without a valid key (none, "Bearer" alone, an unknown key) in every request shape the run sent with the key (each query parameter and combination, added headers, a chunked body) and every spelling of the path the server answers as the same resource (/pets/, /PETS, //pets)`,
+    section: ops.map((op) => OPERATIONS.find((o) => o.name === op)?.section).join(', '),
+    level: 'must',
+    group: 'auth',
+    writes,
+    async run(ctx) {
+      const samples = shapesSent(ctx, ops);
+      let sent = 0;
+      for (const sample of samples) sent += await probeShape(ctx, sample);
+      const spelled: string[] = [];
+      for (const op of ops) spelled.push(...(await probeSpellings(ctx, op)));
+      return pass(
+        `${samples.length} request shapes (${samples.map((s) => shapeOf(s)?.key).join('; ')}) refused ${sent} probes without a valid key${spelled.length > 0 ? `; spellings with the key: ${spelled.join(', ')}` : ''}`,
+      );
+    },
+  });
+}
+
+/**
+ * Authentication on every request shape the run sends (spec §5: every operation requires the
+ * key): they run after every other check but the oracles, so they see every shape.
+ */
+export const shapeAuthChecks: readonly Check[] = [
+  everyShape(['listPets', 'getPet'], false, 'listPets and getPet each'),
+  everyShape(['createPet'], true, 'createPet'),
 ];

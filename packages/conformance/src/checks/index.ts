@@ -1,9 +1,10 @@
 import type { Check } from '../types.js';
-import { authChecks } from './auth.js';
+import { authChecks, shapeAuthChecks } from './auth.js';
 import { boundaryChecks } from './boundaries.js';
 import { createPetChecks } from './create-pet.js';
 import { errorsChecks } from './errors.js';
 import { getPetChecks } from './get-pet.js';
+import { jsonSpellingChecks } from './json-spellings.js';
 import { listPetsChecks } from './list-pets.js';
 
 /**
@@ -19,7 +20,8 @@ const ROOT_CAUSES: ReadonlySet<string> = new Set([
 
 /**
  * Every check, in the order a run performs and reports them: authentication, then the root
- * causes, then what follows from them (the `errors` group last: it judges all answers).
+ * causes, then what follows from them (the auth probes of every request shape next to last, the `errors` group last: it judges
+ * all answers).
  */
 export const CHECKS: readonly Check[] = [
   ...authChecks,
@@ -28,5 +30,7 @@ export const CHECKS: readonly Check[] = [
   ...createPetChecks.filter((c) => !ROOT_CAUSES.has(c.id)),
   ...getPetChecks,
   ...boundaryChecks,
+  ...jsonSpellingChecks,
+  ...shapeAuthChecks,
   ...errorsChecks,
 ];

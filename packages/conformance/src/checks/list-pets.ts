@@ -10,6 +10,7 @@ import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import { linkTargets } from '../http/link.js';
 import { laterPages } from '../http/pages.js';
+import { routeOf } from '../oracles.js';
 import type { Check } from '../types.js';
 import { missingPetsCause } from './read-back.js';
 import {
@@ -58,6 +59,24 @@ async function withCause(ctx: CheckContext, message: string): Promise<string> {
   return cause === undefined ? message : `${message} (${cause})`;
 }
 
+/** True when some list answer of the run pointed at a next page (`Link rel="next"`). */
+export function offersNextPages(ctx: CheckContext): boolean {
+  return ctx.responses.some(
+    (r) => routeOf(r).op === 'listPets' && linkTargets(r.headers.get('link'), 'next').length > 0,
+  );
+}
+
+/**
+ * True when `res`, a list of `n` pets, holds every match the store has: the store held none
+ * before the run and the list is as long as every pet the run created, or the server points at
+ * next pages and this list has none.
+ */
+export function wholeStore(ctx: CheckContext, n: number, res: HttpResponse): boolean {
+  const created = ctx.fixtures.createdIds.size;
+  if (ctx.fixtures.emptyAtStart === true && created > 0 && n >= created) return true;
+  return offersNextPages(ctx) && linkTargets(res.headers.get('link'), 'next').length === 0;
+}
+
 /** Checks one `limit` value: at most `limit` items, and exactly `limit` when more exist. */
 function limitCheck(limit: number, query: string, id: string, title: string): Check {
   return check({
@@ -78,6 +97,12 @@ function limitCheck(limit: number, query: string, id: string, title: string): Ch
             ctx,
             `${described(res)} returned ${countPets(n)} although at least ${known} exist`,
           ),
+        );
+      }
+      // Every pet there is, while every write of the run stands (else the cause is named below).
+      if (n < limit && (await missingPetsCause(ctx)) === undefined && wholeStore(ctx, n, res)) {
+        return pass(
+          `${described(res)} returned ${countPets(n)}, every pet there is (${ctx.fixtures.emptyAtStart ? 'the store held none before the run' : 'no next page'})`,
         );
       }
       if (n < limit) {

@@ -1,6 +1,4 @@
 import {
-  describeDetails,
-  type ErrorDetail,
   type SpecErrorBody,
   type SpecPet,
   validateSpecErrorBody,
@@ -8,19 +6,13 @@ import {
 } from '@animal-store/contract';
 import type { SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
-import { isJsonMediaType, notJsonReason, petProblem } from '../oracles.js';
+import { brief, isJsonMediaType, notJsonReason, petProblem } from '../oracles.js';
 
-export { isJsonMediaType, notJsonReason };
+export { brief, isJsonMediaType, notJsonReason };
 
 import { integerText } from '../http/json.js';
 import { errorSummary, quote } from '../http/replay.js';
 import type { Check, Verdict } from '../types.js';
-
-/** The first few validation problems as one sentence, so a reason stays on one line. */
-export function brief(details: readonly ErrorDetail[]): string {
-  const shown = describeDetails(details.slice(0, 3));
-  return details.length > 3 ? `${shown}; and ${details.length - 3} more` : shown;
-}
 
 /** Thrown inside a check to end it as failed with a one-line reason and, when known, the answer. */
 export class CheckFailed extends Error {

@@ -41,6 +41,8 @@ export interface HttpRequest {
    * URL, where proxies and access logs would keep it.
    */
   readonly keyInQuery?: readonly string[];
+  /** Puts the valid key itself in `keyInQuery`'s parameters (only with `--disposable-key`). */
+  readonly realKeyInQuery?: boolean;
   /** Headers an ordinary client adds (`Cache-Control`, `If-None-Match`, ...), sent as given. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Sends the body with `Transfer-Encoding: chunked` instead of a `Content-Length`. */
@@ -150,6 +152,7 @@ export class HttpClient {
     this.base = options.baseUrl.replace(/\/+$/, '');
     this.lookAlike = encodeURIComponent(lookAlikeKey(options.apiKey));
     options.redactor?.add(options.apiKey);
+    options.redactor?.add(encodeURIComponent(options.apiKey));
   }
 
   /** The base URL requests are relative to, without a trailing `/`. */
@@ -180,7 +183,7 @@ export class HttpClient {
     const url =
       names.length === 0
         ? target
-        : `${target}${target.includes('?') ? '&' : '?'}${names.map((n) => `${n}=${this.lookAlike}`).join('&')}`;
+        : `${target}${target.includes('?') ? '&' : '?'}${names.map((n) => `${n}=${request.realKeyInQuery ? encodeURIComponent(this.options.apiKey) : this.lookAlike}`).join('&')}`;
     const path = url.startsWith(this.base) ? url.slice(this.base.length) || '/' : url;
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -224,7 +227,7 @@ export class HttpClient {
         signal: AbortSignal.timeout(this.options.timeoutMs),
         ...(typeof body === 'object' ? { duplex: 'half' } : {}),
       } as RequestInit);
-      const bytes = new Uint8Array(await res.arrayBuffer());
+      const bytes = await readAll(res);
       const text = new TextDecoder().decode(bytes);
       const ms = elapsed();
       this.timeoutsInARow = 0;
@@ -269,6 +272,12 @@ export class HttpClient {
       const reason = `no answer within ${this.options.timeoutMs} ms`;
       return new RequestError('timeout', `${method} ${path}: ${reason}`, reason, { request, url });
     }
+    if (error instanceof BodyCutShort) {
+      return new RequestError('network', `${method} ${path}: ${error.message}`, error.message, {
+        request,
+        url,
+      });
+    }
     const cause = causeOf(error);
     // Fetch will not connect to some ports at all (the Fetch standard's "bad ports").
     const reason = cause === 'bad port' ? 'fetch refuses to connect to this port' : cause;
@@ -277,6 +286,39 @@ export class HttpClient {
       url,
     });
   }
+}
+
+/** A body that ended before the length its `Content-Length` declared. */
+class BodyCutShort extends Error {}
+
+/**
+ * The whole body of `res`. When the connection ends first, says what the server did wrong: a
+ * `Content-Length` larger than the body it sent (`other side closed` says only what was seen).
+ */
+async function readAll(res: Response): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of res.body ?? []) {
+      chunks.push(chunk);
+      received += chunk.length;
+    }
+  } catch (error) {
+    const declared = res.headers.get('content-length');
+    if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > received) {
+      throw new BodyCutShort(
+        `the server declared Content-Length: ${declared.trim()} but sent ${received} bytes of body and closed the connection`,
+      );
+    }
+    throw error;
+  }
+  const out = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
 
 /** `text` as a stream of two chunks, so that fetch sends it with `Transfer-Encoding: chunked`. */

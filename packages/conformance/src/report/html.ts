@@ -113,7 +113,7 @@ export function renderHtml(report: ConformanceReport): string {
 <p class="meta">${htmlText(report.baseUrl)}: kit ${htmlText(report.kit.version)}, run ${htmlText(report.runId)}, seed ${report.seed} (<code>--seed ${report.seed}</code> replays its cases), started ${htmlText(report.startedAt)}, ${(report.durationMs / 1000).toFixed(1)} s${mode.length === 0 ? '' : `, ${mode.join(', ')}`}</p>
 <table class="counts"><tr>${OUTCOMES.map((o) => `<th>${LABEL[o]}</th>`).join('')}</tr><tr>${OUTCOMES.map((o) => `<td id="count-${o}">${count[o]}</td>`).join('')}</tr></table>
 ${report.hints.map((h) => `<p class="hint">Hint: ${htmlText(h)}</p>`).join('\n')}
-${report.notRun.length === 0 ? '' : `<section class="hint"><p>INCOMPLETE: ${notRunSummary(report)}:</p><ul>${report.notRun.map((n) => `<li><code>${htmlText(n.id)}</code>: ${htmlText(n.reason)}</li>`).join('')}</ul></section>`}
+${report.notRun.length === 0 ? '' : `<section class="hint"><p>INCOMPLETE: ${notRunSummary(report)}:</p><ul>${report.notRun.map((n) => `<li><code>${htmlText(n.id)}</code>: ${htmlText(n.reason)}</li>`).join('')}</ul>${report.fullVerdict === undefined ? '' : `<p>For a full verdict: ${htmlText(report.fullVerdict)}</p>`}</section>`}
 <form>
 <fieldset><legend>Outcome</legend>
 ${OUTCOMES.map((o) => `<label><input type="checkbox" name="outcome" value="${o}" checked> ${LABEL[o]} (${count[o]})</label>`).join('\n')}

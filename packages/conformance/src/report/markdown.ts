@@ -111,6 +111,9 @@ export function renderMarkdown(report: ConformanceReport): string {
           `### Not run (must): ${notRunSummary(report)}, so the run is INCOMPLETE`,
           '',
           ...notRunChecks.flatMap(entry),
+          ...(report.fullVerdict === undefined
+            ? []
+            : [`For a full verdict: ${markdownText(report.fullVerdict)}`, '']),
         ]),
     ...(advisories.length === 0
       ? []

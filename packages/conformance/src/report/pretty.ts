@@ -139,7 +139,14 @@ export function renderPretty(report: ConformanceReport): string {
     ...failedSection(report),
     ...(notRunLines.length === 0
       ? []
-      : ['', 'Not run (must checks that could not judge: the run is INCOMPLETE)', ...notRunLines]),
+      : [
+          '',
+          'Not run (must checks that could not judge: the run is INCOMPLETE)',
+          ...notRunLines,
+          ...(report.fullVerdict === undefined
+            ? []
+            : [`  For a full verdict: ${terminalSafe(report.fullVerdict)}`]),
+        ]),
     ...section('Advisories (should: recommended where the spec leaves a gap)', 'advisory'),
     ...section('Skipped (could not be judged)', 'skip'),
     ...(links.length === 0 ? [] : ['', 'The contract sections cited:', ...links]),

@@ -108,6 +108,16 @@ export const FAULTS = [
   'create-refuses-chunked',
   'read-304-on-if-none-match',
   'auth-refuses-with-cache-control',
+  'list-204-when-empty',
+  'auth-skipped-with-status-filter',
+  'auth-skipped-on-path-spellings',
+  'auth-skipped-on-chunked-create',
+  'create-refuses-unicode-escapes',
+  'create-refuses-escaped-slash',
+  'create-refuses-whitespace',
+  'create-needs-name-first',
+  'create-splits-surrogate-escapes',
+  'auth-accepts-real-key-in-query',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -147,6 +157,12 @@ export const GAP_CHOICES = [
   'capitalised-names-only',
   'refuses-empty-names',
   'case-insensitive-status-filter',
+  'path-spellings-404-text',
+  'path-spellings-same-resource',
+  'path-spellings-redirect',
+  'unique-names',
+  'ids-from-2-53-minus-2',
+  'unknown-methods-501',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -207,6 +223,7 @@ const CODES = {
     401: 'unauthorized',
     404: 'not_found',
     405: 'method_not_allowed',
+    409: 'conflict',
     413: 'payload_too_large',
     415: 'unsupported_media_type',
     429: 'rate_limited',
@@ -217,6 +234,7 @@ const CODES = {
     401: 'AUTH_REQUIRED',
     404: 'NO_SUCH_THING',
     405: 'BAD_METHOD',
+    409: 'ALREADY_THERE',
     413: 'TOO_BIG',
     415: 'BAD_MEDIA',
     429: 'SLOW_DOWN',
@@ -234,7 +252,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const gap = (choice: GapChoice) => choices.has(choice);
   const requests: { method: string; path: string; body: string }[] = [];
   const pets = new Map<bigint, StoredPet>();
-  let nextId = gap('huge-ids') ? 1_790_000_000_000_000_123n : 1n;
+  // Ids read exactly as int64, never through a double.
+  const int64Ids = gap('huge-ids') || gap('ids-from-2-53-minus-2');
+  let nextId = gap('huge-ids')
+    ? 1_790_000_000_000_000_123n
+    : gap('ids-from-2-53-minus-2')
+      ? BigInt(ID_MAX) - 2n
+      : 1n;
   let creations = 0;
   let stored = 0;
   let rateLimited = 0;
@@ -331,6 +355,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('auth-accepts-key-in-query') && header === '' && query.get('api_key')) {
       ok = true;
     }
+    // Takes the valid key from ?api_key= when no Authorization is sent.
+    if (has('auth-accepts-real-key-in-query') && header === '' && query.get('api_key') === apiKey) {
+      ok = true;
+    }
     if (has('auth-accepts-key-prefix') && bearer && token !== '' && apiKey.startsWith(token)) {
       ok = true;
     }
@@ -372,7 +400,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // int64 cursors beyond 2^53 are read exactly, never through a double.
     let after: bigint | undefined;
     const rawAfter = checked.get('after');
-    if (gap('huge-ids') && rawAfter !== null && /^\d{1,19}$/.test(rawAfter)) {
+    if (int64Ids && rawAfter !== null && /^\d{1,19}$/.test(rawAfter)) {
       after = BigInt(rawAfter);
       checked.delete('after');
     }
@@ -419,6 +447,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     const page = has('list-ignores-limit') ? items : items.slice(0, limit);
     const headers = { ...extra };
+    if (has('list-204-when-empty') && page.length === 0) {
+      res.writeHead(204, headers);
+      return res.end();
+    }
     const last = page.at(-1);
     if (items.length > page.length && last !== undefined && !gap('no-next-link')) {
       // The request's whole query (every parameter of the contract's), the cursor moved on.
@@ -467,6 +499,19 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim();
     if (contentType !== 'application/json') return refuse(415, 'send application/json');
     if (Buffer.byteLength(raw) > BODY_LIMIT_BYTES) return refuse(413, 'too large');
+    // Hand-written parsers that know one spelling of JSON only.
+    if (has('create-refuses-unicode-escapes') && /\\u[0-9a-fA-F]{4}/.test(raw)) {
+      return refuse(400, 'unsupported escape');
+    }
+    if (has('create-refuses-escaped-slash') && raw.includes('\\/')) {
+      return refuse(400, 'unsupported escape');
+    }
+    if (has('create-refuses-whitespace') && /[\t\r\n]/.test(raw)) {
+      return refuse(400, 'unexpected character');
+    }
+    if (has('create-needs-name-first') && !/^\s*\{\s*"name"/.test(raw)) {
+      return refuse(400, 'name is required');
+    }
     let body: Record<string, unknown>;
     try {
       // A JavaScript server parses with JSON.parse and validates the doubles it gets.
@@ -476,6 +521,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (has('create-accepts-empty-body') && raw === '') body = { name: 'empty', categoryId: 1 };
       else if (has('create-500-on-malformed-json')) return refuse(500, 'parser crashed');
       else return refuse(400, 'the body is not JSON');
+    }
+    if (
+      has('create-splits-surrogate-escapes') &&
+      /\\u[dD][89abAB]/.test(raw) &&
+      typeof body?.name === 'string'
+    ) {
+      // Each half of an escaped surrogate pair read as a character of its own.
+      body.name = body.name.replace(/[\u{10000}-\u{10ffff}]/gu, '\ufffd\ufffd');
     }
     if (has('create-unwraps-body') && Array.isArray(body)) body = body[0];
     if (has('create-unwraps-body') && typeof body === 'string') body = JSON.parse(body);
@@ -593,6 +646,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (gap('ascii-names-only') && !/^[\x20-\x7e]+$/.test(name)) {
       return refuse(400, 'a name is printable ASCII');
     }
+    if (gap('unique-names') && [...pets.values()].some((p) => p.name === name)) {
+      return refuse(409, `a pet named ${name} exists`);
+    }
     let kept = has('create-alters-name') ? name.toUpperCase() : name;
     if (has('create-truncates-long-names')) kept = kept.slice(0, 16);
     // The body read as Latin-1 rather than UTF-8: every byte of a non-ASCII letter a character.
@@ -640,7 +696,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const first = pets.values().next().value;
       if (first !== undefined) return send(res, 200, view(first), extra);
     }
-    if (gap('huge-ids')) {
+    if (int64Ids) {
       // int64 ids beyond 2^53: parsed exactly, never through a double.
       if (!/^\d{1,19}$/.test(raw)) return error(res, 400, 'petId must be an integer', extra);
       id = BigInt(raw);
@@ -704,6 +760,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return error(res, 429, 'slow down', { 'retry-after': '0' });
     }
     if (!url.pathname.startsWith('/v1/')) return error(res, 404, 'no such route');
+    if (gap('unknown-methods-501') && method !== 'GET' && method !== 'POST') {
+      // Python's http.server: a method it has no handler for is one it does not implement.
+      res.writeHead(501, { 'content-type': 'text/html;charset=utf-8' });
+      return res.end(
+        `<html><body><h1>Error response</h1><p>Unsupported method ('${method}')</p></body></html>`,
+      );
+    }
     if (has('create-refuses-chunked') && req.headers['transfer-encoding'] !== undefined) {
       res.writeHead(411, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ code: 'length_required', message: 'length', status: 411 }));
@@ -712,21 +775,46 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       res.writeHead(304);
       return res.end();
     }
-    const route = url.pathname.slice('/v1'.length);
+    let route = url.pathname.slice('/v1'.length);
+    // Another spelling of a path: a trailing or doubled slash, another letter case.
+    const canonical = route
+      .replace(/\/{2,}/g, '/')
+      .replace(/(.)\/$/, '$1')
+      .toLowerCase();
+    let skipAuth =
+      (has('auth-skipped-with-status-filter') &&
+        method === 'GET' &&
+        url.searchParams.has('status')) ||
+      (has('auth-skipped-on-chunked-create') && req.headers['transfer-encoding'] !== undefined);
+    if (canonical !== route && /^\/pets(\/\d+)?$/.test(canonical)) {
+      if (has('auth-skipped-on-path-spellings') && method === 'GET') {
+        route = canonical;
+        skipAuth = true;
+      } else if (gap('path-spellings-redirect')) {
+        res.writeHead(308, { location: `/v1${canonical}${url.search}` });
+        return res.end();
+      } else if (gap('path-spellings-same-resource')) {
+        route = canonical;
+      } else if (gap('path-spellings-404-text')) {
+        // A router that matches paths exactly, with its framework's plain-text 404.
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+        return res.end('404 page not found\n');
+      }
+    }
     const petMatch = /^\/pets\/([^/]+)$/.exec(route);
     if (route === '/pets') {
       const extra: Record<string, string> = gap('deprecation-on-list')
         ? { deprecation: GET_PET_DEPRECATION_HEADERS.Deprecation }
         : {};
       if (method === 'GET') {
-        if (!has('auth-skipped-on-list') && !authenticate(req, res, extra)) return;
+        if (!has('auth-skipped-on-list') && !skipAuth && !authenticate(req, res, extra)) return;
         return listPets(url, res, extra);
       }
       if (method === 'POST') {
         // A server may validate before it authenticates: the kit sends valid bodies to test auth.
         const parsed = parseNewPet(raw, req);
         if (gap('validates-before-auth') && !parsed.ok) return parsed.fail(res, extra);
-        if (!has('auth-skipped-on-create') && !authenticate(req, res, extra)) return;
+        if (!has('auth-skipped-on-create') && !skipAuth && !authenticate(req, res, extra)) return;
         return createPet(parsed, res, extra);
       }
       return error(res, 405, 'use GET or POST', { allow: 'GET, POST' });
@@ -734,7 +822,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (petMatch) {
       const extra = deprecationHeaders();
       if (method !== 'GET') return error(res, 405, 'use GET', { ...extra, allow: 'GET' });
-      if (!has('auth-skipped-on-get') && !authenticate(req, res, extra)) return;
+      if (!has('auth-skipped-on-get') && !skipAuth && !authenticate(req, res, extra)) return;
       return getPet(decodeURIComponent(petMatch[1] ?? ''), res, extra);
     }
     error(res, 404, 'no such route');
