@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import type { PetDraft } from '../src/store/pet-store.js';
 import { json, startTestApi } from './helpers/api.js';
@@ -9,11 +9,12 @@ import { startApiProcess } from './helpers/processes.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const children: ChildProcess[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-describe('the service process', () => {
+// Each test starts its own process: they run side by side.
+describe.concurrent('the service process', () => {
   it('generates a key when none is configured, prints it once, and never logs it', async () => {
     const { child, base: url, stdout: out, stderr: err } = await startApiProcess({});
     const key = /Bearer (as_[A-Za-z0-9_-]+)/.exec(err())?.[1];

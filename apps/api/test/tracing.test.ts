@@ -63,7 +63,8 @@ function requestLines(api: { stdout(): string }, count: number) {
   );
 }
 
-describe('OpenTelemetry tracing', () => {
+// Each test starts its own process and receiver: they run side by side.
+describe.concurrent('OpenTelemetry tracing', () => {
   it('follows a request sent with a traceparent: a server span by route, a span per store call', async () => {
     const { receiver, api } = await tracedApi({ OTEL_SERVICE_NAME: 'animal-store-under-test' }, [
       `--import=${OTEL_PROBE}`,

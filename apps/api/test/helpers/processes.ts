@@ -45,18 +45,26 @@ export async function startApiProcess(
     output += chunk;
     stderr += chunk;
   });
-  // A start waits as long as the test may: a busy CI machine can take minutes to load Node.
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    const url = /"url":"([^"]+)","msg":"listening"/.exec(stdout)?.[1];
-    if (url) {
-      return { base: url, child, output: () => output, stdout: () => stdout, stderr: () => stderr };
-    }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`API did not start: ${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  // Settled by the process itself: its "listening" line, or its end. A start waits as long as the
+  // test may (a busy CI machine can take minutes to load Node).
+  const base = await new Promise<string>((resolve, reject) => {
+    const fail = () => {
+      clearTimeout(timer);
+      reject(new Error(`API did not start: ${output}`));
+    };
+    const timer = setTimeout(fail, 240_000);
+    const listening = () => {
+      const url = /"url":"([^"]+)","msg":"listening"/.exec(stdout)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      child.stdout?.off('data', listening);
+      child.off('close', fail);
+      resolve(url);
+    };
+    child.stdout?.on('data', listening);
+    child.once('close', fail);
+  });
+  return { base, child, output: () => output, stdout: () => stdout, stderr: () => stderr };
 }
 
 export interface ScriptRun {
