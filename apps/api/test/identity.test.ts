@@ -26,7 +26,8 @@ function runMain(args: string[]) {
   });
 }
 
-describe('what build is running', () => {
+// Each test runs its own process or server: they run side by side.
+describe.concurrent('what build is running', () => {
   it('prints the version with --version instead of starting', async () => {
     expect(await runMain(['--version'])).toEqual({
       code: 0,
