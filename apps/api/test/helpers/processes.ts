@@ -19,6 +19,11 @@ export interface ApiProcess {
   output(): string;
   stdout(): string;
   stderr(): string;
+  /**
+   * What `find` returns from the stdout so far once it returns something, checked as each chunk
+   * arrives; fails if the process ends first.
+   */
+  untilStdout<T>(find: (stdout: string) => T | undefined): Promise<T>;
 }
 
 /**
@@ -45,26 +50,39 @@ export async function startApiProcess(
     output += chunk;
     stderr += chunk;
   });
-  // Settled by the process itself: its "listening" line, or its end. A start waits as long as the
-  // test may (a busy CI machine can take minutes to load Node).
-  const base = await new Promise<string>((resolve, reject) => {
-    const fail = () => {
-      clearTimeout(timer);
-      reject(new Error(`API did not start: ${output}`));
-    };
-    const timer = setTimeout(fail, 240_000);
-    const listening = () => {
-      const url = /"url":"([^"]+)","msg":"listening"/.exec(stdout)?.[1];
-      if (!url) return;
-      clearTimeout(timer);
-      child.stdout?.off('data', listening);
-      child.off('close', fail);
-      resolve(url);
-    };
-    child.stdout?.on('data', listening);
-    child.once('close', fail);
-  });
-  return { base, child, output: () => output, stdout: () => stdout, stderr: () => stderr };
+  const untilStdout = <T>(find: (text: string) => T | undefined) =>
+    new Promise<T>((resolve, reject) => {
+      const ended = () => {
+        child.stdout?.off('data', check);
+        reject(new Error(`the API ended first: ${output}`));
+      };
+      const check = () => {
+        const found = find(stdout);
+        if (found === undefined) return;
+        child.stdout?.off('data', check);
+        child.off('close', ended);
+        resolve(found);
+      };
+      child.stdout?.on('data', check);
+      child.once('close', ended);
+      check();
+    });
+  // A start waits as long as the test may: a busy CI machine can take minutes to load Node.
+  let timer: NodeJS.Timeout | undefined;
+  const base = await Promise.race([
+    untilStdout((text) => /"url":"([^"]+)","msg":"listening"/.exec(text)?.[1]),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`API did not start: ${output}`)), 240_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  return {
+    base,
+    child,
+    output: () => output,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    untilStdout,
+  };
 }
 
 export interface ScriptRun {
