@@ -1,8 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { sourceAliases } from '../../vitest.source.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+// Most of a file's time is spent waiting on servers and child processes, so two files side by
+// side keep two cores busy (vitest's default, one fewer than the cores, runs them one by one).
+const maxWorkers = Math.max(2, availableParallelism() - 1);
 
 /**
  * The api's vitest projects, by folder: every test on the in-memory store; `test/black-box/`
@@ -19,6 +24,7 @@ export const apiProjects: TestProjectInlineConfiguration[] = [
       root,
       include: ['test/**/*.test.ts'],
       exclude: ['test/mongo/**'],
+      maxWorkers,
       testTimeout: 5 * 60_000,
     },
   },
@@ -29,6 +35,7 @@ export const apiProjects: TestProjectInlineConfiguration[] = [
       root,
       include: ['test/black-box/**/*.test.ts', 'test/mongo/**/*.test.ts'],
       env: { ANIMAL_STORE_TEST_STORE: 'mongo' },
+      maxWorkers,
       // Starts one MongoDB-compatible server for the run; fails (never skips) without one.
       globalSetup: ['@animal-store/test-db/vitest-global-setup'],
       // The first run may build FerretDB (a minute or two on 2 cores).

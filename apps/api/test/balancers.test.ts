@@ -7,7 +7,7 @@ import { exchange, parseResponses, type RawResponse } from './helpers/raw-http.j
 // The held requests below wait for their bodies far longer than any test step takes.
 const api = await startTestApi({ bodyTimeoutMs: 120_000 }, { requestTimeoutMs: 120_000 });
 const upstream = new URL(api.origin).host;
-const balancers: Balancer[] = [await startHaproxy(upstream), await startNginx(upstream)];
+const balancers: Balancer[] = await Promise.all([startHaproxy(upstream), startNginx(upstream)]);
 
 /** The per-client limit both shipped configurations set. */
 const PER_CLIENT = 100;

@@ -26,7 +26,8 @@ function runMain(args: string[]) {
   });
 }
 
-describe('what build is running', () => {
+// Each test runs its own process or server: they run side by side.
+describe.concurrent('what build is running', () => {
   it('prints the version with --version instead of starting', async () => {
     expect(await runMain(['--version'])).toEqual({
       code: 0,
@@ -58,7 +59,7 @@ describe('what build is running', () => {
     const api = await startApiProcess({ API_KEYS: 'k1', ANIMAL_STORE_REVISION: 'abc123' });
     await fetch(`${api.base}/pets`, { headers: { Authorization: 'Bearer k1' } });
     // The access-log line reaches this process after the answer; wait for it.
-    while (!api.stdout().includes('"msg":"request"')) await new Promise((r) => setTimeout(r, 20));
+    await api.untilStdout((text) => /"msg":"request".*\n/.test(text) || undefined);
     const lines = api
       .stdout()
       .split('\n')

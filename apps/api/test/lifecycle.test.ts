@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import type { PetDraft } from '../src/store/pet-store.js';
 import { json, startTestApi } from './helpers/api.js';
@@ -9,11 +9,12 @@ import { startApiProcess } from './helpers/processes.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const children: ChildProcess[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-describe('the service process', () => {
+// Each test starts its own process: they run side by side.
+describe.concurrent('the service process', () => {
   it('generates a key when none is configured, prints it once, and never logs it', async () => {
     const { child, base: url, stdout: out, stderr: err } = await startApiProcess({});
     const key = /Bearer (as_[A-Za-z0-9_-]+)/.exec(err())?.[1];
@@ -43,15 +44,13 @@ describe('the service process', () => {
     // group got): the drain goes on.
     api.child.kill('SIGTERM');
     api.child.kill('SIGTERM');
-    // Waits for the signal to have been handled, however long this machine takes.
-    for (;;) {
-      const probe = await fetch(`${origin}/readyz`);
-      if (probe.status === 503) {
-        expect(await probe.json()).toEqual({ status: 'draining', database: 'up' });
-        break;
-      }
-      await probe.arrayBuffer();
-    }
+    // The line is logged once the process drains, however long this machine takes to get there.
+    await api.untilStdout(
+      (text) => text.includes('draining: /readyz answers 503, still serving') || undefined,
+    );
+    const probe = await fetch(`${origin}/readyz`);
+    expect(probe.status).toBe(503);
+    expect(await probe.json()).toEqual({ status: 'draining', database: 'up' });
     const listed = await fetch(`${api.base}/pets`, { headers: { Authorization: 'Bearer k1' } });
     expect(listed.status).toBe(200);
     expect(api.stdout()).toContain('draining: /readyz answers 503, still serving');

@@ -76,7 +76,8 @@ const BAD: readonly [variable: string, value: string, says: RegExp][] = [
 ];
 
 describe('a bad value in the configuration', () => {
-  it.each(
+  // Each case is its own process and shares nothing: they start side by side.
+  it.concurrent.each(
     BAD,
   )('%s=%j stops the start with one line on stderr and exit 1', async (name, value, says) => {
     const { code, stderr } = await start({ [name]: value });

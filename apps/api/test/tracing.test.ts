@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tracingWanted } from '../src/tracing/tracing.js';
 import { type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
-import { startApiProcess } from './helpers/processes.js';
+import { type ApiProcess, startApiProcess } from './helpers/processes.js';
 
 const KEY = 'tracing-key-0123456789';
 const auth = { Authorization: `Bearer ${KEY}` };
@@ -48,22 +48,19 @@ async function tracedApi(env: Record<string, string> = {}, nodeArgs: string[] = 
  * least `count`: a line is written as its request ends, which may be after its client has the
  * answer.
  */
-function requestLines(api: { stdout(): string }, count: number) {
-  return vi.waitFor(
-    () => {
-      const lines = api
-        .stdout()
-        .split('\n')
-        .filter((l) => l.includes('"msg":"request"'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      if (lines.length < count) throw new Error(`${lines.length} of ${count} request lines logged`);
-      return lines;
-    },
-    { timeout: 60_000, interval: 20 },
-  );
+function requestLines(api: ApiProcess, count: number) {
+  return api.untilStdout((text) => {
+    const lines = text
+      .split('\n')
+      .slice(0, -1) // the last is a line not yet ended, if any
+      .filter((l) => l.includes('"msg":"request"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    return lines.length < count ? undefined : lines;
+  });
 }
 
-describe('OpenTelemetry tracing', () => {
+// Each test starts its own process and receiver: they run side by side.
+describe.concurrent('OpenTelemetry tracing', () => {
   it('follows a request sent with a traceparent: a server span by route, a span per store call', async () => {
     const { receiver, api } = await tracedApi({ OTEL_SERVICE_NAME: 'animal-store-under-test' }, [
       `--import=${OTEL_PROBE}`,
@@ -207,17 +204,13 @@ describe('OpenTelemetry tracing', () => {
         headers: { ...auth, traceparent: traceparent(traceId, '01') },
       });
       expect(listed.status).toBe(200);
-      const line = await vi.waitFor(
-        () => {
-          const found = api
-            .stdout()
-            .split('\n')
-            .find((l) => l.includes('"msg":"spans not sent"'));
-          if (!found) throw new Error('no "spans not sent" line yet');
-          return JSON.parse(found) as Record<string, unknown>;
-        },
-        { timeout: 60_000, interval: 20 },
-      );
+      const line = await api.untilStdout((text) => {
+        const found = text
+          .split('\n')
+          .slice(0, -1)
+          .find((l) => l.includes('"msg":"spans not sent"'));
+        return found === undefined ? undefined : (JSON.parse(found) as Record<string, unknown>);
+      });
       expect(line).toMatchObject({ level: 40, cause: 'Bad Request (400)' });
       // The collector was sent the token: the log never holds it, nor the collector's answer.
       expect(headersSeen).toContain(`Bearer ${collectorToken}`);

@@ -20,6 +20,11 @@ export interface LoggedProcess {
   output(): string;
   stdout(): string;
   stderr(): string;
+  /**
+   * What `find` returns from the stdout so far once it returns something, checked as each chunk
+   * arrives; fails if the process exits first.
+   */
+  untilStdout<T>(find: (stdout: string) => T | undefined): Promise<T>;
   /** Its exit code or signal, a spawn error's message, or undefined while it runs. */
   exitStatus(): number | string | undefined;
   /** Resolves once it has exited, or could not be spawned. */
@@ -71,11 +76,29 @@ export function spawnLogged(
       resolve();
     });
   });
+  const untilStdout = <T>(find: (stdout: string) => T | undefined) =>
+    new Promise<T>((resolve, reject) => {
+      const check = () => {
+        const found = find(text.stdout);
+        if (found === undefined) return false;
+        child.stdout?.off('data', check);
+        resolve(found);
+        return true;
+      };
+      if (check()) return;
+      child.stdout?.on('data', check);
+      void exited.then(() => {
+        if (check()) return;
+        child.stdout?.off('data', check);
+        reject(new Error(`${command} exited (${status}) first; its output:\n${text.output}`));
+      });
+    });
   return {
     child,
     output: () => text.output,
     stdout: () => text.stdout,
     stderr: () => text.stderr,
+    untilStdout,
     exitStatus: () => status,
     exited,
     async stop() {

@@ -282,7 +282,8 @@ const petIdSegment = fc.oneof(
 
 // --- properties ---------------------------------------------------------------------------
 
-// FUZZ_SCALE=10 fuzzes ten times as long (locally, to search further than CI does).
+// The test command makes a quick pass: every property, on a few hundred inputs in all.
+// FUZZ_SCALE=N tries N times as many (locally, to search further than the test command does).
 const scale = Number(process.env.FUZZ_SCALE ?? 1);
 
 /** Bounded in count and in time: on a slow machine a property stops early rather than hang. */
@@ -302,7 +303,7 @@ describe('fuzzing a real server', () => {
       fc.asyncProperty(jsonText, contentType, async (text, type) => {
         await viaFetch('POST', '/v1/pets', json(type), text, 'any');
       }),
-      runs(600),
+      runs(150),
     );
   });
 
@@ -311,7 +312,7 @@ describe('fuzzing a real server', () => {
       fc.asyncProperty(fc.oneof(fc.json({ depthSize: 'large' }), deepJson), async (text) => {
         await viaFetch('POST', '/v1/pets', json(), text, 'any');
       }),
-      runs(300),
+      runs(75),
     );
   });
 
@@ -320,7 +321,7 @@ describe('fuzzing a real server', () => {
       fc.asyncProperty(fc.uint8Array({ maxLength: 2048 }), contentType, async (bytes, type) => {
         await viaFetch('POST', '/v1/pets', json(type), bytes, 'any');
       }),
-      runs(300),
+      runs(75),
     );
   });
 
@@ -331,7 +332,7 @@ describe('fuzzing a real server', () => {
         const expecting = route === '/v1/pets' ? 'list' : 'any';
         await viaFetch('GET', `${route}?${q}`, { Authorization: auth }, undefined, expecting);
       }),
-      runs(500),
+      runs(125),
     );
   });
 
@@ -340,7 +341,7 @@ describe('fuzzing a real server', () => {
       fc.asyncProperty(petIdSegment, authorization, async (segment, auth) => {
         await viaFetch('GET', `/v1/pets/${segment}`, { Authorization: auth }, undefined, 'pet');
       }),
-      runs(300),
+      runs(75),
     );
   });
 
@@ -399,7 +400,7 @@ describe('fuzzing a real server', () => {
         const raw = `${[...head, ...bodyLines].join('\r\n')}\r\n\r\n${r.body ?? ''}`;
         await viaSocket(Buffer.from(raw), r.method, 'any');
       }),
-      runs(300),
+      runs(75),
     );
   });
 
@@ -420,7 +421,7 @@ describe('fuzzing a real server', () => {
       fc.asyncProperty(bytes, async (raw) => {
         await viaSocket(raw, raw.toString('latin1').startsWith('HEAD') ? 'HEAD' : 'GET', 'any');
       }),
-      runs(200),
+      runs(50),
     );
   });
 
