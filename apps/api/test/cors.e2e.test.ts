@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { launchChromium } from '@animal-store/test-support';
+import { launchChromium, newContext } from '@animal-store/test-support';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, TEST_KEY } from './helpers/api.js';
@@ -25,7 +25,7 @@ const api = await startTestApi({
 let browser: Browser;
 
 async function pageOn(origin: string): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await (await newContext(browser)).newPage();
   await page.goto(`${origin}/`);
   return page;
 }

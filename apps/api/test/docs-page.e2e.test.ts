@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { ERROR_CODES, GET_PET_SUNSET_AT } from '@animal-store/contract';
-import { launchChromium } from '@animal-store/test-support';
+import { launchChromium, newContext } from '@animal-store/test-support';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, TEST_KEY } from './helpers/api.js';
@@ -17,7 +17,7 @@ let page: Page;
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await newContext(browser, { viewport: { width: 1280, height: 900 } });
   context.on('request', (request) => requested.push(request.url()));
   page = await context.newPage();
   page.on('console', (message) => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launchChromium } from '@animal-store/test-support';
+import { launchChromium, newContext } from '@animal-store/test-support';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from './support/fake-server.js';
@@ -42,7 +42,7 @@ afterAll(async () => {
 
 describe('the HTML report in Chromium', () => {
   it('loads nothing but itself, runs no script a server sent, and shows the failures', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: true });
+    const context = await newContext(browser, { javaScriptEnabled: true });
     const tab = await context.newPage();
     const requested: string[] = [];
     const dialogs: string[] = [];
@@ -80,7 +80,7 @@ describe('the HTML report in Chromium', () => {
   });
 
   it('filters by outcome and by group', async () => {
-    const context = await browser.newContext();
+    const context = await newContext(browser);
     const tab = await context.newPage();
     await tab.goto(pathToFileURL(page).href);
     const visible = (selector: string) => tab.locator(`${selector}:visible`).count();

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { GET_PET_SUNSET_AT } from '@animal-store/contract';
-import { launchChromium } from '@animal-store/test-support';
+import { launchChromium, newContext } from '@animal-store/test-support';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiProcess } from './helpers/api-process.js';
@@ -65,7 +65,7 @@ afterAll(async () => {
 
 describe('@animal-store/client in Chromium, on another origin than the API', () => {
   it('creates, replays, pages, reads the deprecation and throws typed errors', async () => {
-    const page = await browser.newPage();
+    const page = await (await newContext(browser)).newPage();
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => 'animalStore' in window);
     const seen = await page.evaluate(

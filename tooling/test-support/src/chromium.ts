@@ -1,5 +1,10 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+} from 'playwright-core';
 
 // Debian's Chromium, installed by .ci/run when missing. Without it a browser test fails: never skips.
 const CHROMIUM = '/usr/bin/chromium';
@@ -23,4 +28,21 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * How long a page's navigations, waits and actions may take: Playwright's own 30 s is a timing
+ * threshold a busy CI machine (two cores, every package's tests at once) can cross.
+ */
+const PAGE_TIMEOUT_MS = 5 * 60_000;
+
+/** A new browser context whose pages wait as long as a test may, never Playwright's 30 s. */
+export async function newContext(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(PAGE_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(PAGE_TIMEOUT_MS);
+  return context;
 }

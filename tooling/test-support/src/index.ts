@@ -1,5 +1,5 @@
 export { API_MAIN, type StartApiOptions, type StartedApi, startBuiltApi } from './api.js';
-export { launchChromium } from './chromium.js';
+export { launchChromium, newContext } from './chromium.js';
 export { freePort } from './port.js';
 export {
   type Finished,
