@@ -65,4 +65,64 @@ describe('HttpClient', () => {
       await server.close();
     }
   });
+
+  describe('a connection closed before any answer', () => {
+    /** A server that resets the connection of the first `resets` requests, then answers `[]`. */
+    async function resettingServer(resets: number) {
+      let seen = 0;
+      const inner = createServer((socket) => {
+        socket.once('data', () => {
+          seen += 1;
+          if (seen <= resets) return socket.resetAndDestroy();
+          socket.end(
+            'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]',
+          );
+        });
+      });
+      await new Promise<void>((resolve) => inner.listen(0, '127.0.0.1', resolve));
+      const { port } = inner.address() as AddressInfo;
+      return {
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        seen: () => seen,
+        close: () => new Promise((resolve) => inner.close(resolve)),
+      };
+    }
+
+    it('sends an idempotent request again once, and takes the second answer', async () => {
+      const server = await resettingServer(1);
+      try {
+        const response = await client(server.baseUrl).send({ method: 'GET', path: '/pets' });
+        expect(response.status).toBe(200);
+        expect(server.seen()).toBe(2);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('fails an idempotent request whose second sending is reset too', async () => {
+      const server = await resettingServer(2);
+      try {
+        const error = await client(server.baseUrl)
+          .send({ method: 'GET', path: '/pets' })
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RequestError);
+        expect(server.seen()).toBe(2);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('never sends a POST again', async () => {
+      const server = await resettingServer(1);
+      try {
+        const error = await client(server.baseUrl)
+          .send({ method: 'POST', path: '/pets', json: { name: 'Rex', categoryId: 1 } })
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RequestError);
+        expect(server.seen()).toBe(1);
+      } finally {
+        await server.close();
+      }
+    });
+  });
 });

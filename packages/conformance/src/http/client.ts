@@ -177,7 +177,12 @@ export class HttpClient {
     }
   }
 
-  private async once(request: HttpRequest): Promise<HttpResponse> {
+  /**
+   * Sends `request` once; an idempotent request whose connection closed before any answer is sent
+   * again, once, as RFC 9112 (9.3.1.1) lets a client do: a server may close an idle kept-alive
+   * connection just as the next request goes out on it, which says nothing about the server.
+   */
+  private async once(request: HttpRequest, resent = false): Promise<HttpResponse> {
     const target = /^https?:\/\//.test(request.path) ? request.path : `${this.base}${request.path}`;
     const names = request.keyInQuery ?? [];
     const url =
@@ -248,6 +253,20 @@ export class HttpClient {
       };
     } catch (error) {
       const failure = this.describeFailure(request, url, path, error);
+      const closedBeforeAnswer =
+        failure.kind === 'network' &&
+        !(error instanceof BodyCutShort) &&
+        CLOSED_BEFORE_ANSWER.test(failure.reason);
+      if (!resent && closedBeforeAnswer && IDEMPOTENT.has(request.method.toUpperCase())) {
+        this.log.push({
+          method: request.method,
+          path,
+          status: null,
+          ms: elapsed(),
+          error: failure.message,
+        });
+        return this.once(request, true);
+      }
       if (failure.kind === 'timeout') this.timeoutsInARow += 1;
       this.log.push({
         method: request.method,
@@ -287,6 +306,12 @@ export class HttpClient {
     });
   }
 }
+
+/** Methods RFC 9110 (9.2.2) defines as idempotent: safe to send again after a lost connection. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
+
+/** How a connection closed before any answer shows in a failed fetch. */
+const CLOSED_BEFORE_ANSWER = /ECONNRESET|EPIPE|other side closed|socket hang up/;
 
 /** A body that ended before the length its `Content-Length` declared. */
 class BodyCutShort extends Error {}
