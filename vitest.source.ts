@@ -1,5 +1,5 @@
 // Tests import the workspace's packages from their source: each import of a workspace package
-// (`@animal-store/contract`, `@animal-store/api/internals`, …) resolves to the file that
+// (`@animal-store/contract`, `@animal-store/api/mongo`, …) resolves to the file that
 // tsconfig.source.json maps it to, the map type checks use too. So a test run sees the current
 // source of what it imports, built or not. Aliases, not an export condition: Vitest hands its
 // conditions to Node, which would then load a package's TypeScript source wherever Node itself

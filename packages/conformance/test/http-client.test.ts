@@ -125,4 +125,63 @@ describe('HttpClient', () => {
       }
     });
   });
+
+  describe('a body the server stopped reading', () => {
+    /** A server that answers 401 to anything and records each request it read whole. */
+    async function refusingServer() {
+      const seen: { headers: string; body: string }[] = [];
+      const server = createServer((socket) => {
+        let data = '';
+        socket.on('data', (chunk: Buffer) => {
+          data += chunk;
+          const end = data.indexOf('\r\n\r\n');
+          if (end < 0 || !data.endsWith('0\r\n\r\n')) return;
+          seen.push({ headers: data.slice(0, end), body: data.slice(end + 4) });
+          socket.end(
+            'HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+          );
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      return {
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        seen,
+        close: () => new Promise((resolve) => server.close(resolve)),
+      };
+    }
+
+    it('sends a chunked body again in one write after a failed write, and reads the answer', async () => {
+      const server = await refusingServer();
+      // fetch's failure when the server closed before the body's last write.
+      const brokenPipe = async () => {
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }),
+        });
+      };
+      try {
+        const response = await new HttpClient({
+          baseUrl: server.baseUrl,
+          apiKey: 'k',
+          timeoutMs: 60_000,
+          maxRetries: 0,
+          maxRetryWaitMs: 0,
+          userAgent: 'test',
+          fetch: brokenPipe as typeof fetch,
+        }).send({
+          method: 'POST',
+          path: '/pets',
+          json: { name: 'Rex', categoryId: 1 },
+          authorization: { value: 'Bearer', shell: 'Bearer' },
+          chunked: true,
+        });
+        expect(response.status).toBe(401);
+        expect(server.seen).toHaveLength(1);
+        expect(server.seen[0]?.headers).toMatch(/transfer-encoding: chunked/i);
+        expect(server.seen[0]?.body).toContain('{"name":"Rex","categoryId":1}');
+      } finally {
+        await server.close();
+      }
+    });
+  });
 });

@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Redactor } from '../redact.js';
 import { parseJson } from './json.js';
 
@@ -181,8 +183,14 @@ export class HttpClient {
    * Sends `request` once; an idempotent request whose connection closed before any answer is sent
    * again, once, as RFC 9112 (9.3.1.1) lets a client do: a server may close an idle kept-alive
    * connection just as the next request goes out on it, which says nothing about the server.
+   * A request whose body could not all be sent (the server answered before reading it, and closed
+   * the connection: RFC 9112 lets it) is sent again once in one write, so that its answer can be
+   * read: fetch gives up on the answer when a later write of the body fails.
    */
-  private async once(request: HttpRequest, resent = false): Promise<HttpResponse> {
+  private async once(
+    request: HttpRequest,
+    resent: false | 'again' | 'in one write' = false,
+  ): Promise<HttpResponse> {
     const target = /^https?:\/\//.test(request.path) ? request.path : `${this.base}${request.path}`;
     const names = request.keyInQuery ?? [];
     const url =
@@ -205,9 +213,11 @@ export class HttpClient {
       this.options.redactor?.add(request.authorization.value.replace(/^\S+\s+/, ''));
     }
     let body: string | ReadableStream<Uint8Array> | undefined;
+    let sentText: string | undefined;
     if (request.json !== undefined || request.rawBody !== undefined) {
       headers['content-type'] = 'application/json';
-      body = request.rawBody ?? JSON.stringify(request.json);
+      sentText = request.rawBody ?? JSON.stringify(request.json);
+      body = sentText;
       // A stream has no length known in advance: fetch sends it chunked.
       if (request.chunked) body = chunkedBody(body);
     }
@@ -225,13 +235,18 @@ export class HttpClient {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const res = await this.options.fetch(url, {
-        method: request.method,
-        headers,
-        body,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-        ...(typeof body === 'object' ? { duplex: 'half' } : {}),
-      } as RequestInit);
+      const res =
+        resent === 'in one write'
+          ? await sendInOneWrite(url, request.method, headers, sentText, request.chunked === true, {
+              timeoutMs: this.options.timeoutMs,
+            })
+          : await this.options.fetch(url, {
+              method: request.method,
+              headers,
+              body,
+              signal: AbortSignal.timeout(this.options.timeoutMs),
+              ...(typeof body === 'object' ? { duplex: 'half' } : {}),
+            } as RequestInit);
       const bytes = await readAll(res);
       const text = new TextDecoder().decode(bytes);
       const ms = elapsed();
@@ -257,7 +272,14 @@ export class HttpClient {
         failure.kind === 'network' &&
         !(error instanceof BodyCutShort) &&
         CLOSED_BEFORE_ANSWER.test(failure.reason);
-      if (!resent && closedBeforeAnswer && IDEMPOTENT.has(request.method.toUpperCase())) {
+      const bodyNotAllSent =
+        sentText !== undefined && /^write (EPIPE|ECONNRESET)/.test(failure.reason);
+      const again = bodyNotAllSent
+        ? 'in one write'
+        : closedBeforeAnswer && IDEMPOTENT.has(request.method.toUpperCase())
+          ? 'again'
+          : false;
+      if (!resent && again) {
         this.log.push({
           method: request.method,
           path,
@@ -265,7 +287,7 @@ export class HttpClient {
           ms: elapsed(),
           error: failure.message,
         });
-        return this.once(request, true);
+        return this.once(request, again);
       }
       if (failure.kind === 'timeout') this.timeoutsInARow += 1;
       this.log.push({
@@ -305,6 +327,46 @@ export class HttpClient {
       url,
     });
   }
+}
+
+/**
+ * Sends a request with node:http, its head and whole body handed over at once (chunked when
+ * `chunked`), on a connection of its own, and gives the answer as a fetch `Response`.
+ */
+function sendInOneWrite(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  text: string | undefined,
+  chunked: boolean,
+  { timeoutMs }: { timeoutMs: number },
+): Promise<Response> {
+  const bytes = Buffer.from(text ?? '');
+  const head = { ...headers };
+  if (text !== undefined && chunked) head['transfer-encoding'] = 'chunked';
+  else if (text !== undefined) head['content-length'] = String(bytes.length);
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(url, { method, headers: head, agent: false, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const answer = new Headers();
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          answer.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
+        }
+        const status = res.statusCode ?? 0;
+        const empty = [204, 205, 304].includes(status);
+        resolve(new Response(empty ? null : Buffer.concat(chunks), { status, headers: answer }));
+      });
+    });
+    req.on('timeout', () => {
+      req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' }));
+    });
+    req.on('error', reject);
+    req.end(text === undefined ? undefined : bytes);
+  });
 }
 
 /** Methods RFC 9110 (9.2.2) defines as idempotent: safe to send again after a lost connection. */
