@@ -279,17 +279,6 @@ export class HttpClient {
         : closedBeforeAnswer && IDEMPOTENT.has(request.method.toUpperCase())
           ? 'again'
           : false;
-      if (!resent && again) {
-        this.log.push({
-          method: request.method,
-          path,
-          status: null,
-          ms: elapsed(),
-          error: failure.message,
-        });
-        return this.once(request, again);
-      }
-      if (failure.kind === 'timeout') this.timeoutsInARow += 1;
       this.log.push({
         method: request.method,
         path,
@@ -297,6 +286,8 @@ export class HttpClient {
         ms: elapsed(),
         error: failure.message,
       });
+      if (!resent && again) return this.once(request, again);
+      if (failure.kind === 'timeout') this.timeoutsInARow += 1;
       throw failure;
     }
   }
