@@ -175,7 +175,8 @@ describe.concurrent('Schemathesis with the spec document', () => {
   it('passes, with the README recipe as printed, a server that answers 501 to methods it does not implement', async () => {
     const { code, out } = await readmeRecipe({ choices: ['unknown-methods-501'] });
     expect(code, out).toBe(0);
-    expect(out).not.toMatch(/TRACE|501/);
+    // Whole words: a run's random seed or a temporary name may hold the digits 501.
+    expect(out).not.toMatch(/\bTRACE\b|\b501\b/);
   });
 
   it.each([
