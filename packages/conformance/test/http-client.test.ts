@@ -21,7 +21,7 @@ async function rawServer(head: string, body: string) {
   };
 }
 
-function client(baseUrl: string): HttpClient {
+function client(baseUrl: string, fetch: typeof globalThis.fetch = globalThis.fetch): HttpClient {
   return new HttpClient({
     baseUrl,
     apiKey: 'k',
@@ -29,7 +29,7 @@ function client(baseUrl: string): HttpClient {
     maxRetries: 0,
     maxRetryWaitMs: 0,
     userAgent: 'test',
-    fetch: globalThis.fetch,
+    fetch,
   });
 }
 
@@ -160,15 +160,7 @@ describe('HttpClient', () => {
         });
       };
       try {
-        const response = await new HttpClient({
-          baseUrl: server.baseUrl,
-          apiKey: 'k',
-          timeoutMs: 60_000,
-          maxRetries: 0,
-          maxRetryWaitMs: 0,
-          userAgent: 'test',
-          fetch: brokenPipe as typeof fetch,
-        }).send({
+        const response = await client(server.baseUrl, brokenPipe as typeof fetch).send({
           method: 'POST',
           path: '/pets',
           json: { name: 'Rex', categoryId: 1 },
