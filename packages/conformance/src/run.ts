@@ -1,9 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { shapeAuthChecks } from './checks/auth.js';
-import { fixtureDataChecks } from './checks/fixture-data.js';
-import { CHECKS } from './checks/index.js';
-import { offersNextPages } from './checks/list-pets.js';
-import { CheckFailed, CheckSkipped } from './checks/support.js';
 import { CheckContext } from './context.js';
 import {
   DEFAULT_NAME_PREFIX,
@@ -20,6 +15,9 @@ import { integerText } from './http/json.js';
 import { curlLine, errorSummary } from './http/replay.js';
 import { routeOf } from './oracles.js';
 import { Redactor } from './redact.js';
+import { runOrder } from './sections/index.js';
+import { offersNextPages } from './sections/list-pets.js';
+import { CheckFailed, CheckSkipped } from './sections/support.js';
 import {
   type Check,
   type CheckResult,
@@ -137,12 +135,7 @@ export function selectChecks(
   skip: readonly string[] = [],
   withFixtureSet = false,
 ): Check[] {
-  // The pet set's checks run before the probes of every request shape and the errors group,
-  // which judge every shape and every answer of the run.
-  const last = (c: Check) => c.group === 'errors' || shapeAuthChecks.includes(c);
-  const pool = withFixtureSet
-    ? [...CHECKS.filter((c) => !last(c)), ...fixtureDataChecks, ...CHECKS.filter(last)]
-    : CHECKS;
+  const pool = runOrder(withFixtureSet);
   knownNames('--only', only, pool);
   knownNames('--skip', skip, pool);
   const named = (c: Check, names: readonly string[]) =>
