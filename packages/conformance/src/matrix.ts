@@ -3,23 +3,9 @@
 // section module; a test fails when a row has no check or a check no row, and the README's table
 // is rendered from the rows.
 import { SECTIONS } from './sections/index.js';
+import type { MatrixRow } from './sections/support.js';
 
-/** One statement of the spec, how it is judged and what is sent to judge it. */
-export interface MatrixRow {
-  /** The spec section(s) stating it, e.g. `§4.1, §8`. */
-  readonly section: string;
-  /** What the spec says, in a sentence. */
-  readonly statement: string;
-  /** What judges an answer: the rule an answer must meet (and which answers it accepts). */
-  readonly oracle: string;
-  /** What the kit sends to exercise it: every boundary class, on every run. */
-  readonly inputs: string;
-  /**
-   * The checks that hold the row: check ids, where `*` stands for one dot-free part
-   * (`auth.*.missing-header` is that check on every operation).
-   */
-  readonly checks: readonly string[];
-}
+export type { MatrixRow } from './sections/support.js';
 
 /**
  * The rows, in the spec's order: each section module (src/sections/) holds its rows beside the

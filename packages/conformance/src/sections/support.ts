@@ -8,7 +8,6 @@ import type { SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
 import { integerText } from '../http/json.js';
 import { errorSummary, quote } from '../http/replay.js';
-import type { MatrixRow } from '../matrix.js';
 import { brief, notJsonReason, petProblem } from '../oracles.js';
 import { type Check, GROUPS, type Group, type Verdict } from '../types.js';
 
@@ -61,6 +60,23 @@ export interface CheckDeclaration {
 /** A check with its stage in the run. */
 export interface DeclaredCheck extends Check {
   readonly stage?: Stage;
+}
+
+/** One statement of the spec, how it is judged and what is sent to judge it. */
+export interface MatrixRow {
+  /** The spec section(s) stating it, e.g. `§4.1, §8`. */
+  readonly section: string;
+  /** What the spec says, in a sentence. */
+  readonly statement: string;
+  /** What judges an answer: the rule an answer must meet (and which answers it accepts). */
+  readonly oracle: string;
+  /** What the kit sends to exercise it: every boundary class, on every run. */
+  readonly inputs: string;
+  /**
+   * The checks that hold the row: check ids, where `*` stands for one dot-free part
+   * (`auth.*.missing-header` is that check on every operation).
+   */
+  readonly checks: readonly string[];
 }
 
 /** One section of the spec as the kit holds a server to it: its matrix rows and their checks. */
