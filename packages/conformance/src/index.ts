@@ -1,5 +1,3 @@
-export { fixtureDataChecks as FIXTURE_SET_CHECKS } from './checks/fixture-data.js';
-export { CHECKS } from './checks/index.js';
 export type { CheckContext } from './context.js';
 export { RateLimitedError, RequestError } from './http/client.js';
 export { type MatrixRow, SPEC_MATRIX } from './matrix.js';
@@ -20,6 +18,7 @@ export {
   selectChecks,
   UsageError,
 } from './run.js';
+export { CHECKS, FIXTURE_SET_CHECKS } from './sections/index.js';
 export {
   buildSpecOpenApiDocument,
   specOpenApiDocument,

@@ -1,9 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { shapeAuthChecks } from './checks/auth.js';
-import { fixtureDataChecks } from './checks/fixture-data.js';
-import { CHECKS } from './checks/index.js';
-import { offersNextPages } from './checks/list-pets.js';
-import { CheckFailed, CheckSkipped } from './checks/support.js';
 import { CheckContext } from './context.js';
 import {
   DEFAULT_NAME_PREFIX,
@@ -20,6 +15,9 @@ import { integerText } from './http/json.js';
 import { curlLine, errorSummary } from './http/replay.js';
 import { routeOf } from './oracles.js';
 import { Redactor } from './redact.js';
+import { runOrder } from './sections/index.js';
+import { offersNextPages } from './sections/list-pets.js';
+import { CheckFailed, CheckSkipped } from './sections/support.js';
 import {
   type Check,
   type CheckResult,
@@ -137,12 +135,7 @@ export function selectChecks(
   skip: readonly string[] = [],
   withFixtureSet = false,
 ): Check[] {
-  // The pet set's checks run before the probes of every request shape and the errors group,
-  // which judge every shape and every answer of the run.
-  const last = (c: Check) => c.group === 'errors' || shapeAuthChecks.includes(c);
-  const pool = withFixtureSet
-    ? [...CHECKS.filter((c) => !last(c)), ...fixtureDataChecks, ...CHECKS.filter(last)]
-    : CHECKS;
+  const pool = runOrder(withFixtureSet);
   knownNames('--only', only, pool);
   knownNames('--skip', skip, pool);
   const named = (c: Check, names: readonly string[]) =>
@@ -252,31 +245,60 @@ function outcomeOf(check: Check, verdict: Verdict, strict: boolean): Outcome {
   return 'advisory';
 }
 
-/** Runs the conformance checks against a server and returns the report; never throws on findings. */
-export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+/** The options of a run, checked and with their defaults. */
+interface RunSettings {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly fixtureSet: readonly SentPet[];
+  readonly checks: readonly Check[];
+  readonly strict: boolean;
+  readonly readOnly: boolean;
+  readonly categoryIds: readonly string[];
+  readonly namePrefix: string;
+  readonly settleMs: number;
+  readonly nameShape: NameShape | undefined;
+  readonly seed: number;
+}
+
+/** Checks the options and fills in their defaults; throws `UsageError` on one that cannot work. */
+function settingsOf(options: ConformanceOptions): RunSettings {
   const baseUrl = parseBaseUrl(options.baseUrl);
   if (!options.apiKey) throw new UsageError('an API key is required');
   const fixtureSet = options.fixtureSet ?? [];
-  const checks = selectChecks(options.only, options.skip, fixtureSet.length > 0);
-  const strict = options.strict ?? false;
-  const readOnly = options.readOnly ?? false;
-  const categoryIds = parseCategoryIds(options.categoryIds);
-  const namePrefix = parseNamePrefix(options.namePrefix);
-  const settleMs = parseCount('--settle-ms', options.settleMs, 0);
-  const nameShape = parseNameShape(options.nameShape);
-  const seed = parseCount('--seed', options.seed, randomInt(2 ** 31));
-  // Every text that leaves the run (progress, the report, errors) passes through it.
-  const redactor = new Redactor([options.apiKey]);
-  const onProgress = options.onProgress ?? (() => {});
-  const progress = (event: ProgressEvent) => onProgress(redactor.deep(event));
-  const runId = newRunId();
-  const startedAt = new Date();
-  const started = performance.now();
-
-  let ctx: CheckContext | undefined;
-  const http = new HttpClient({
+  return {
     baseUrl,
     apiKey: options.apiKey,
+    fixtureSet,
+    checks: selectChecks(options.only, options.skip, fixtureSet.length > 0),
+    strict: options.strict ?? false,
+    readOnly: options.readOnly ?? false,
+    categoryIds: parseCategoryIds(options.categoryIds),
+    namePrefix: parseNamePrefix(options.namePrefix),
+    settleMs: parseCount('--settle-ms', options.settleMs, 0),
+    nameShape: parseNameShape(options.nameShape),
+    seed: parseCount('--seed', options.seed, randomInt(2 ** 31)),
+  };
+}
+
+/** What the checks share: the client (which records every answer), the run's pets, the context. */
+interface Wiring {
+  readonly http: HttpClient;
+  readonly fixtures: Fixtures;
+  readonly ctx: CheckContext;
+}
+
+/** Builds the HTTP client, the run's pets and the checks' context, wired to each other. */
+function wire(
+  options: ConformanceOptions,
+  settings: RunSettings,
+  runId: string,
+  redactor: Redactor,
+  progress: (event: ProgressEvent) => void,
+): Wiring {
+  let ctx: CheckContext | undefined;
+  const http = new HttpClient({
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: options.retry?.maxRetries ?? 3,
     maxRetryWaitMs: options.retry?.maxWaitMs ?? 5_000,
@@ -290,48 +312,67 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   });
   const fixtures = new Fixtures(http, {
     runId,
-    readOnly,
-    categoryIds,
-    namePrefix,
-    settleMs,
-    nameShape,
+    readOnly: settings.readOnly,
+    categoryIds: settings.categoryIds,
+    namePrefix: settings.namePrefix,
+    settleMs: settings.settleMs,
+    nameShape: settings.nameShape,
     progress: (message) => progress({ type: 'notice', message }),
   });
   ctx = new CheckContext(
     http,
     fixtures,
-    readOnly,
-    options.apiKey,
-    seed,
-    fixtureSet,
+    settings.readOnly,
+    settings.apiKey,
+    settings.seed,
+    settings.fixtureSet,
     options.disposableKey ?? false,
   );
+  return { http, fixtures, ctx };
+}
 
-  let hint: string | undefined;
+/** The preflight, with the key taken out of what it throws. */
+async function preflightRedacted(
+  http: HttpClient,
+  baseUrl: string,
+  redactor: Redactor,
+): Promise<string | undefined> {
   try {
-    hint = await preflight(http, baseUrl);
+    return await preflight(http, baseUrl);
   } catch (error) {
     if (error instanceof Error) error.message = redactor.text(error.message);
     throw error;
   }
-  progress({ type: 'start', baseUrl, runId, seed, checks: checks.length });
-  if (hint !== undefined) progress({ type: 'notice', message: hint });
+}
 
-  if (nameShape === undefined && !readOnly && checks.some((c) => c.writes)) {
-    // No answer at all is no refusal: the checks report it.
-    const { found, tried } = await fixtures.findNameShape().catch((error: unknown) => {
-      if (error instanceof RequestError || error instanceof RateLimitedError) {
-        return { found: true, tried: [] };
-      }
-      throw error;
-    });
-    if (!found) {
-      throw new ConfigurationError(
-        `createPet refused a pet in every name shape tried: ${tried.join(', ')} (categoryId ${categoryIds.join(', ')}); give a shape the server accepts with --name-shape (${Object.keys(NAME_SHAPES).join(', ')}), or categories it knows with --category-id`,
-      );
+/**
+ * Without `--name-shape`, finds the shape of name the server accepts before any check writes;
+ * throws `ConfigurationError` when it accepts none.
+ */
+async function chooseNameShape(settings: RunSettings, fixtures: Fixtures): Promise<void> {
+  const { nameShape, readOnly, checks, categoryIds } = settings;
+  if (nameShape !== undefined || readOnly || !checks.some((c) => c.writes)) return;
+  // No answer at all is no refusal: the checks report it.
+  const { found, tried } = await fixtures.findNameShape().catch((error: unknown) => {
+    if (error instanceof RequestError || error instanceof RateLimitedError) {
+      return { found: true, tried: [] };
     }
+    throw error;
+  });
+  if (!found) {
+    throw new ConfigurationError(
+      `createPet refused a pet in every name shape tried: ${tried.join(', ')} (categoryId ${categoryIds.join(', ')}); give a shape the server accepts with --name-shape (${Object.keys(NAME_SHAPES).join(', ')}), or categories it knows with --category-id`,
+    );
   }
+}
 
+/** Runs the checks in order, reporting each result as it comes. */
+async function runChecks(
+  settings: RunSettings,
+  ctx: CheckContext,
+  progress: (event: ProgressEvent) => void,
+): Promise<CheckResult[]> {
+  const { checks, strict } = settings;
   const results: CheckResult[] = [];
   for (const [index, check] of checks.entries()) {
     const t0 = performance.now();
@@ -350,7 +391,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     results.push(result);
     progress({ type: 'check', result, index, total: checks.length });
   }
+  return results;
+}
 
+/** The report of a finished run (the key taken out of every text). */
+function reportOf(
+  settings: RunSettings,
+  run: { runId: string; startedAt: Date; started: number; hint: string | undefined },
+  { http, fixtures, ctx }: Wiring,
+  results: readonly CheckResult[],
+  redactor: Redactor,
+): ConformanceReport {
+  const { baseUrl, checks, strict, readOnly, seed, categoryIds, namePrefix, settleMs } = settings;
   const count = (outcome: Outcome) => results.filter((r) => r.outcome === outcome).length;
   const summary = {
     passed: count('pass'),
@@ -360,20 +412,20 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   };
   const groups = GROUPS.filter((g: Group) => checks.some((c) => c.group === g));
   const notRun = notRunOf(results);
-  const fullVerdict = fullVerdictOf(ctx, notRun, fixtureSet.length > 0);
+  const fullVerdict = fullVerdictOf(ctx, notRun, settings.fixtureSet.length > 0);
   const verdict: RunVerdict =
     summary.failed > 0 ? 'fail' : notRun.length > 0 ? 'incomplete' : 'pass';
   return redactor.deep({
     kit: { name: KIT_NAME, version: KIT_VERSION },
     baseUrl,
-    runId,
-    startedAt: startedAt.toISOString(),
-    durationMs: Math.round(performance.now() - started),
+    runId: run.runId,
+    startedAt: run.startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - run.started),
     strict,
     readOnly,
     seed,
     inputs: { categoryIds, namePrefix, settleMs },
-    hints: hint === undefined ? [] : [hint],
+    hints: run.hint === undefined ? [] : [run.hint],
     groups,
     verdict,
     notRun,
@@ -388,6 +440,26 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     },
     requests: [...http.log],
   });
+}
+
+/** Runs the conformance checks against a server and returns the report; never throws on findings. */
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+  const settings = settingsOf(options);
+  // Every text that leaves the run (progress, the report, errors) passes through it.
+  const redactor = new Redactor([options.apiKey]);
+  const onProgress = options.onProgress ?? (() => {});
+  const progress = (event: ProgressEvent) => onProgress(redactor.deep(event));
+  const run = { runId: newRunId(), startedAt: new Date(), started: performance.now() };
+  const wiring = wire(options, settings, run.runId, redactor, progress);
+
+  const hint = await preflightRedacted(wiring.http, settings.baseUrl, redactor);
+  const { baseUrl, seed, checks } = settings;
+  progress({ type: 'start', baseUrl, runId: run.runId, seed, checks: checks.length });
+  if (hint !== undefined) progress({ type: 'notice', message: hint });
+  await chooseNameShape(settings, wiring.fixtures);
+
+  const results = await runChecks(settings, wiring.ctx, progress);
+  return reportOf(settings, { ...run, hint }, wiring, results, redactor);
 }
 
 /**

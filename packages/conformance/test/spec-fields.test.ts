@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** Every `must` check by id and title, from a fresh import of the kit's check list. */
 async function mustChecks(): Promise<string[]> {
-  const { CHECKS } = await import('../src/checks/index.js');
+  const { CHECKS } = await import('../src/sections/index.js');
   return CHECKS.filter((c) => c.level === 'must').map((c) => `${c.id}: ${c.title}`);
 }
 

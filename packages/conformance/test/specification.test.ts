@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../src/checks/index.js';
 import { SECTION_ANCHORS, SPECIFICATION_URL, sectionLinks } from '../src/report/spec-links.js';
+import { CHECKS } from '../src/sections/index.js';
 import { KIT_VERSION } from '../src/version.js';
 
 const DOCS = new URL('../../../docs/specification.md', import.meta.url);

@@ -6,13 +6,10 @@ import {
 } from '@animal-store/contract';
 import type { SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
-import { brief, isJsonMediaType, notJsonReason, petProblem } from '../oracles.js';
-
-export { brief, isJsonMediaType, notJsonReason };
-
 import { integerText } from '../http/json.js';
 import { errorSummary, quote } from '../http/replay.js';
-import type { Check, Verdict } from '../types.js';
+import { brief, notJsonReason, petProblem } from '../oracles.js';
+import { type Check, GROUPS, type Group, type Verdict } from '../types.js';
 
 /** Thrown inside a check to end it as failed with a one-line reason and, when known, the answer. */
 export class CheckFailed extends Error {
@@ -38,9 +35,89 @@ export class CheckSkipped extends Error {
   }
 }
 
-/** Declares a check; the identity function that gives the registry its type. */
-export function check(definition: Check): Check {
-  return definition;
+/**
+ * When a check runs. `first`: its failure explains others (the key refused, a write lost), so it
+ * runs before the checks that need the pets. `late`: it judges best on every pet the run writes,
+ * so it runs after every other check that writes. `last`: it judges every request the run sent.
+ * The rest run in between, by group and in the order their sections declare them.
+ */
+export type Stage = 'first' | 'late' | 'last';
+
+/** A check as its section declares it: what cannot be derived from its id or its section. */
+export interface CheckDeclaration {
+  /** `group.name...`: the first part is the check's group. */
+  readonly id: string;
+  readonly title: string;
+  /** The spec section(s) the check rests on, when not its section's. */
+  readonly section?: string;
+  /** What a `should` check rests on besides the spec; a check with none is a `must`. */
+  readonly rule?: string;
+  /** Whether the check creates data, when not what its id says (a check of createPet does). */
+  readonly writes?: boolean;
+  run: Check['run'];
+}
+
+/** A check with its stage in the run. */
+export interface DeclaredCheck extends Check {
+  readonly stage?: Stage;
+}
+
+/** One statement of the spec, how it is judged and what is sent to judge it. */
+export interface MatrixRow {
+  /** The spec section(s) stating it, e.g. `§4.1, §8`. */
+  readonly section: string;
+  /** What the spec says, in a sentence. */
+  readonly statement: string;
+  /** What judges an answer: the rule an answer must meet (and which answers it accepts). */
+  readonly oracle: string;
+  /** What the kit sends to exercise it: every boundary class, on every run. */
+  readonly inputs: string;
+  /**
+   * The checks that hold the row: check ids, where `*` stands for one dot-free part
+   * (`auth.*.missing-header` is that check on every operation).
+   */
+  readonly checks: readonly string[];
+}
+
+/** One section of the spec as the kit holds a server to it: its matrix rows and their checks. */
+export interface SpecSection {
+  readonly rows: readonly MatrixRow[];
+  readonly checks: readonly DeclaredCheck[];
+}
+
+/** The group a check id names by its first part; throws on an id of no group. */
+function groupOf(id: string): Group {
+  const [first] = id.split('.');
+  const group = GROUPS.find((g) => g === first);
+  if (group === undefined) throw new Error(`check id ${id} names no group (${GROUPS.join(', ')})`);
+  return group;
+}
+
+/**
+ * The check declarer of one section: `section` is the spec section its checks rest on unless one
+ * says otherwise. A check's group is its id's first part, its level `should` when it rests on a
+ * rule besides the spec, and it writes when its id names createPet, unless it says otherwise.
+ * The errors group's checks run last.
+ */
+export function declarer(section: string): (declaration: CheckDeclaration) => DeclaredCheck {
+  return ({ rule, writes, ...declared }) => {
+    const group = groupOf(declared.id);
+    return {
+      ...declared,
+      section: declared.section ?? section,
+      ...(rule === undefined ? {} : { rule }),
+      level: rule === undefined ? 'must' : 'should',
+      group,
+      writes: writes ?? declared.id.split('.').slice(0, 2).includes('createPet'),
+      // The errors group judges every answer of the run.
+      ...(group === 'errors' ? { stage: 'last' } : {}),
+    };
+  };
+}
+
+/** The checks, to run at `stage`. */
+export function inStage(stage: Stage, checks: readonly DeclaredCheck[]): DeclaredCheck[] {
+  return checks.map((c) => ({ ...c, stage }));
 }
 
 /** A passed check, with what was observed. */
@@ -175,3 +252,11 @@ export function difference(pet: SpecPet, expected: PetFields): string | undefine
   }
   return undefined;
 }
+
+/** The same integer as a client holding numbers as doubles sees it (RFC 8259 §6). */
+export function sameAsDouble(a: string | undefined, b: string): boolean {
+  return a !== undefined && Number(a) === Number(b);
+}
+
+/** The largest int64. */
+export const INT64_MAX = 2n ** 63n - 1n;

@@ -12,6 +12,7 @@ import {
   fail,
   idOf,
   sentFields,
+  skip,
 } from './support.js';
 
 /** One pet the run created, what the kit sent for it, and `getPet`'s answer. */
@@ -71,4 +72,11 @@ export async function missingPetsCause(ctx: CheckContext): Promise<string | unde
     return `${accepted} created, ${readable} readable: see createPet.readable-by-id`;
   }
   return undefined;
+}
+
+/** The sample pets that were created, or a skip when none could be. */
+export async function createdSamples(ctx: CheckContext) {
+  const samples = await ctx.fixtures.samples();
+  if (samples.pets.length === 0) skip('no pet could be created (see createPet.created)');
+  return samples.pets;
 }

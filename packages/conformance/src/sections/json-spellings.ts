@@ -2,8 +2,18 @@ import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import { numberText, parseJson } from '../http/json.js';
 import { routeOf } from '../oracles.js';
-import type { Check } from '../types.js';
-import { check, described, difference, expectPet, fail, pass, skip } from './support.js';
+import {
+  declarer,
+  described,
+  difference,
+  expectPet,
+  fail,
+  pass,
+  type SpecSection,
+  skip,
+} from './support.js';
+
+const check = declarer('§1, §4.2');
 
 // RFC 8259 lets one string or object be written many ways: a `\u` escape for any character
 // (a surrogate pair beyond the BMP), `\/` for `/`, white space between any two tokens, members
@@ -147,50 +157,63 @@ function otherAnswer(res: HttpResponse, pet: Accepted): string | undefined {
   return difference(shown, { name: pet.name, categoryId: pet.categoryLiteral, status });
 }
 
-export const jsonSpellingChecks: readonly Check[] = [
-  check({
-    id: 'createPet.json-spellings',
-    title:
-      'accepts a NewPet it accepted again when written in other RFC 8259 spellings (\\u escapes, surrogate pairs, \\/, white space between tokens, another member order), with the same answer',
-    section: '§1, §4.2',
-    level: 'must',
-    group: 'createPet',
-    writes: true,
-    async run(ctx) {
-      const pets = worthSpelling(ctx, acceptedNewPets(ctx));
-      if (pets.length === 0) skip('no NewPet was accepted (see createPet.created)');
-      const judged: string[] = [];
-      for (const pet of pets) {
-        const res = await send(ctx, pet, ALL_AT_ONCE);
-        const why = otherAnswer(res, pet);
-        if (why === undefined) {
-          judged.push(JSON.stringify(pet.name));
-          continue;
-        }
-        // The same NewPet as sent before, to tell a spelling refused from a repeat refused.
-        const again = await send(ctx, pet, PLAIN);
-        if (otherAnswer(again, pet) !== undefined) continue;
-        for (const spelling of EACH) {
-          const alone = await send(ctx, pet, spelling);
-          const whyAlone = otherAnswer(alone, pet);
-          if (whyAlone !== undefined) {
-            fail(
-              `${described(alone, `with ${spelling.what}`)} ${whyAlone}; the same NewPet written plainly is accepted`,
-              alone,
-            );
-          }
-        }
-        fail(
-          `${described(res, `with ${ALL_AT_ONCE.what}`)} ${why}; the same NewPet written plainly is accepted`,
-          res,
-        );
-      }
-      if (judged.length === 0) {
-        skip('the server refused a NewPet sent twice, so no spelling could be told from a repeat');
-      }
-      return pass(
-        `NewPets named ${judged.join(', ')} accepted in other spellings, with the same answer`,
-      );
+/** Any RFC 8259 spelling of a NewPet is that NewPet (spec §1, §4.2). */
+export const jsonSpellingsSection: SpecSection = {
+  rows: [
+    {
+      section: '§1, §4.2',
+      statement:
+        'A request body is JSON (RFC 8259): any valid spelling of one NewPet is that NewPet',
+      oracle:
+        'a NewPet accepted once is accepted again, with the same answer, in other spellings; a number is never respelled (many correct parsers refuse 1E2 or 7.0 for an int64)',
+      inputs:
+        'each accepted NewPet worth it (a plain one, names beyond the BMP, with /, beyond ASCII) with every character a \\u escape (surrogate pairs beyond the BMP), / as \\/, white space between tokens, members in reverse order',
+      checks: ['createPet.json-spellings'],
     },
-  }),
-];
+  ],
+  checks: [
+    check({
+      id: 'createPet.json-spellings',
+      title:
+        'accepts a NewPet it accepted again when written in other RFC 8259 spellings (\\u escapes, surrogate pairs, \\/, white space between tokens, another member order), with the same answer',
+      async run(ctx) {
+        const pets = worthSpelling(ctx, acceptedNewPets(ctx));
+        if (pets.length === 0) skip('no NewPet was accepted (see createPet.created)');
+        const judged: string[] = [];
+        for (const pet of pets) {
+          const res = await send(ctx, pet, ALL_AT_ONCE);
+          const why = otherAnswer(res, pet);
+          if (why === undefined) {
+            judged.push(JSON.stringify(pet.name));
+            continue;
+          }
+          // The same NewPet as sent before, to tell a spelling refused from a repeat refused.
+          const again = await send(ctx, pet, PLAIN);
+          if (otherAnswer(again, pet) !== undefined) continue;
+          for (const spelling of EACH) {
+            const alone = await send(ctx, pet, spelling);
+            const whyAlone = otherAnswer(alone, pet);
+            if (whyAlone !== undefined) {
+              fail(
+                `${described(alone, `with ${spelling.what}`)} ${whyAlone}; the same NewPet written plainly is accepted`,
+                alone,
+              );
+            }
+          }
+          fail(
+            `${described(res, `with ${ALL_AT_ONCE.what}`)} ${why}; the same NewPet written plainly is accepted`,
+            res,
+          );
+        }
+        if (judged.length === 0) {
+          skip(
+            'the server refused a NewPet sent twice, so no spelling could be told from a repeat',
+          );
+        }
+        return pass(
+          `NewPets named ${judged.join(', ')} accepted in other spellings, with the same answer`,
+        );
+      },
+    }),
+  ],
+};

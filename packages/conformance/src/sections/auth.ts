@@ -1,27 +1,32 @@
+// Every operation requires `Authorization: Bearer <key>` (spec §5): each way of failing to send
+// a valid key gets 401 and an Error, on every operation and on every request shape the run sent.
 import { ID_MAX } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import { newPetJson } from '../fixtures.js';
 import { type Credential, type HttpResponse, KEY_VARIABLE } from '../http/client.js';
 import { keyCredential, literalCredential } from '../http/replay.js';
 import { petProblem, routeOf } from '../oracles.js';
-import type { Check } from '../types.js';
 import {
-  check,
+  type DeclaredCheck,
+  declarer,
   described,
   expectError,
   expectStatus,
   fail,
   idOf,
+  inStage,
   notApplicable,
   pass,
+  type SpecSection,
   skip,
 } from './support.js';
+
+const check = declarer('§5');
 
 /** One operation as the auth checks drive it. */
 interface Operation {
   readonly name: 'listPets' | 'createPet' | 'getPet';
   readonly section: string;
-  readonly writes: boolean;
   /**
    * Sends the operation with the given `Authorization` (null: none, undefined: the valid key),
    * and the valid key in the query parameters `keyInQuery` when given.
@@ -49,7 +54,6 @@ const OPERATIONS: readonly Operation[] = [
   {
     name: 'listPets',
     section: '§4.1, §5',
-    writes: false,
     send: (ctx, authorization, keyInQuery, realKeyInQuery) =>
       ctx.send({ method: 'GET', path: '/pets?limit=1', authorization, keyInQuery, realKeyInQuery }),
     success: async () => 200,
@@ -57,7 +61,6 @@ const OPERATIONS: readonly Operation[] = [
   {
     name: 'createPet',
     section: '§4.2, §5',
-    writes: true,
     send: (ctx, authorization, keyInQuery, realKeyInQuery) =>
       ctx.send({
         method: 'POST',
@@ -72,7 +75,6 @@ const OPERATIONS: readonly Operation[] = [
   {
     name: 'getPet',
     section: '§4.3, §5',
-    writes: false,
     send: async (ctx, authorization, keyInQuery, realKeyInQuery) => {
       const id = (await knownPetId(ctx)) ?? String(ID_MAX);
       return ctx.send({
@@ -194,15 +196,12 @@ function withoutKey(ctx: CheckContext, op: Operation): Promise<HttpResponse> {
   return ctx.memo(`auth ${op.name} without key`, () => op.send(ctx, null));
 }
 
-function checksFor(op: Operation): Check[] {
+function checksFor(op: Operation): DeclaredCheck[] {
   const rejections = BAD_CREDENTIALS.map((bad) =>
     check({
       id: `auth.${op.name}.${bad.id}`,
       title: `${op.name} ${bad.title}`,
       section: op.section,
-      level: 'must',
-      group: 'auth',
-      writes: op.writes,
       async run(ctx) {
         const authorization = bad.authorization(ctx);
         if (authorization === undefined) notApplicable('the key given allows no such variant');
@@ -219,9 +218,6 @@ function checksFor(op: Operation): Check[] {
       id: `auth.${op.name}.valid-key`,
       title: `${op.name} accepts the valid bearer key`,
       section: op.section,
-      level: 'must',
-      group: 'auth',
-      writes: op.writes,
       async run(ctx) {
         const res = await op.send(ctx);
         const expected = await op.success(ctx);
@@ -235,9 +231,6 @@ function checksFor(op: Operation): Check[] {
       // A look-alike key, never the valid one: proxies and access logs keep URLs.
       title: `${op.name} answers 401 to a key sent in the query string (${KEY_QUERY_PARAMETERS.slice(0, 2).join(', ')}, ...) without Authorization: the key is missing (a look-alike key; the valid key itself too with --disposable-key)`,
       section: op.section,
-      level: 'must',
-      group: 'auth',
-      writes: op.writes,
       async run(ctx) {
         const probes: [string, boolean][] = [
           ['without Authorization, with a look-alike key in the query', false],
@@ -269,9 +262,6 @@ function checksFor(op: Operation): Check[] {
       title: `${op.name} sends a Bearer WWW-Authenticate challenge with 401 (RFC 6750)`,
       section: op.section,
       rule: 'RFC 9110 §11.6.1, RFC 6750 §3',
-      level: 'should',
-      group: 'auth',
-      writes: op.writes,
       async run(ctx) {
         const res = await withoutKey(ctx, op);
         if (res.status !== 401) skip(`${described(res)} answered ${res.status}, not 401`);
@@ -287,16 +277,12 @@ function checksFor(op: Operation): Check[] {
 }
 
 /** Authentication on every operation (spec §5). */
-export const authChecks: readonly Check[] = [
+const operationChecks: readonly DeclaredCheck[] = [
   ...OPERATIONS.flatMap(checksFor),
   check({
     id: 'auth.scheme-case-insensitive',
     title: 'accepts the scheme name in any case ("bearer <key>", "BEARER <key>"; RFC 9110 §11.1)',
-    section: '§5',
     rule: 'RFC 9110 §11.1',
-    level: 'should',
-    group: 'auth',
-    writes: false,
     async run(ctx) {
       for (const scheme of ['bearer', 'BEARER']) {
         const how = `with "${scheme} <valid key>"`;
@@ -315,9 +301,6 @@ export const authChecks: readonly Check[] = [
     title: 'answers 401, not 400, to a request with no key and an invalid body',
     section: '§4.2, §5',
     rule: 'authentication before validation: a caller without a key learns nothing about bodies',
-    level: 'should',
-    group: 'auth',
-    writes: true,
     async run(ctx) {
       const how = 'without Authorization and with a body lacking name';
       const res = await ctx.send({
@@ -449,13 +432,11 @@ async function probeSpellings(ctx: CheckContext, op: Op): Promise<string[]> {
   return seen;
 }
 
-function everyShape(ops: readonly Op[], writes: boolean, what: string): Check {
+function everyShape(ops: readonly Op[], writes: boolean, what: string): DeclaredCheck {
   return check({
     id: writes ? 'auth.every-write-shape' : 'auth.every-read-shape',
     title: `${what} answers 401 with an Error without a valid key (none, "Bearer" alone, an unknown key) in every request shape the run sent with the key (each query parameter and combination, added headers, a chunked body) and every spelling of the path the server answers as the same resource (/pets/, /PETS, //pets)`,
     section: ops.map((op) => OPERATIONS.find((o) => o.name === op)?.section).join(', '),
-    level: 'must',
-    group: 'auth',
     writes,
     async run(ctx) {
       const samples = shapesSent(ctx, ops);
@@ -474,7 +455,54 @@ function everyShape(ops: readonly Op[], writes: boolean, what: string): Check {
  * Authentication on every request shape the run sends (spec §5: every operation requires the
  * key): they run after every other check but the oracles, so they see every shape.
  */
-export const shapeAuthChecks: readonly Check[] = [
+const everyShapeChecks: readonly DeclaredCheck[] = [
   everyShape(['listPets', 'getPet'], false, 'listPets and getPet each'),
   everyShape(['createPet'], true, 'createPet'),
 ];
+
+/**
+ * Every operation requires the key (spec §5). A key refused explains every other failure, so the
+ * checks of each operation run first.
+ */
+export const authSection: SpecSection = {
+  rows: [
+    {
+      section: '§5',
+      statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
+      oracle: '401 with an Error on listPets, createPet and getPet; the valid key is accepted',
+      inputs:
+        'no header, an empty header, "Bearer" alone, another scheme, XBearer <key>, Bearer <key> x, an unknown key, the key in other letter case, with a character more or less, a look-alike of the key in the query string (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
+      checks: [
+        'auth.*.missing-header',
+        'auth.*.empty-token',
+        'auth.*.wrong-scheme',
+        'auth.*.unknown-key',
+        'auth.*.key-case-changed',
+        'auth.*.key-appended',
+        'auth.*.key-truncated',
+        'auth.*.valid-key',
+        'auth.*.key-in-query',
+        'auth.*.empty-header',
+        'auth.*.scheme-prefixed',
+        'auth.*.word-after-key',
+        'auth.every-read-shape',
+        'auth.every-write-shape',
+      ],
+    },
+    {
+      section: '§5',
+      statement: 'The scheme is HTTP bearer (its name is case-insensitive in HTTP)',
+      oracle: 'bearer and BEARER are accepted (advisory: the spec writes Bearer)',
+      inputs: '"bearer <key>", "BEARER <key>"',
+      checks: ['auth.scheme-case-insensitive'],
+    },
+    {
+      section: '§5',
+      statement: 'A refused request says how to authenticate; no key means 401 whatever the body',
+      oracle: 'WWW-Authenticate offers Bearer; 401 before 400 (advisories)',
+      inputs: 'a request without Authorization, with and without a valid body',
+      checks: ['auth.*.www-authenticate', 'auth.createPet.before-validation'],
+    },
+  ],
+  checks: [...inStage('first', operationChecks), ...inStage('last', everyShapeChecks)],
+};

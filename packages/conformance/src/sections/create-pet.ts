@@ -1,0 +1,500 @@
+// createPet (spec §2, §4.2): the bodies it refuses, the names and categoryIds it keeps exactly,
+// and the request shapes it answers 201. Boundary classes of every field are sent on every run;
+// where the spec leaves the answer open, a check accepts each legitimate answer and nothing else.
+import { ID_MAX } from '@animal-store/contract';
+import { headerNames, ordinaryHeaders } from '../cases/headers.js';
+import { longNames, type NameCase, nonAsciiNames } from '../cases/names.js';
+import {
+  type CaseKind,
+  fieldCases,
+  fieldSeed,
+  NEW_PET_FIELDS,
+  notObjectBodies,
+  type SpecField,
+} from '../cases/new-pet.js';
+import type { CheckContext } from '../context.js';
+import { newPetJson, type SentPet } from '../fixtures.js';
+import type { HttpRequest, HttpResponse } from '../http/client.js';
+import { integerText, numberText } from '../http/json.js';
+import { quote } from '../http/replay.js';
+import { createdSamples } from './read-back.js';
+import {
+  type DeclaredCheck,
+  declarer,
+  described,
+  difference,
+  expectError,
+  expectPet,
+  expectStatus,
+  fail,
+  INT64_MAX,
+  idOf,
+  pass,
+  type SpecSection,
+  sameAsDouble,
+  sentFields,
+} from './support.js';
+
+const check = declarer('§2, §4.2');
+
+/** A request body `createPet` must refuse with 400, and how to describe it. */
+interface InvalidBody {
+  readonly id: string;
+  readonly what: string;
+  readonly section: string;
+  readonly body: (ctx: CheckContext) => string;
+}
+
+/** `a-b-c` for `aBC`: check ids are kebab case. */
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/**
+ * A well-formed NewPet (with a status) as JSON text, with `field` replaced by `literal`, or left
+ * out when `literal` is undefined.
+ */
+export function bodyWith(ctx: CheckContext, field: string, literal: string | undefined): string {
+  const pet = ctx.fixtures.nextPet('available');
+  const members = new Map<string, string>([
+    ['name', JSON.stringify(pet.name)],
+    ['categoryId', pet.categoryId],
+    ['status', JSON.stringify(pet.status)],
+  ]);
+  if (literal === undefined) members.delete(field);
+  else members.set(field, literal);
+  return `{${[...members].map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
+}
+
+const INVALID_BODIES: readonly InvalidBody[] = [
+  ...NEW_PET_FIELDS.filter((field) => field.required).map((field) => ({
+    id: `missing-${kebab(field.name)}`,
+    what: `a body without ${field.name}`,
+    section: '§4.2',
+    body: (ctx: CheckContext) => bodyWith(ctx, field.name, undefined),
+  })),
+  {
+    id: 'malformed-json',
+    what: 'malformed JSON',
+    section: '§4.2',
+    body: (ctx) => `{"name": "${ctx.fixtures.nextName()}", "categoryId": `,
+  },
+  {
+    id: 'empty-body',
+    what: 'an empty body',
+    section: '§4.2',
+    body: () => '',
+  },
+];
+
+function rejectionCheck(invalid: InvalidBody): DeclaredCheck {
+  return check({
+    id: `createPet.${invalid.id}`,
+    title: `rejects ${invalid.what} with 400 and an Error`,
+    section: invalid.section,
+    async run(ctx) {
+      const how = `with ${invalid.what}`;
+      const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: invalid.body(ctx) });
+      expectError(res, 400, how);
+      return pass(`${described(res, how)} answered 400 with an Error`);
+    },
+  });
+}
+
+/** Sends every case of `kind` for one field; each must be refused with 400 and an Error. */
+async function refuseCases(ctx: CheckContext, field: SpecField, kind: CaseKind) {
+  const cases = fieldCases(field, fieldSeed(ctx.seed, field)).filter((c) => c.kind === kind);
+  for (const invalid of cases) {
+    const how = `with ${field.name} ${invalid.what}`;
+    const res = await ctx.send({
+      method: 'POST',
+      path: '/pets',
+      rawBody: bodyWith(ctx, field.name, invalid.literal),
+    });
+    expectError(res, 400, how);
+  }
+  return pass(
+    `${cases.length} invalid values of ${field.name} refused with 400 (seed ${ctx.seed})`,
+  );
+}
+
+/**
+ * Generated cases per NewPet field: every other JSON type, numbers that are no int64 integer,
+ * enum near-misses; `must` for what the spec forbids and every JSON parser sees, `should` for
+ * null in an optional field and for numbers only their JSON text shows to be no int64 integer.
+ */
+const GENERATED_CHECKS: readonly DeclaredCheck[] = NEW_PET_FIELDS.flatMap((field) => {
+  const kinds = [
+    'another JSON type',
+    ...(field.schema.type === 'integer' ? ['a number that is no int64 integer'] : []),
+    ...(field.schema.enum !== undefined ? ['a string outside the enumeration'] : []),
+  ];
+  const checks = [
+    check({
+      id: `createPet.invalid-${kebab(field.name)}`,
+      title: `rejects a ${field.name} that is ${kinds.join(' or ')} with 400 and an Error (generated from the seed)`,
+      run: (ctx) => refuseCases(ctx, field, 'invalid'),
+    }),
+  ];
+  if (field.schema.type === 'integer') {
+    checks.push(
+      check({
+        id: `createPet.invalid-${kebab(field.name)}-literal`,
+        title: `rejects a ${field.name} whose JSON text is no int64 integer although the nearest double is one (8.0000000000000001, 2^63 + 1) with 400 (generated from the seed)`,
+        rule: 'RFC 8259 §6: a parser may hold numbers as doubles, which cannot tell these from integers; the reference judges the number as written',
+        run: (ctx) => refuseCases(ctx, field, 'literal'),
+      }),
+    );
+  }
+  if (!field.required) {
+    checks.push(
+      check({
+        id: `createPet.${kebab(field.name)}-null-rejected`,
+        title: `rejects ${field.name}: null with 400 (the optional field is absent or a ${field.name}, never null)`,
+        rule: 'the reference: null is not a value of the field (JSON Schema)',
+        run: (ctx) => refuseCases(ctx, field, 'null'),
+      }),
+    );
+  }
+  return checks;
+});
+
+/** The largest categoryId a double holds exactly: every JSON parser keeps it (RFC 8259 §6). */
+const EXACT_CATEGORY_IDS = [String(ID_MAX)];
+/** Valid int64 categoryIds beyond 2^53: only a parser that keeps the JSON text keeps them. */
+const BEYOND_DOUBLE_CATEGORY_IDS = ['9007199254740993', '9223372036854775807'];
+
+/** `createPet` with a categoryId written as-is into the JSON text, shared between checks. */
+function createWithCategoryId(ctx: CheckContext, categoryId: string): Promise<HttpResponse> {
+  return ctx.memo(`create with categoryId ${categoryId}`, () =>
+    ctx.send({
+      method: 'POST',
+      path: '/pets',
+      rawBody: bodyWith(ctx, 'categoryId', categoryId),
+    }),
+  );
+}
+
+/** Each categoryId is refused with a 4xx Error, or created and read back exactly as sent. */
+async function categoryIdsKept(ctx: CheckContext, categoryIds: readonly string[]) {
+  const seen: string[] = [];
+  for (const categoryId of categoryIds) {
+    const how = `with categoryId ${categoryId}`;
+    const res = await createWithCategoryId(ctx, categoryId);
+    // A server may refuse ids it does not know (the spec does not show categories).
+    if (res.status >= 400 && res.status <= 499) {
+      expectError(res, res.status, how);
+      seen.push(`${categoryId}: refused (${res.status})`);
+      continue;
+    }
+    expectStatus(res, 201, how);
+    const echoed = integerText(expectPet(res, how), 'categoryId');
+    if (echoed !== categoryId) fail(`${described(res, how)} answered categoryId ${echoed}`);
+    const read = await ctx.send({ method: 'GET', path: `/pets/${idOf(res.body)}` });
+    expectStatus(read, 200, `for the pet created ${how}`);
+    const stored = integerText(expectPet(read), 'categoryId');
+    if (stored !== categoryId) {
+      fail(`${described(read)} gives categoryId ${stored}, sent ${categoryId}`);
+    }
+    seen.push(`${categoryId}: exact`);
+  }
+  return pass(seen.join(', '));
+}
+
+/**
+ * Each name is refused with 400 and an Error (a server may limit names: the spec sets no limit),
+ * or created, answered and read back exactly as sent.
+ */
+async function namesKept(ctx: CheckContext, cases: readonly NameCase[]) {
+  const seen: string[] = [];
+  for (const { what, name } of cases) {
+    const how = `with ${what}`;
+    const sent: SentPet = { ...ctx.fixtures.nextPet('available'), name };
+    const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: newPetJson(sent) });
+    if (res.status === 400) {
+      expectError(res, 400, how);
+      seen.push(`${what}: refused`);
+      continue;
+    }
+    expectStatus(res, 201, how);
+    const created = expectPet(res, how);
+    const answered = difference(created, sentFields(sent));
+    if (answered !== undefined) fail(`${described(res, how)}: ${answered}`, res);
+    const read = await ctx.send({ method: 'GET', path: `/pets/${idOf(created)}` });
+    expectStatus(read, 200, `for the pet created ${how}`);
+    const stored = difference(expectPet(read), sentFields(sent));
+    if (stored !== undefined) fail(`${described(read)} (the pet created ${how}): ${stored}`, read);
+    seen.push(`${what}: kept`);
+  }
+  return pass(seen.join(', '));
+}
+
+/** A `must` check that `namesKept` the names `cases` makes from fresh names of the run. */
+function nameCheck(
+  id: string,
+  title: string,
+  cases: (tagged: () => string) => NameCase[],
+): DeclaredCheck {
+  return check({
+    id: `createPet.${id}`,
+    title,
+    run: (ctx) =>
+      namesKept(
+        ctx,
+        cases(() => ctx.fixtures.nextName()),
+      ),
+  });
+}
+
+/** Names at the edges of a string, each kept exactly or refused with 400 (no limit is shown). */
+function stringBoundaryNames(tagged: () => string): NameCase[] {
+  return [
+    { what: 'an empty name', name: '' },
+    { what: 'a name of spaces only', name: '   ' },
+    { what: 'a name padded with spaces', name: ` ${tagged()} ` },
+    { what: 'a name ending in a space', name: `${tagged()} ` },
+    { what: 'a name holding a double quote', name: `${tagged()}"q` },
+    { what: 'a name holding a backslash', name: `${tagged()}\\b` },
+    { what: 'a name holding a slash', name: `${tagged()}/s` },
+    { what: 'a name holding control characters', name: `${tagged()}\u0001\u001f` },
+    { what: 'a name holding a tab and a line feed', name: `${tagged()}\t\n` },
+  ];
+}
+
+/** Valid int64 values of categoryId at the type's edges: each is stored or refused. */
+const INT64_BOUNDARIES = [
+  '0',
+  '-1',
+  '1',
+  String(2n ** 53n + 1n),
+  String(INT64_MAX),
+  String(-INT64_MAX - 1n),
+] as const;
+
+/**
+ * Each categoryId is refused with a 4xx Error, or created and shown (201, getPet) as sent, as a
+ * client holding doubles sees it.
+ */
+async function integersKept(ctx: CheckContext, values: readonly string[]) {
+  const seen: string[] = [];
+  for (const value of values) {
+    const how = `with categoryId ${value}`;
+    const res = await createWithCategoryId(ctx, value);
+    if (res.status >= 400 && res.status <= 499) {
+      expectError(res, res.status, how);
+      seen.push(`${value}: ${res.status}`);
+      continue;
+    }
+    expectStatus(res, 201, how);
+    const created = expectPet(res, how);
+    const shown = numberText(created, 'categoryId') ?? String(created.categoryId);
+    if (!sameAsDouble(shown, value))
+      fail(`${described(res, how)} answered categoryId ${shown}`, res);
+    const read = await ctx.send({ method: 'GET', path: `/pets/${idOf(created)}` });
+    expectStatus(read, 200, `for the pet created ${how}`);
+    const stored = numberText(expectPet(read), 'categoryId');
+    if (!sameAsDouble(stored, value)) fail(`${described(read)} gives categoryId ${stored}`, read);
+    seen.push(`${value}: kept`);
+  }
+  return pass(seen.join(', '));
+}
+
+/** `createPet` (spec §4.2): what it refuses, what it keeps, how it answers. */
+export const createPetSection: SpecSection = {
+  rows: [
+    {
+      section: '§4.2',
+      statement:
+        'createPet refuses a body missing required fields or not JSON with 400 and an Error',
+      oracle: '400 with an Error',
+      inputs:
+        'without name, without categoryId, malformed JSON, an empty body, every JSON type but an object at the top level',
+      checks: [
+        'createPet.missing-name',
+        'createPet.missing-category-id',
+        'createPet.malformed-json',
+        'createPet.empty-body',
+        'createPet.body-not-object',
+      ],
+    },
+    {
+      section: '§2, §4.2',
+      statement: 'createPet refuses a field of another type than the spec’s with 400 and an Error',
+      oracle: '400 with an Error',
+      inputs:
+        'each field as every other JSON type (true and false, null, a number, a string, an array, an object); categoryId a fraction, beyond int64 (2^63, 2^64, 10^19 and their negatives), in a string; status in other letter case, padded, empty, outside the enumeration',
+      checks: [
+        'createPet.invalid-*',
+        'createPet.invalid-category-id-literal',
+        'createPet.status-null-rejected',
+      ],
+    },
+    {
+      section: '§2, §4.2',
+      statement: 'name is a string; limits on it are not shown',
+      oracle:
+        '201 with the name kept exactly (in the 201 body, getPet and lists), or 400 with an Error; never a 5xx, never a changed name',
+      inputs:
+        'empty, whitespace only, padded, holding ", \\ and /, control characters, long (17, 64, 256), beyond ASCII (2-, 3- and 4-byte UTF-8)',
+      checks: [
+        'createPet.string-boundaries',
+        'createPet.long-name-kept',
+        'createPet.non-ascii-name-kept',
+      ],
+    },
+    {
+      section: '§2, §4.2',
+      statement: 'categoryId is an int64; categories are not shown',
+      oracle:
+        'a valid int64 is stored exactly or refused with a 4xx Error (a server may not know the category); never a 5xx',
+      inputs: '0, -1, 1, 2^53-1, 2^53+1, int64 minimum and maximum',
+      checks: [
+        'createPet.integer-boundaries',
+        'createPet.category-id-exact',
+        'createPet.category-id-beyond-double-exact',
+        'createPet.category-id-large-accepted',
+      ],
+    },
+    {
+      section: '§2, §4.2',
+      statement: 'NewPet has name, categoryId and status; other fields are not shown',
+      oracle: 'an unknown field is refused with 400 or ignored (advisory)',
+      inputs: 'a body with "colour"',
+      checks: ['createPet.unknown-field-rejected'],
+    },
+    {
+      section: '§4.2',
+      statement: 'createPet answers 201 with the created Pet',
+      oracle: 'whatever shape a client sends the body in: 201',
+      inputs:
+        'a body with Content-Length and chunked; with and without Cache-Control, Accept */*, an axios Accept, a browser User-Agent, Pragma',
+      checks: ['createPet.request-shapes', 'createPet.location-header'],
+    },
+  ],
+  checks: [
+    ...INVALID_BODIES.map(rejectionCheck),
+    ...GENERATED_CHECKS,
+    check({
+      id: 'createPet.category-id-exact',
+      title: `never alters categoryId ${ID_MAX} (2^53-1, which every JSON parser holds): it is stored exactly or refused with an Error`,
+      run: (ctx) => categoryIdsKept(ctx, EXACT_CATEGORY_IDS),
+    }),
+    check({
+      id: 'createPet.category-id-beyond-double-exact',
+      title: `never alters an int64 categoryId beyond 2^53 (${BEYOND_DOUBLE_CATEGORY_IDS.join(', ')}): it is stored exactly or refused with an Error`,
+      rule: 'RFC 8259 §6: a parser that holds numbers as doubles rounds these; an int64 is kept exactly',
+      run: (ctx) => categoryIdsKept(ctx, BEYOND_DOUBLE_CATEGORY_IDS),
+    }),
+    check({
+      id: 'createPet.category-id-large-accepted',
+      title: `accepts categoryId ${ID_MAX} (2^53-1, a valid int64 every client can hold)`,
+      rule: 'RFC 8259 §6: integers within ±(2^53-1) are exact in every JSON client',
+      async run(ctx) {
+        const how = `with categoryId ${ID_MAX}`;
+        const res = await createWithCategoryId(ctx, String(ID_MAX));
+        expectStatus(res, 201, how);
+        return pass(`${described(res, how)} answered 201`);
+      },
+    }),
+    check({
+      id: 'createPet.body-not-object',
+      title:
+        'rejects a body whose top level is no object (an array, a string, a number, null, a boolean) with 400 and an Error',
+      async run(ctx) {
+        const pet = newPetJson(ctx.fixtures.nextPet('available'));
+        const cases = notObjectBodies(pet, ctx.seed);
+        for (const { what, body } of cases) {
+          const how = `with ${what} as the body`;
+          const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: body });
+          expectError(res, 400, how);
+        }
+        return pass(`${cases.length} bodies that are no object refused with 400`);
+      },
+    }),
+    nameCheck(
+      'long-name-kept',
+      'keeps a name longer than the kit’s own exactly as sent, or refuses it with 400 (the spec sets no limit)',
+      longNames,
+    ),
+    nameCheck(
+      'non-ascii-name-kept',
+      'keeps a name beyond ASCII exactly as sent (UTF-8), or refuses it with 400',
+      nonAsciiNames,
+    ),
+    check({
+      id: 'createPet.location-header',
+      title: 'sends Location: the created pet’s URL with 201 (RFC 9110)',
+      section: '§4.2',
+      rule: 'RFC 9110 §15.3.2',
+      async run(ctx) {
+        const pets = await createdSamples(ctx);
+        for (const { id, response } of pets) {
+          const location = response.headers.get('location');
+          if (location === null)
+            fail(`${described(response)} answered 201 without Location`, response);
+          const path = new URL(location, response.url).pathname;
+          if (!path.endsWith(`/pets/${id}`)) {
+            fail(`Location ${quote(location)} does not name pet ${id}`, response);
+          }
+        }
+        return pass(`Location names the created pet (${pets.length} checked)`);
+      },
+    }),
+    check({
+      id: 'createPet.unknown-field-rejected',
+      title: 'rejects an unknown field with 400 rather than dropping it (the spec leaves it open)',
+      rule: 'the reference: a typo must not be dropped silently',
+      async run(ctx) {
+        const how = 'with an unknown field "colour"';
+        const res = await ctx.send({
+          method: 'POST',
+          path: '/pets',
+          rawBody: bodyWith(ctx, 'colour', '"red"'),
+        });
+        if (res.status === 201) fail(`${described(res, how)} answered 201; a typo went unnoticed`);
+        expectError(res, 400, how);
+        return pass(`${described(res, how)} answered 400 with an Error`);
+      },
+    }),
+    check({
+      id: 'createPet.string-boundaries',
+      title:
+        'keeps a name at the edges of a string (empty, spaces only, padded, holding ", \\ or control characters) exactly as sent, or refuses it with 400 and an Error',
+      run: (ctx) =>
+        namesKept(
+          ctx,
+          stringBoundaryNames(() => ctx.fixtures.nextName()),
+        ),
+    }),
+    check({
+      id: 'createPet.integer-boundaries',
+      title: `stores a categoryId at the edges of int64 (${INT64_BOUNDARIES.join(', ')}) as sent, as a client holding doubles sees it, or refuses it with a 4xx Error`,
+      run: (ctx) => integersKept(ctx, INT64_BOUNDARIES),
+    }),
+    check({
+      id: 'createPet.request-shapes',
+      title:
+        'answers 201 to a valid body sent chunked, and with the headers ordinary clients add (Cache-Control, Accept, User-Agent)',
+      section: '§4.2',
+      async run(ctx) {
+        const shapes: [string, Partial<HttpRequest>][] = [
+          ['chunked', { chunked: true }],
+          ...ordinaryHeaders(ctx.fixtures.runId)
+            .filter((h) => !('If-None-Match' in h))
+            .map((h): [string, Partial<HttpRequest>] => [`with ${headerNames(h)}`, { headers: h }]),
+        ];
+        for (const [how, shape] of shapes) {
+          const res = await ctx.send({
+            method: 'POST',
+            path: '/pets',
+            rawBody: bodyWith(ctx, 'status', '"available"'),
+            ...shape,
+          });
+          expectStatus(res, 201, how);
+          expectPet(res, how);
+        }
+        return pass(`${shapes.length} request shapes answered 201 with a Pet`);
+      },
+    }),
+  ],
+};

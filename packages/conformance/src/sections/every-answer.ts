@@ -1,0 +1,110 @@
+// Rules every answer of the run is held to, whichever check sent the request (spec §1, §2, §7):
+// strict JSON, Error bodies, the statuses the spec names, Pets of the spec's types.
+import { ID_MAX } from '@animal-store/contract';
+import type { CheckContext } from '../context.js';
+import type { HttpResponse } from '../http/client.js';
+import { ANSWER_ORACLES, type Oracle } from '../oracles.js';
+import { countPets, listAfterData } from './list-pets.js';
+import {
+  type DeclaredCheck,
+  declarer,
+  described,
+  expectPetList,
+  fail,
+  pass,
+  type SpecSection,
+} from './support.js';
+
+const check = declarer('§1, §2, §7');
+
+// These checks report the oracles, which judge every answer the kit received during the run,
+// whichever check asked. Run alone (`--only errors`) they first provoke a 401 and a 404 so there
+// is something to judge.
+
+/** Every answer of the run so far (a retried 429 is never one of them). */
+export async function answers(ctx: CheckContext): Promise<readonly HttpResponse[]> {
+  await ctx.memo('errors: provoke', async () => {
+    await ctx.send({ method: 'GET', path: '/pets?limit=1', authorization: null });
+    await ctx.send({ method: 'GET', path: `/pets/${ID_MAX}` });
+  });
+  return ctx.responses;
+}
+
+/** Fails with the first offender and how many there were, or passes. */
+export function verdict(offenders: readonly { res: HttpResponse; why: string }[], judged: string) {
+  const [first] = offenders;
+  if (first === undefined) return pass(judged);
+  const more = offenders.length > 1 ? ` (and ${offenders.length - 1} more)` : '';
+  return fail(
+    `${described(first.res)} answered ${first.res.status}: ${first.why}${more}`,
+    first.res,
+  );
+}
+
+function oracleCheck(oracle: Oracle): DeclaredCheck {
+  return check({
+    id: oracle.id,
+    title: oracle.title,
+    section: oracle.section,
+    async run(ctx) {
+      const all = await answers(ctx);
+      const offenders = all.flatMap((res) => {
+        const why = oracle.judge(res);
+        return why === undefined ? [] : [{ res, why }];
+      });
+      return verdict(offenders, `${all.length} answers judged`);
+    },
+  });
+}
+
+/** Every answer of the run, whichever check asked: JSON, Errors, statuses, Pets (spec §1, §2, §7). */
+export const everyAnswerSection: SpecSection = {
+  rows: [
+    {
+      section: '§1, §7',
+      statement: 'Every body is JSON',
+      oracle:
+        'every body the kit receives with a JSON media type is strict RFC 8259 JSON (UTF-8, no byte-order mark, no unescaped control character); every error answer has a JSON body',
+      inputs: 'every request of the run, whichever check sent it',
+      checks: ['errors.strict-json', 'errors.json-body'],
+    },
+    {
+      section: '§2, §7',
+      statement:
+        'An error answer carries an Error: code, message and status, status the HTTP status',
+      oracle: 'every 4xx and 5xx JSON body is an Error whose status equals the HTTP status',
+      inputs: 'every request of the run, whichever check sent it',
+      checks: ['errors.error-schema', 'errors.status-matches'],
+    },
+    {
+      section: '§7',
+      statement: 'Each operation answers with the statuses the spec names',
+      oracle:
+        'no 5xx, to any request the kit sends; every 2xx is the success the spec names (200 for listPets and getPet, 201 for createPet)',
+      inputs:
+        'every request of the run, whichever check sent it, the preflight and the reads before the first pet included',
+      checks: ['errors.no-server-errors', 'errors.success-status'],
+    },
+    {
+      section: '§2',
+      statement: 'A Pet has id and categoryId (int64), name (string), status (PetStatus, optional)',
+      oracle:
+        'every Pet the kit receives (201 bodies, getPet bodies, list entries) has each spec field of its type; integers within int64 as a parser holding doubles sees them',
+      inputs: 'every answer of the run that carries a Pet',
+      checks: ['errors.pet-fields', 'listPets.returns-pet-array'],
+    },
+  ],
+  checks: [
+    ...ANSWER_ORACLES.map(oracleCheck),
+    check({
+      id: 'listPets.returns-pet-array',
+      title: 'answers 200 with a JSON array of valid Pets',
+      section: '§4.1, §2',
+      async run(ctx) {
+        const res = await listAfterData(ctx, '');
+        const pets = expectPetList(res);
+        return pass(`${described(res)} answered 200 with ${countPets(pets.length)}`);
+      },
+    }),
+  ],
+};

@@ -1,0 +1,623 @@
+// listPets (spec §4.1, §8): the status filter, limit and its bounds, and the headers a client
+// adds to a read. The checks of exactly `limit` pets of a status take their known pets from the
+// run or from the operator's pet set (src/sections/pet-set.ts).
+import {
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  PET_STATUSES,
+  type PetStatus,
+  type SpecPet,
+} from '@animal-store/contract';
+import { headerNames, ordinaryHeaders } from '../cases/headers.js';
+import type { CheckContext } from '../context.js';
+import type { HttpResponse } from '../http/client.js';
+import { linkTargets } from '../http/link.js';
+import { laterPages } from '../http/pages.js';
+import { routeOf } from '../oracles.js';
+import { createdSamples, missingPetsCause } from './read-back.js';
+import {
+  type DeclaredCheck,
+  declarer,
+  described,
+  errorBodyProblem,
+  expectError,
+  expectPet,
+  expectPetList,
+  expectStatus,
+  fail,
+  idOf,
+  inStage,
+  pass,
+  type SpecSection,
+  skip,
+} from './support.js';
+
+const check = declarer('§4.1');
+
+/** Values of `limit` outside 1..100 that the kit sends. */
+const OUT_OF_RANGE_LIMITS = [
+  String(LIMIT_MIN - 1),
+  String(LIMIT_MAX + 1),
+  '-1',
+  'abc',
+  '1.5',
+  '',
+  `${LIMIT_MIN - 1}&status=sold`,
+];
+
+/** Limits above the maximum: one past it, and one far beyond. */
+const ABOVE_MAX_LIMITS = [String(LIMIT_MAX + 1), String(LIMIT_MAX * 10)];
+
+/** Status filter values outside the enumeration: empty, other letter case, padded, unknown. */
+const STATUS_FILTER_BOUNDARIES = [
+  '',
+  'AVAILABLE',
+  'Sold',
+  '%20pending',
+  'pending%20',
+  'lost',
+] as const;
+
+/** A pet is listed when some complete list holds it; undefined means it cannot be told. */
+async function listedIn(ctx: CheckContext, id: string, queries: readonly string[]) {
+  let complete = false;
+  for (const query of queries) {
+    const res = await ctx.list(query);
+    const pets = expectPetList(res);
+    if (pets.some((pet) => idOf(pet) === id)) return true;
+    if (pets.length < LIMIT_MAX) complete = true;
+  }
+  if (complete) return false;
+  // Every first page was full: the server's own next pages, when it offers them.
+  for (const query of queries) {
+    for await (const page of laterPages(ctx, await ctx.list(query))) {
+      if (page.items.some((pet) => idOf(pet) === id)) return true;
+    }
+  }
+  return undefined;
+}
+
+/** Lists once the data exists: every listPets check sees the same pets. */
+export async function listAfterData(ctx: CheckContext, query: string): Promise<HttpResponse> {
+  await ctx.fixtures.ensureBulk();
+  return ctx.list(query);
+}
+
+function statusQuery(status: PetStatus): string {
+  return `?status=${status}&limit=${LIMIT_MAX}`;
+}
+
+export function countPets(n: number): string {
+  return `${n} pet${n === 1 ? '' : 's'}`;
+}
+
+/** `message`, and when the kit's pets are fewer than it meant to create, why (a root cause). */
+async function withCause(ctx: CheckContext, message: string): Promise<string> {
+  const cause = await missingPetsCause(ctx);
+  return cause === undefined ? message : `${message} (${cause})`;
+}
+
+/** True when some list answer of the run pointed at a next page (`Link rel="next"`). */
+export function offersNextPages(ctx: CheckContext): boolean {
+  return ctx.responses.some(
+    (r) => routeOf(r).op === 'listPets' && linkTargets(r.headers.get('link'), 'next').length > 0,
+  );
+}
+
+/**
+ * True when `res`, a list of `n` pets, holds every match the store has: the store held none
+ * before the run and the list is as long as every pet the run created, or the server points at
+ * next pages and this list has none.
+ */
+function wholeStore(ctx: CheckContext, n: number, res: HttpResponse): boolean {
+  const created = ctx.fixtures.createdIds.size;
+  if (ctx.fixtures.emptyAtStart === true && created > 0 && n >= created) return true;
+  return offersNextPages(ctx) && linkTargets(res.headers.get('link'), 'next').length === 0;
+}
+
+/** Checks one `limit` value: at most `limit` items, and exactly `limit` when more exist. */
+function limitCheck(limit: number, query: string, id: string, title: string): DeclaredCheck {
+  return check({
+    id,
+    title,
+    section: '§4.1, §8',
+    async run(ctx) {
+      const res = await listAfterData(ctx, query);
+      const n = expectPetList(res).length;
+      const known = ctx.fixtures.knownAtLeast;
+      if (n > limit) fail(`${described(res)} returned ${countPets(n)}, more than ${limit}`);
+      if (n < limit && known > n) {
+        fail(
+          await withCause(
+            ctx,
+            `${described(res)} returned ${countPets(n)} although at least ${known} exist`,
+          ),
+        );
+      }
+      // Every pet there is, while every write of the run stands (else the cause is named below).
+      if (n < limit && (await missingPetsCause(ctx)) === undefined && wholeStore(ctx, n, res)) {
+        return pass(
+          `${described(res)} returned ${countPets(n)}, every pet there is (${ctx.fixtures.emptyAtStart ? 'the store held none before the run' : 'no next page'})`,
+        );
+      }
+      if (n < limit) {
+        const why =
+          (await missingPetsCause(ctx)) ??
+          `only ${known} known to exist${ctx.readOnly ? ' (read-only: the kit created none)' : ''}`;
+        skip(`${described(res)} returned ${countPets(n)}; ${why}, so ${limit} cannot be judged`);
+      }
+      return pass(`${described(res)} returned ${countPets(n)} of at least ${known}`);
+    },
+  });
+}
+
+function statusFilterChecks(status: PetStatus): DeclaredCheck[] {
+  return [
+    check({
+      id: `listPets.status-filter.${status}`,
+      title: `status=${status} returns only pets with status "${status}"`,
+      async run(ctx) {
+        const res = await listAfterData(ctx, statusQuery(status));
+        const pets = expectPetList(res);
+        for (const pet of pets) {
+          const id = idOf(pet);
+          if (pet.status !== undefined && pet.status !== status) {
+            fail(`${described(res)} returned pet ${id} with status "${pet.status}"`);
+          }
+          const sent = id === undefined ? undefined : ctx.fixtures.sentById.get(id);
+          if (sent?.status !== undefined && sent.status !== status) {
+            fail(`${described(res)} returned pet ${id}, created by this run as "${sent.status}"`);
+          }
+        }
+        const bare = pets.filter((pet) => pet.status === undefined).length;
+        return pass(
+          `${countPets(pets.length)}, none with another status${bare > 0 ? ` (${bare} without status)` : ''}`,
+        );
+      },
+    }),
+    check({
+      id: `listPets.status-filter.${status}.includes-created`,
+      title: `status=${status} includes the pets this run created with status "${status}"`,
+      section: '§4.1, §4.2',
+      writes: true,
+      async run(ctx) {
+        const res = await listAfterData(ctx, statusQuery(status));
+        const created = [...ctx.fixtures.sentById]
+          .filter(([, sent]) => sent.status === status)
+          .map(([id]) => id);
+        if (created.length === 0) skip(`no pet with status "${status}" could be created`);
+        const pets = expectPetList(res);
+        const listed = new Set(pets.map(idOf));
+        const missing = created.filter((id) => !listed.has(id));
+        if (missing.length === 0) {
+          return pass(`all ${created.length} pets created as "${status}" are listed`);
+        }
+        if (pets.length >= LIMIT_MAX) {
+          // Beyond a full page: the server's own next pages, when it offers them.
+          const left = new Set(missing);
+          let pages = 1;
+          for await (const page of laterPages(ctx, res)) {
+            pages += 1;
+            for (const pet of page.items) left.delete(idOf(pet) ?? '');
+            if (left.size === 0) {
+              return pass(
+                `all ${created.length} pets created as "${status}" are listed, over ${pages} pages (Link rel="next")`,
+              );
+            }
+          }
+          const [first] = left;
+          skip(
+            pages === 1
+              ? `${described(res)} is a full page with no next-page Link; pet ${first} may lie beyond it (the spec has no paging)`
+              : `pet ${first} is on none of ${pages} pages followed from ${described(res)} by Link rel="next"`,
+          );
+        }
+        fail(
+          await withCause(
+            ctx,
+            `${described(res)} returned ${countPets(pets.length)} but not pet ${missing[0]}, created as "${status}"${
+              missing.length > 1 ? ` (${missing.length} missing)` : ''
+            }`,
+          ),
+        );
+      },
+    }),
+  ];
+}
+
+/**
+ * How many pets are known to have `status`: the ones this run created so, or what the list of
+ * that status at `limit=100` shows, whichever is more.
+ */
+async function knownWithStatus(ctx: CheckContext, status: PetStatus): Promise<number> {
+  const created = [...ctx.fixtures.sentById.values()].filter((p) => p.status === status);
+  const all = expectPetList(await ctx.list(statusQuery(status)));
+  return Math.max(created.length, all.filter((p) => p.status === status).length);
+}
+
+/** Where a check learns how many pets have a status: the run's pets, or the operator's set. */
+export interface KnownPets {
+  /** Makes the pets known (creates the run's, finds the set's); may skip the check. */
+  gather(ctx: CheckContext): Promise<void>;
+  /** How many pets are known to have `status`. */
+  count(ctx: CheckContext, status: PetStatus): Promise<number>;
+  /** How a message says that `known` pets have `status`. */
+  have(known: number, status: PetStatus): string;
+}
+
+/** The pets the run created, and what the lists show besides. */
+const RUN_PETS: KnownPets = {
+  gather: (ctx) => ctx.fixtures.ensureBulk(),
+  count: knownWithStatus,
+  have: (known, status) => `at least ${known} have status "${status}"`,
+};
+
+/** A check that each status filter gives exactly `limit` pets of it when more are known. */
+export interface StatusLimitCheck {
+  readonly id: string;
+  readonly title: string;
+  readonly known: KnownPets;
+  /** The limits sent with each status (undefined: none, so the default), from how many it has. */
+  limits(known: number): readonly (number | undefined)[];
+  /** A listed pet of another status fails it (else the status filter's checks judge that). */
+  readonly judgesFilter: boolean;
+  /** It skips when no page could show the limit at work (too few pets of every status). */
+  readonly needsEvidence: boolean;
+}
+
+/**
+ * Each status filter with each limit: never more than the limit, and exactly the limit when more
+ * pets are known to have the status. One check, whichever source the known pets come from.
+ */
+export function statusLimitCheck(def: StatusLimitCheck): DeclaredCheck {
+  return check({
+    id: def.id,
+    title: def.title,
+    section: '§4.1, §8',
+    async run(ctx) {
+      await def.known.gather(ctx);
+      const seen: string[] = [];
+      let judged = 0;
+      for (const status of PET_STATUSES) {
+        const known = await def.known.count(ctx, status);
+        for (const limit of def.limits(known)) {
+          const query = `status=${status}${limit === undefined ? '' : `&limit=${limit}`}`;
+          const want = limit ?? LIMIT_DEFAULT;
+          const res = await ctx.list(`?${query}`);
+          const pets = expectPetList(res);
+          const n = pets.length;
+          if (n > want) fail(`${described(res)} returned ${countPets(n)}, more than ${want}`, res);
+          const other = pets.find((p) => p.status !== undefined && p.status !== status);
+          if (def.judgesFilter && other !== undefined) {
+            fail(
+              `${described(res)} returned pet ${idOf(other)} with status "${other.status}"`,
+              res,
+            );
+          }
+          if (n < want && known > n) {
+            fail(
+              await withCause(
+                ctx,
+                `${described(res)} returned ${countPets(n)} although ${def.known.have(known, status)}`,
+              ),
+              res,
+            );
+          }
+          // Exactly the limit, or fewer while more are known: either shows the limit at work.
+          // On a store that held nothing before the run, a short list is every pet of the status.
+          if (known >= want || n === want || (n === known && wholeStore(ctx, n, res))) judged += 1;
+          seen.push(`${query.slice('status='.length)}: ${n}`);
+        }
+      }
+      if (def.needsEvidence && judged === 0) {
+        skip('no status has pets enough to show the limit at work');
+      }
+      return pass(seen.join(', '));
+    },
+  });
+}
+
+/** `status` combined with small limits: the filter and the limit both hold at once. */
+const STATUS_LIMITS = [1, 2, LIMIT_MAX] as const;
+
+/** `listPets`: the status filter, limit, and how reads are sent (spec §4.1, §8). */
+export const listPetsSection: SpecSection = {
+  rows: [
+    {
+      section: '§2, §3, §4.1',
+      statement: 'A pet has one status: the status filter lists it under that one and no other',
+      oracle:
+        'a pet the run created is listed under the status it shows (when the list can reach it) and under no other',
+      inputs: 'status=available, pending, sold with limit=100, and without limit',
+      checks: [
+        'listPets.status-filter.*',
+        'listPets.status-filter.*.includes-created',
+        'listPets.one-status-per-pet',
+        'createPet.listed',
+      ],
+    },
+    {
+      section: '§4.1, §8',
+      statement:
+        'limit: 1 to 100, default 20, the most pets returned; the default applies filtered',
+      oracle:
+        'exactly limit pets when more exist, never more; fewer only when they are every match (a store empty before the run, or no next page)',
+      inputs:
+        'limit=1, 100, none; each status with limit=1, 2, 100 and with no limit (on the run’s pets, and on a store that held more before the run)',
+      checks: [
+        'listPets.default-limit',
+        'listPets.limit-1',
+        'listPets.limit-100',
+        'listPets.status-with-limit',
+        'listPets.status-default-limit',
+      ],
+    },
+    {
+      section: '§4.1, §8',
+      statement: 'The answer to limit outside 1..100 is not shown',
+      oracle: 'an Error with a 4xx, or a Pet array of at most 100 pets; never a 5xx',
+      inputs: 'limit=0, 101, -1, 1000, a word, a fraction, empty; with and without status',
+      checks: [
+        'listPets.limit-out-of-range',
+        'listPets.limit-out-of-range-rejected',
+        'listPets.limit-above-max-capped',
+      ],
+    },
+    {
+      section: '§4.1',
+      statement: 'status filters by a PetStatus value',
+      oracle:
+        'a value outside the enumeration gets a 4xx Error or a Pet array; every listed pet carries the filter’s status or none',
+      inputs: 'an unknown word, empty, other letter case, padded',
+      checks: ['listPets.status-boundaries', 'listPets.unknown-status-rejected'],
+    },
+    {
+      section: '§4.1, §4.3',
+      statement: 'A read answers with the spec’s answer whatever ordinary headers a client adds',
+      oracle: '200 with the Pet array or the Pet, as without them',
+      inputs:
+        'Cache-Control: no-cache, If-None-Match, Accept */*, an axios Accept, a browser User-Agent, Pragma, all at once',
+      checks: ['listPets.request-shapes'],
+    },
+    {
+      section: '§4.1',
+      statement: 'More than limit pets: paging is not shown',
+      oracle: 'a Link rel="next" leads to the rest (advisory)',
+      inputs: 'limit=1 with more pets',
+      checks: ['listPets.next-link'],
+    },
+  ],
+  checks: [
+    limitCheck(
+      LIMIT_DEFAULT,
+      '',
+      'listPets.default-limit',
+      `without limit returns at most ${LIMIT_DEFAULT} pets, and exactly ${LIMIT_DEFAULT} when more exist`,
+    ),
+    limitCheck(
+      LIMIT_MIN,
+      `?limit=${LIMIT_MIN}`,
+      'listPets.limit-1',
+      `limit=${LIMIT_MIN} returns exactly one pet`,
+    ),
+    limitCheck(
+      LIMIT_MAX,
+      `?limit=${LIMIT_MAX}`,
+      'listPets.limit-100',
+      `limit=${LIMIT_MAX} returns exactly ${LIMIT_MAX} pets when more exist`,
+    ),
+    ...PET_STATUSES.flatMap(statusFilterChecks),
+    check({
+      id: 'listPets.one-status-per-pet',
+      title:
+        'lists each pet this run created under one status filter at most (a pet has one status), a pet created without status too',
+      section: '§2, §3, §4.1',
+      writes: true,
+      async run(ctx) {
+        await ctx.fixtures.ensureBulk();
+        const { createdIds } = ctx.fixtures;
+        if (createdIds.size === 0) skip('no pet could be created (see createPet.created)');
+        // Only the run's own pets: another client may change others' status between two lists.
+        const seenUnder = new Map<string, PetStatus>();
+        for (const status of PET_STATUSES) {
+          const res = await ctx.list(statusQuery(status));
+          for (const pet of expectPetList(res)) {
+            const id = idOf(pet);
+            if (id === undefined || !createdIds.has(id)) continue;
+            const earlier = seenUnder.get(id);
+            if (earlier !== undefined) {
+              const sent = ctx.fixtures.sentById.get(id);
+              const as =
+                sent?.status === undefined
+                  ? 'created without status'
+                  : `created as "${sent.status}"`;
+              fail(`pet ${id} (${as}) is listed under status=${earlier} and status=${status}`, res);
+            }
+            seenUnder.set(id, status);
+          }
+        }
+        return pass(`${seenUnder.size} of the run's pets listed, each under one status`);
+      },
+    }),
+    statusLimitCheck({
+      id: 'listPets.status-with-limit',
+      title: `each status filter with limit=${STATUS_LIMITS.join(' and limit=')}: only that status, at most limit pets, exactly limit when more exist`,
+      known: RUN_PETS,
+      limits: () => STATUS_LIMITS,
+      judgesFilter: true,
+      needsEvidence: false,
+    }),
+    check({
+      id: 'listPets.limit-out-of-range',
+      title: `answers a limit outside ${LIMIT_MIN}..${LIMIT_MAX} without a server error: an Error or a Pet array`,
+      section: '§4.1, §8',
+      async run(ctx) {
+        const seen: string[] = [];
+        for (const value of OUT_OF_RANGE_LIMITS) {
+          const res = await listAfterData(ctx, `?limit=${value}`);
+          if (res.status >= 400 && res.status <= 499) {
+            const problem = errorBodyProblem(res);
+            if (problem !== undefined) fail(`${described(res)} answered ${res.status}: ${problem}`);
+          } else if (res.status === 200) {
+            expectPetList(res);
+          } else {
+            fail(`${described(res)} answered ${res.status}`);
+          }
+          seen.push(`limit=${value}: ${res.status}`);
+        }
+        return pass(seen.join(', '));
+      },
+    }),
+    check({
+      id: 'listPets.limit-out-of-range-rejected',
+      title: `rejects a limit outside ${LIMIT_MIN}..${LIMIT_MAX} with 400 and an Error (the spec leaves it open)`,
+      section: '§8',
+      rule: 'the reference: a bound the caller broke is named, not silently changed',
+      async run(ctx) {
+        for (const value of OUT_OF_RANGE_LIMITS) {
+          const res = await listAfterData(ctx, `?limit=${value}`);
+          if (res.status === 200 && Array.isArray(res.body)) {
+            fail(
+              `${described(res)} answered 200 with ${countPets(res.body.length)}; 400 is recommended`,
+            );
+          }
+          expectError(res, 400);
+        }
+        return pass(`400 with an Error for limit=${OUT_OF_RANGE_LIMITS.join(', ')}`);
+      },
+    }),
+    check({
+      id: 'listPets.limit-above-max-capped',
+      title: `never returns more than ${LIMIT_MAX} pets, whatever limit asks for`,
+      section: '§4.1, §8',
+      rule: `the spec's maximum of ${LIMIT_MAX}: a server that accepts a larger limit still caps the page`,
+      async run(ctx) {
+        const seen: string[] = [];
+        for (const limit of ABOVE_MAX_LIMITS) {
+          const res = await listAfterData(ctx, `?limit=${limit}`);
+          if (res.status === 200 && Array.isArray(res.body) && res.body.length > LIMIT_MAX) {
+            fail(`${described(res)} returned ${countPets(res.body.length)}`, res);
+          }
+          seen.push(`limit=${limit}: ${res.status}`);
+        }
+        return pass(seen.join(', '));
+      },
+    }),
+    check({
+      id: 'listPets.unknown-status-rejected',
+      title: 'rejects an unknown status filter with 400 and an Error (the spec leaves it open)',
+      rule: 'the reference: an unknown filter value is an error, not an empty match',
+      async run(ctx) {
+        const res = await listAfterData(ctx, '?status=lost');
+        if (res.status === 200 && Array.isArray(res.body)) {
+          fail(
+            `${described(res)} answered 200 with ${countPets(res.body.length)}; 400 is recommended`,
+          );
+        }
+        expectError(res, 400);
+        return pass(`${described(res)} answered 400 with an Error`);
+      },
+    }),
+    check({
+      id: 'listPets.next-link',
+      title: 'points at the next page with Link rel="next" when more pets exist (RFC 8288)',
+      rule: 'RFC 8288 §3.3 (rel="next")',
+      async run(ctx) {
+        const res = await listAfterData(ctx, `?limit=${LIMIT_MIN}`);
+        const first = expectPetList(res);
+        if (ctx.fixtures.knownAtLeast <= first.length) skip('no more pets than one page');
+        const [target] = linkTargets(res.headers.get('link'), 'next');
+        if (target === undefined)
+          fail(`${described(res)} has no Link rel="next" although more pets exist`);
+        const next = new URL(target, res.url);
+        // The key goes only where the kit was told to send it.
+        if (next.origin !== new URL(res.url).origin) fail(`the next link points at ${next.origin}`);
+        const page = await ctx.send({ method: 'GET', path: next.href });
+        const second = expectPetList(page, '(the next link)');
+        const repeated = second.find((pet: SpecPet) => first.some((p) => idOf(p) === idOf(pet)));
+        if (repeated !== undefined) fail(`the next page repeats pet ${idOf(repeated)}`);
+        return pass(`Link rel="next" leads to ${countPets(second.length)} more`);
+      },
+    }),
+    check({
+      id: 'createPet.listed',
+      title: 'a created pet appears in the list',
+      section: '§4.1, §4.2',
+      async run(ctx) {
+        const pets = (await createdSamples(ctx)).filter((c) => c.sent.status !== undefined);
+        const unknown: string[] = [];
+        for (const { id, sent } of pets) {
+          const queries = [`?status=${sent.status}&limit=${LIMIT_MAX}`, `?limit=${LIMIT_MAX}`];
+          const listed = await listedIn(ctx, id, queries);
+          if (listed === false) fail(`pet ${id} (status "${sent.status}") is in no list`);
+          if (listed === undefined) unknown.push(id);
+        }
+        if (unknown.length === pets.length)
+          skip('every list is a full page; the spec has no paging');
+        return pass(`${pets.length - unknown.length} created pets found in lists`);
+      },
+    }),
+    check({
+      id: 'listPets.request-shapes',
+      title:
+        'listPets and getPet answer 200 whatever headers an ordinary client adds (Cache-Control, If-None-Match, Accept, User-Agent, Pragma)',
+      section: '§4.1, §4.3',
+      async run(ctx) {
+        const listed = await listAfterData(ctx, '?limit=1');
+        const [first] = expectPetList(listed);
+        const paths = ['/pets?limit=1', ...(first === undefined ? [] : [`/pets/${idOf(first)}`])];
+        let sent = 0;
+        for (const headers of ordinaryHeaders(ctx.fixtures.runId)) {
+          for (const path of paths) {
+            const how = `with ${headerNames(headers)}`;
+            const res = await ctx.send({ method: 'GET', path, headers });
+            expectStatus(res, 200, how);
+            if (path.includes('?')) expectPetList(res, how);
+            else expectPet(res, how);
+            sent += 1;
+          }
+        }
+        return pass(`${sent} reads with ordinary headers answered 200`);
+      },
+    }),
+    check({
+      id: 'listPets.status-boundaries',
+      title:
+        'answers a status filter outside the enumeration (empty, other letter case, padded, unknown; alone and with limit) with a 4xx Error or a Pet array, never a 5xx',
+      async run(ctx) {
+        const seen: string[] = [];
+        const queries = STATUS_FILTER_BOUNDARIES.flatMap((s) => [
+          `?status=${s}`,
+          `?status=${s}&limit=1`,
+        ]);
+        for (const query of queries) {
+          const res = await listAfterData(ctx, query);
+          if (res.status >= 400 && res.status <= 499) {
+            const problem = errorBodyProblem(res);
+            if (problem !== undefined)
+              fail(`${described(res)} answered ${res.status}: ${problem}`, res);
+          } else if (res.status === 200) {
+            expectPetList(res);
+          } else {
+            fail(`${described(res)} answered ${res.status}`, res);
+          }
+          seen.push(`${query}: ${res.status}`);
+        }
+        return pass(seen.join(', '));
+      },
+    }),
+    // After every write: a status with more pets than the default shows the default at work.
+    ...inStage('late', [
+      statusLimitCheck({
+        id: 'listPets.status-default-limit',
+        title: `each status filter without limit returns at most ${LIMIT_DEFAULT} pets, and exactly ${LIMIT_DEFAULT} when more have that status (the default applies to filtered lists)`,
+        known: RUN_PETS,
+        limits: () => [undefined],
+        // The status filter itself is judged with limit=100 (listPets.status-filter.*).
+        judgesFilter: false,
+        needsEvidence: true,
+      }),
+    ]),
+  ],
+};
