@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../src/port.js';
-import { spawnLogged, startLogged, waitUntil } from '../src/process.js';
+import { freePort, portAccepts } from '../src/port.js';
+import { killAll, spawnLogged, startLogged, waitUntil } from '../src/process.js';
 
 const node = process.execPath;
 
@@ -49,6 +49,39 @@ describe('spawnLogged', () => {
     expect(child.output()).toContain('ignored');
   });
 
+  it('sends the stdout nowhere when told to ignore it, and keeps the stderr', async () => {
+    const child = spawnLogged(node, ['-e', 'console.log("out"); console.error("err")'], {
+      stdout: 'ignore',
+    });
+    await child.exited;
+    expect(child.stdout()).toBe('');
+    expect(child.output()).toBe('err\n');
+  });
+
+  it('waits for a line on the stderr', async () => {
+    const child = spawnLogged(node, [
+      '-e',
+      'setTimeout(() => console.error("ready=7"), 100); setInterval(() => {}, 1000)',
+    ]);
+    const found = await child.untilStderr((text) => /ready=(\d)/.exec(text)?.[1]);
+    expect(found).toBe('7');
+    await child.stop();
+  });
+
+  it('fails the wait for a line the process exits without writing', async () => {
+    const child = spawnLogged(node, ['-e', 'console.error("bye")']);
+    await expect(child.untilStderr((text) => text.includes('never') || undefined)).rejects.toThrow(
+      /exited \(0\) first[\s\S]*bye/,
+    );
+  });
+
+  it('kills every child still running when asked', async () => {
+    const child = spawnLogged(node, ['-e', 'setInterval(() => {}, 1000)']);
+    killAll();
+    await child.exited;
+    expect(child.exitStatus()).toBe('SIGKILL');
+  });
+
   it('counts a command that cannot be spawned as exited, with the reason in its output', async () => {
     const child = spawnLogged('/nonexistent/animal-store-command', []);
     await child.exited;
@@ -91,5 +124,16 @@ describe('freePort', () => {
     const server = createServer().listen(port, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     server.close();
+  });
+});
+
+describe('portAccepts', () => {
+  it('is true while a server listens on the port and false once it has closed', async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    expect(await portAccepts(port)).toBe(true);
+    await new Promise((resolve) => server.close(resolve));
+    expect(await portAccepts(port)).toBe(false);
   });
 });
