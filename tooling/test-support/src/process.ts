@@ -65,12 +65,13 @@ export function spawnLogged(
   live.add(child);
   const keep = options.keep ?? Number.POSITIVE_INFINITY;
   const text = { output: '', stdout: '', stderr: '' };
-  const add = (stream: 'stdout' | 'stderr', chunk: Buffer | string) => {
+  const add = (stream: 'stdout' | 'stderr', chunk: string) => {
     text.output = (text.output + chunk).slice(-keep);
     text[stream] = (text[stream] + chunk).slice(-keep);
   };
-  child.stdout?.on('data', (chunk: Buffer) => add('stdout', chunk));
-  child.stderr?.on('data', (chunk: Buffer) => add('stderr', chunk));
+  // Decoded as a stream: a character split between two chunks stays whole.
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => add('stdout', chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => add('stderr', chunk));
   let status: number | string | undefined;
   const exited = new Promise<void>((resolve) => {
     child.once('error', (error) => {
@@ -179,6 +180,8 @@ export interface Finished {
   readonly stderr: string;
   /** Its exit code; null when a signal ended it. */
   readonly exitCode: number | null;
+  /** The signal that ended it, or null. */
+  readonly signal: NodeJS.Signals | null;
 }
 
 /**
@@ -194,13 +197,14 @@ export function runProcess(
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => {
+    // Decoded as a stream: a character split between two chunks stays whole.
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.on('data', (chunk) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ stdout, stderr, exitCode }));
+    child.on('close', (exitCode, signal) => resolve({ stdout, stderr, exitCode, signal }));
   });
 }

@@ -1,9 +1,12 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort, portAccepts } from '../src/port.js';
-import { killAll, spawnLogged, startLogged, waitUntil } from '../src/process.js';
+import { killAll, runProcess, spawnLogged, startLogged, waitUntil } from '../src/process.js';
 
 const node = process.execPath;
+/** Far more than one pipe chunk of two-, three- and four-byte characters, and a script writing it. */
+const WIDE = 'é€🐕'.repeat(100_000);
+const WRITE_WIDE = "process.stdout.write('é€🐕'.repeat(100_000))";
 
 describe('spawnLogged', () => {
   it('keeps stdout and stderr, apart and interleaved', async () => {
@@ -13,6 +16,12 @@ describe('spawnLogged', () => {
     expect(child.stderr()).toBe('err\n');
     expect(child.output()).toMatch(/out\n[\s\S]*err\n|err\n[\s\S]*out\n/);
     expect(child.exitStatus()).toBe(0);
+  });
+
+  it('keeps characters whole that the pipe splits between chunks', async () => {
+    const child = spawnLogged(node, ['-e', WRITE_WIDE]);
+    await child.exited;
+    expect(child.stdout()).toBe(WIDE);
   });
 
   it('keeps only the last `keep` characters when asked', async () => {
@@ -115,6 +124,21 @@ describe('startLogged and waitUntil', () => {
       /the idler was not ready within 200 ms/,
     );
     expect(child.exitStatus()).toBe('SIGTERM');
+  });
+});
+
+describe('runProcess', () => {
+  it('collects the output, characters whole, with the exit code', async () => {
+    const finished = await runProcess(node, [
+      '-e',
+      `${WRITE_WIDE}; console.error('err'); process.exitCode = 3`,
+    ]);
+    expect(finished).toEqual({ stdout: WIDE, stderr: 'err\n', exitCode: 3, signal: null });
+  });
+
+  it('gives the signal that ended the process', async () => {
+    const finished = await runProcess(node, ['-e', "process.kill(process.pid, 'SIGKILL')"]);
+    expect(finished).toMatchObject({ exitCode: null, signal: 'SIGKILL' });
   });
 });
 
