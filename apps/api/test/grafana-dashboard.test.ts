@@ -4,12 +4,12 @@
  * has answered requests of every kind the panels show, errors, a rate limit, a refused key and a
  * drain included: each query must parse and return series.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@animal-store/test-support';
+import { freePort, type LoggedProcess, spawnLogged } from '@animal-store/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { deployFile as deploy } from './helpers/balancers.js';
@@ -75,8 +75,7 @@ describe('deploy/grafana/animal-store.json', () => {
 
   describe('against Prometheus scraping the running API', () => {
     const work = mkdtempSync(join(tmpdir(), 'grafana-dashboard-'));
-    let prometheus: ChildProcess | undefined;
-    let prometheusLog = '';
+    let prometheus: LoggedProcess | undefined;
     let api: Awaited<ReturnType<typeof startApiProcess>> | undefined;
     let query: (expr: string) => Promise<{ status: string; error?: string; series: number }>;
 
@@ -94,24 +93,12 @@ describe('deploy/grafana/animal-store.json', () => {
         join(work, 'prometheus.yml'),
         `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: ${JOB}\n    static_configs:\n      - targets: ['${new URL(origin).host}']\n`,
       );
-      prometheus = spawn(
-        'prometheus',
-        [
-          `--config.file=${join(work, 'prometheus.yml')}`,
-          `--storage.tsdb.path=${join(work, 'data')}`,
-          `--web.listen-address=127.0.0.1:${port}`,
-        ],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      prometheus.stdout?.on('data', (chunk: Buffer) => {
-        prometheusLog += chunk;
-      });
-      prometheus.stderr?.on('data', (chunk: Buffer) => {
-        prometheusLog += chunk;
-      });
-      prometheus.on('error', (error) => {
-        prometheusLog += `${error.message} (Debian: apt-get install prometheus)\n`;
-      });
+      // A missing prometheus fails the test (Debian: apt-get install prometheus), never skips it.
+      prometheus = spawnLogged('prometheus', [
+        `--config.file=${join(work, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(work, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ]);
       query = async (expr) => {
         const url = `http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(expr)}`;
         const body = (await (await fetch(url)).json()) as {
@@ -159,11 +146,7 @@ describe('deploy/grafana/animal-store.json', () => {
         api.child.kill('SIGINT');
         await exited;
       }
-      if (prometheus && prometheus.exitCode === null) {
-        const exited = once(prometheus, 'exit');
-        prometheus.kill('SIGTERM');
-        await exited;
-      }
+      await prometheus?.stop();
       rmSync(work, { recursive: true, force: true });
     });
 
@@ -188,7 +171,7 @@ describe('deploy/grafana/animal-store.json', () => {
         for (const { panel, expr } of queries) {
           const answer = await query(filled(expr)).catch((error: Error) => ({
             status: 'unreachable',
-            error: `${error.message}\n${prometheusLog}`,
+            error: `${error.message}\n${prometheus?.output()}`,
             series: 0,
           }));
           // A query Prometheus cannot parse fails at once.

@@ -1,17 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { API_MAIN, runProcess } from '@animal-store/test-support';
+import { describe, expect, it } from 'vitest';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import type { PetDraft } from '../src/store/pet-store.js';
 import { json, startTestApi } from './helpers/api.js';
 import { startApiProcess } from './helpers/processes.js';
-
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-});
 
 // Each test starts its own process: they run side by side.
 describe.concurrent('the service process', () => {
@@ -71,17 +64,10 @@ describe.concurrent('the service process', () => {
   });
 
   it('refuses a bad configuration with one clear line and exit 1', async () => {
-    const child = spawn(process.execPath, [MAIN], {
+    const { exitCode, stderr } = await runProcess(process.execPath, [API_MAIN], {
       env: { PORT: 'eighty' },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    children.push(child);
-    let stderr = '';
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(1);
+    expect(exitCode).toBe(1);
     expect(stderr.trim()).toBe(
       'animal-store-api: configuration error: PORT must be an integer from 0 to 65535 (got "eighty")',
     );

@@ -31,8 +31,8 @@ describe('createLogger', () => {
       "for (let i = 0; i < 50; i++) logger.info({ i, text: 'é€🐕'.repeat(1000) }, 'short');" +
       "logger.info({ i: 50, text: 'é€🐕'.repeat(1_000_000) }, 'long');" +
       "logger.info({ i: 51 }, 'last');";
-    const { stdout, code } = await runScriptProcess(script);
-    expect(code).toBe(0);
+    const { stdout, exitCode } = await runScriptProcess(script);
+    expect(exitCode).toBe(0);
     const lines = stdout
       .trim()
       .split('\n')

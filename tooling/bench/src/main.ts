@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killAll } from '@animal-store/test-support';
 import { rssPerPet } from './memory.js';
 import {
   describeMachine,
@@ -12,7 +13,7 @@ import {
   writeReport,
 } from './report.js';
 import { runRounds } from './rounds.js';
-import { killAllChildren, lineup, pinDriver, spanSink } from './servers.js';
+import { lineup, pinDriver, spanSink } from './servers.js';
 import { HELP, parseSettings, type Settings } from './settings.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -108,7 +109,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`bench: FAILED: ${(error as Error).stack ?? error}\n`);
     return 1;
   } finally {
-    killAllChildren();
+    // The bench never leaves a server behind.
+    killAll();
   }
 }
 

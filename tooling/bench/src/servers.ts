@@ -1,17 +1,21 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import {
+  API_MAIN,
+  freePort,
+  portAccepts,
+  spawnLogged,
+  waitUntil,
+} from '@animal-store/test-support';
 import { Pool } from 'undici';
 import { processCpuSeconds } from './process-cpu.js';
 import { BENCH_API_KEY, type BenchRequest, seedPet } from './scenario.js';
 
-/** The API as the service starts: its start command, nothing of its code. */
-export const API_MAIN = fileURLToPath(new URL('../../../apps/api/dist/main.js', import.meta.url));
 const own = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** A server the bench runs: its name in the report, its script, what it adds to its environment. */
@@ -107,44 +111,6 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
-const live = new Set<ChildProcess>();
-
-/** Kills every child still running: the bench never leaves a server behind. */
-export function killAllChildren(): void {
-  for (const child of live) child.kill('SIGKILL');
-  live.clear();
-}
-
-/** A port free now on 127.0.0.1, for a child to listen on. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Resolves once something accepts connections on `port`, or once `exited` settles. */
-async function listening(port: number, exited: Promise<unknown>): Promise<void> {
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
-  while (!gone) {
-    const socket = connect(port, '127.0.0.1');
-    const open = await Promise.race([
-      once(socket, 'connect').then(
-        () => true,
-        () => false,
-      ),
-      exited,
-    ]);
-    socket.destroy();
-    if (open === true) return;
-    await sleep(20);
-  }
-}
-
 // Idle: at most 15 ms of CPU in a 100 ms window. Waiting ends after a minute anyway: a child
 // still busy then is not finishing leftovers, and its next run shows it.
 const IDLE_WINDOW_MS = 100;
@@ -180,22 +146,13 @@ export async function startServer(
   const node = [process.execPath, ...profile, ...(def.nodeArgs ?? []), def.script];
   const [command, ...args] = pin ? ['taskset', '-c', String(SERVER_CPU), ...node] : node;
   const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port) };
-  const child = spawn(command as string, args, {
+  const child = spawnLogged(command as string, args, {
     env: { ...env, ...def.env, ...extraEnv },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdout: 'ignore',
+    keep: 4_000,
   });
-  live.add(child);
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-    child.emit('stderr');
-  });
-  const exited = once(child, 'exit').finally(() => live.delete(child));
-  await listening(port, exited);
-  if (child.exitCode !== null || child.signalCode !== null) {
-    throw new Error(`${def.name} exited before listening (${child.exitCode})\n${stderr}`);
-  }
-  const pid = child.pid as number;
+  await waitUntil(child, def.name, async () => (await portAccepts(port)) || undefined);
+  const pid = child.child.pid as number;
   const status = () => readFileSync(`/proc/${pid}/status`, 'utf8');
   return {
     name: def.name,
@@ -204,20 +161,11 @@ export async function startServer(
     idle: () => untilIdle(() => processCpuSeconds(pid)),
     rssMb: (which = 'VmRSS') =>
       Number(new RegExp(`^${which}:\\s+(\\d+) kB`, 'm').exec(status())?.[1]) / 1024,
-    signal: (name) => child.kill(name),
+    signal: (name) => child.child.kill(name),
     async stderrUntil(text) {
-      while (!stderr.includes(text)) {
-        await Promise.race([once(child, 'stderr'), exited]);
-        if (child.exitCode !== null) throw new Error(`${def.name} exited\n${stderr}`);
-      }
+      await child.untilStderr((stderr) => stderr.includes(text) || undefined);
     },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(force);
-    },
+    stop: child.stop,
   };
 }
 

@@ -4,7 +4,9 @@
  * Compares the working tree (commits, staged, unstaged and untracked files) with the merge base
  * of HEAD and the base branch, and fails when files of a public package changed but no changeset
  * added since then names that package. Escape hatches: an empty changeset (`pnpm changeset
- * --empty`) for a change that needs no release, or SKIP_CHANGESET_CHECK=1.
+ * --empty`) for a change that needs no release, which speaks for the packages changed with it
+ * (in the commit that added it, or in the working tree while it is uncommitted), or
+ * SKIP_CHANGESET_CHECK=1.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,6 +101,31 @@ function changedFiles(root: string, base: string): { all: string[]; added: strin
   return { all: [...all].sort(), added: [...added].sort() };
 }
 
+/**
+ * The files changed together with the changeset `file`: in the commit since `base` that added
+ * it, or, while it is not committed, every file that differs from HEAD.
+ */
+function changedWith(root: string, base: string, file: string): Set<string> {
+  const log = git(root, ['log', '--diff-filter=A', '--format=%H', `${base}..HEAD`, '--', file]);
+  const commit = log.split('\n')[0]?.trim();
+  if (commit) {
+    return new Set(
+      paths(
+        git(root, [
+          'diff-tree',
+          '--no-commit-id',
+          '--name-only',
+          '--no-renames',
+          '-r',
+          '-z',
+          commit,
+        ]),
+      ),
+    );
+  }
+  return new Set(changedFiles(root, 'HEAD').all);
+}
+
 function versionAt(root: string, rev: string, dir: string): string | undefined {
   const text = gitMaybe(root, ['show', `${rev}:${dir}/package.json`]);
   if (text === undefined) return undefined;
@@ -126,7 +153,9 @@ export function checkChangesets({ cwd, env }: CheckOptions): CheckOutcome {
   const changesets = files.added
     .filter(isChangesetFile)
     .map((file) => parseChangesetFile(file, readFileSync(join(root, file), 'utf8')));
-  const empty = changesets.filter((changeset) => changeset.releases.length === 0);
+  const empty = changesets
+    .filter((changeset) => changeset.releases.length === 0)
+    .map(({ file }) => ({ file, with: changedWith(root, base.rev, file) }));
 
   let ok = true;
   let changedAny = false;
@@ -139,13 +168,17 @@ export function checkChangesets({ cwd, env }: CheckOptions): CheckOutcome {
     changedAny = true;
     const what = `${manifest.name}: ${countFiles(own.length)}`;
     const covering = changesets.filter((changeset) => releasesPackage(changeset, manifest.name));
+    // An empty changeset speaks for the change it came with, not for every package of the branch.
+    const excusing = empty.filter((changeset) =>
+      own.some((file) => changeset.with.has(`${dir}/${file}`)),
+    );
     const before = versionAt(root, base.rev, dir);
     if (covering.length > 0) {
       lines.push(`${what}; named by ${covering.map((c) => c.file).join(', ')}`);
     } else if (before !== undefined && before !== manifest.version) {
       lines.push(`${what}; a release (version ${before} -> ${manifest.version})`);
-    } else if (empty.length > 0) {
-      lines.push(`${what}; no release needed, says the empty ${empty[0]?.file}`);
+    } else if (excusing.length > 0) {
+      lines.push(`${what}; no release needed, says the empty ${excusing[0]?.file}`);
     } else {
       ok = false;
       const shown = own.slice(0, 5).map((file) => `${dir}/${file}`);

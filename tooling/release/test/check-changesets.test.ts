@@ -103,6 +103,14 @@ describe('the changeset check', () => {
       'no release needed, says the empty .changeset/empty-one.md',
     ],
     [
+      'an empty changeset not yet committed, with the change it speaks for',
+      ({ write }) => {
+        write('packages/contract/src/index.ts', '// a comment\n');
+        write('.changeset/empty-one.md', '---\n---\n');
+      },
+      'no release needed, says the empty .changeset/empty-one.md',
+    ],
+    [
       'a version bump that consumes the changesets (the version PR)',
       ({ write, commit, root }) => {
         execFileSync('git', ['checkout', '-q', 'main'], { cwd: root });
@@ -155,6 +163,27 @@ describe('the changeset check', () => {
         commit('contract');
       },
       'but no changeset added since names it',
+    ],
+    [
+      'an empty changeset committed with another change (a tooling one)',
+      ({ write, commit }) => {
+        write('apps/api/src/main.ts', '// changed\n');
+        write('.changeset/empty-one.md', '---\n---\n');
+        commit('api');
+        write('packages/contract/src/index.ts', '// changed\n');
+        commit('contract');
+      },
+      '@animal-store/contract: 1 file changed (packages/contract/src/index.ts) but no changeset',
+    ],
+    [
+      'an empty changeset committed before a change not yet committed',
+      ({ write, commit }) => {
+        write('apps/api/src/main.ts', '// changed\n');
+        write('.changeset/empty-one.md', '---\n---\n');
+        commit('api');
+        write('packages/contract/src/index.ts', '// changed\n');
+      },
+      '@animal-store/contract: 1 file changed (packages/contract/src/index.ts) but no changeset',
     ],
     [
       'a change to package.json alone (a new dependency)',

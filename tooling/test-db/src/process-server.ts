@@ -1,8 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, type LoggedProcess, spawnLogged, waitUntil } from '@animal-store/test-support';
+import {
+  freePort,
+  type LoggedProcess,
+  portAccepts,
+  spawnLogged,
+  waitUntil,
+} from '@animal-store/test-support';
 import { MongoClient } from 'mongodb';
 import type { Outage } from './types.js';
 
@@ -80,19 +85,6 @@ function launch(spec: ProcessServerSpec, port: number, dataDir: string): LoggedP
     env: spec.env,
     stdin: spec.stdinPipe ? 'pipe' : 'ignore',
     keep: TAIL_CHARS,
-  });
-}
-
-function portAccepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1_000, () => done(false));
-    socket.once('error', () => done(false));
-    socket.connect(port, '127.0.0.1', () => done(true));
   });
 }
 

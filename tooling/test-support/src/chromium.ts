@@ -1,10 +1,5 @@
 import { existsSync } from 'node:fs';
-import {
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  chromium,
-} from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 
 // Debian's Chromium, installed by .ci/run when missing. Without it a browser test fails: never skips.
 const CHROMIUM = '/usr/bin/chromium';
@@ -16,6 +11,9 @@ export async function launchChromium(): Promise<Browser> {
       `${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium) to run the browser tests`,
     );
   }
+  // Loaded here, not at the top: the bench and test-db use this package's process helpers and
+  // never load a browser driver.
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [

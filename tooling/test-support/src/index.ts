@@ -1,8 +1,9 @@
 export { API_MAIN, type StartApiOptions, type StartedApi, startBuiltApi } from './api.js';
 export { launchChromium, newContext } from './chromium.js';
-export { freePort } from './port.js';
+export { freePort, portAccepts } from './port.js';
 export {
   type Finished,
+  killAll,
   type LoggedProcess,
   runProcess,
   type SpawnLoggedOptions,

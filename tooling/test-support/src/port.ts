@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 /** A TCP port free on 127.0.0.1 a moment ago (listen on port 0, read it, close). */
 export function freePort(): Promise<number> {
@@ -11,5 +11,19 @@ export function freePort(): Promise<number> {
       const port = typeof address === 'object' && address ? address.port : 0;
       server.close(() => (port ? resolve(port) : reject(new Error('no port was assigned'))));
     });
+  });
+}
+
+/** Whether something accepts a TCP connection on 127.0.0.1:`port` now. */
+export function portAccepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const done = (open: boolean) => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => done(true));
   });
 }

@@ -8,11 +8,16 @@ export const START_TIMEOUT_MS = 240_000;
 /** How long a stopping process gets between SIGTERM and SIGKILL. */
 const STOP_GRACE_MS = 10_000;
 
-// Children still running when this process exits are killed, so a crashed run leaves none.
 const live = new Set<ChildProcess>();
-process.once('exit', () => {
+
+/** Kills (SIGKILL) every child spawnLogged started that still runs. */
+export function killAll(): void {
   for (const child of live) child.kill('SIGKILL');
-});
+  live.clear();
+}
+
+// Children still running when this process exits are killed, so a crashed run leaves none.
+process.once('exit', killAll);
 
 export interface LoggedProcess {
   readonly child: ChildProcess;
@@ -25,6 +30,8 @@ export interface LoggedProcess {
    * arrives; fails if the process exits first.
    */
   untilStdout<T>(find: (stdout: string) => T | undefined): Promise<T>;
+  /** The same for the stderr. */
+  untilStderr<T>(find: (stderr: string) => T | undefined): Promise<T>;
   /** Its exit code or signal, a spawn error's message, or undefined while it runs. */
   exitStatus(): number | string | undefined;
   /** Resolves once it has exited, or could not be spawned. */
@@ -38,6 +45,8 @@ export interface SpawnLoggedOptions {
   readonly cwd?: string;
   /** `pipe` keeps a pipe on stdin open, for a child that stops when its stdin closes. */
   readonly stdin?: 'ignore' | 'pipe';
+  /** `ignore` sends the stdout to /dev/null: written for real, read by no one (a busy access log). */
+  readonly stdout?: 'ignore' | 'pipe';
   /** Keep only the last this many characters of each output (a long-running server). */
   readonly keep?: number;
 }
@@ -51,17 +60,18 @@ export function spawnLogged(
   const child = spawn(command, args, {
     env: options.env ?? process.env,
     cwd: options.cwd,
-    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', options.stdout ?? 'pipe', 'pipe'],
   });
   live.add(child);
   const keep = options.keep ?? Number.POSITIVE_INFINITY;
   const text = { output: '', stdout: '', stderr: '' };
-  const add = (stream: 'stdout' | 'stderr', chunk: Buffer | string) => {
+  const add = (stream: 'stdout' | 'stderr', chunk: string) => {
     text.output = (text.output + chunk).slice(-keep);
     text[stream] = (text[stream] + chunk).slice(-keep);
   };
-  child.stdout?.on('data', (chunk: Buffer) => add('stdout', chunk));
-  child.stderr?.on('data', (chunk: Buffer) => add('stderr', chunk));
+  // Decoded as a stream: a character split between two chunks stays whole.
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => add('stdout', chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => add('stderr', chunk));
   let status: number | string | undefined;
   const exited = new Promise<void>((resolve) => {
     child.once('error', (error) => {
@@ -76,29 +86,32 @@ export function spawnLogged(
       resolve();
     });
   });
-  const untilStdout = <T>(find: (stdout: string) => T | undefined) =>
-    new Promise<T>((resolve, reject) => {
-      const check = () => {
-        const found = find(text.stdout);
-        if (found === undefined) return false;
-        child.stdout?.off('data', check);
-        resolve(found);
-        return true;
-      };
-      if (check()) return;
-      child.stdout?.on('data', check);
-      void exited.then(() => {
+  const until =
+    (stream: 'stdout' | 'stderr') =>
+    <T>(find: (text: string) => T | undefined) =>
+      new Promise<T>((resolve, reject) => {
+        const check = () => {
+          const found = find(text[stream]);
+          if (found === undefined) return false;
+          child[stream]?.off('data', check);
+          resolve(found);
+          return true;
+        };
         if (check()) return;
-        child.stdout?.off('data', check);
-        reject(new Error(`${command} exited (${status}) first; its output:\n${text.output}`));
+        child[stream]?.on('data', check);
+        void exited.then(() => {
+          if (check()) return;
+          child[stream]?.off('data', check);
+          reject(new Error(`${command} exited (${status}) first; its output:\n${text.output}`));
+        });
       });
-    });
   return {
     child,
     output: () => text.output,
     stdout: () => text.stdout,
     stderr: () => text.stderr,
-    untilStdout,
+    untilStdout: until('stdout'),
+    untilStderr: until('stderr'),
     exitStatus: () => status,
     exited,
     async stop() {
@@ -167,6 +180,8 @@ export interface Finished {
   readonly stderr: string;
   /** Its exit code; null when a signal ended it. */
   readonly exitCode: number | null;
+  /** The signal that ended it, or null. */
+  readonly signal: NodeJS.Signals | null;
 }
 
 /**
@@ -182,13 +197,14 @@ export function runProcess(
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => {
+    // Decoded as a stream: a character split between two chunks stays whole.
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.on('data', (chunk) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ stdout, stderr, exitCode }));
+    child.on('close', (exitCode, signal) => resolve({ stdout, stderr, exitCode, signal }));
   });
 }

@@ -1,9 +1,12 @@
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../src/port.js';
-import { spawnLogged, startLogged, waitUntil } from '../src/process.js';
+import { freePort, portAccepts } from '../src/port.js';
+import { killAll, runProcess, spawnLogged, startLogged, waitUntil } from '../src/process.js';
 
 const node = process.execPath;
+/** Far more than one pipe chunk of two-, three- and four-byte characters, and a script writing it. */
+const WIDE = 'é€🐕'.repeat(100_000);
+const WRITE_WIDE = "process.stdout.write('é€🐕'.repeat(100_000))";
 
 describe('spawnLogged', () => {
   it('keeps stdout and stderr, apart and interleaved', async () => {
@@ -13,6 +16,12 @@ describe('spawnLogged', () => {
     expect(child.stderr()).toBe('err\n');
     expect(child.output()).toMatch(/out\n[\s\S]*err\n|err\n[\s\S]*out\n/);
     expect(child.exitStatus()).toBe(0);
+  });
+
+  it('keeps characters whole that the pipe splits between chunks', async () => {
+    const child = spawnLogged(node, ['-e', WRITE_WIDE]);
+    await child.exited;
+    expect(child.stdout()).toBe(WIDE);
   });
 
   it('keeps only the last `keep` characters when asked', async () => {
@@ -47,6 +56,39 @@ describe('spawnLogged', () => {
     await child.stop();
     expect(child.exitStatus()).toBe('SIGKILL');
     expect(child.output()).toContain('ignored');
+  });
+
+  it('sends the stdout nowhere when told to ignore it, and keeps the stderr', async () => {
+    const child = spawnLogged(node, ['-e', 'console.log("out"); console.error("err")'], {
+      stdout: 'ignore',
+    });
+    await child.exited;
+    expect(child.stdout()).toBe('');
+    expect(child.output()).toBe('err\n');
+  });
+
+  it('waits for a line on the stderr', async () => {
+    const child = spawnLogged(node, [
+      '-e',
+      'setTimeout(() => console.error("ready=7"), 100); setInterval(() => {}, 1000)',
+    ]);
+    const found = await child.untilStderr((text) => /ready=(\d)/.exec(text)?.[1]);
+    expect(found).toBe('7');
+    await child.stop();
+  });
+
+  it('fails the wait for a line the process exits without writing', async () => {
+    const child = spawnLogged(node, ['-e', 'console.error("bye")']);
+    await expect(child.untilStderr((text) => text.includes('never') || undefined)).rejects.toThrow(
+      /exited \(0\) first[\s\S]*bye/,
+    );
+  });
+
+  it('kills every child still running when asked', async () => {
+    const child = spawnLogged(node, ['-e', 'setInterval(() => {}, 1000)']);
+    killAll();
+    await child.exited;
+    expect(child.exitStatus()).toBe('SIGKILL');
   });
 
   it('counts a command that cannot be spawned as exited, with the reason in its output', async () => {
@@ -85,11 +127,37 @@ describe('startLogged and waitUntil', () => {
   });
 });
 
+describe('runProcess', () => {
+  it('collects the output, characters whole, with the exit code', async () => {
+    const finished = await runProcess(node, [
+      '-e',
+      `${WRITE_WIDE}; console.error('err'); process.exitCode = 3`,
+    ]);
+    expect(finished).toEqual({ stdout: WIDE, stderr: 'err\n', exitCode: 3, signal: null });
+  });
+
+  it('gives the signal that ended the process', async () => {
+    const finished = await runProcess(node, ['-e', "process.kill(process.pid, 'SIGKILL')"]);
+    expect(finished).toMatchObject({ exitCode: null, signal: 'SIGKILL' });
+  });
+});
+
 describe('freePort', () => {
   it('gives a port a server can listen on at once', async () => {
     const port = await freePort();
     const server = createServer().listen(port, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     server.close();
+  });
+});
+
+describe('portAccepts', () => {
+  it('is true while a server listens on the port and false once it has closed', async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    expect(await portAccepts(port)).toBe(true);
+    await new Promise((resolve) => server.close(resolve));
+    expect(await portAccepts(port)).toBe(false);
   });
 });

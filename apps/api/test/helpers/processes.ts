@@ -1,15 +1,17 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { type LoggedProcess, type StartedApi, startBuiltApi } from '@animal-store/test-support';
+import {
+  type Finished,
+  type LoggedProcess,
+  runProcess,
+  type StartedApi,
+  startBuiltApi,
+} from '@animal-store/test-support';
 import { afterAll } from 'vitest';
 
 const KEYS_CLI = fileURLToPath(new URL('../../dist/keys-cli.js', import.meta.url));
 
-const children: ChildProcess[] = [];
 const started: LoggedProcess[] = [];
 afterAll(async () => {
-  for (const child of children) child.kill('SIGTERM');
   await Promise.all(started.map((api) => api.stop()));
 });
 
@@ -28,42 +30,14 @@ export async function startApiProcess(
   return api;
 }
 
-export interface ScriptRun {
-  /** Everything the script wrote to stdout, as UTF-8. */
-  stdout: string;
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-/** Runs `script` as an ES module in a fresh Node process (stderr shown), once it has exited. */
-export async function runScriptProcess(script: string): Promise<ScriptRun> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const chunks: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
-  return { stdout: Buffer.concat(chunks).toString('utf8'), code, signal };
-}
-
-export interface CliRun {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
+/** Runs `script` as an ES module in a fresh Node process, once it has exited. */
+export function runScriptProcess(script: string): Promise<Finished> {
+  return runProcess(process.execPath, ['--input-type=module', '-e', script]);
 }
 
 /** Runs the built `keys` CLI (`dist/keys-cli.js`) with only `env` (and PATH) set. */
-export function runKeysCliProcess(args: string[], env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [KEYS_CLI, ...args],
-      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = (error as { code?: unknown } | null)?.code;
-        resolve({ stdout, stderr, exitCode: typeof code === 'number' ? code : error ? -1 : 0 });
-      },
-    );
+export function runKeysCliProcess(args: string[], env: Record<string, string>): Promise<Finished> {
+  return runProcess(process.execPath, [KEYS_CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
   });
 }

@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { uniqueDbName } from '@animal-store/test-db';
-import { freePort } from '@animal-store/test-support';
+import { freePort, type LoggedProcess, spawnLogged } from '@animal-store/test-support';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type ApiProcess, startApiProcess } from '../helpers/processes.js';
@@ -16,9 +15,9 @@ const KEY = 'rolling-restart-key-0123456789';
 const auth = { Authorization: `Bearer ${KEY}` };
 const uri = inject('mongoUri');
 const db = uniqueDbName();
-const children: ChildProcess[] = [];
+const children: LoggedProcess[] = [];
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  await Promise.all(children.map((child) => child.stop()));
   const client = new MongoClient(uri);
   await client.db(db).dropDatabase();
   await client.close();
@@ -57,7 +56,7 @@ describe('a rolling restart behind haproxy (deploy/haproxy/haproxy.cfg)', () => 
     // The first creates the collections and indexes; the others start on them.
     for (const port of ports) apis.push(await startApi(port));
     const front = await freePort();
-    const haproxy = spawn('haproxy', ['-f', HAPROXY_CFG, '-db'], {
+    const haproxy = spawnLogged('haproxy', ['-f', HAPROXY_CFG, '-db'], {
       env: {
         // Debian installs haproxy in /usr/sbin, on root's PATH only.
         PATH: `${process.env.PATH ?? ''}:/usr/sbin`,
@@ -66,22 +65,11 @@ describe('a rolling restart behind haproxy (deploy/haproxy/haproxy.cfg)', () => 
         API_SERVER_2: `127.0.0.1:${ports[1]}`,
         API_SERVER_3: `127.0.0.1:${ports[2]}`,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(haproxy);
-    let haproxyOutput = '';
-    haproxy.stdout.on('data', (chunk) => {
-      haproxyOutput += chunk;
-    });
-    haproxy.stderr.on('data', (chunk) => {
-      haproxyOutput += chunk;
-    });
     // A missing haproxy fails the test (spawn's error), never skips it.
-    const haproxyFailed = new Promise<never>((_, reject) => {
-      haproxy.on('error', (error) =>
-        reject(new Error(`haproxy could not start: ${error.message}`)),
-      );
-      haproxy.on('exit', (code) => reject(new Error(`haproxy exited ${code}: ${haproxyOutput}`)));
+    const haproxyFailed = haproxy.exited.then(() => {
+      throw new Error(`haproxy exited (${haproxy.exitStatus()}): ${haproxy.output()}`);
     });
     await Promise.race([Promise.all(apis.map(untilInRotation)), haproxyFailed]);
     const base = `http://127.0.0.1:${front}/v1`;
