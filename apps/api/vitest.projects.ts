@@ -1,13 +1,9 @@
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { sourceAliases } from '../../vitest.source.js';
+import { maxWorkers } from '../../vitest.workers.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-
-// Most of a file's time is spent waiting on servers and child processes, so two files side by
-// side keep two cores busy (vitest's default, one fewer than the cores, runs them one by one).
-const maxWorkers = Math.max(2, availableParallelism() - 1);
 
 /**
  * The api's vitest projects, by folder: every test on the in-memory store; `test/black-box/`

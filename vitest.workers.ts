@@ -1,0 +1,8 @@
+import { availableParallelism } from 'node:os';
+
+/**
+ * How many test files a package's vitest runs side by side. Most of a file's time is spent waiting
+ * on servers and child processes, so two files side by side keep two cores busy (vitest's default,
+ * one fewer than the cores, runs them one by one there).
+ */
+export const maxWorkers = Math.max(2, availableParallelism() - 1);
