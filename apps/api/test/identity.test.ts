@@ -44,7 +44,12 @@ describe.concurrent('what build is running', () => {
 
   it('prints the version of the keys CLI with --version, without a database', async () => {
     const run = await runKeysCliProcess(['--version'], {});
-    expect(run).toEqual({ exitCode: 0, stdout: VERSION_LINE('animal-store-keys'), stderr: '' });
+    expect(run).toEqual({
+      exitCode: 0,
+      signal: null,
+      stdout: VERSION_LINE('animal-store-keys'),
+      stderr: '',
+    });
   });
 
   it('labels the metric animal_store_build_info with version, revision and Node.js', async () => {
