@@ -20,7 +20,7 @@ import { requestId } from './http/request-id.js';
 import { routerAnswers } from './http/router-answers.js';
 import { DEFAULT_MAX_URL_BYTES } from './http/server-limits.js';
 import type { ApiKeyVerifier } from './keys/api-key.js';
-import { ApiMetrics, routeTemplate } from './metrics/api-metrics.js';
+import { ApiMetrics } from './metrics/api-metrics.js';
 import { Readiness } from './readiness.js';
 import { docsPageRoutes } from './routes/docs-page.js';
 import { EXACT_ROUTES } from './routes/exact-routes.js';
@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(
     accessLog(
       deps.logger,
-      (ctx, ms) => metrics.observeRequest(ctx.method, routeTemplate(ctx), ctx.status, ms / 1000),
+      (method, route, status, ms) => metrics.observeRequest(method, route, status, ms / 1000),
       deps.observeProbes,
     ),
   );
