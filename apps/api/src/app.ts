@@ -20,7 +20,7 @@ import { requestId } from './http/request-id.js';
 import { routerAnswers } from './http/router-answers.js';
 import { DEFAULT_MAX_URL_BYTES } from './http/server-limits.js';
 import type { ApiKeyVerifier } from './keys/api-key.js';
-import { ApiMetrics, routeTemplate } from './metrics/api-metrics.js';
+import { ApiMetrics } from './metrics/api-metrics.js';
 import { Readiness } from './readiness.js';
 import { docsPageRoutes } from './routes/docs-page.js';
 import { EXACT_ROUTES } from './routes/exact-routes.js';
@@ -106,8 +106,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const probes = probeRoutes(deps.readiness ?? new Readiness(deps.store));
   probes.get('/metrics', metricsHandler(metrics.registry, deps.metricsToken));
   // One router holds every route (mounting copies a nested router's routes into the parent),
-  // so a request costs one route match and one allowedMethods (404/405 with Allow) pass instead
-  // of one per router (tooling/bench measures the request path).
+  // so a request costs one route match instead of one per router.
   const root = new Router<AppState>(EXACT_ROUTES);
   root.use(probes.routes());
   root.use(v1.routes());
@@ -118,15 +117,16 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(
     accessLog(
       deps.logger,
-      (ctx, ms) => metrics.observeRequest(ctx.method, routeTemplate(ctx), ctx.status, ms / 1000),
+      (method, route, status, ms) => metrics.observeRequest(method, route, status, ms / 1000),
       deps.observeProbes,
     ),
   );
   app.use(errorAnswers(deps.logger));
   app.use(requestChecks(deps.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES));
-  app.use(routerAnswers());
   if (deps.corsOrigins && deps.corsOrigins.length > 0) app.use(corsFor(deps.corsOrigins));
-  app.use(root.routes()).use(root.allowedMethods());
+  app.use(root.routes());
+  // What no route takes (404, 405, OPTIONS): the router calls it only for those.
+  app.use(routerAnswers());
   // Koa logs what reaches it to stderr; errorAnswers has already answered and logged it.
   app.silent = true;
   return app;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { Middleware } from 'koa';
-import type { ApiKeyVerifier } from '../keys/api-key.js';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
+import type { ApiKeyVerdict, ApiKeyVerifier } from '../keys/api-key.js';
 import type { AuthFailureReason } from '../metrics/api-metrics.js';
 import type { AppState } from './app-state.js';
 import { BadRequestError, UnauthorizedError } from './errors.js';
@@ -66,13 +66,25 @@ export function presentedApiKey(req: IncomingMessage): string {
 /**
  * Refuses any request without a valid bearer API key, before anything after it looks at the
  * request; records the key's name (never the key) in `ctx.state.apiKeyName` and its identity in
- * `ctx.state.apiKeyId`. `refused` hears the reason of each `401` (the metrics).
+ * `ctx.state.apiKeyId`. `refused` hears the reason of each `401` (the metrics). A verifier that
+ * answers at once (keys from configuration) is not awaited: the request goes on in the same turn.
  */
 export function requireApiKey(
   verifier: ApiKeyVerifier,
   refused?: (reason: AuthFailureReason) => void,
 ): Middleware<AppState> {
-  return async (ctx, next) => {
+  const admit = (ctx: ParameterizedContext<AppState>, next: Next, verdict: ApiKeyVerdict) => {
+    if (verdict === undefined || verdict === 'revoked') {
+      const reason = verdict ?? 'unknown';
+      refused?.(reason);
+      // The same answer for both: a caller learns nothing about a key it does not hold.
+      throw new UnauthorizedError({ message: 'invalid API key', reason });
+    }
+    ctx.state.apiKeyName = verdict.name;
+    ctx.state.apiKeyId = verdict.id;
+    return next();
+  };
+  return (ctx, next) => {
     // Answers to keyed requests are the caller's own: no cache may keep them, 401s included.
     ctx.set('Cache-Control', 'no-store');
     let key: string;
@@ -82,15 +94,9 @@ export function requireApiKey(
       if (error instanceof UnauthorizedError && error.reason) refused?.(error.reason);
       throw error;
     }
-    const verdict = await verifier.verify(key);
-    if (verdict === undefined || verdict === 'revoked') {
-      const reason = verdict ?? 'unknown';
-      refused?.(reason);
-      // The same answer for both: a caller learns nothing about a key it does not hold.
-      throw new UnauthorizedError({ message: 'invalid API key', reason });
-    }
-    ctx.state.apiKeyName = verdict.name;
-    ctx.state.apiKeyId = verdict.id;
-    await next();
+    const verdict = verifier.verify(key);
+    return verdict instanceof Promise
+      ? verdict.then((found) => admit(ctx, next, found))
+      : admit(ctx, next, verdict);
   };
 }

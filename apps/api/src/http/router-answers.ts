@@ -1,31 +1,35 @@
+import type { RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import { answer } from './answer.js';
 import type { AppState } from './app-state.js';
 import { MethodNotAllowedError, NotFoundError } from './errors.js';
 
+/** The methods the routes on the request's path serve, as `Allow` lists them (`''`: none). */
+function allowedMethods(ctx: RouterContext<AppState>): string {
+  const methods = new Set<string>();
+  for (const layer of ctx.matched ?? []) for (const method of layer.methods) methods.add(method);
+  return [...methods].join(', ');
+}
+
 /**
- * Turns the router's bare answers into the API's, around the router: `OPTIONS` on a known path is
- * `204` with `Allow`; an answer no route gave a body becomes an Error (`errorAnswers` writes it):
- * `405` with `Allow` where the path exists, for a method it does not serve or does not know
- * (e.g. `TRACE`, the router's `501`), and `404` elsewhere.
+ * The answer to a request no route took, after the router (which calls it only then, so a routed
+ * request never passes here): `OPTIONS` on a known path is `204` with `Allow`; any other method
+ * there is `405` with `Allow`, methods the router does not know included (e.g. `TRACE`); any
+ * other path is `404`. The errors become Error answers in `errorAnswers`.
  */
 export function routerAnswers(): Middleware<AppState> {
-  return async (ctx, next) => {
-    await next();
-    const allow = ctx.response.get('Allow');
-    if (ctx.method === 'OPTIONS' && ctx.status === 200 && allow !== '') {
+  return (ctx) => {
+    const allow = allowedMethods(ctx as RouterContext<AppState>);
+    if (allow === '')
+      throw new NotFoundError({ message: `no route for ${ctx.method} ${ctx.path}` });
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', allow);
       answer(ctx, 204);
       return;
     }
-    if (ctx.body !== undefined && ctx.body !== null) return;
-    if (ctx.status === 404 || (ctx.status === 501 && allow === '')) {
-      throw new NotFoundError({ message: `no route for ${ctx.method} ${ctx.path}` });
-    }
-    if (ctx.status === 405 || ctx.status === 501) {
-      throw new MethodNotAllowedError({
-        message: `${ctx.method} is not allowed on ${ctx.path}`,
-        allow,
-      });
-    }
+    throw new MethodNotAllowedError({
+      message: `${ctx.method} is not allowed on ${ctx.path}`,
+      allow,
+    });
   };
 }

@@ -47,6 +47,11 @@ const LATENCY_BUCKETS = [
 export class ApiMetrics {
   readonly registry: Registry;
   readonly #duration: Histogram<'method' | 'route' | 'status'>;
+  /**
+   * `#duration`'s series, each bound once, by method, route and status: a request names no
+   * labels. The sets of those are bounded (see above), and so is this map.
+   */
+  readonly #durationSeries = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
   /** Time each `PetStore` operation takes, by operation and outcome (`ok` or `error`). */
   readonly storeDuration: Histogram<'operation' | 'outcome'>;
   /** Requests refused with `429` by the per-key rate limit. */
@@ -171,6 +176,12 @@ export class ApiMetrics {
 
   /** Records one answered request; `route` is its template, absent when no route matched. */
   observeRequest(method: string, route: string | undefined, status: number, seconds: number) {
-    this.#duration.observe({ method, route: route ?? UNMATCHED_ROUTE, status }, seconds);
+    const key = `${method} ${status} ${route ?? ''}`;
+    let series = this.#durationSeries.get(key);
+    if (series === undefined) {
+      series = this.#duration.labels({ method, route: route ?? UNMATCHED_ROUTE, status });
+      this.#durationSeries.set(key, series);
+    }
+    series.observe(seconds);
   }
 }

@@ -35,6 +35,9 @@ const deprecated: Middleware<AppState> = (ctx, next) => {
   return next();
 };
 
+const SUNSET_MS = GET_PET_SUNSET_AT.getTime();
+const GONE_MESSAGE = `GET /pets/{petId} was removed on ${GET_PET_SUNSET_AT.toUTCString()}; use GET ${API_PREFIX}/pets?status=…`;
+
 /** The three operations of the spec (§4), mounted under `/v1` by the caller. */
 export function petRoutes({
   store,
@@ -80,11 +83,7 @@ export function petRoutes({
   };
 
   const getPet: Middleware<AppState> = async (ctx) => {
-    if (clock() >= GET_PET_SUNSET_AT.getTime()) {
-      throw new GoneError({
-        message: `GET /pets/{petId} was removed on ${GET_PET_SUNSET_AT.toUTCString()}; use GET ${API_PREFIX}/pets?status=…`,
-      });
-    }
+    if (clock() >= SUNSET_MS) throw new GoneError({ message: GONE_MESSAGE });
     const parsed = parsePetId(ctx.params.petId ?? '');
     if (!parsed.ok) throw ValidationError.of(parsed.details);
     const text = await store.getJson(parsed.value);

@@ -1,6 +1,11 @@
 import type { Counter, Histogram } from 'prom-client';
 import { withDeadline } from '../deadline.js';
-import type { IdempotentOutcome, StoreErrorKind, StoreOperation } from '../metrics/api-metrics.js';
+import {
+  type IdempotentOutcome,
+  STORE_OPERATIONS,
+  type StoreErrorKind,
+  type StoreOperation,
+} from '../metrics/api-metrics.js';
 import {
   type IdempotentCreate,
   type IdempotentCreateResult,
@@ -13,6 +18,9 @@ import {
 } from './pet-store.js';
 
 type Outcome = 'ok' | 'error';
+
+/** A duration histogram's series for one operation and outcome. */
+type DurationSeries = Histogram.Internal<'operation' | 'outcome'>;
 
 /** What a store error was, for `pet_store_errors_total`. */
 export function storeErrorKind(error: unknown): StoreErrorKind {
@@ -68,6 +76,8 @@ export interface StoreMetrics {
 export class InstrumentedPetStore implements PetStore {
   readonly #inner: PetStore;
   readonly #metrics: StoreMetrics;
+  /** Each operation's duration series by outcome, bound once: a call names no labels. */
+  readonly #durations: Readonly<Record<StoreOperation, Record<Outcome, DurationSeries>>>;
   readonly #maxInFlight: number;
   readonly #timeoutMs: number | undefined;
   /** Calls started and not yet answered: one increment and one decrement a call. */
@@ -76,6 +86,13 @@ export class InstrumentedPetStore implements PetStore {
   constructor(inner: PetStore, metrics: StoreMetrics, limits: StoreLimits = {}) {
     this.#inner = inner;
     this.#metrics = metrics;
+    const series = (operation: StoreOperation) => ({
+      ok: metrics.storeDuration.labels({ operation, outcome: 'ok' }),
+      error: metrics.storeDuration.labels({ operation, outcome: 'error' }),
+    });
+    this.#durations = Object.fromEntries(
+      STORE_OPERATIONS.map((operation) => [operation, series(operation)]),
+    ) as Record<StoreOperation, Record<Outcome, DurationSeries>>;
     this.#maxInFlight = limits.maxInFlight ?? DEFAULT_STORE_MAX_IN_FLIGHT;
     this.#timeoutMs = limits.timeoutMs;
   }
@@ -144,10 +161,7 @@ export class InstrumentedPetStore implements PetStore {
       throw error;
     } finally {
       this.#inFlight--;
-      this.#metrics.storeDuration.observe(
-        { operation, outcome },
-        (performance.now() - started) / 1000,
-      );
+      this.#durations[operation][outcome].observe((performance.now() - started) / 1000);
     }
   }
 }
