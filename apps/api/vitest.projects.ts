@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { sourceAliases } from '../../vitest.source.js';
-import { maxWorkers } from '../../vitest.workers.js';
+import { sideBySide } from '../../vitest.workers.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -20,7 +20,7 @@ export const apiProjects: TestProjectInlineConfiguration[] = [
       root,
       include: ['test/**/*.test.ts'],
       exclude: ['test/mongo/**'],
-      maxWorkers,
+      ...sideBySide,
       testTimeout: 5 * 60_000,
     },
   },
@@ -31,7 +31,7 @@ export const apiProjects: TestProjectInlineConfiguration[] = [
       root,
       include: ['test/black-box/**/*.test.ts', 'test/mongo/**/*.test.ts'],
       env: { ANIMAL_STORE_TEST_STORE: 'mongo' },
-      maxWorkers,
+      ...sideBySide,
       // Starts one MongoDB-compatible server for the run; fails (never skips) without one.
       globalSetup: ['@animal-store/test-db/vitest-global-setup'],
       // The first run may build FerretDB (a minute or two on 2 cores).

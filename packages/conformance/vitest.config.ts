@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config';
 import { sourceAliases } from '../../vitest.source.js';
-import { maxWorkers } from '../../vitest.workers.js';
+import { sideBySide } from '../../vitest.workers.js';
 
 export default defineProject({
   ...sourceAliases,
@@ -9,7 +9,7 @@ export default defineProject({
   test: {
     name: 'conformance',
     include: ['test/**/*.test.ts'],
-    maxWorkers,
+    ...sideBySide,
     testTimeout: 10 * 60_000,
     hookTimeout: 10 * 60_000,
   },
