@@ -7,9 +7,10 @@ import { PLATFORM_PATHS } from './platform-paths.js';
 /**
  * The outermost middleware: once a request is answered, its access-log line (the key's name,
  * never the key; the trace id when tracing is on), and `observe` with its method, route template
- * (absent when no route matched), status and the time it took (the request metrics). Unless `observeProbes`, a `2xx` answer
- * on a platform path (`PLATFORM_PATHS`) is counted but not logged: any other answer there (a
- * `503 draining`, a `401` to a scraper without the token) still is.
+ * (absent when no route matched), status and the time it took (the request metrics). Unless
+ * `observeProbes`, a `2xx` answer on a platform path (`PLATFORM_PATHS`) is counted but not
+ * logged: any other answer there (a `503 draining`, a `401` to a scraper without the token)
+ * still is.
  */
 export function accessLog(
   logger: Logger,
