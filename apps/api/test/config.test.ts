@@ -1,12 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+
+/** The secrets' folder, removed after the file's tests. */
+const secrets = mkdtempSync(join(tmpdir(), 'animal-store-secret-'));
+afterAll(() => rmSync(secrets, { recursive: true, force: true }));
 
 /** A file holding `content`, as a mounted secret would be. */
 function secretFile(content: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'animal-store-secret-')), 'value');
+  const path = join(mkdtempSync(join(secrets, 'secret-')), 'value');
   writeFileSync(path, content);
   return path;
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +49,9 @@ describe('the deployment files', () => {
       `pid ${join(prefix, 'nginx.pid')};\nerror_log stderr;\nevents {}\n` +
         `http { access_log off; include ${deploy('nginx/animal-store.conf')}; }\n`,
     );
-    const { code, output } = await run('nginx', ['-t', '-p', prefix, '-c', main]);
+    const { code, output } = await run('nginx', ['-t', '-p', prefix, '-c', main]).finally(() =>
+      rmSync(prefix, { recursive: true, force: true }),
+    );
     expect(output).toContain('test is successful');
     expect(code).toBe(0);
   });

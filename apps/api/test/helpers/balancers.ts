@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +11,12 @@ export const deployFile = (path: string) =>
   fileURLToPath(new URL(`../../../../deploy/${path}`, import.meta.url));
 
 const children: LoggedProcess[] = [];
+/** The balancers' configuration folders, removed once they have stopped. */
+const prefixes: string[] = [];
 // SIGTERM: nginx's master stops its workers before it exits.
 afterAll(async () => {
   await Promise.all(children.map((child) => child.stop()));
+  for (const prefix of prefixes) rmSync(prefix, { recursive: true, force: true });
 });
 
 /** A balancer started from the repository's configuration in front of the API. */
@@ -80,6 +83,7 @@ export async function startNginx(api: string): Promise<Balancer> {
     site = site.replace(from, to);
   }
   const prefix = mkdtempSync(join(tmpdir(), 'animal-store-nginx-'));
+  prefixes.push(prefix);
   writeFileSync(join(prefix, 'animal-store.conf'), site);
   const main = join(prefix, 'nginx.conf');
   writeFileSync(
