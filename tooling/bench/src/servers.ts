@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { PET_STATUSES, type PetStatus } from '@animal-store/contract';
 import {
   API_MAIN,
   freePort,
@@ -14,7 +15,7 @@ import {
 } from '@animal-store/test-support';
 import { Pool } from 'undici';
 import { processCpuSeconds } from './process-cpu.js';
-import { BENCH_API_KEY, type BenchRequest, seedPet } from './scenario.js';
+import { BENCH_API_KEY, type BenchRequest } from './scenario.js';
 
 const own = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -166,6 +167,15 @@ export async function startServer(
       await child.untilStderr((stderr) => stderr.includes(text) || undefined);
     },
     stop: child.stop,
+  };
+}
+
+/** The n-th seeded pet (1-based): the same on every server, so responses match byte for byte. */
+function seedPet(n: number): { name: string; categoryId: number; status: PetStatus } {
+  return {
+    name: `pet-${n}`,
+    categoryId: 1 + (n % 7),
+    status: PET_STATUSES[n % PET_STATUSES.length] as PetStatus,
   };
 }
 
