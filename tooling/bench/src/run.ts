@@ -50,7 +50,7 @@ export async function run(settings: Settings, progress: (line: string) => void):
         defs[0] as (typeof defs)[0],
         settings.pets,
         settings.rssPets,
-        settings.pin,
+        settings,
       );
     }
   } finally {

@@ -37,8 +37,8 @@ describe('the command line', () => {
     expect(parseSettings(['--smoke'])).toMatchObject({
       smoke: true,
       rounds: 1,
-      measure: { amount: 200 },
-      warmup: { amount: 100 },
+      measure: { amount: 20 },
+      warmup: { amount: 10 },
     });
     expect(parseSettings(['--long'])).toMatchObject({ rounds: 16, measure: { durationS: 5 } });
   });
