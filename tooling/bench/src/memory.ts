@@ -1,4 +1,10 @@
-import { type ServerChild, type ServerDef, seed, startServer } from './servers.js';
+import {
+  type ServerChild,
+  type ServerDef,
+  type StartOptions,
+  seed,
+  startServer,
+} from './servers.js';
 import { round } from './stats.js';
 
 /** The API's RSS per stored pet: what it grew by between two store sizes, each after a full GC. */
@@ -28,10 +34,10 @@ export async function rssPerPet(
   def: ServerDef,
   base: number,
   added: number,
-  pin: boolean,
+  options: StartOptions,
 ): Promise<RssPerPet> {
   const nodeArgs = ['--expose-gc', '--import', GC_HOOK];
-  const server = await startServer({ ...def, nodeArgs }, pin);
+  const server = await startServer({ ...def, nodeArgs }, options);
   try {
     const pets: [number, number] = [base + Math.round(added / 10), base + added];
     await seed(server.origin, 1, base);

@@ -58,7 +58,7 @@ export async function runRounds(
   for (let r = 0; r < settings.rounds; r++) {
     for (const def of rotated(r, defs)) {
       const env: Record<string, string> = def.stores ? {} : { REPLAY: JSON.stringify(replay()) };
-      const server = await startServer(def, settings.pin, env);
+      const server = await startServer(def, settings, env);
       try {
         if (def.stores) await seed(server.origin, 1, settings.pets);
         const got = await captureAll(server, settings.endpoints, requests);

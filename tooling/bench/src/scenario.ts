@@ -1,5 +1,3 @@
-import { PET_STATUSES, type PetStatus } from '@animal-store/contract';
-
 /** The key every benchmark server accepts; it never leaves this machine. */
 export const BENCH_API_KEY = 'bench-key-0123456789abcdef';
 
@@ -62,12 +60,3 @@ export const ENDPOINTS: Readonly<Record<EndpointId, Endpoint>> = {
     ],
   },
 };
-
-/** The n-th seeded pet (1-based): the same on every server, so responses match byte for byte. */
-export function seedPet(n: number): { name: string; categoryId: number; status: PetStatus } {
-  return {
-    name: `pet-${n}`,
-    categoryId: 1 + (n % 7),
-    status: PET_STATUSES[n % PET_STATUSES.length] as PetStatus,
-  };
-}

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { PET_STATUSES, type PetStatus } from '@animal-store/contract';
 import {
   API_MAIN,
   freePort,
@@ -14,7 +15,7 @@ import {
 } from '@animal-store/test-support';
 import { Pool } from 'undici';
 import { processCpuSeconds } from './process-cpu.js';
-import { BENCH_API_KEY, type BenchRequest, seedPet } from './scenario.js';
+import { BENCH_API_KEY, type BenchRequest } from './scenario.js';
 
 const own = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -100,7 +101,10 @@ export interface ServerChild {
   origin: string;
   /** CPU time (every thread's) the child has used so far, in seconds. */
   cpuSeconds(): number;
-  /** Resolves once the child has (next to) stopped using CPU: it is done with what it was sent. */
+  /**
+   * Resolves once the child has (next to) stopped using CPU: it is done with what it was sent.
+   * At once for a child started without `settle`: only a measurement needs the wait.
+   */
   idle(): Promise<void>;
   /** Its resident set size now, or its peak (`VmHWM`), in MiB. */
   rssMb(which?: 'VmRSS' | 'VmHWM'): number;
@@ -129,6 +133,12 @@ export async function untilIdle(cpuSeconds: () => number): Promise<void> {
   }
 }
 
+/** How a server child is started: pinned to the server CPU, waited for to go idle (`idle()`). */
+export interface StartOptions {
+  pin: boolean;
+  settle: boolean;
+}
+
 /**
  * Starts `def` (alone on the server CPU when pinning) on a free port, with `extraEnv`, and
  * returns it once it accepts connections. Its stdout (the access log) goes to /dev/null:
@@ -136,7 +146,7 @@ export async function untilIdle(cpuSeconds: () => number): Promise<void> {
  */
 export async function startServer(
   def: ServerDef,
-  pin: boolean,
+  { pin, settle }: StartOptions,
   extraEnv: Record<string, string> = {},
 ): Promise<ServerChild> {
   const port = await freePort();
@@ -158,7 +168,7 @@ export async function startServer(
     name: def.name,
     origin: `http://127.0.0.1:${port}`,
     cpuSeconds: () => processCpuSeconds(pid),
-    idle: () => untilIdle(() => processCpuSeconds(pid)),
+    idle: () => (settle ? untilIdle(() => processCpuSeconds(pid)) : Promise.resolve()),
     rssMb: (which = 'VmRSS') =>
       Number(new RegExp(`^${which}:\\s+(\\d+) kB`, 'm').exec(status())?.[1]) / 1024,
     signal: (name) => child.child.kill(name),
@@ -166,6 +176,15 @@ export async function startServer(
       await child.untilStderr((stderr) => stderr.includes(text) || undefined);
     },
     stop: child.stop,
+  };
+}
+
+/** The n-th seeded pet (1-based): the same on every server, so responses match byte for byte. */
+function seedPet(n: number): { name: string; categoryId: number; status: PetStatus } {
+  return {
+    name: `pet-${n}`,
+    categoryId: 1 + (n % 7),
+    status: PET_STATUSES[n % PET_STATUSES.length] as PetStatus,
   };
 }
 

@@ -83,7 +83,8 @@ export function parseSettings(argv: string[]) {
   const smoke = values.smoke ?? false;
   const long = values.long ?? false;
   const durationS = positive('duration', values.duration, long ? 5 : 2.5, false);
-  // A smoke run counts requests instead of seconds: a busy machine slows it, never fails it.
+  // A smoke run measures nothing: it takes every step of a run with as little work as each step
+  // allows, and counts requests instead of seconds, so a busy machine slows it, never fails it.
   // autocannon's `amount` must be at least `connections` × `pipelining`, or its run never ends.
   const length = (seconds: number, amount: number): RunLength =>
     smoke ? { durationS: seconds, amount } : { durationS: seconds };
@@ -92,21 +93,29 @@ export function parseSettings(argv: string[]) {
     // The creates endpoint last: its creates leave the reads' answers as they were.
     endpoints: ENDPOINT_IDS.filter((id) => endpoints.includes(id)) as EndpointId[],
     rounds: positive('rounds', values.rounds, smoke ? 1 : long ? 16 : 8),
-    /** Pets every server holds before the runs (more than 100 sold for `status=sold&limit=100`). */
-    pets: smoke ? 400 : 1000,
-    measure: length(durationS, 200),
-    warmup: length(1, 100),
+    /**
+     * Pets every server holds before the runs: more than 100 sold for `status=sold&limit=100`;
+     * in a smoke run a page and a half of `limit=20`.
+     */
+    pets: smoke ? 30 : 1000,
+    measure: length(durationS, 20),
+    warmup: length(1, 10),
     /** Creates before the measured creates, the same number on every server. */
-    createWarmup: smoke ? 100 : 5000,
-    connections: smoke ? 10 : 100,
+    createWarmup: smoke ? 10 : 5000,
+    connections: smoke ? 2 : 100,
     /** Requests in flight on each connection at saturation (one at the fixed rate). */
-    pipelining: 10,
+    pipelining: smoke ? 2 : 10,
     /** The fixed rate: this fraction of the API's req/s at saturation in the first round. */
     rateFraction: smoke ? 1 : 0.2,
+    /**
+     * Whether each run waits for the server to go idle before it starts and after it ends, and
+     * the RSS readings too: only a measurement needs it, so a smoke run does not.
+     */
+    settle: !smoke,
     tracing: ratio(values.tracing),
     /** The API with a change kept for speed undone (apps/api/PERFORMANCE.md), traced alike. */
     undone: values.undone,
-    rssPets: positive('rss-pets', values['rss-pets'], smoke ? 500 : 50_000),
+    rssPets: positive('rss-pets', values['rss-pets'], smoke ? 50 : 50_000),
     pin: !(values['no-pin'] ?? false),
     /** The report's path, without `.json` or `.md`, relative to the caller's directory. */
     out: values.out?.replace(/\.(json|md)$/, ''),

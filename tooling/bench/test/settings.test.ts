@@ -15,6 +15,7 @@ describe('the command line', () => {
       pipelining: 10,
       tracing: 0.01,
       rssPets: 50_000,
+      settle: true,
       pin: true,
       out: undefined,
       writeReadme: false,
@@ -33,12 +34,13 @@ describe('the command line', () => {
     });
   });
 
-  it('counts requests instead of time in a smoke run, and runs longer with --long', () => {
+  it('counts requests and waits for no idle server in a smoke run; runs longer with --long', () => {
     expect(parseSettings(['--smoke'])).toMatchObject({
       smoke: true,
       rounds: 1,
-      measure: { amount: 200 },
-      warmup: { amount: 100 },
+      measure: { amount: 20 },
+      warmup: { amount: 10 },
+      settle: false,
     });
     expect(parseSettings(['--long'])).toMatchObject({ rounds: 16, measure: { durationS: 5 } });
   });
