@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { readChangesets } from '../src/changesets.js';
 import { publicPackages, workspacePackages } from '../src/workspace.js';
@@ -145,6 +146,25 @@ describe('the public packages', () => {
         expect(existsSync(join(REPO_ROOT, pkg.dir, target)), target).toBe(true);
       }
     }
+  });
+
+  it("type-checks every package with a typecheck script in the test command's one tsc --build", () => {
+    const root = JSON.parse(read('.', 'package.json')) as { scripts: Record<string, string> };
+    expect(root.scripts.typecheck).toBe('tsc --build --force');
+    expect(root.scripts.test).toContain('turbo run //#typecheck ');
+    const { config, error } = ts.parseConfigFileTextToJson(
+      'tsconfig.json',
+      read('.', 'tsconfig.json'),
+    );
+    expect(error).toBeUndefined();
+    const referenced = (config as { references: { path: string }[] }).references.map(
+      (reference) => reference.path,
+    );
+    const checked = workspacePackages(REPO_ROOT)
+      .filter((pkg) => (pkg.manifest.scripts as Record<string, string> | undefined)?.typecheck)
+      .map((pkg) => pkg.dir);
+    expect(checked.length).toBeGreaterThan(0);
+    expect(referenced.sort()).toEqual(checked.sort());
   });
 });
 
