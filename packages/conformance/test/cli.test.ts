@@ -257,12 +257,11 @@ describe('animal-store-conformance', () => {
 
   it('exits 0 with advisories, and 1 once --strict turns them into failures', async () => {
     const { args: serverArgs } = await target({ lenient: true });
+    // The createPet group has advisories on this server, the one read below among them.
     const args = [
       ...serverArgs,
-      '--category-id',
-      KNOWN_CATEGORY_IDS.join(','),
-      '--settle-ms',
-      '300',
+      ...['--only', 'createPet'],
+      ...['--category-id', KNOWN_CATEGORY_IDS.join(','), '--settle-ms', '300'],
     ];
     const lenient = await runCli(args);
     expect(lenient.exitCode).toBe(0);

@@ -44,7 +44,8 @@ describe('a failure in the report', () => {
     const { args } = await target({
       faults: ['auth-key-case-insensitive', 'auth-key-prefix-match', 'auth-accepts-key-prefix'],
     });
-    const { stdout } = await runCli([...args, '--reporter', 'json']);
+    // The auth group sends every key variant.
+    const { stdout } = await runCli([...args, '--only', 'auth', '--reporter', 'json']);
     const report = JSON.parse(stdout) as ConformanceReport;
     const ids = ['auth.getPet.key-case-changed', 'auth.listPets.key-appended'];
     ids.push('auth.listPets.key-truncated', 'auth.createPet.key-case-changed');
@@ -60,7 +61,9 @@ describe('a failure in the report', () => {
 
   it('quotes the Error code and message the server answered with', async () => {
     const { args } = await target({ faults: ['get-400-for-absent'] });
-    const report = JSON.parse((await runCli([...args, '--reporter', 'json'])).stdout);
+    const report = JSON.parse(
+      (await runCli([...args, '--only', 'getPet', '--reporter', 'json'])).stdout,
+    );
     const result = resultOf(report, 'getPet.not-found');
     expect(result.message).toContain(
       'server said: code "validation_failed", message "no such pet"',
@@ -151,9 +154,11 @@ describe('the inputs the kit sends', () => {
   });
 
   it('draws the generated cases from the seed: the same seed sends the same values', async () => {
+    // The createPet group's checks send every generated case.
     const bodies = async (seed: string) => {
       const { args, server } = await target();
-      const { stdout } = await runCli([...args, '--seed', seed, '--reporter', 'json']);
+      const only = ['--only', 'createPet'];
+      const { stdout } = await runCli([...args, ...only, '--seed', seed, '--reporter', 'json']);
       expect(JSON.parse(stdout).seed).toBe(Number(seed));
       // Names carry the run id, which differs from run to run: compare everything else (a name
       // written in \u escapes too).
