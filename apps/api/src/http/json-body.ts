@@ -4,6 +4,7 @@ import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import typeis from 'type-is';
+import { withDeadline } from '../deadline.js';
 import {
   MalformedJsonError,
   PayloadTooLargeError,
@@ -36,23 +37,16 @@ const EXPECT_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
 /**
  * Reads the body's bytes, giving up after `timeoutMs`: a client trickling its body must not hold
- * a request open until Node's request timeout, and gets a `408` with an Error body. One promise
- * and one timer (cleared when the body is in) per body.
+ * a request open until Node's request timeout, and gets a `408` with an Error body.
  */
 function readBytes(req: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<Buffer> {
   const length = req.headers['content-length'] || undefined;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(
-        new RequestTimeoutError({ message: `request body did not arrive within ${timeoutMs} ms` }),
-      );
-    }, timeoutMs).unref();
-    getRawBody(req, { limit: limitBytes, length }, (error, bytes) => {
-      clearTimeout(timer);
-      if (error) reject(error);
-      else resolve(bytes);
-    });
-  });
+  return withDeadline(
+    getRawBody(req, { limit: limitBytes, length }),
+    timeoutMs,
+    () =>
+      new RequestTimeoutError({ message: `request body did not arrive within ${timeoutMs} ms` }),
+  );
 }
 
 /** What a request without a body (or with only white space) gets: a 400 naming the body. */
