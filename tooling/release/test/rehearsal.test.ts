@@ -20,7 +20,15 @@ import { dirname, join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from './support/api.js';
 import { describePackedPackages, type Released } from './support/packed-packages.js';
-import { cleanEnv, REPO_ROOT, run, runOk, tempDir, writeFile } from './support/temp.js';
+import {
+  cleanEnv,
+  REPO_ROOT,
+  type RunResult,
+  run,
+  runOk,
+  tempDir,
+  writeFile,
+} from './support/temp.js';
 import { type Registry, startRegistry } from './support/verdaccio.js';
 
 const PUBLIC = ['@animal-store/contract', '@animal-store/client', '@animal-store/conformance'];
@@ -74,6 +82,12 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     })();
     return consumerInstalling;
   };
+  let seaBuilding: Promise<RunResult> | undefined;
+  /** The kit's single executable built in the clone as the release workflow builds it (once). */
+  const buildSea = () => {
+    seaBuilding ??= pnpm(['--filter', '@animal-store/conformance', 'build:sea']);
+    return seaBuilding;
+  };
   /** Each public package's tarball as the registry serves it, by name. */
   const tarballs: Record<string, string> = {};
 
@@ -124,9 +138,11 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
       tarballs[name] = join(work, file);
     }
     // The two consumer projects' npm installs wait mostly on the network: both start now, side
-    // by side; each suite below waits for its own (and sees its failure).
+    // by side, and the kit's executable builds beside them (from the version commit, which is
+    // all it reads); each test below waits for its own (and sees its failure).
     packedSuite.install().catch(() => {});
     consumerInstall().catch(() => {});
+    buildSea().catch(() => {});
   }, 30 * 60_000);
 
   it('versions the packages: no changeset left, the mentions of versions follow', async () => {
@@ -273,7 +289,7 @@ console.log(JSON.stringify({ name: again.name, same: again.id === pet.id }));
   });
 
   it("builds the kit's single executable as the release workflow does: its SHA-256 checks, it runs from an empty folder", async () => {
-    const build = await pnpm(['--filter', '@animal-store/conformance', 'build:sea']);
+    const build = await buildSea();
     expect(build.status, build.stdout + build.stderr).toBe(0);
     const sea = join(clone, 'packages/conformance/sea');
     copyFileSync(join(sea, 'animal-store-conformance'), join(sea, ASSET));
