@@ -6,11 +6,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiReport, buildApiReport, type ExportEntry } from '../../src/api-report.js';
 import { declarationCache } from '../../src/declarations.js';
 import { type Manifest, readManifest } from '../../src/workspace.js';
-import { startApi } from './api.js';
+import type { StartedApi } from './api.js';
 import { cleanEnv, run, runOk, writeFile } from './temp.js';
 
 /** The packages' folders in the released checkout, and their tarballs as published. */
@@ -21,7 +21,6 @@ export interface Released {
 const CONTRACT = '@animal-store/contract';
 const KIT = '@animal-store/conformance';
 const CLIENT = '@animal-store/client';
-const API_KEY = 'release-test-key';
 
 /** The consumer's compiler options: what a strict TypeScript project on Node 22 (the oldest the packages support) uses. */
 const CONSUMER_COMPILER_OPTIONS = {
@@ -125,12 +124,14 @@ function importEverything(report: ApiReport, alias: string): { imports: string; 
 
 /**
  * The suite, on what `released()` gives once the caller's `beforeAll` has run; `work` is an empty
- * folder of its own. `install()` starts the project's install (once): the caller may start it
- * early, beside its own work; the suite waits for it.
+ * folder of its own; the kit runs against the API `api()` gives (the caller's, which accepts
+ * `apiKey`, and stops it). `install()` starts the project's install (once): the caller may start
+ * it early, beside its own work; the suite waits for it.
  */
 export function describePackedPackages(
   work: string,
   released: () => Released,
+  api: { get(): Promise<StartedApi>; readonly apiKey: string },
 ): { install(): Promise<void> } {
   let installing: Promise<void> | undefined;
   let installProject: () => Promise<void> = async () => {};
@@ -151,10 +152,6 @@ export function describePackedPackages(
     };
     // npx must run the installed bin, never fetch one.
     const npmEnv = cleanEnv({ npm_config_yes: 'false' });
-    const stops: (() => Promise<void>)[] = [];
-    afterAll(async () => {
-      await Promise.all(stops.map((stop) => stop()));
-    });
 
     installProject = async () => {
       const { dirs, tarballs } = released();
@@ -389,17 +386,15 @@ console.log(\`\${Object.keys(values).length} values\`);
     });
 
     it('passes a real run of `npx animal-store-conformance` against the started API', async () => {
-      const api = await startApi(API_KEY);
-      stops.push(api.stop);
+      const { url } = await api.get();
       const { status, stdout, stderr } = await run(
         'npx',
-        ['animal-store-conformance', '--base-url', api.url, '--api-key', API_KEY],
+        ['animal-store-conformance', '--base-url', url, '--api-key', api.apiKey],
         { cwd: project, env: npmEnv },
       );
       expect({ status, stderr: status === 0 ? '' : stderr }).toEqual({ status: 0, stderr: '' });
       expect(stdout).toMatch(/^PASS: every must check/m);
-      expect(stdout).toContain(`: ${api.url}\n`);
-      await api.stop();
+      expect(stdout).toContain(`: ${url}\n`);
     });
   });
   return { install };
