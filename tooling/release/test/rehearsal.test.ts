@@ -108,22 +108,17 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
   const tarballs: Record<string, string> = {};
 
   beforeAll(async () => {
-    registry = await startRegistry(join(work, 'registry'));
-    stops.push(registry.stop);
+    // Verdaccio starts beside the clone and its install, which need no registry (every
+    // @animal-store package there is the workspace's own).
+    const registryStarting = startRegistry(join(work, 'registry'));
+    registryStarting.then((started) => stops.push(started.stop)).catch(() => {});
     env = cleanEnv({
-      'npm_config_@animal-store:registry': registry.url,
       GIT_AUTHOR_NAME: 'Rehearsal',
       GIT_AUTHOR_EMAIL: 'rehearsal@example.invalid',
       GIT_COMMITTER_NAME: 'Rehearsal',
       GIT_COMMITTER_EMAIL: 'rehearsal@example.invalid',
     });
     await runOk('git', ['clone', '--quiet', REPO_ROOT, clone], { cwd: work, env });
-    // The publisher's credentials, as a release manager's .npmrc holds npm's.
-    writeFile(
-      clone,
-      '.npmrc',
-      `@animal-store:registry=${registry.url}\n//${registry.url.slice('http://'.length)}:_authToken=${registry.token}\n`,
-    );
     // The local registry starts empty, so every version is published here for the first time:
     // the clone drops the tags of releases already made, as changeset publish tags only what it
     // publishes.
@@ -132,6 +127,14 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     tagsBefore = (await git(['tag', '--list'])).split('\n').filter(Boolean);
     const install = await pnpm(['install', '--frozen-lockfile', '--prefer-offline']);
     expect(install.status, install.stdout + install.stderr).toBe(0);
+    registry = await registryStarting;
+    env = { ...env, 'npm_config_@animal-store:registry': registry.url };
+    // The publisher's credentials, as a release manager's .npmrc holds npm's.
+    writeFile(
+      clone,
+      '.npmrc',
+      `@animal-store:registry=${registry.url}\n//${registry.url.slice('http://'.length)}:_authToken=${registry.token}\n`,
+    );
     const version = await pnpm(['version-packages']);
     expect(version.status, version.stdout + version.stderr).toBe(0);
     await git(['add', '--all', '--', '.', ':!.npmrc']);
