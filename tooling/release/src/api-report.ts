@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { type Changeset, releasesPackage } from './changesets.js';
+import { declarationCache } from './declarations.js';
 import { readManifest } from './workspace.js';
 
 /** One export: its kind, and what a consumer sees of it. */
@@ -233,16 +234,18 @@ export async function buildApiReport(
     }
   }
 
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2023,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  };
   const program = ts.createProgram(
     typed.map(([, target]) => join(dir, target.types as string)),
-    {
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2023,
-      noEmit: true,
-      skipLibCheck: true,
-      types: [],
-    },
+    options,
+    declarationCache(ts).host(options),
   );
   const checker = program.getTypeChecker();
   for (const [subpath, target] of typed) {

@@ -18,9 +18,17 @@ import {
 } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi } from './support/api.js';
+import { type StartedApi, startApi } from './support/api.js';
 import { describePackedPackages, type Released } from './support/packed-packages.js';
-import { cleanEnv, REPO_ROOT, run, runOk, tempDir, writeFile } from './support/temp.js';
+import {
+  cleanEnv,
+  REPO_ROOT,
+  type RunResult,
+  run,
+  runOk,
+  tempDir,
+  writeFile,
+} from './support/temp.js';
 import { type Registry, startRegistry } from './support/verdaccio.js';
 
 const PUBLIC = ['@animal-store/contract', '@animal-store/client', '@animal-store/conformance'];
@@ -74,26 +82,43 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     })();
     return consumerInstalling;
   };
+  let seaBuilding: Promise<RunResult> | undefined;
+  /** The kit's single executable built in the clone as the release workflow builds it (once). */
+  const buildSea = () => {
+    seaBuilding ??= pnpm(['--filter', '@animal-store/conformance', 'build:sea']);
+    return seaBuilding;
+  };
+  let apiStarting: Promise<StartedApi> | undefined;
+  /**
+   * The API every kit run and the client use, from its build (started once): a kit run creates
+   * at most 30 pets and the API offers next pages, so a run after another on its store judges
+   * every check as on an empty one.
+   */
+  const api = {
+    apiKey: API_KEY,
+    get() {
+      apiStarting ??= startApi(API_KEY).then((started) => {
+        stops.push(started.stop);
+        return started;
+      });
+      return apiStarting;
+    },
+  };
   /** Each public package's tarball as the registry serves it, by name. */
   const tarballs: Record<string, string> = {};
 
   beforeAll(async () => {
-    registry = await startRegistry(join(work, 'registry'));
-    stops.push(registry.stop);
+    // Verdaccio starts beside the clone and its install, which need no registry (every
+    // @animal-store package there is the workspace's own).
+    const registryStarting = startRegistry(join(work, 'registry'));
+    registryStarting.then((started) => stops.push(started.stop)).catch(() => {});
     env = cleanEnv({
-      'npm_config_@animal-store:registry': registry.url,
       GIT_AUTHOR_NAME: 'Rehearsal',
       GIT_AUTHOR_EMAIL: 'rehearsal@example.invalid',
       GIT_COMMITTER_NAME: 'Rehearsal',
       GIT_COMMITTER_EMAIL: 'rehearsal@example.invalid',
     });
     await runOk('git', ['clone', '--quiet', REPO_ROOT, clone], { cwd: work, env });
-    // The publisher's credentials, as a release manager's .npmrc holds npm's.
-    writeFile(
-      clone,
-      '.npmrc',
-      `@animal-store:registry=${registry.url}\n//${registry.url.slice('http://'.length)}:_authToken=${registry.token}\n`,
-    );
     // The local registry starts empty, so every version is published here for the first time:
     // the clone drops the tags of releases already made, as changeset publish tags only what it
     // publishes.
@@ -102,6 +127,14 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     tagsBefore = (await git(['tag', '--list'])).split('\n').filter(Boolean);
     const install = await pnpm(['install', '--frozen-lockfile', '--prefer-offline']);
     expect(install.status, install.stdout + install.stderr).toBe(0);
+    registry = await registryStarting;
+    env = { ...env, 'npm_config_@animal-store:registry': registry.url };
+    // The publisher's credentials, as a release manager's .npmrc holds npm's.
+    writeFile(
+      clone,
+      '.npmrc',
+      `@animal-store:registry=${registry.url}\n//${registry.url.slice('http://'.length)}:_authToken=${registry.token}\n`,
+    );
     const version = await pnpm(['version-packages']);
     expect(version.status, version.stdout + version.stderr).toBe(0);
     await git(['add', '--all', '--', '.', ':!.npmrc']);
@@ -124,9 +157,12 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
       tarballs[name] = join(work, file);
     }
     // The two consumer projects' npm installs wait mostly on the network: both start now, side
-    // by side; each suite below waits for its own (and sees its failure).
+    // by side, and the kit's executable builds beside them (from the version commit, which is
+    // all it reads); each test below waits for its own (and sees its failure).
     packedSuite.install().catch(() => {});
     consumerInstall().catch(() => {});
+    buildSea().catch(() => {});
+    api.get().catch(() => {});
   }, 30 * 60_000);
 
   it('versions the packages: no changeset left, the mentions of versions follow', async () => {
@@ -207,18 +243,22 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     }
   });
 
-  const packedSuite = describePackedPackages(join(work, 'packed'), (): Released => {
-    const byKey = (key: 'contract' | 'conformance' | 'client') => `@animal-store/${key}`;
-    const keys = ['contract', 'conformance', 'client'] as const;
-    return {
-      dirs: Object.fromEntries(
-        keys.map((k) => [k, join(clone, DIRS[byKey(k)] as string)]),
-      ) as Released['dirs'],
-      tarballs: Object.fromEntries(
-        keys.map((k) => [k, tarballs[byKey(k)] as string]),
-      ) as Released['tarballs'],
-    };
-  });
+  const packedSuite = describePackedPackages(
+    join(work, 'packed'),
+    (): Released => {
+      const byKey = (key: 'contract' | 'conformance' | 'client') => `@animal-store/${key}`;
+      const keys = ['contract', 'conformance', 'client'] as const;
+      return {
+        dirs: Object.fromEntries(
+          keys.map((k) => [k, join(clone, DIRS[byKey(k)] as string)]),
+        ) as Released['dirs'],
+        tarballs: Object.fromEntries(
+          keys.map((k) => [k, tarballs[byKey(k)] as string]),
+        ) as Released['tarballs'],
+      };
+    },
+    api,
+  );
 
   describe('installed from the registry with npm into an empty project', () => {
     beforeAll(consumerInstall, 10 * 60_000);
@@ -239,11 +279,10 @@ describe('a release rehearsed against a local registry (Verdaccio), from a scrat
     });
 
     it("passes the kit's command and the client against the API", async () => {
-      const api = await startApi(API_KEY);
-      stops.push(api.stop);
+      const { url } = await api.get();
       const kit = await run(
         'npx',
-        ['animal-store-conformance', '--base-url', api.url, '--api-key', API_KEY],
+        ['animal-store-conformance', '--base-url', url, '--api-key', API_KEY],
         {
           cwd: consumer,
           env: cleanEnv({ npm_config_yes: 'false' }),
@@ -264,16 +303,15 @@ const { pet: again } = await client.pets.get(pet.id);
 console.log(JSON.stringify({ name: again.name, same: again.id === pet.id }));
 `,
       );
-      const client = await runOk(process.execPath, ['client.mjs', api.url, API_KEY], {
+      const client = await runOk(process.execPath, ['client.mjs', url, API_KEY], {
         cwd: consumer,
       });
       expect(JSON.parse(client)).toEqual({ name: 'Rehearsal', same: true });
-      await api.stop();
     });
   });
 
   it("builds the kit's single executable as the release workflow does: its SHA-256 checks, it runs from an empty folder", async () => {
-    const build = await pnpm(['--filter', '@animal-store/conformance', 'build:sea']);
+    const build = await buildSea();
     expect(build.status, build.stdout + build.stderr).toBe(0);
     const sea = join(clone, 'packages/conformance/sea');
     copyFileSync(join(sea, 'animal-store-conformance'), join(sea, ASSET));
@@ -292,15 +330,13 @@ console.log(JSON.stringify({ name: again.name, same: again.id === pet.id }));
       status: 0,
       stdout: `${manifest('@animal-store/conformance').version}\n`,
     });
-    const api = await startApi(API_KEY);
-    stops.push(api.stop);
-    const kit = await run(join(empty, ASSET), ['--base-url', api.url, '--api-key', API_KEY], {
+    const { url } = await api.get();
+    const kit = await run(join(empty, ASSET), ['--base-url', url, '--api-key', API_KEY], {
       cwd: empty,
       env: bare,
     });
     expect(kit.status, kit.stderr).toBe(0);
     expect(kit.stdout).toMatch(/^PASS: every must check/m);
-    await api.stop();
     expect(existsSync(join(dirname(sea), 'sea', ASSET))).toBe(true);
   });
 });

@@ -6,10 +6,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiReport, buildApiReport, type ExportEntry } from '../../src/api-report.js';
+import { declarationCache } from '../../src/declarations.js';
 import { type Manifest, readManifest } from '../../src/workspace.js';
-import { startApi } from './api.js';
+import type { StartedApi } from './api.js';
 import { cleanEnv, run, runOk, writeFile } from './temp.js';
 
 /** The packages' folders in the released checkout, and their tarballs as published. */
@@ -20,7 +21,6 @@ export interface Released {
 const CONTRACT = '@animal-store/contract';
 const KIT = '@animal-store/conformance';
 const CLIENT = '@animal-store/client';
-const API_KEY = 'release-test-key';
 
 /** The consumer's compiler options: what a strict TypeScript project on Node 22 (the oldest the packages support) uses. */
 const CONSUMER_COMPILER_OPTIONS = {
@@ -53,13 +53,14 @@ function declarationErrors(project: string, packageDirs: readonly string[]): str
       .filter((file) => file.endsWith('.d.ts'))
       .map((file) => join(dir, 'dist', file)),
   );
-  const options = ts.convertCompilerOptionsFromJson(CONSUMER_COMPILER_OPTIONS, project).options;
-  const program = ts.createProgram(files, {
-    ...options,
+  const options = {
+    ...ts.convertCompilerOptionsFromJson(CONSUMER_COMPILER_OPTIONS, project).options,
     noEmit: true,
     typeRoots: [join(project, 'node_modules/@types')],
-  });
-  const host = ts.createCompilerHost(options);
+  };
+  // The packages' declarations are parsed already, by the reports of their surface.
+  const host = declarationCache(ts).host(options);
+  const program = ts.createProgram(files, options, host);
   return files.flatMap((file) => {
     const source = program.getSourceFile(file);
     const diagnostics = [
@@ -86,6 +87,19 @@ async function listTarball(filename: string): Promise<Packed> {
   return { filename, files };
 }
 
+/**
+ * `tsc --build`'s output split into its diagnostics (a line and the indented ones under it), by
+ * the project of the file each names; one naming no project's file counts for the first (`.`).
+ */
+function byProject(output: string, projects: readonly string[]): Record<string, string[]> {
+  const diagnostics: Record<string, string[]> = Object.fromEntries(projects.map((p) => [p, []]));
+  for (const diagnostic of output.split(/\n(?=\S)/).filter((text) => text.trim() !== '')) {
+    const owner = projects.find((p) => p !== '.' && diagnostic.startsWith(`${p}/`)) ?? '.';
+    diagnostics[owner]?.push(diagnostic.trimEnd());
+  }
+  return diagnostics;
+}
+
 /** Source that imports every export of `report`, as `alias_name`, and fails if a value is missing. */
 function importEverything(report: ApiReport, alias: string): { imports: string; values: string[] } {
   const imports: string[] = [];
@@ -110,12 +124,14 @@ function importEverything(report: ApiReport, alias: string): { imports: string; 
 
 /**
  * The suite, on what `released()` gives once the caller's `beforeAll` has run; `work` is an empty
- * folder of its own. `install()` starts the project's install (once): the caller may start it
- * early, beside its own work; the suite waits for it.
+ * folder of its own; the kit runs against the API `api()` gives (the caller's, which accepts
+ * `apiKey`, and stops it). `install()` starts the project's install (once): the caller may start
+ * it early, beside its own work; the suite waits for it.
  */
 export function describePackedPackages(
   work: string,
   released: () => Released,
+  api: { get(): Promise<StartedApi>; readonly apiKey: string },
 ): { install(): Promise<void> } {
   let installing: Promise<void> | undefined;
   let installProject: () => Promise<void> = async () => {};
@@ -136,10 +152,6 @@ export function describePackedPackages(
     };
     // npx must run the installed bin, never fetch one.
     const npmEnv = cleanEnv({ npm_config_yes: 'false' });
-    const stops: (() => Promise<void>)[] = [];
-    afterAll(async () => {
-      await Promise.all(stops.map((stop) => stop()));
-    });
 
     installProject = async () => {
       const { dirs, tarballs } = released();
@@ -226,8 +238,51 @@ export function describePackedPackages(
       expect((await installedReport(CONTRACT)).entryPoints).toEqual(built.entryPoints);
     });
 
-    /** Writes the consumer's sources and compiles them once: what the next tests run. */
-    let compiled: Promise<{ values: number; examples: Record<string, string[]> }> | undefined;
+    /** A CommonJS TypeScript project beside the ES module one, on the same installed packages. */
+    const writeCommonJs = (module: 'NodeNext' | 'Node16') => {
+      const name = `cjs-${module.toLowerCase()}`;
+      const dir = join(project, name);
+      writeFile(dir, 'package.json', '{ "type": "commonjs" }\n');
+      writeFile(
+        dir,
+        'tsconfig.json',
+        `${JSON.stringify(
+          {
+            compilerOptions: {
+              ...CONSUMER_TSCONFIG.compilerOptions,
+              module,
+              moduleResolution: module,
+            },
+            include: ['src'],
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      writeFile(
+        dir,
+        'src/index.ts',
+        `import { API_VERSION, validateNewPet } from '@animal-store/contract';
+import { CHECKS } from '@animal-store/conformance';
+
+console.log(API_VERSION, validateNewPet({ name: 'Rex', categoryId: 1 }).ok, CHECKS.length > 0);
+`,
+      );
+      return name;
+    };
+
+    /**
+     * Writes the consumer's sources (the ES module project and two CommonJS ones) and compiles
+     * them once, with one `tsc --build` of the three projects: it parses the declaration files
+     * they share once. What the next tests check and run.
+     */
+    let compiled:
+      | Promise<{
+          values: number;
+          examples: Record<string, string[]>;
+          tsc: { status: number | null; diagnostics: Record<string, string[]> };
+        }>
+      | undefined;
     const compile = () => {
       compiled ??= (async () => {
         const contract = importEverything(await installedReport(CONTRACT), 'c');
@@ -258,16 +313,24 @@ console.log(\`\${Object.keys(values).length} values\`);
           });
         }
         writeFile(project, 'tsconfig.json', `${JSON.stringify(CONSUMER_TSCONFIG, null, 2)}\n`);
-        await runOk(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], {
-          cwd: project,
-        });
-        return { values: values.length, examples };
+        const projects = ['.', writeCommonJs('NodeNext'), writeCommonJs('Node16')];
+        const tsc = await run(
+          process.execPath,
+          ['node_modules/typescript/bin/tsc', '--build', ...projects],
+          { cwd: project },
+        );
+        return {
+          values: values.length,
+          examples,
+          tsc: { status: tsc.status, diagnostics: byProject(tsc.stdout + tsc.stderr, projects) },
+        };
       })();
       return compiled;
     };
 
     it("type-checks a file importing every public export of the packages, and the READMEs' examples", async () => {
-      const { values, examples } = await compile();
+      const { values, examples, tsc } = await compile();
+      expect(tsc.diagnostics['.']).toEqual([]);
       expect(values).toBeGreaterThan(40);
       expect(examples.contract).toHaveLength(2);
       expect(examples.conformance).toHaveLength(1);
@@ -284,47 +347,10 @@ console.log(\`\${Object.keys(values).length} values\`);
       expect(outputs.join('')).toContain("1.0.0 [ '/pets', '/pets/{petId}' ]");
     });
 
-    /** A CommonJS TypeScript project beside the ES module one, on the same installed packages. */
-    const commonJs = async (module: 'NodeNext' | 'Node16') => {
-      const dir = join(project, `cjs-${module.toLowerCase()}`);
-      writeFile(dir, 'package.json', '{ "type": "commonjs" }\n');
-      writeFile(
-        dir,
-        'tsconfig.json',
-        `${JSON.stringify(
-          {
-            compilerOptions: {
-              ...CONSUMER_TSCONFIG.compilerOptions,
-              module,
-              moduleResolution: module,
-            },
-            include: ['src'],
-          },
-          null,
-          2,
-        )}\n`,
-      );
-      writeFile(
-        dir,
-        'src/index.ts',
-        `import { API_VERSION, validateNewPet } from '@animal-store/contract';
-import { CHECKS } from '@animal-store/conformance';
-
-console.log(API_VERSION, validateNewPet({ name: 'Rex', categoryId: 1 }).ok, CHECKS.length > 0);
-`,
-      );
-      const tsc = await run(
-        process.execPath,
-        [join(project, 'node_modules/typescript/bin/tsc'), '-p', '.'],
-        { cwd: dir },
-      );
-      return { dir, tsc };
-    };
-
     it('works in a CommonJS project with the TypeScript settings the READMEs give (module nodenext)', async () => {
-      const { dir, tsc } = await commonJs('NodeNext');
-      expect(tsc.stdout + tsc.stderr).toBe('');
-      expect(tsc.status).toBe(0);
+      const { tsc } = await compile();
+      expect(tsc.diagnostics['cjs-nodenext']).toEqual([]);
+      const dir = join(project, 'cjs-nodenext');
       expect(readFileSync(join(dir, 'out/index.js'), 'utf8')).toContain(
         'require("@animal-store/contract")',
       );
@@ -335,9 +361,9 @@ console.log(API_VERSION, validateNewPet({ name: 'Rex', categoryId: 1 }).ok, CHEC
     });
 
     it('fails in a CommonJS project on module node16 with TS1479, as the READMEs warn', async () => {
-      const { tsc } = await commonJs('Node16');
+      const { tsc } = await compile();
       expect(tsc.status).not.toBe(0);
-      expect(tsc.stdout).toContain('TS1479');
+      expect(tsc.diagnostics['cjs-node16']?.join('\n')).toContain('TS1479');
     });
 
     it('ships declarations that type-check in the project, dependencies and all', () => {
@@ -360,17 +386,15 @@ console.log(API_VERSION, validateNewPet({ name: 'Rex', categoryId: 1 }).ok, CHEC
     });
 
     it('passes a real run of `npx animal-store-conformance` against the started API', async () => {
-      const api = await startApi(API_KEY);
-      stops.push(api.stop);
+      const { url } = await api.get();
       const { status, stdout, stderr } = await run(
         'npx',
-        ['animal-store-conformance', '--base-url', api.url, '--api-key', API_KEY],
+        ['animal-store-conformance', '--base-url', url, '--api-key', api.apiKey],
         { cwd: project, env: npmEnv },
       );
       expect({ status, stderr: status === 0 ? '' : stderr }).toEqual({ status: 0, stderr: '' });
       expect(stdout).toMatch(/^PASS: every must check/m);
-      expect(stdout).toContain(`: ${api.url}\n`);
-      await api.stop();
+      expect(stdout).toContain(`: ${url}\n`);
     });
   });
   return { install };
