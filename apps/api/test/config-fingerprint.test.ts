@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { configFingerprint } from '../src/config-fingerprint.js';
 import { digestKey } from '../src/keys/api-key.js';
-import { startApiProcess } from './helpers/processes.js';
+import { GENEROUS_STORE_TIMEOUT, startApiProcess } from './helpers/processes.js';
 import { sample } from './helpers/scrape.js';
 
 const KEY = 'fingerprint-key-0123456789';
@@ -55,7 +55,7 @@ describe('the configuration fingerprint', () => {
     const api = await startApiProcess(env);
     const metrics = await (await fetch(`${new URL(api.base).origin}/metrics`)).text();
     // What the process sees (startApiProcess adds these).
-    const seen = { PORT: '0', HOST: '127.0.0.1', ...env };
+    const seen = { PORT: '0', HOST: '127.0.0.1', ...GENEROUS_STORE_TIMEOUT, ...env };
     const expected = configFingerprint(loadConfig(seen), seen);
     expect(sample(metrics, 'animal_store_config_info', { fingerprint: expected })).toBe(1);
     const listening = api

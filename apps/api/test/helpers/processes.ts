@@ -18,14 +18,21 @@ afterAll(async () => {
 export type ApiProcess = StartedApi;
 
 /**
- * Starts the built service (`dist/main.js`) on a free port with only `env` (and PATH) set,
- * `nodeArgs` before the script; stopped after the file's tests.
+ * A store deadline no busy machine reaches: the test database slows down with the machine, and a
+ * test that is not about the deadline must not see its 503. A test about it sets its own.
+ */
+export const GENEROUS_STORE_TIMEOUT = { STORE_TIMEOUT_MS: '120000' };
+
+/**
+ * Starts the built service (`dist/main.js`) on a free port with only `env` (and PATH) set, and a
+ * generous store deadline unless `env` gives one; `nodeArgs` before the script; stopped after the
+ * file's tests.
  */
 export async function startApiProcess(
   env: Record<string, string>,
   nodeArgs: string[] = [],
 ): Promise<ApiProcess> {
-  const api = await startBuiltApi(env, { nodeArgs });
+  const api = await startBuiltApi({ ...GENEROUS_STORE_TIMEOUT, ...env }, { nodeArgs });
   started.push(api);
   return api;
 }
