@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
 import { type Balancer, startHaproxy, startNginx } from './helpers/balancers.js';
-import { exchange, parseResponses, type RawResponse } from './helpers/raw-http.js';
+import { exchange, parseResponses, type RawResponse, SERVER_ENDS } from './helpers/raw-http.js';
 
 // The held requests below wait for their bodies far longer than any test step takes.
 const api = await startTestApi({ bodyTimeoutMs: 120_000 }, { requestTimeoutMs: 120_000 });
@@ -11,7 +11,6 @@ const balancers: Balancer[] = await Promise.all([startHaproxy(upstream), startNg
 
 /** The per-client limit both shipped configurations set. */
 const PER_CLIENT = 100;
-const SERVER_ENDS = { waitMs: 60_000 };
 
 function request(origin: string, target: string, method = 'GET', headers = ''): string {
   return (

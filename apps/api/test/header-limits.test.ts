@@ -7,12 +7,10 @@ import {
   type ServerLimits,
 } from '../src/http/server-limits.js';
 import { parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
-import { exchange, parseResponses } from './helpers/raw-http.js';
+import { exchange, parseResponses, SERVER_ENDS } from './helpers/raw-http.js';
 
 const api = await startTestApi();
 const host = new URL(api.origin).host;
-/** The client waits long enough that only the server can end the exchange. */
-const SERVER_ENDS = { waitMs: 120_000 };
 
 function only431(data: Buffer): void {
   const responses = parseResponses(data);

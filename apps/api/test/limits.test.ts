@@ -5,7 +5,7 @@ import { DEFAULT_MAX_URL_BYTES, DEFAULT_SERVER_LIMITS } from '../src/http/server
 import { ApiMetrics } from '../src/metrics/api-metrics.js';
 import { MemoryPetStore } from '../src/store/memory-pet-store.js';
 import { auth, errorBody, json, parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
-import { exchange, parseResponses, type RawResponse } from './helpers/raw-http.js';
+import { exchange, parseResponses, type RawResponse, SERVER_ENDS } from './helpers/raw-http.js';
 
 // Every limit at its default.
 const api = await startTestApi();
@@ -14,8 +14,6 @@ const api = await startTestApi();
 // a 408.
 const hurried = await startTestApi({ bodyTimeoutMs: 400 }, { headersTimeoutMs: 300 });
 const host = new URL(api.origin).host;
-/** For exchanges the server ends: the client waits long enough that only the server can end them. */
-const SERVER_ENDS = { waitMs: 120_000 };
 
 /** The single response a raw exchange got, asserted to be an Error body; returns its code. */
 function onlyError(data: Buffer, status: number): { code: string; response: RawResponse } {

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
-import { exchange, parseResponses } from './helpers/raw-http.js';
+import { exchange, parseResponses, SERVER_ENDS } from './helpers/raw-http.js';
 
 // The default timeouts: a server that waited for the body would answer nothing within the test's
 // wait, and a short timeout would only turn a busy machine's delay into a 408.
 const api = await startTestApi();
 const host = new URL(api.origin).host;
 const body = JSON.stringify({ name: 'Rex', categoryId: 1 });
-/** Each exchange here ends with the server closing the connection; a busy machine only delays it. */
-const SERVER_ENDS = 120_000;
 
 describe('a request with a body and no valid key', () => {
   it('gets its 401 and nothing else, however long its chunked body streams', async () => {
@@ -19,8 +17,8 @@ describe('a request with a body and no valid key', () => {
     // can follow its 401.
     const chunks = [head, ...Array.from({ length: 15 }, () => '1\r\n \r\n')];
     const { data, closedByServer } = await exchange(api.origin, chunks, {
+      ...SERVER_ENDS,
       gapMs: 100,
-      waitMs: SERVER_ENDS,
     });
     const responses = parseResponses(data);
     expect(responses.map((r) => r.status)).toEqual([401]);
@@ -33,7 +31,7 @@ describe('a request with a body and no valid key', () => {
       `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer wrong\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
       'Expect: 100-continue\r\n\r\n';
-    const { data, closedByServer } = await exchange(api.origin, head, { waitMs: SERVER_ENDS });
+    const { data, closedByServer } = await exchange(api.origin, head, SERVER_ENDS);
     expect(closedByServer).toBe(true);
     expect(data.toString('latin1')).toMatch(/^HTTP\/1\.1 401 /);
     const [answer, ...rest] = parseResponses(data);
@@ -52,7 +50,7 @@ describe('a request with a body and a valid key', () => {
       `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
       'Expect: 100-continue\r\nConnection: close\r\n\r\n';
     // The body follows the interim answer, as a client waiting for it sends it.
-    const { data } = await exchange(api.origin, [head, body], { gapMs: 300, waitMs: SERVER_ENDS });
+    const { data } = await exchange(api.origin, [head, body], { ...SERVER_ENDS, gapMs: 300 });
     expect(data.toString('latin1')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
   });
 });

@@ -27,6 +27,12 @@ export interface ExchangeOptions {
 }
 
 /**
+ * For exchanges the server ends: the client waits long enough that only the server can end them
+ * (a busy machine only delays that).
+ */
+export const SERVER_ENDS = { waitMs: 120_000 } as const satisfies ExchangeOptions;
+
+/**
  * Opens a connection to `origin`, writes `chunks` (waiting `gapMs` between them), then reads
  * until the server closes the connection or `waitMs` passes. For requests `fetch` will not send.
  */
