@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs Schemathesis (pinned in requirements.txt, installed into a venv in the cache from PyPI on first use)
-# against the built API, started here on 127.0.0.1 with the in-memory store, a fresh key and no
-# rate limit. Fails on any failure Schemathesis reports. Needs python3 with venv, and
+# Runs Schemathesis (pinned in requirements.txt, installed into a venv in the cache from PyPI on
+# first use) against the built API, started here on 127.0.0.1 with the in-memory store, a fresh
+# key and no rate limit. Fails on any failure Schemathesis reports. Needs python3 with venv, and
 # `pnpm build` done (`pnpm test` builds).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
