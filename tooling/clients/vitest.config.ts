@@ -14,6 +14,11 @@ export default defineProject({
     // first pet the test created (`after` the id before it), which shows exactly that test's pets
     // only while no other file creates pets beside it.
     fileParallelism: false,
+    // One after the other, the files share one worker too, so what they import loads once: none
+    // mocks a module or changes the state of one it imports. All projects of a sequence group run
+    // with one worker count, so this one has a group of its own in the root config's run.
+    isolate: false,
+    sequence: { groupOrder: 2 },
     hookTimeout: 10 * 60_000,
     testTimeout: 10 * 60_000,
   },
