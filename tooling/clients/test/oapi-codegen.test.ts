@@ -1,13 +1,12 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { GET_PET_SUNSET_AT } from '@animal-store/contract';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { startApiProcess } from './helpers/api-process.js';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { HERE, outputDir, run } from './helpers/generated.js';
 import { type GoTools, nativeTools } from './helpers/native-tools.js';
 import { expectedScenario } from './helpers/scenario.js';
 
-const api = await startApiProcess();
+const api = inject('api');
 let tools: GoTools;
 let out: string;
 

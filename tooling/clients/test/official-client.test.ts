@@ -2,15 +2,17 @@ import { AnimalStoreClient, AnimalStoreError, type NewPet } from '@animal-store/
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET_AT } from '@animal-store/contract';
 import { uniqueDbName } from '@animal-store/test-db';
 import { describe, expect, inject, it } from 'vitest';
-import { startApiProcess } from './helpers/api-process.js';
+import { from, type SharedApi, startApiProcess } from './helpers/api-process.js';
 
-const stores = {
-  memory: () => ({}),
-  mongo: () => ({ MONGODB_URI: inject('mongoUri'), MONGODB_DB: uniqueDbName() }),
+const stores: Record<string, () => Promise<SharedApi>> = {
+  // The API every file of this package shares (test/global-setup.ts).
+  memory: async () => inject('api'),
+  // Another store: an API of its own, on its own database.
+  mongo: () => startApiProcess({ MONGODB_URI: inject('mongoUri'), MONGODB_DB: uniqueDbName() }),
 };
 
-describe.each(Object.entries(stores))('@animal-store/client against the API on %s', (_, env) => {
-  const started = startApiProcess(env());
+describe.each(Object.entries(stores))('@animal-store/client against the API on %s', (_, start) => {
+  const started = start();
   // A failed start fails every test below, each with the API's output.
   started.catch(() => {});
   const connect = async (apiKey?: string) => {
@@ -36,10 +38,11 @@ describe.each(Object.entries(stores))('@animal-store/client against the API on %
       created.push((await client.pets.create({ name, categoryId: 1, status: 'sold' })).pet.id);
     }
     await client.pets.create({ name: 'F', categoryId: 1, status: 'pending' });
-    const first = await client.pets.listPage({ status: 'sold', limit: 2 });
+    const query = { status: 'sold', limit: 2, ...from(created[0] as number) } as const;
+    const first = await client.pets.listPage(query);
     expect(first.next).toEqual({ status: 'sold', limit: 2, after: created[1] });
     const listed: number[] = [];
-    for await (const pet of client.pets.list({ status: 'sold', limit: 2 })) {
+    for await (const pet of client.pets.list(query)) {
       expect(pet.status).toBe('sold');
       listed.push(pet.id);
     }

@@ -1,10 +1,9 @@
 import { PYTHON_VENV } from '@animal-store/test-support';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { startApiProcess } from './helpers/api-process.js';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { HERE, outputDir, run } from './helpers/generated.js';
 import { expectedScenario } from './helpers/scenario.js';
 
-const api = await startApiProcess();
+const api = inject('api');
 let venv: string;
 
 beforeAll(async () => {

@@ -1,12 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { describe, expect, it } from 'vitest';
-import { startApiProcess } from './helpers/api-process.js';
+import { describe, expect, inject, it } from 'vitest';
 import { HERE, outputDir, run } from './helpers/generated.js';
 import { expectedScenario } from './helpers/scenario.js';
 
-const api = await startApiProcess();
+const api = inject('api');
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 describe('a client from openapi-typescript and openapi-fetch', () => {

@@ -100,6 +100,12 @@ func main() {
 	pages := [][]string{}
 	limit := 2
 	query := animalstore.ListPetsParams{Status: &pending, Limit: &limit}
+	// From Rex on: after the id before it, so that only the pets made here show in a store others
+	// share too (ids, and so after, start at 1).
+	if first := created.JSON201.Id; first > 1 {
+		after := first - 1
+		query.After = &after
+	}
 	for {
 		page := must(api.ListPetsWithResponse(ctx, &query))
 		if page.JSON200 == nil {

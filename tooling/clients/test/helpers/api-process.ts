@@ -6,11 +6,25 @@ export interface ApiProcess extends StartedApi {
   apiKey: string;
 }
 
-/**
- * Starts the built API with a fresh key and no rate limit, plus `env`; it is stopped after the
- * file's tests.
- */
-export async function startApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
+/** What test/global-setup.ts hands each file: the run's shared API on the in-memory store. */
+export interface SharedApi {
+  /** Its base URL, ending in `/v1`. */
+  base: string;
+  /** Its one API key. */
+  apiKey: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The API every in-memory test of this package shares (test/global-setup.ts). */
+    api: SharedApi;
+    /** The origin of the page test/official-client-browser.test.ts loads, the API's CORS origin. */
+    pageOrigin: string;
+  }
+}
+
+/** Starts the built API with a fresh key and no rate limit, plus `env`; the caller stops it. */
+export async function startApi(env: Record<string, string> = {}): Promise<ApiProcess> {
   const apiKey = `clients_${randomBytes(16).toString('hex')}`;
   const api = await startBuiltApi({
     API_KEYS: apiKey,
@@ -18,6 +32,20 @@ export async function startApiProcess(env: Record<string, string> = {}): Promise
     LOG_LEVEL: 'info',
     ...env,
   });
-  afterAll(api.stop);
   return { ...api, apiKey };
 }
+
+/** As startApi, for one file: it is stopped after the file's tests. */
+export async function startApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
+  const api = await startApi(env);
+  afterAll(api.stop);
+  return api;
+}
+
+/**
+ * The query that lists from `firstId` on: `after` the id before it. `after` is at least 1, and
+ * every id is, so the first id of a store needs none. The files share one store and run one at a
+ * time, so a listing from the first id a test created sees only what that test created.
+ */
+export const from = (firstId: number): { after?: number } =>
+  firstId > 1 ? { after: firstId - 1 } : {};

@@ -71,7 +71,9 @@ async fn main() {
     }
 
     let mut pages: Vec<Vec<String>> = Vec::new();
-    let mut after: Option<NonZeroU64> = None;
+    // From Rex on: after the id before it, so that only the pets made here show in a store
+    // others share too (ids, and so after, start at 1: none before the first).
+    let mut after = NonZeroU64::new(created.id.get() - 1);
     loop {
         let page = api
             .list_pets(after, Some(positive(2)), Some(PetStatus::Pending))
