@@ -112,6 +112,29 @@ describe('HttpClient', () => {
       }
     });
 
+    it('sends it again on a new connection, not on another kept-alive one fetch holds', async () => {
+      const server = await resettingServer(0);
+      // fetch's failure on each connection it holds: the server closed every idle one.
+      let fetched = 0;
+      const everyHeldConnectionReset = async () => {
+        fetched += 1;
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+        });
+      };
+      try {
+        const response = await client(
+          server.baseUrl,
+          everyHeldConnectionReset as typeof fetch,
+        ).send({ method: 'GET', path: '/pets' });
+        expect(response.status).toBe(200);
+        expect(fetched).toBe(1);
+        expect(server.seen()).toBe(1);
+      } finally {
+        await server.close();
+      }
+    });
+
     it('never sends a POST again', async () => {
       const server = await resettingServer(1);
       try {

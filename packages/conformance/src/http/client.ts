@@ -185,12 +185,11 @@ export class HttpClient {
    * connection just as the next request goes out on it, which says nothing about the server.
    * A request whose body could not all be sent (the server answered before reading it, and closed
    * the connection: RFC 9112 lets it) is sent again once in one write, so that its answer can be
-   * read: fetch gives up on the answer when a later write of the body fails.
+   * read: fetch gives up on the answer when a later write of the body fails. Either is sent again
+   * on a new connection of its own: a server that closed one idle connection has often closed
+   * the others fetch keeps beside it (their keep-alive timeouts end together).
    */
-  private async once(
-    request: HttpRequest,
-    resent: false | 'again' | 'in one write' = false,
-  ): Promise<HttpResponse> {
+  private async once(request: HttpRequest, resent = false): Promise<HttpResponse> {
     const target = /^https?:\/\//.test(request.path) ? request.path : `${this.base}${request.path}`;
     const names = request.keyInQuery ?? [];
     const url =
@@ -235,18 +234,17 @@ export class HttpClient {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const res =
-        resent === 'in one write'
-          ? await sendInOneWrite(url, request.method, headers, sentText, request.chunked === true, {
-              timeoutMs: this.options.timeoutMs,
-            })
-          : await this.options.fetch(url, {
-              method: request.method,
-              headers,
-              body,
-              signal: AbortSignal.timeout(this.options.timeoutMs),
-              ...(typeof body === 'object' ? { duplex: 'half' } : {}),
-            } as RequestInit);
+      const res = resent
+        ? await sendInOneWrite(url, request.method, headers, sentText, request.chunked === true, {
+            timeoutMs: this.options.timeoutMs,
+          })
+        : await this.options.fetch(url, {
+            method: request.method,
+            headers,
+            body,
+            signal: AbortSignal.timeout(this.options.timeoutMs),
+            ...(typeof body === 'object' ? { duplex: 'half' } : {}),
+          } as RequestInit);
       const bytes = await readAll(res);
       const text = new TextDecoder().decode(bytes);
       const ms = elapsed();
@@ -274,11 +272,8 @@ export class HttpClient {
         CLOSED_BEFORE_ANSWER.test(failure.reason);
       const bodyNotAllSent =
         sentText !== undefined && /^write (EPIPE|ECONNRESET)/.test(failure.reason);
-      const again = bodyNotAllSent
-        ? 'in one write'
-        : closedBeforeAnswer && IDEMPOTENT.has(request.method.toUpperCase())
-          ? 'again'
-          : false;
+      const again =
+        bodyNotAllSent || (closedBeforeAnswer && IDEMPOTENT.has(request.method.toUpperCase()));
       this.log.push({
         method: request.method,
         path,
@@ -286,7 +281,7 @@ export class HttpClient {
         ms: elapsed(),
         error: failure.message,
       });
-      if (!resent && again) return this.once(request, again);
+      if (!resent && again) return this.once(request, true);
       if (failure.kind === 'timeout') this.timeoutsInARow += 1;
       throw failure;
     }
