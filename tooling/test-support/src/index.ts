@@ -1,6 +1,6 @@
 export { API_MAIN, type StartApiOptions, type StartedApi, startBuiltApi } from './api.js';
 export { launchChromium, newContext } from './chromium.js';
-export { freePort, portAccepts } from './port.js';
+export { freePort, onFreePort, portAccepts } from './port.js';
 export {
   type Finished,
   killAll,

@@ -14,6 +14,22 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * What `start` gives on a port free a moment ago, tried again on another while it fails because
+ * the port was taken in between (`EADDRINUSE` in its error): `freePort` cannot hold the port it
+ * found, and other tests on the machine pick ports too.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      const taken = error instanceof Error && error.message.includes('EADDRINUSE');
+      if (!taken || attempt >= attempts) throw error;
+    }
+  }
+}
+
 /** Whether something accepts a TCP connection on 127.0.0.1:`port` now. */
 export function portAccepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -1,6 +1,6 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort, portAccepts } from '../src/port.js';
+import { freePort, onFreePort, portAccepts } from '../src/port.js';
 import { killAll, runProcess, spawnLogged, startLogged, waitUntil } from '../src/process.js';
 
 const node = process.execPath;
@@ -148,6 +148,36 @@ describe('freePort', () => {
     const server = createServer().listen(port, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     server.close();
+  });
+});
+
+describe('onFreePort', () => {
+  it('starts again on another port when the port was taken in between, and on no other error', async () => {
+    const ports: number[] = [];
+    const started = await onFreePort(async (port) => {
+      ports.push(port);
+      if (ports.length === 1) throw new Error(`listen EADDRINUSE: address already in use :${port}`);
+      return 'up';
+    });
+    expect(started).toBe('up');
+    expect(ports).toHaveLength(2);
+    let calls = 0;
+    const refused = onFreePort(async () => {
+      calls += 1;
+      throw new Error('bad config');
+    });
+    await expect(refused).rejects.toThrow('bad config');
+    expect(calls).toBe(1);
+  });
+
+  it('gives up after its attempts while the port keeps being taken', async () => {
+    let calls = 0;
+    const taken = onFreePort(async () => {
+      calls += 1;
+      throw new Error('listen EADDRINUSE');
+    }, 3);
+    await expect(taken).rejects.toThrow('EADDRINUSE');
+    expect(calls).toBe(3);
   });
 });
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnLogged, waitUntil } from '@animal-store/test-support';
+import { onFreePort, spawnLogged, waitUntil } from '@animal-store/test-support';
 import { cleanEnv, REPO_ROOT, runOk, writeFile } from './temp.js';
 
 /** tooling/release/verdaccio: Verdaccio's pinned install (package.json and package-lock.json). */
@@ -52,8 +52,6 @@ export interface Registry {
  */
 export async function startRegistry(dir: string): Promise<Registry> {
   const bin = await installVerdaccio();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
   writeFile(
     dir,
     'config.yaml',
@@ -75,18 +73,22 @@ publish:
 log: { type: stdout, format: json, level: warn }
 `,
   );
-  const verdaccio = spawnLogged(
-    process.execPath,
-    [bin, '--config', join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
-    { env: cleanEnv() },
-  );
+  const { verdaccio, url } = await onFreePort(async (port) => {
+    const url = `http://127.0.0.1:${port}/`;
+    const verdaccio = spawnLogged(
+      process.execPath,
+      [bin, '--config', join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
+      { env: cleanEnv() },
+    );
+    await waitUntil(verdaccio, 'Verdaccio', () =>
+      fetch(`${url}-/ping`).then(
+        (res) => (res.ok ? true : undefined),
+        () => undefined,
+      ),
+    );
+    return { verdaccio, url };
+  });
   const { output, stop } = verdaccio;
-  await waitUntil(verdaccio, 'Verdaccio', () =>
-    fetch(`${url}-/ping`).then(
-      (res) => (res.ok ? true : undefined),
-      () => undefined,
-    ),
-  );
   const user = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
