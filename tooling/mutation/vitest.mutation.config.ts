@@ -35,6 +35,8 @@ export default defineConfig({
     // One module graph for every file of a run: importing the API for each file again took most
     // of a mutant's time. Stryker switches its mutants at run time, so no file needs a fresh one.
     isolate: false,
+    // What a file started through the API's test helpers stops after that file.
+    setupFiles: CONTRACT_ONLY ? [] : ['apps/api/test/helpers/after-each-file.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, type LoggedProcess, spawnLogged, waitUntil } from '@animal-store/test-support';
-import { afterAll } from 'vitest';
 import { exchange } from './raw-http.js';
 
 /** A file of deploy/, as shipped. */
@@ -13,11 +12,15 @@ export const deployFile = (path: string) =>
 const children: LoggedProcess[] = [];
 /** The balancers' configuration folders, removed once they have stopped. */
 const prefixes: string[] = [];
-// SIGTERM: nginx's master stops its workers before it exits.
-afterAll(async () => {
-  await Promise.all(children.map((child) => child.stop()));
-  for (const prefix of prefixes) rmSync(prefix, { recursive: true, force: true });
-});
+
+/**
+ * Stops every balancer started here (SIGTERM: nginx's master stops its workers before it exits)
+ * and removes their configuration folders (helpers/after-each-file.ts).
+ */
+export async function stopBalancers(): Promise<void> {
+  await Promise.all(children.splice(0).map((child) => child.stop()));
+  for (const prefix of prefixes.splice(0)) rmSync(prefix, { recursive: true, force: true });
+}
 
 /** A balancer started from the repository's configuration in front of the API. */
 export interface Balancer {

@@ -6,14 +6,15 @@ import {
   type StartedApi,
   startBuiltApi,
 } from '@animal-store/test-support';
-import { afterAll } from 'vitest';
 
 const KEYS_CLI = fileURLToPath(new URL('../../dist/keys-cli.js', import.meta.url));
 
 const started: LoggedProcess[] = [];
-afterAll(async () => {
-  await Promise.all(started.map((api) => api.stop()));
-});
+
+/** Stops every API process `startApiProcess` started (helpers/after-each-file.ts). */
+export async function stopApiProcesses(): Promise<void> {
+  await Promise.all(started.splice(0).map((api) => api.stop()));
+}
 
 export type ApiProcess = StartedApi;
 
