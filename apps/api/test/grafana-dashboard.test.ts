@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, type LoggedProcess, spawnLogged } from '@animal-store/test-support';
+import { type LoggedProcess, onFreePort, spawnLogged, waitUntil } from '@animal-store/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { deployFile as deploy } from './helpers/balancers.js';
@@ -88,17 +88,24 @@ describe('deploy/grafana/animal-store.json', () => {
         DRAIN_DELAY_MS: '600000',
       });
       const { origin } = new URL(api.base);
-      const port = await freePort();
       writeFileSync(
         join(work, 'prometheus.yml'),
         `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: ${JOB}\n    static_configs:\n      - targets: ['${new URL(origin).host}']\n`,
       );
       // A missing prometheus fails the test (Debian: apt-get install prometheus), never skips it.
-      prometheus = spawnLogged('prometheus', [
-        `--config.file=${join(work, 'prometheus.yml')}`,
-        `--storage.tsdb.path=${join(work, 'data')}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-      ]);
+      const port = await onFreePort(async (port) => {
+        const started = spawnLogged('prometheus', [
+          `--config.file=${join(work, 'prometheus.yml')}`,
+          `--storage.tsdb.path=${join(work, 'data')}`,
+          `--web.listen-address=127.0.0.1:${port}`,
+        ]);
+        prometheus = started;
+        await waitUntil(started, 'prometheus', async () => {
+          const ready = await fetch(`http://127.0.0.1:${port}/-/ready`).catch(() => undefined);
+          return ready?.ok || undefined;
+        });
+        return port;
+      });
       query = async (expr) => {
         const url = `http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(expr)}`;
         const body = (await (await fetch(url)).json()) as {

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  freePort,
   type LoggedProcess,
+  onFreePort,
   portAccepts,
   spawnLogged,
   waitUntil,
@@ -37,8 +37,8 @@ const TAIL_CHARS = 4_000;
 /** Start `spec` on a fresh temp data dir and a free port, and wait until it answers `ping`. */
 export async function startProcessServer(spec: ProcessServerSpec): Promise<ProcessServer> {
   const dataDir = await mkdtemp(join(tmpdir(), `animal-store-${spec.name}-`));
-  const port = await freePort();
-  const uri = `mongodb://127.0.0.1:${port}/`;
+  let port = 0;
+  let uri = '';
   let running: LoggedProcess | undefined;
 
   const up = async () => {
@@ -63,7 +63,12 @@ export async function startProcessServer(spec: ProcessServerSpec): Promise<Proce
   };
 
   try {
-    await up();
+    // The first start takes a free port; a start after an outage keeps it.
+    await onFreePort(async (free) => {
+      port = free;
+      uri = `mongodb://127.0.0.1:${port}/`;
+      await up();
+    });
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
     throw error;

@@ -16,15 +16,16 @@ export function freePort(): Promise<number> {
 
 /**
  * What `start` gives on a port free a moment ago, tried again on another while it fails because
- * the port was taken in between (`EADDRINUSE` in its error): `freePort` cannot hold the port it
- * found, and other tests on the machine pick ports too.
+ * the port was taken in between (`EADDRINUSE`, or a server's own "address already in use", in its
+ * error): `freePort` cannot hold the port it found, and other tests on the machine pick ports too.
  */
 export async function onFreePort<T>(start: (port: number) => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await start(await freePort());
     } catch (error) {
-      const taken = error instanceof Error && error.message.includes('EADDRINUSE');
+      const taken =
+        error instanceof Error && /EADDRINUSE|address already in use/i.test(error.message);
       if (!taken || attempt >= attempts) throw error;
     }
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, type LoggedProcess, spawnLogged, waitUntil } from '@animal-store/test-support';
+import { type LoggedProcess, onFreePort, spawnLogged, waitUntil } from '@animal-store/test-support';
 import { exchange } from './raw-http.js';
 
 /** A file of deploy/, as shipped. */
@@ -54,17 +54,18 @@ async function untilServing(origin: string, balancer: LoggedProcess, name: strin
 }
 
 /** deploy/haproxy/haproxy.cfg as shipped, its three servers all `api` (`host:port`). */
-export async function startHaproxy(api: string): Promise<Balancer> {
-  const port = await freePort();
-  const child = startChild('haproxy', ['-f', deployFile('haproxy/haproxy.cfg'), '-db'], {
-    HAPROXY_BIND: `127.0.0.1:${port}`,
-    API_SERVER_1: api,
-    API_SERVER_2: api,
-    API_SERVER_3: api,
+export function startHaproxy(api: string): Promise<Balancer> {
+  return onFreePort(async (port) => {
+    const child = startChild('haproxy', ['-f', deployFile('haproxy/haproxy.cfg'), '-db'], {
+      HAPROXY_BIND: `127.0.0.1:${port}`,
+      API_SERVER_1: api,
+      API_SERVER_2: api,
+      API_SERVER_3: api,
+    });
+    const origin = `http://127.0.0.1:${port}`;
+    await untilServing(origin, child, 'haproxy');
+    return { name: 'haproxy', origin, output: child.output };
   });
-  const origin = `http://127.0.0.1:${port}`;
-  await untilServing(origin, child, 'haproxy');
-  return { name: 'haproxy', origin, output: child.output };
 }
 
 /**
@@ -72,8 +73,12 @@ export async function startHaproxy(api: string): Promise<Balancer> {
  * the upstream's three servers all `api` (`host:port`), listening on a free port. Included in
  * the http block of a minimal main configuration, as its header says.
  */
-export async function startNginx(api: string): Promise<Balancer> {
-  const port = await freePort();
+export function startNginx(api: string): Promise<Balancer> {
+  return onFreePort((port) => startNginxOn(port, api));
+}
+
+/** `startNginx` on `port`, which may turn out taken. */
+async function startNginxOn(port: number, api: string): Promise<Balancer> {
   const shipped = readFileSync(deployFile('nginx/animal-store.conf'), 'utf8');
   let site = shipped;
   for (const [from, to] of [
