@@ -70,6 +70,14 @@ export const RATIOS: readonly {
   // 1.05 or more (apps/api/PERFORMANCE.md); a floor, so it carries no ✓ or ✗.
   { label: 'undone/traced', over: 'undone', under: 'traced', target: () => undefined },
   { label: 'API/limit', over: 'api', under: 'limit', target: () => undefined },
+  // The same recorded answers through Koa with @koa/router and through Fastify: how much of
+  // API/Fastify the frameworks alone account for.
+  {
+    label: 'Koa floor/Fastify floor',
+    over: 'koa-floor',
+    under: 'fastify-floor',
+    target: () => undefined,
+  },
 ];
 
 /** The most RSS a stored pet may cost, bytes. */

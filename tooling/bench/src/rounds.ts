@@ -1,5 +1,5 @@
 import { fixedRate, type RunSummary, saturate } from './load.js';
-import type { ReplayAnswer } from './peers/replay.js';
+import type { ReplayAnswer } from './peers/replay-answers.js';
 import { type BenchRequest, ENDPOINTS, type EndpointId } from './scenario.js';
 import { type ServerChild, type ServerDef, seed, startServer } from './servers.js';
 import type { Settings } from './settings.js';

@@ -4,7 +4,7 @@ import { ENDPOINT_IDS, type EndpointId } from './scenario.js';
 /** Every option: its argument (none for a flag) and its line in `--help`. */
 const OPTIONS = {
   smoke: ['', 'one tiny round against each server: checks that the bench runs (seconds)'],
-  long: ['', 'twice the rounds, each run twice as long (about an hour)'],
+  long: ['', 'twice the rounds, each run twice as long (about two hours)'],
   endpoints: ['LIST', `comma list of ${ENDPOINT_IDS.join(', ')} (default: all)`],
   rounds: ['N', 'interleaved rounds, each of fresh processes (default: 8)'],
   duration: ['S', 'seconds of each measured run (default: 2.5)'],
@@ -23,8 +23,8 @@ const OPTIONS = {
 
 export const HELP = `Usage: pnpm bench [options]
 
-Benchmarks the API (apps/api/dist/main.js) against its Fastify peer and the replay limit, each
-server alone on its core in turn, and prints the tables.
+Benchmarks the API (apps/api/dist/main.js) against its Fastify peer, the replay limit and the
+Koa and Fastify floors, each server alone on its core in turn, and prints the tables.
 
 Options:
 ${Object.entries(OPTIONS)

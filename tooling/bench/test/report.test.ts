@@ -62,7 +62,13 @@ describe('the summary table', () => {
   const text = renderSummary(
     report(
       endpoint('list', { api: [40, 90, 30], traced: [46, 99, 33], fastify: [50, 100, 20] }),
-      endpoint('create', { api: [52, 53, 51], fastify: [50, 50, 50], limit: [26, 26, 26] }),
+      endpoint('create', {
+        api: [52, 53, 51],
+        fastify: [50, 50, 50],
+        limit: [26, 26, 26],
+        'koa-floor': [39, 36, 45],
+        'fastify-floor': [30, 30, 30],
+      }),
     ),
   );
 
@@ -74,6 +80,13 @@ describe('the summary table', () => {
     expect(row(text, 'create', 'API/limit')).toBe(
       '| `create` | API/limit | **2.00** (1.96–2.04) | **2.00** (1.96–2.04) |',
     );
+  });
+
+  it("sets the Koa floor beside the Fastify floor, with no target: the frameworks' own share", () => {
+    expect(row(text, 'create', 'Koa floor/Fastify floor')).toBe(
+      '| `create` | Koa floor/Fastify floor | **1.30** (1.20–1.50) | **1.30** (1.20–1.50) |',
+    );
+    expect(row(text, 'list', 'Koa floor/Fastify floor')).toBe('');
   });
 
   it('marks each ratio against its target: 1.00 for reads, 1.05 for creates, 1.10 for tracing', () => {
