@@ -102,16 +102,25 @@ async function captureAll(server: ServerChild, endpoints: EndpointId[], requests
 }
 
 /**
- * A warm-up at saturation on each read endpoint, before any is measured: a fresh process is
- * still compiling its hot paths, and the first endpoint measured would pay for the code every
- * endpoint shares (the creates are warmed up just before their run).
+ * A warm-up of endpoint `id` at saturation, nothing measured. Creates grow the store: every
+ * server gets the same number of them before its runs.
+ */
+function warmUp(settings: Settings, server: ServerChild, id: EndpointId, requests: BenchRequest[]) {
+  const warmup =
+    id === 'create' ? { ...settings.warmup, amount: settings.createWarmup } : settings.warmup;
+  const { connections, pipelining } = settings;
+  const { expectStatus } = ENDPOINTS[id];
+  return saturate(server, requests, { connections, pipelining, expectStatus, ...warmup });
+}
+
+/**
+ * A warm-up on each read endpoint, before any is measured: a fresh process is still compiling
+ * its hot paths, and the first endpoint measured would pay for the code every endpoint shares
+ * (the creates are warmed up just before their run).
  */
 async function warmReads(settings: Settings, server: ServerChild, requests: Requests) {
   for (const id of settings.endpoints) {
-    if (id === 'create') continue;
-    const { expectStatus } = ENDPOINTS[id];
-    const load = { connections: settings.connections, pipelining: settings.pipelining };
-    await saturate(server, requests[id], { ...load, expectStatus, ...settings.warmup });
+    if (id !== 'create') await warmUp(settings, server, id, requests[id]);
   }
 }
 
@@ -125,12 +134,7 @@ async function runEndpoint(
   const { expectStatus } = ENDPOINTS[endpoint.endpoint];
   const load = { connections: settings.connections, expectStatus };
   const saturated = { ...load, pipelining: settings.pipelining };
-  // Creates grow the store: every server gets the same number of them before its runs.
-  const warmup =
-    endpoint.endpoint === 'create'
-      ? { ...settings.warmup, amount: settings.createWarmup }
-      : settings.warmup;
-  await saturate(server, requests, { ...saturated, ...warmup });
+  await warmUp(settings, server, endpoint.endpoint, requests);
   const saturation = await saturate(server, requests, { ...saturated, ...settings.measure });
   // The API runs first in the first round: its req/s there sets the rate for every server.
   if (endpoint.rate === 0) {
