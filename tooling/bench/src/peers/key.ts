@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Server } from 'node:http';
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -21,3 +22,13 @@ export const listenOn = () => ({
   host: process.env.HOST ?? '127.0.0.1',
   port: Number(process.env.PORT ?? 0),
 });
+
+/** Has `server` listen where the bench says, and stop on `SIGTERM` (its connections cut). */
+export function serveUntilStopped(server: Server): void {
+  const { host, port } = listenOn();
+  server.listen(port, host);
+  process.on('SIGTERM', () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { API_PREFIX } from '@animal-store/contract';
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import { keyCheck, listenOn } from './key.js';
+import { keyCheck, serveUntilStopped } from './key.js';
 import { REFUSAL, recordedAnswers } from './replay-answers.js';
 
 const verify = keyCheck();
@@ -38,10 +38,4 @@ router.get('/pets/:petId', replay);
 const app = new Koa();
 app.use(router.routes());
 
-const server = createServer(app.callback());
-const { host, port } = listenOn();
-server.listen(port, host);
-process.on('SIGTERM', () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-});
+serveUntilStopped(createServer(app.callback()));

@@ -5,7 +5,7 @@
  * answers. Configured by `HOST`, `PORT`, `API_KEY` and `REPLAY`.
  */
 import { createServer } from 'node:http';
-import { keyCheck, listenOn } from './key.js';
+import { keyCheck, serveUntilStopped } from './key.js';
 import { REFUSAL, recordedAnswers } from './replay-answers.js';
 
 const verify = keyCheck();
@@ -23,9 +23,4 @@ const server = createServer(async (req, res) => {
   res.writeHead(answer.status, answer.headers.flat());
   res.end(answer.body);
 });
-const { host, port } = listenOn();
-server.listen(port, host);
-process.on('SIGTERM', () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-});
+serveUntilStopped(server);
