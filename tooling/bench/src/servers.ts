@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { PET_STATUSES, type PetStatus } from '@animal-store/contract';
 import {
   API_MAIN,
-  freePort,
+  onFreePort,
   portAccepts,
   spawnLogged,
   waitUntil,
@@ -159,39 +159,41 @@ export interface StartOptions {
  * returns it once it accepts connections. Its stdout (the access log) goes to /dev/null:
  * written for real, kept nowhere. `BENCH_CPU_PROF=DIR` has it write a V8 CPU profile there.
  */
-export async function startServer(
+export function startServer(
   def: ServerDef,
   { pin, settle }: StartOptions,
   extraEnv: Record<string, string> = {},
 ): Promise<ServerChild> {
-  const port = await freePort();
-  const dir = process.env.BENCH_CPU_PROF;
-  const name = `--cpu-prof-name=${def.name}-${Date.now()}.cpuprofile`;
-  const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, name] : [];
-  const node = [process.execPath, ...profile, ...(def.nodeArgs ?? []), def.script];
-  const [command, ...args] = pin ? ['taskset', '-c', String(SERVER_CPU), ...node] : node;
-  const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port) };
-  const child = spawnLogged(command as string, args, {
-    env: { ...env, ...def.env, ...extraEnv },
-    stdout: 'ignore',
-    keep: 4_000,
+  // On a port free a moment ago, tried again on another when it is taken meanwhile.
+  return onFreePort(async (port) => {
+    const dir = process.env.BENCH_CPU_PROF;
+    const name = `--cpu-prof-name=${def.name}-${Date.now()}.cpuprofile`;
+    const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, name] : [];
+    const node = [process.execPath, ...profile, ...(def.nodeArgs ?? []), def.script];
+    const [command, ...args] = pin ? ['taskset', '-c', String(SERVER_CPU), ...node] : node;
+    const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port) };
+    const child = spawnLogged(command as string, args, {
+      env: { ...env, ...def.env, ...extraEnv },
+      stdout: 'ignore',
+      keep: 4_000,
+    });
+    await waitUntil(child, def.name, async () => (await portAccepts(port)) || undefined);
+    const pid = child.child.pid as number;
+    const status = () => readFileSync(`/proc/${pid}/status`, 'utf8');
+    return {
+      name: def.name,
+      origin: `http://127.0.0.1:${port}`,
+      cpuSeconds: () => processCpuSeconds(pid),
+      idle: () => (settle ? untilIdle(() => processCpuSeconds(pid)) : Promise.resolve()),
+      rssMb: (which = 'VmRSS') =>
+        Number(new RegExp(`^${which}:\\s+(\\d+) kB`, 'm').exec(status())?.[1]) / 1024,
+      signal: (name) => child.child.kill(name),
+      async stderrUntil(text) {
+        await child.untilStderr((stderr) => stderr.includes(text) || undefined);
+      },
+      stop: child.stop,
+    };
   });
-  await waitUntil(child, def.name, async () => (await portAccepts(port)) || undefined);
-  const pid = child.child.pid as number;
-  const status = () => readFileSync(`/proc/${pid}/status`, 'utf8');
-  return {
-    name: def.name,
-    origin: `http://127.0.0.1:${port}`,
-    cpuSeconds: () => processCpuSeconds(pid),
-    idle: () => (settle ? untilIdle(() => processCpuSeconds(pid)) : Promise.resolve()),
-    rssMb: (which = 'VmRSS') =>
-      Number(new RegExp(`^${which}:\\s+(\\d+) kB`, 'm').exec(status())?.[1]) / 1024,
-    signal: (name) => child.child.kill(name),
-    async stderrUntil(text) {
-      await child.untilStderr((stderr) => stderr.includes(text) || undefined);
-    },
-    stop: child.stop,
-  };
 }
 
 /** The n-th seeded pet (1-based): the same on every server, so responses match byte for byte. */

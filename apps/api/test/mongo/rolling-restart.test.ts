@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { uniqueDbName } from '@animal-store/test-db';
-import { freePort, type LoggedProcess, spawnLogged } from '@animal-store/test-support';
+import {
+  type LoggedProcess,
+  onFreePort,
+  portAccepts,
+  spawnLogged,
+  waitUntil,
+} from '@animal-store/test-support';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type ApiProcess, startApiProcess } from '../helpers/processes.js';
@@ -40,6 +46,24 @@ function startApi(port: number): Promise<ApiProcess> {
   });
 }
 
+/** haproxy with the shipped configuration, in front of the API processes on `ports`. */
+async function startHaproxy(front: number, ports: readonly number[]) {
+  const haproxy = spawnLogged('haproxy', ['-f', HAPROXY_CFG, '-db'], {
+    env: {
+      // Debian installs haproxy in /usr/sbin, on root's PATH only.
+      PATH: `${process.env.PATH ?? ''}:/usr/sbin`,
+      HAPROXY_BIND: `127.0.0.1:${front}`,
+      API_SERVER_1: `127.0.0.1:${ports[0]}`,
+      API_SERVER_2: `127.0.0.1:${ports[1]}`,
+      API_SERVER_3: `127.0.0.1:${ports[2]}`,
+    },
+  });
+  children.push(haproxy);
+  // Its output says "Address already in use" when the port was taken meanwhile.
+  await waitUntil(haproxy, 'haproxy', async () => (await portAccepts(front)) || undefined);
+  return { haproxy, front };
+}
+
 /** How many health checks (`GET /readyz`) a process has answered 200. */
 const readyChecks = (api: ApiProcess) =>
   [...api.stdout().matchAll(/"route":"\/readyz","status":200/g)].length;
@@ -51,23 +75,18 @@ async function untilInRotation(api: ApiProcess): Promise<void> {
 
 describe('a rolling restart behind haproxy (deploy/haproxy/haproxy.cfg)', () => {
   it('restarts three processes in turn under load: no failed request, no write lost', async () => {
-    const ports = [await freePort(), await freePort(), await freePort()];
+    // Each on a port free a moment ago, tried again on another when it is taken meanwhile.
     const apis: ApiProcess[] = [];
+    const ports: number[] = [];
     // The first creates the collections and indexes; the others start on them.
-    for (const port of ports) apis.push(await startApi(port));
-    const front = await freePort();
-    const haproxy = spawnLogged('haproxy', ['-f', HAPROXY_CFG, '-db'], {
-      env: {
-        // Debian installs haproxy in /usr/sbin, on root's PATH only.
-        PATH: `${process.env.PATH ?? ''}:/usr/sbin`,
-        HAPROXY_BIND: `127.0.0.1:${front}`,
-        API_SERVER_1: `127.0.0.1:${ports[0]}`,
-        API_SERVER_2: `127.0.0.1:${ports[1]}`,
-        API_SERVER_3: `127.0.0.1:${ports[2]}`,
-      },
-    });
-    children.push(haproxy);
-    // A missing haproxy fails the test (spawn's error), never skips it.
+    for (let n = 0; n < 3; n++) {
+      const started = await onFreePort(async (port) => ({ port, api: await startApi(port) }));
+      apis.push(started.api);
+      ports.push(started.port);
+    }
+    const { haproxy, front } = await onFreePort((port) => startHaproxy(port, ports));
+    // A missing haproxy fails the start above (spawn's error), never skips the test; one that
+    // exits later fails it too.
     const haproxyFailed = haproxy.exited.then(() => {
       throw new Error(`haproxy exited (${haproxy.exitStatus()}): ${haproxy.output()}`);
     });
