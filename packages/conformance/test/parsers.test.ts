@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { retryDelay } from '../src/http/client.js';
 import { fallsOnDay, parseHttpDate, parseStructuredDate, readableDate } from '../src/http/dates.js';
 import { canonicalInteger, integerText, numberText, parseJson } from '../src/http/json.js';
@@ -30,6 +30,30 @@ describe('parseJson', () => {
   it('throws on malformed JSON', () => {
     expect(() => parseJson('{"name": ')).toThrow(SyntaxError);
   });
+
+  it('keeps the literals of a text with white space around every token', () => {
+    const text = ' \t{ "a" :\n0 , "b" : [ 1 , { "c" : -2.50 } ] , "d" : { } }\r\n';
+    const value = parseJson(text) as { b: [number, object] };
+    expect(value).toEqual(JSON.parse(text));
+    expect(numberText(value, 'a')).toBe('0');
+    expect(numberText(value.b[1], 'c')).toBe('-2.50');
+  });
+
+  it('keeps the literal of the last of two members with one name, as JSON.parse keeps its value', () => {
+    expect(numberText(parseJson('{"a":1,"a":"x"}'), 'a')).toBeUndefined();
+    expect(numberText(parseJson('{"a":"x","a":2e0}'), 'a')).toBe('2e0');
+  });
+});
+
+describe('integerText', () => {
+  it('reads a number that parseJson did not parse as its exact integer, or none', () => {
+    expect(integerText({ id: 5 }, 'id')).toBe('5');
+    expect(integerText({ id: -(2 ** 60) }, 'id')).toBe('-1152921504606846976');
+    expect(integerText({ id: 5.5 }, 'id')).toBeUndefined();
+    expect(integerText({ id: '5' }, 'id')).toBeUndefined();
+    expect(integerText(null, 'id')).toBeUndefined();
+    expect(numberText('{"id":1}', 'id')).toBeUndefined();
+  });
 });
 
 describe('canonicalInteger', () => {
@@ -42,6 +66,13 @@ describe('canonicalInteger', () => {
     ['1500e-3', undefined],
     ['15000e-3', '15'],
     ['1.5', undefined],
+    ['-42', '-42'],
+    ['-4.20e1', '-42'],
+    ['1e400', `1${'0'.repeat(400)}`],
+    ['1e401', undefined],
+    ['42x', undefined],
+    ['x42', undefined],
+    ['', undefined],
   ])('reads %s as %s', (literal, expected) => {
     expect(canonicalInteger(literal)).toBe(expected);
   });
@@ -54,6 +85,9 @@ describe('parseHttpDate', () => {
     ['Thursday, 05-Dec-30 00:00:00 GMT', sunset],
     ['Thu Dec  5 00:00:00 2030', sunset],
     ['Thu, 05 Dec 2030 23:59:59 GMT', '2030-12-05T23:59:59.000Z'],
+    ['Thu, 05 Dec 2030 10:59:60 GMT', '2030-12-05T11:00:00.000Z'],
+    ['Sun, 01 Jan 2034 00:00:00 GMT', '2034-01-01T00:00:00.000Z'],
+    ['Sat, 31 Dec 2033 00:00:00 GMT', '2033-12-31T00:00:00.000Z'],
   ])('accepts %s', (value, iso) => {
     expect(parseHttpDate(value)?.toISOString()).toBe(iso);
   });
@@ -64,9 +98,30 @@ describe('parseHttpDate', () => {
     'Thu, 5 Dec 2030 00:00:00 GMT',
     'Thu, 05 Dec 2030 00:00:00 UTC',
     'Thu, 31 Feb 2030 00:00:00 GMT',
+    // 31 February 2030 would be 3 March, a Sunday: the weekday alone does not refuse it.
+    'Sun, 31 Feb 2030 00:00:00 GMT',
+    'Thu, 05 Dec 2030 10:60:00 GMT',
+    'Thu, 05 Dec 2030 10:00:61 GMT',
+    'Thu, 05 Dec 2030 24:00:00 GMT',
+    'Sun Mar  3 00:00:00 2030 GMT',
+    'Thursday, 05-Dec-2030 00:00:00 GMT',
     '1764892800',
   ])('refuses %s', (value) => {
     expect(parseHttpDate(value)).toBeUndefined();
+  });
+});
+
+describe('parseHttpDate with a two-digit year (RFC 850)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('reads a year up to 50 years ahead in this century, and one further ahead in the last', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-11-27T12:00:00Z'), toFake: ['Date'] });
+    expect(parseHttpDate('Saturday, 05-Dec-76 00:00:00 GMT')?.toISOString()).toBe(
+      '2076-12-05T00:00:00.000Z',
+    );
+    expect(parseHttpDate('Monday, 05-Dec-77 00:00:00 GMT')?.toISOString()).toBe(
+      '1977-12-05T00:00:00.000Z',
+    );
   });
 });
 
@@ -78,10 +133,70 @@ describe('readableDate and fallsOnDay', () => {
     ['2030-12-05T23:00:00+01:00', true],
     ['Wed, 04 Dec 2030 23:00:00 GMT', true],
     ['Fri, 06 Dec 2030 12:00:00 GMT', false],
+    [' 2030-12-05 ', true],
+    // The day begins first at UTC+14:00 and ends last at UTC-12:00.
+    ['2030-12-04T10:00:00Z', true],
+    ['2030-12-04T09:59:59Z', false],
+    ['2030-12-06T11:59:59Z', true],
+    ['2030-12-06T12:00:00Z', false],
+    ['2030-12-04T05:00:00-05:00', true],
+    ['2030-12-04T04:59:59-0500', false],
+    ['2030-12-06T17:29:59+05:30', true],
+    ['2030-12-06T17:30:00+05:30', false],
   ])('reads %s as naming 5 December 2030: %s', (value, names) => {
     const date = readableDate(value);
     expect(date).toBeDefined();
     expect(fallsOnDay(date as NonNullable<typeof date>, '2030-12-05')).toBe(names);
+  });
+});
+
+describe('readableDate', () => {
+  const iso = (date: ReturnType<typeof readableDate>) =>
+    date && { ...date, earliest: date.earliest.toISOString(), latest: date.latest.toISOString() };
+
+  it.each([
+    // A date alone: any instant of that day, in any zone.
+    [
+      '2030-12-05',
+      {
+        earliest: '2030-12-04T10:00:00.000Z',
+        latest: '2030-12-06T11:59:59.999Z',
+        day: '2030-12-05',
+      },
+    ],
+    // A date and time without a zone: that time in any zone.
+    [
+      '2030-12-05T10:00',
+      { earliest: '2030-12-04T20:00:00.000Z', latest: '2030-12-05T22:00:00.000Z' },
+    ],
+    [
+      '2030-12-05 10:00:30.25z',
+      { earliest: '2030-12-05T10:00:30.000Z', latest: '2030-12-05T10:00:30.000Z' },
+    ],
+    [
+      '2030-12-05T10:00:00-09:30',
+      { earliest: '2030-12-05T19:30:00.000Z', latest: '2030-12-05T19:30:00.000Z' },
+    ],
+    [
+      'Thu, 05 Dec 2030 10:00:00 GMT',
+      { earliest: '2030-12-05T10:00:00.000Z', latest: '2030-12-05T10:00:00.000Z' },
+    ],
+  ])('reads %s as %j', (value, expected) => {
+    expect(iso(readableDate(value))).toEqual(expected);
+  });
+
+  it.each([
+    '2030-02-31',
+    '2030-13-01',
+    '2030-12-05T10:75:00Z',
+    '2030-12-05T24:00',
+    '2030-12-05T10',
+    '05/12/2030',
+    'x2030-12-05',
+    '2030-12-05x',
+    'tomorrow',
+  ])('refuses %s', (value) => {
+    expect(readableDate(value)).toBeUndefined();
   });
 });
 
@@ -99,6 +214,8 @@ describe('parseStructuredDate', () => {
     '1767225600',
     '@',
     '@1.5',
+    'x@1767225600',
+    '@1767225600x',
     'Thu, 01 Jan 2026 00:00:00 GMT',
   ])('refuses %s', (value) => {
     expect(parseStructuredDate(value)).toBeUndefined();
@@ -113,6 +230,11 @@ describe('linkTargets', () => {
     ['</x>; rel="alternate NEXT"', 'next', ['/x']],
     ['</x>; title="next, please"; rel="prev"', 'next', []],
     ['', 'next', []],
+    [null, 'next', []],
+    [undefined, 'next', []],
+    ['</a>; rel="next"; rel="prev"', 'next', ['/a']],
+    ['</a>; REL=Next, </b>;rel = "next";title=x, </c>', 'next', ['/a', '/b']],
+    ['</a>; rel="\\"next"', 'next', []],
   ])('finds in %j the %s targets', (header, rel, targets) => {
     expect(linkTargets(header, rel)).toEqual(targets);
   });

@@ -90,15 +90,24 @@ export function readableDate(value: string): ReadableDate | undefined {
   if (!m) return undefined;
   const [, year, month, day, hh = '00', mm = '00', ss = '00', zone] = m;
   const local = Date.UTC(Number(year), Number(month) - 1, Number(day), +hh, +mm, +ss);
-  if (Number.isNaN(local) || new Date(local).getUTCDate() !== Number(day)) return undefined;
+  // Date.UTC rolls what is out of range over (month 13, day 31 of February, minute 75): such a
+  // value names no date. A leap second (:60) is a second like the others.
+  const at = new Date(local);
+  const named =
+    at.getUTCMonth() === Number(month) - 1 &&
+    at.getUTCDate() === Number(day) &&
+    +hh < 24 &&
+    +mm < 60 &&
+    +ss < 61;
+  if (!named) return undefined;
   if (zone !== undefined) {
     const offset = /^z$/i.test(zone)
       ? 0
       : (zone.startsWith('-') ? -1 : 1) *
         (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) *
         60_000;
-    const at = new Date(local - offset);
-    return { earliest: at, latest: at };
+    const instant = new Date(local - offset);
+    return { earliest: instant, latest: instant };
   }
   // No zone: any of the world's offsets, UTC-12:00 to UTC+14:00.
   const span = m[4] === undefined ? 86_400_000 - 1 : 0;

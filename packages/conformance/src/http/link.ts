@@ -18,7 +18,9 @@ export function parseLinkHeader(value: string | null | undefined): Link[] {
       const unquoted = trimmed.startsWith('"')
         ? trimmed.slice(1, -1).replace(/\\(.)/g, '$1')
         : trimmed;
-      params.set(name.toLowerCase(), unquoted);
+      const key = name.toLowerCase();
+      // A parameter's first occurrence counts: RFC 8288 §3.3 has parsers ignore a later `rel`.
+      if (!params.has(key)) params.set(key, unquoted);
     }
     links.push({ target, params });
   }
