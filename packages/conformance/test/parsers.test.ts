@@ -134,6 +134,7 @@ describe('readableDate and fallsOnDay', () => {
     ['Wed, 04 Dec 2030 23:00:00 GMT', true],
     ['Fri, 06 Dec 2030 12:00:00 GMT', false],
     [' 2030-12-05 ', true],
+    [' Thu, 05 Dec 2030 10:00:00 GMT ', true],
     // The day begins first at UTC+14:00 and ends last at UTC-12:00.
     ['2030-12-04T10:00:00Z', true],
     ['2030-12-04T09:59:59Z', false],
@@ -189,6 +190,8 @@ describe('readableDate', () => {
     '2030-02-31',
     '2030-13-01',
     '2030-12-05T10:75:00Z',
+    '2030-12-05T10:60:00Z',
+    '2030-12-05T10:00:61Z',
     '2030-12-05T24:00',
     '2030-12-05T10',
     '05/12/2030',
