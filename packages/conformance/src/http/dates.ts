@@ -13,6 +13,32 @@ const RFC850_DATE = new RegExp(
 );
 const ASCTIME_DATE = new RegExp(`^(${DAYS.join('|')}) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
 
+/**
+ * The instant `year-month-day hours:minutes:seconds` UTC (`month` from 0), or undefined when a
+ * part is out of range: `Date.UTC` rolls those over (month 13, 31 February, minute 75) and reads
+ * years 0-99 as 1900-1999, so what it made must give back each part. A leap second (:60) is a
+ * second like the others.
+ */
+function exactUtc(
+  year: number,
+  month: number,
+  day: number,
+  hours: number,
+  minutes: number,
+  seconds: number,
+): Date | undefined {
+  const date = new Date(Date.UTC(year, month, day, hours, minutes, seconds));
+  const exact =
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month &&
+    date.getUTCDate() === day &&
+    hours < 24 &&
+    minutes < 60 &&
+    seconds < 61;
+  return exact ? date : undefined;
+}
+
+/** An HTTP-date's instant, when its parts name one and its weekday is that instant's. */
 function build(
   weekday: number,
   day: string,
@@ -21,17 +47,8 @@ function build(
   time: readonly string[],
 ): Date | undefined {
   const [hours, minutes, seconds] = time.map(Number) as [number, number, number];
-  const monthIndex = MONTHS.indexOf(month);
-  const date = new Date(Date.UTC(year, monthIndex, Number(day), hours, minutes, seconds));
-  const valid =
-    date.getUTCFullYear() === year &&
-    date.getUTCMonth() === monthIndex &&
-    date.getUTCDate() === Number(day) &&
-    hours < 24 &&
-    minutes < 60 &&
-    seconds < 61 &&
-    date.getUTCDay() === weekday;
-  return valid ? date : undefined;
+  const date = exactUtc(year, MONTHS.indexOf(month), Number(day), hours, minutes, seconds);
+  return date?.getUTCDay() === weekday ? date : undefined;
 }
 
 /** Parses an HTTP-date in any of its three forms; undefined when malformed or self-contradictory. */
@@ -89,17 +106,9 @@ export function readableDate(value: string): ReadableDate | undefined {
   const m = ISO_8601.exec(value.trim());
   if (!m) return undefined;
   const [, year, month, day, hh = '00', mm = '00', ss = '00', zone] = m;
-  const local = Date.UTC(Number(year), Number(month) - 1, Number(day), +hh, +mm, +ss);
-  // Date.UTC rolls what is out of range over (month 13, day 31 of February, minute 75): such a
-  // value names no date. A leap second (:60) is a second like the others.
-  const at = new Date(local);
-  const named =
-    at.getUTCMonth() === Number(month) - 1 &&
-    at.getUTCDate() === Number(day) &&
-    +hh < 24 &&
-    +mm < 60 &&
-    +ss < 61;
-  if (!named) return undefined;
+  const at = exactUtc(Number(year), Number(month) - 1, Number(day), +hh, +mm, +ss);
+  if (at === undefined) return undefined;
+  const local = at.getTime();
   if (zone !== undefined) {
     const offset = /^z$/i.test(zone)
       ? 0
