@@ -2,7 +2,14 @@ import { realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FIXTURE_SET_SIZE, fixtureSet, fixtureSetJson, readFixtureSet } from './fixture-set.js';
-import { DEFAULT_NAME_PREFIX, NAME_PREFIX_MAX, NAME_SHAPES, type NameShape } from './fixtures.js';
+import {
+  CHECK_PETS_MAX,
+  DEFAULT_NAME_PREFIX,
+  NAME_PREFIX_MAX,
+  NAME_SHAPES,
+  type NameShape,
+  STORE_TARGET,
+} from './fixtures.js';
 import { Redactor } from './redact.js';
 import { parseReporters, REPORTER_NAMES, type ReporterChoice, renderers } from './report/choose.js';
 import { prettyProgress } from './report/pretty.js';
@@ -46,6 +53,10 @@ Options:
                        (default: the first of them the server accepts)
   --settle-ms N        wait N ms after a write before reading, for servers whose
                        lists lag writes (default 0: reads see writes at once)
+  --max-pets N         create at most N pets (at least ${CHECK_PETS_MAX}: what the checks
+                       themselves create); the store is then filled to ${STORE_TARGET} pets
+                       only as far as N allows, and limits it cannot show are not run
+                       (default: fill a store that shows fewer than ${STORE_TARGET})
   --seed N             seed of the generated cases, to replay a run (default random)
   --timeout-ms N       per-request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
   -v, --version        print the kit version
@@ -53,8 +64,8 @@ Options:
 
 Exit status: 0 PASS: every must check ran and passed
              1 FAIL: a check failed
-             2 the run could not start: usage, connection or configuration (a base
-               URL where no operation answers, a key refused everywhere)
+             2 the run could not start: usage, connection or configuration (no
+               answer at the base URL in the spec's shapes, a key refused everywhere)
              3 INCOMPLETE: nothing failed, but some must checks could not run
                (the report lists each with why)
 `;
@@ -91,7 +102,7 @@ function parse(args: readonly string[], env: CliIo['env']) {
   if (timeout !== undefined && !/^[1-9]\d*$/.test(timeout)) {
     throw new UsageError(`--timeout-ms must be a positive integer, not "${timeout}"`);
   }
-  const count = (name: 'settle-ms' | 'seed') => {
+  const count = (name: 'settle-ms' | 'seed' | 'max-pets') => {
     const raw = values[name];
     if (raw === undefined) return undefined;
     if (!/^\d{1,15}$/.test(raw)) {
@@ -127,6 +138,7 @@ function parse(args: readonly string[], env: CliIo['env']) {
     namePrefix: values['name-prefix'],
     nameShape: values['name-shape'] as NameShape | undefined,
     settleMs: count('settle-ms'),
+    maxPets: count('max-pets'),
     seed: count('seed'),
     timeoutMs: timeout === undefined ? undefined : Number(timeout),
     fixtureSet: values.fixtures === undefined ? undefined : readFixtureSet(values.fixtures),
@@ -171,6 +183,7 @@ function parseOptions(args: readonly string[]) {
       'name-prefix': { type: 'string' },
       'name-shape': { type: 'string' },
       'settle-ms': { type: 'string' },
+      'max-pets': { type: 'string' },
       seed: { type: 'string' },
       'timeout-ms': { type: 'string' },
       fixtures: { type: 'string' },

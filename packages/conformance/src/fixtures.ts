@@ -10,16 +10,43 @@ import type { HttpClient, HttpResponse } from './http/client.js';
 import { integerText } from './http/json.js';
 
 /**
- * How many pets a run creates at most on a server that accepts every valid body it is sent: the
- * samples, the bulk pets and the pets the createPet checks send (a store keeps them all, and a
- * second run on it stays complete as long as its pets stay within a list's reach).
+ * How many pets a store needs for `limit=100` to be judged exactly: one more than the largest
+ * limit. The kit tops a store up to this many when it holds fewer.
  */
-export const MAX_CREATED = 30;
+export const STORE_TARGET = LIMIT_MAX + 1;
+/**
+ * How many pets the checks create at most on a server that accepts every valid body, besides the
+ * pets that fill the store (`STORE_TARGET`): the name-shape probe, the spellings of accepted
+ * bodies, the media types, the repeats and the boundary values the server may accept.
+ */
+export const CHECK_PETS_MAX = 40;
+/**
+ * How many pets a run creates at most, on an empty store and a server that accepts every valid
+ * body: the store filled to `STORE_TARGET` pets (the samples and the bulk pets among them), and
+ * what the checks create besides. On a store that holds `STORE_TARGET` pets or more it creates
+ * at most `SAMPLE_PETS + BULK_PETS + CHECK_PETS_MAX`.
+ */
+export const MAX_CREATED = STORE_TARGET + CHECK_PETS_MAX;
+/** How many sample pets a run creates: one per status, and one without a status. */
+export const SAMPLE_PETS = PET_STATUSES.length + 1;
 /**
  * How many pets the bulk phase creates: with the samples, more than 10 pets to read back (a store
  * that loses one write in ten shows it), and on an empty store more than a default limit of 10.
  */
 export const BULK_PETS = 8;
+/**
+ * The names of the pets that fill the store are this long when the server takes them (the spec
+ * sets no limit), in letters beyond ASCII: a list of 100 of them is well above 16 KiB, so a
+ * server that cuts long answers short shows it. A server that refuses them gets the next length,
+ * then the kit's plain names.
+ */
+export const FILL_NAME_LENGTHS = [200, 64] as const;
+/**
+ * Letters beyond ASCII that fill long names, two and three bytes of UTF-8 each (Latin letters
+ * with accents, CJK characters), unchanged by normalisation: 64 of them make a list of 100 pets
+ * above 16 KiB.
+ */
+export const FILL_LETTERS = 'ñ猫é犬ü鳥';
 /** How many `createPet` requests the bulk phase keeps in flight. */
 export const CREATE_CONCURRENCY = 8;
 
@@ -49,6 +76,11 @@ export interface FixtureOptions {
   readonly namePrefix: string;
   /** How long to wait after a write before reading (servers whose reads lag writes). */
   readonly settleMs: number;
+  /**
+   * The most pets the run may create (`--max-pets`); the store is filled only as far as this
+   * leaves the checks their own pets. Undefined: no cap.
+   */
+  readonly maxPets?: number;
   readonly progress: (message: string) => void;
   /** The shape of every name (default `lower`); `findNameShape` looks for one the server takes. */
   readonly nameShape?: NameShape;
@@ -139,6 +171,17 @@ export class Fixtures {
   /** A lower bound on how many pets exist, once `ensureBulk` has run. */
   knownAtLeast = 0;
   /**
+   * Why the store holds fewer than `STORE_TARGET` pets after `ensureBulk` (a cap, refused
+   * writes), for the limit checks that then cannot judge; undefined when it holds enough.
+   */
+  shortOfTarget?: string;
+  /** The length of the names of the pets that fill the store (0: the kit's plain names). */
+  fillNameLength = 0;
+  /** How many pets with long names the run created to fill the store. */
+  filled = 0;
+  /** True when the server refused every long name the kit tried for the pets that fill it. */
+  longNamesRefused = false;
+  /**
    * Whether the store held no pet before the run: the first list answered before any write
    * (the preflight's) was `200 []`; undefined until one is seen. On an empty store every pet
    * is the run's, so a list shorter than its limit can be judged whole.
@@ -207,11 +250,29 @@ export class Fixtures {
     return categoryIds[this.counter % categoryIds.length] as string;
   }
 
-  /** A well-formed NewPet with a fresh name. */
-  nextPet(status?: PetStatus): SentPet {
+  /** A well-formed NewPet with a fresh name (padded to `length` letters beyond ASCII, when given). */
+  nextPet(status?: PetStatus, length = 0): SentPet {
     const categoryId = this.nextCategoryId();
-    const name = this.nextName();
+    const name = length > 0 ? this.nextLongName(length) : this.nextName();
     return status === undefined ? { name, categoryId } : { name, categoryId, status };
+  }
+
+  /** A fresh name of the run padded to `length` with letters beyond ASCII, in the name shape. */
+  nextLongName(length: number): string {
+    this.counter += 1;
+    const tagged = `${this.namePrefix}${counterLetters(this.counter)}`;
+    const shaped = NAME_SHAPES[this.nameShape](tagged);
+    const fill = FILL_LETTERS.repeat(Math.ceil(length / FILL_LETTERS.length));
+    return NAME_SHAPES[this.nameShape](
+      `${tagged}${fill}`.slice(0, tagged.length + length - shaped.length),
+    );
+  }
+
+  /** How many more pets the run may create under `maxPets`, keeping the checks theirs. */
+  private fillBudget(): number {
+    const { maxPets } = this.options;
+    if (maxPets === undefined) return Number.POSITIVE_INFINITY;
+    return Math.max(0, maxPets - CHECK_PETS_MAX - this.creations);
   }
 
   /** Notes that a request may have written data (reads wait `settleMs` after it). */
@@ -244,17 +305,23 @@ export class Fixtures {
     this.createdIds.add(id);
   }
 
-  /** Sends a well-formed `createPet` and records what was sent; never throws on a bad answer. */
-  async create(status?: PetStatus): Promise<Creation> {
-    const body = this.nextPet(status);
+  /**
+   * Sends a well-formed `createPet` and records what was sent; never throws on a bad answer. A
+   * `probe` of a name padded to `nameLength` may be refused (the spec sets no limit on names, so
+   * a server may set one): such a refusal is not counted among the writes the server refused.
+   */
+  async create(status?: PetStatus, nameLength = 0, probe = false): Promise<Creation> {
+    const body = this.nextPet(status, nameLength);
     const response = await this.http.send({
       method: 'POST',
       path: '/pets',
       rawBody: newPetJson(body),
     });
     const creation: Creation = { sent: body, response };
+    const accepted = response.status >= 200 && response.status <= 299;
+    if (probe && !accepted && response.status < 500) return creation;
     this.tally.sent += 1;
-    if (response.status < 200 || response.status > 299) return creation;
+    if (!accepted) return creation;
     this.tally.accepted += 1;
     const checked = validateSpecPet(response.body);
     const id = integerText(response.body, 'id');
@@ -304,20 +371,65 @@ export class Fixtures {
         if (id !== undefined) visible.add(id);
       }
     }
+    for (const id of this.createdIds) visible.add(id);
     if (!this.readOnly) {
       this.options.progress(
         `creating ${BULK_PETS} pets named ${this.namePrefix}<n>, to read back and to list`,
       );
-      const statuses = Array.from(
-        { length: BULK_PETS },
-        (_, i) => PET_STATUSES[i % PET_STATUSES.length] as PetStatus,
-      );
-      for (let i = 0; i < statuses.length; i += CREATE_CONCURRENCY) {
-        const batch = statuses.slice(i, i + CREATE_CONCURRENCY);
-        const created = await Promise.all(batch.map((status) => this.create(status)));
-        for (const c of created) if (c.id !== undefined) visible.add(c.id);
-      }
+      await this.createMany(BULK_PETS, 0, visible);
+      await this.fill(visible);
     }
     this.knownAtLeast = visible.size;
+    if (visible.size < STORE_TARGET) {
+      this.shortOfTarget ??= this.readOnly
+        ? `the store shows ${visible.size} pets and a read-only run creates none`
+        : `the store shows ${visible.size} pets and the run could create no more`;
+    }
+  }
+
+  /**
+   * Tops the store up to `STORE_TARGET` pets when it shows fewer, within `maxPets`: their names
+   * are as long as the server takes (`FILL_NAME_LENGTHS`), so that lists of them are large.
+   */
+  private async fill(visible: Set<string>): Promise<void> {
+    const wanted = STORE_TARGET - visible.size;
+    if (wanted <= 0) return;
+    const budget = this.fillBudget();
+    if (budget < wanted) {
+      this.shortOfTarget = `--max-pets ${this.options.maxPets} leaves the run ${budget} of the ${wanted} pets that would bring the store (${visible.size} pets) to ${STORE_TARGET}`;
+    }
+    let left = Math.min(wanted, budget);
+    if (left <= 0) return;
+    this.options.progress(
+      `creating up to ${left} pets named ${this.namePrefix}<n>..., to bring the store to ${STORE_TARGET} pets`,
+    );
+    // The longest name the server takes, tried on the first pets.
+    for (const length of FILL_NAME_LENGTHS) {
+      if (left <= 0) break;
+      const probe = await this.create(PET_STATUSES[left % PET_STATUSES.length], length, true);
+      if (probe.id !== undefined) {
+        visible.add(probe.id);
+        left -= 1;
+        this.filled += 1;
+        this.fillNameLength = length;
+        break;
+      }
+    }
+    this.longNamesRefused = this.fillNameLength === 0;
+    await this.createMany(left, this.fillNameLength, visible);
+  }
+
+  /** Creates `count` pets, `CREATE_CONCURRENCY` at a time, statuses in turn; adds their ids. */
+  private async createMany(count: number, nameLength: number, visible: Set<string>) {
+    const statuses = Array.from(
+      { length: count },
+      (_, i) => PET_STATUSES[i % PET_STATUSES.length] as PetStatus,
+    );
+    for (let i = 0; i < statuses.length; i += CREATE_CONCURRENCY) {
+      const batch = statuses.slice(i, i + CREATE_CONCURRENCY);
+      const created = await Promise.all(batch.map((status) => this.create(status, nameLength)));
+      for (const c of created) if (c.id !== undefined) visible.add(c.id);
+      if (nameLength > 0) this.filled += created.filter((c) => c.id !== undefined).length;
+    }
   }
 }

@@ -71,12 +71,27 @@ export function strictJsonProblem(bytes: Uint8Array): string | undefined {
 }
 
 const INT64_LIMIT = 2 ** 63;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 /**
- * Why an integer field is outside int64 as a client holding numbers as doubles sees it (RFC 8259
- * §6), or undefined: 2^63 - 1 and 2^63 are one double, so only what lies beyond is judged.
+ * Why an id is outside int64, read digit for digit from its JSON text, or undefined: the service
+ * assigns ids, so no id it gives may lie outside int64, however a client holds numbers.
  */
-function int64Problem(object: unknown, key: string): string | undefined {
+function idProblem(object: unknown): string | undefined {
+  const exact = integerText(object, 'id');
+  if (exact === undefined) return undefined;
+  const value = BigInt(exact);
+  return value < INT64_MIN || value > INT64_MAX ? `id ${exact} is outside int64` : undefined;
+}
+
+/**
+ * Why a categoryId is outside int64 as a client holding numbers as doubles sees it (RFC 8259
+ * §6), or undefined: the categoryId a Pet shows is the one a client sent, which such a client
+ * cannot tell from its neighbours, so 2^63 - 1 and 2^63, one double, are not told apart.
+ */
+function categoryIdProblem(object: unknown): string | undefined {
+  const key = 'categoryId';
   const literal = numberText(object, key);
   const value = literal === undefined ? (object as Record<string, unknown>)[key] : Number(literal);
   if (typeof value !== 'number') return undefined;
@@ -96,7 +111,7 @@ export function brief(details: readonly ErrorDetail[]): string {
 export function petProblem(value: unknown): string | undefined {
   const checked = validateSpecPet(value);
   if (!checked.ok) return `not a valid Pet: ${brief(checked.details)}`;
-  return int64Problem(value, 'id') ?? int64Problem(value, 'categoryId');
+  return idProblem(value) ?? categoryIdProblem(value);
 }
 
 /** Why the body is not JSON with a JSON Content-Type, or undefined. */
@@ -137,7 +152,8 @@ function petsProblem(res: HttpResponse): string | undefined {
   if (problem !== undefined) return problem;
   if (route.op === 'getPet' && /^[1-9]\d*$/.test(route.petId)) {
     const id = integerText(res.body, 'id');
-    if (id !== route.petId && Number(id) !== Number(route.petId)) return `it is pet ${id}`;
+    // Digit for digit: two int64 ids beyond 2^53 may be one double.
+    if (id !== route.petId) return `it is pet ${id}`;
   }
   return undefined;
 }

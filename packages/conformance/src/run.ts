@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { CheckContext } from './context.js';
 import {
+  CHECK_PETS_MAX,
   DEFAULT_NAME_PREFIX,
   Fixtures,
   NAME_PREFIX_MAX,
@@ -75,6 +76,11 @@ export interface ConformanceOptions {
    * their writes. Without it the kit expects to read its own writes at once.
    */
   readonly settleMs?: number;
+  /**
+   * The most pets the run may create (at least `CHECK_PETS_MAX`, what the checks create): the
+   * store is filled to `STORE_TARGET` pets only as far as it allows. Default: no cap.
+   */
+  readonly maxPets?: number;
   /** Seeds the generated cases (default: random); the report gives it, to replay a run. */
   readonly seed?: number;
   /** Per-request timeout in milliseconds (default 10 000). */
@@ -200,6 +206,16 @@ function parseCount(name: string, value: number | undefined, fallback: number): 
   return value;
 }
 
+function parseMaxPets(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < CHECK_PETS_MAX) {
+    throw new UsageError(
+      `--max-pets must be at least ${CHECK_PETS_MAX}, what the checks themselves may create, not ${value} (--read-only creates none)`,
+    );
+  }
+  return value;
+}
+
 /** A failure's message: the reason, what the server said, and the request to replay. */
 function failureMessage(error: CheckFailed | RequestError, fallback?: HttpResponse): string {
   if (error instanceof RequestError) {
@@ -218,9 +234,16 @@ function failureMessage(error: CheckFailed | RequestError, fallback?: HttpRespon
   ].join('\n');
 }
 
-async function judge(check: Check, ctx: CheckContext): Promise<Verdict> {
+async function judge(
+  check: Check,
+  ctx: CheckContext,
+  writesRefused: string | undefined,
+): Promise<Verdict> {
   if (check.writes && ctx.readOnly) {
     return { outcome: 'skip', message: READ_ONLY_SKIP };
+  }
+  if (check.writes && writesRefused !== undefined) {
+    return { outcome: 'skip', message: writesRefused };
   }
   const seen = ctx.responses.length;
   try {
@@ -256,6 +279,7 @@ interface RunSettings {
   readonly categoryIds: readonly string[];
   readonly namePrefix: string;
   readonly settleMs: number;
+  readonly maxPets: number | undefined;
   readonly nameShape: NameShape | undefined;
   readonly seed: number;
 }
@@ -275,6 +299,7 @@ function settingsOf(options: ConformanceOptions): RunSettings {
     categoryIds: parseCategoryIds(options.categoryIds),
     namePrefix: parseNamePrefix(options.namePrefix),
     settleMs: parseCount('--settle-ms', options.settleMs, 0),
+    maxPets: parseMaxPets(options.maxPets),
     nameShape: parseNameShape(options.nameShape),
     seed: parseCount('--seed', options.seed, randomInt(2 ** 31)),
   };
@@ -316,6 +341,7 @@ function wire(
     categoryIds: settings.categoryIds,
     namePrefix: settings.namePrefix,
     settleMs: settings.settleMs,
+    ...(settings.maxPets === undefined ? {} : { maxPets: settings.maxPets }),
     nameShape: settings.nameShape,
     progress: (message) => progress({ type: 'notice', message }),
   });
@@ -346,12 +372,16 @@ async function preflightRedacted(
 }
 
 /**
- * Without `--name-shape`, finds the shape of name the server accepts before any check writes;
- * throws `ConfigurationError` when it accepts none.
+ * Without `--name-shape`, finds the shape of name the server accepts before any check writes.
+ * When it accepts none, returns why: every check that writes is then left out as not run (the
+ * kit cannot tell a name rule of the server's from a fault), and the rest still judge it.
  */
-async function chooseNameShape(settings: RunSettings, fixtures: Fixtures): Promise<void> {
+async function chooseNameShape(
+  settings: RunSettings,
+  fixtures: Fixtures,
+): Promise<string | undefined> {
   const { nameShape, readOnly, checks, categoryIds } = settings;
-  if (nameShape !== undefined || readOnly || !checks.some((c) => c.writes)) return;
+  if (nameShape !== undefined || readOnly || !checks.some((c) => c.writes)) return undefined;
   // No answer at all is no refusal: the checks report it.
   const { found, tried } = await fixtures.findNameShape().catch((error: unknown) => {
     if (error instanceof RequestError || error instanceof RateLimitedError) {
@@ -359,24 +389,22 @@ async function chooseNameShape(settings: RunSettings, fixtures: Fixtures): Promi
     }
     throw error;
   });
-  if (!found) {
-    throw new ConfigurationError(
-      `createPet refused a pet in every name shape tried: ${tried.join(', ')} (categoryId ${categoryIds.join(', ')}); give a shape the server accepts with --name-shape (${Object.keys(NAME_SHAPES).join(', ')}), or categories it knows with --category-id`,
-    );
-  }
+  if (found) return undefined;
+  return `createPet refused a pet in every name shape tried: ${tried.join(', ')} (categoryId ${categoryIds.join(', ')}); give a shape the server accepts with --name-shape (${Object.keys(NAME_SHAPES).join(', ')}), or categories it knows with --category-id`;
 }
 
 /** Runs the checks in order, reporting each result as it comes. */
 async function runChecks(
   settings: RunSettings,
   ctx: CheckContext,
+  writesRefused: string | undefined,
   progress: (event: ProgressEvent) => void,
 ): Promise<CheckResult[]> {
   const { checks, strict } = settings;
   const results: CheckResult[] = [];
   for (const [index, check] of checks.entries()) {
     const t0 = performance.now();
-    const verdict = await judge(check, ctx);
+    const verdict = await judge(check, ctx, writesRefused);
     const result: CheckResult = {
       id: check.id,
       title: check.title,
@@ -402,7 +430,8 @@ function reportOf(
   results: readonly CheckResult[],
   redactor: Redactor,
 ): ConformanceReport {
-  const { baseUrl, checks, strict, readOnly, seed, categoryIds, namePrefix, settleMs } = settings;
+  const { baseUrl, checks, strict, readOnly, seed, categoryIds, namePrefix, settleMs, maxPets } =
+    settings;
   const count = (outcome: Outcome) => results.filter((r) => r.outcome === outcome).length;
   const summary = {
     passed: count('pass'),
@@ -424,7 +453,7 @@ function reportOf(
     strict,
     readOnly,
     seed,
-    inputs: { categoryIds, namePrefix, settleMs },
+    inputs: { categoryIds, namePrefix, settleMs, ...(maxPets === undefined ? {} : { maxPets }) },
     hints: run.hint === undefined ? [] : [run.hint],
     groups,
     verdict,
@@ -456,9 +485,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const { baseUrl, seed, checks } = settings;
   progress({ type: 'start', baseUrl, runId: run.runId, seed, checks: checks.length });
   if (hint !== undefined) progress({ type: 'notice', message: hint });
-  await chooseNameShape(settings, wiring.fixtures);
+  const writesRefused = await chooseNameShape(settings, wiring.fixtures);
+  if (writesRefused !== undefined) progress({ type: 'notice', message: writesRefused });
 
-  const results = await runChecks(settings, wiring.ctx, progress);
+  const results = await runChecks(settings, wiring.ctx, writesRefused, progress);
   return reportOf(settings, { ...run, hint }, wiring, results, redactor);
 }
 
@@ -509,17 +539,45 @@ function fullVerdictOf(
   return `the run's pets must be within a list's reach for a full verdict, which needs one of: ${ways.map(([way]) => way).join('; ')}. This server lacks ${lacks.join('; ')}`;
 }
 
-/** A status the spec names for a read with the valid key, or a refusal of the key: the route is there. */
-function answered(res: HttpResponse): boolean {
-  return (res.status >= 200 && res.status <= 299) || res.status === 401;
+/** A JSON object that reads as an Error: a string `code` or `message`, or a numeric `status`. */
+export function errorShaped(res: HttpResponse): boolean {
+  const body = res.body as Record<string, unknown> | undefined;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  return (
+    typeof body.code === 'string' ||
+    typeof body.message === 'string' ||
+    typeof body.status === 'number'
+  );
+}
+
+/**
+ * True when `res`, an answer to a read of the preflight, is in one of the spec's shapes for an
+ * operation that is there: a JSON array (listPets) or object (getPet) with a 2xx, a 401, or an
+ * Error-like JSON body with another status. A 404 or 405 says no such route (at a wrong base URL
+ * every path answers so), and for getPet a 404 is also the spec's own answer: neither tells that
+ * the spec's service is there.
+ */
+export function speaksTheSpec(res: HttpResponse, op: 'listPets' | 'getPet'): boolean {
+  if (res.status === 401) return true;
+  if (res.status >= 200 && res.status <= 299) {
+    return op === 'listPets' ? Array.isArray(res.body) : isObject(res.body);
+  }
+  if (res.status === 404 || res.status === 405) return false;
+  return res.status >= 400 && errorShaped(res);
+}
+
+function isObject(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
  * Before the checks, reads `listPets` and `getPet` once each with the valid key (it writes
- * nothing). Throws `ConnectionError` when the server gives no answer, and `ConfigurationError`
- * when neither operation answers as an operation of the spec would (a wrong base URL) or both
- * refuse the key: every check would fail for that one reason. Returns a hint when one answer
- * alone suggests a wrong base URL or key.
+ * nothing); their answers are judged by the oracles like every other. Throws `ConnectionError`
+ * when the server gives no answer, and `ConfigurationError` when no answer is in the spec's
+ * shapes (an HTML page, a redirect elsewhere, a 404 for the list: a wrong base URL) or both
+ * refuse the key: every check would fail for that one reason. Any other server is judged, and
+ * gets PASS, FAIL or INCOMPLETE. Returns a hint when one answer alone suggests a wrong base URL
+ * or key.
  */
 async function preflight(http: HttpClient, baseUrl: string): Promise<string | undefined> {
   try {
@@ -539,7 +597,14 @@ async function preflight(http: HttpClient, baseUrl: string): Promise<string | un
         `the server refuses the API key on every operation (${said}): is it a valid key for ${baseUrl}?`,
       );
     }
-    if (!answered(list) && (get === undefined || !answered(get))) {
+    // A 404 Error for the pet is the spec's own answer once the list route is there.
+    const petNotFound =
+      get?.status === 404 && errorShaped(get) && list.status !== 404 && list.status !== 405;
+    const speaks =
+      speaksTheSpec(list, 'listPets') ||
+      (get !== undefined && speaksTheSpec(get, 'getPet')) ||
+      petNotFound;
+    if (!speaks) {
       throw new ConfigurationError(
         `no operation of the spec answers at ${baseUrl} (${said}): is the base URL right? It ends in the path prefix, such as /v1`,
       );

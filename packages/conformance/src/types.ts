@@ -103,11 +103,13 @@ export interface ConformanceReport {
   readonly readOnly: boolean;
   /** The seed of every generated case: `--seed` replays the run's cases. */
   readonly seed: number;
-  /** What the kit put into the pets it created (`--category-id`, `--name-prefix`, `--settle-ms`). */
+  /** What the kit put into the pets it created (`--category-id`, `--name-prefix`, `--settle-ms`, `--max-pets`). */
   readonly inputs: {
     readonly categoryIds: readonly string[];
     readonly namePrefix: string;
     readonly settleMs: number;
+    /** `--max-pets`, when given. */
+    readonly maxPets?: number;
   };
   /** Things to fix before reading the results, e.g. a key the server refused. */
   readonly hints: readonly string[];

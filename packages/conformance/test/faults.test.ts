@@ -391,6 +391,49 @@ const CAUGHT: readonly [
     {},
     { disposableKey: true },
   ],
+  // The preflight's own answers are judged: a 400 in the spec's shape is a failure, not exit 2.
+  ['answers limit=1 with a 400 Error', 'list-400-on-limit-1', ['listPets.limit-1']],
+  [
+    'answers a NewPet whose name it has seen with that pet again',
+    'create-replays-same-name',
+    ['createPet.each-create-new'],
+  ],
+  [
+    'answers a NewPet it has seen, field for field, with that pet again',
+    'create-replays-same-content',
+    ['createPet.each-create-new'],
+  ],
+  [
+    'refuses Content-Type: application/json; charset=utf-8 with 415',
+    'create-refuses-charset',
+    ['createPet.media-type-spellings'],
+  ],
+  [
+    'refuses the media type in other letter case with 415',
+    'create-media-type-case-sensitive',
+    ['createPet.media-type-spellings'],
+  ],
+  [
+    'answers 429 with a plain-text body',
+    'rate-limit-text-body',
+    ['errors.json-body'],
+    { rateLimitFirst: 2 },
+  ],
+  ['assigns ids beyond int64', 'ids-beyond-int64', ['errors.pet-fields']],
+  [
+    'reads a petId through a double, answering another pet beyond 2^53',
+    'get-reads-id-as-double',
+    ['createPet.readable-by-id', 'errors.pet-fields'],
+    { choices: ['huge-ids'] },
+  ],
+  [
+    'cuts every list answer at 4 KiB',
+    'list-truncates-at-4k',
+    ['listPets.limit-100', 'errors.strict-json'],
+  ],
+  // On a fresh store, which the kit tops up to 101 pets.
+  ['caps every limit at 64', 'list-caps-at-64', ['listPets.every-limit', 'listPets.limit-100']],
+  ['answers 99 pets to limit=100', 'list-limit-100-gives-99', ['listPets.limit-100']],
 ];
 
 /** A check that judges what the whole run sent or got: the `errors` group, the `every-*-shape` ones. */

@@ -1,18 +1,40 @@
-// Misconfiguration reads as misconfiguration: a base URL where no operation of the spec answers,
+// Misconfiguration reads as misconfiguration: a base URL where no answer is in the spec's shapes,
 // or a key refused on every operation, ends the run before the checks with exit 2 and one line.
+// A server that answers in the spec's shapes, however wrongly, is judged: PASS, FAIL, INCOMPLETE.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeServer, startFakeServer } from './support/fake-server.js';
+import type { ConformanceReport } from '../src/index.js';
+import { type FakeServer, type FakeServerOptions, startFakeServer } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
 
 const servers: FakeServer[] = [];
+const pages: Server[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(
+    pages.splice(0).map((p) => {
+      p.closeAllConnections();
+      return new Promise((resolve) => p.close(resolve));
+    }),
+  );
 });
 
-async function server(): Promise<FakeServer> {
-  const started = await startFakeServer();
+async function server(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const started = await startFakeServer(options);
   servers.push(started);
   return started;
+}
+
+/** A web app's catch-all on 127.0.0.1: every path answers 200 with its HTML page. */
+async function htmlApp(): Promise<string> {
+  const app = createServer((_, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><html><body><div id="app"></div></body></html>');
+  });
+  pages.push(app);
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(app.address() as AddressInfo).port}/v1`;
 }
 
 describe.each(['pretty', 'json'])('the preflight (--reporter %s)', (reporter) => {
@@ -46,5 +68,30 @@ describe.each(['pretty', 'json'])('the preflight (--reporter %s)', (reporter) =>
     );
     expect(stderr).not.toContain('not-the-key');
     expect(fake.created()).toBe(0);
+  });
+
+  it('ends a run where every path answers an HTML page with exit 2', async () => {
+    const url = await htmlApp();
+    const { stdout, stderr, exitCode } = await runCli([
+      ...['--base-url', url, '--api-key', 'k', '--reporter', reporter],
+    ]);
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/no operation of the spec answers at .*GET \/pets answered 200/);
+  });
+
+  it('judges a server whose first answer is a 400 Error to limit=1, naming the check, exit 1', async () => {
+    const id = 'listPets.limit-1';
+    const fake = await server({ faults: ['list-400-on-limit-1'] });
+    const args = ['--base-url', fake.baseUrl, '--api-key', fake.apiKey, '--reporter', reporter];
+    const { stdout, stderr, exitCode } = await runCli(args);
+    expect(exitCode, stderr).toBe(1);
+    if (reporter === 'json') {
+      const report = JSON.parse(stdout) as ConformanceReport;
+      expect(report.verdict).toBe('fail');
+      expect(report.results.find((r) => r.id === id)?.outcome).toBe('fail');
+    } else {
+      expect(stdout).toContain(`✗ ${id}`);
+    }
   });
 });

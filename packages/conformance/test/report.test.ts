@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LONG_NAME_LENGTHS, NON_ASCII_TEXT } from '../src/cases/names.js';
 import { caseLevel, fieldCases, NEW_PET_FIELDS } from '../src/cases/new-pet.js';
-import { counterLetters, NAME_MAX, newRunId } from '../src/fixtures.js';
+import { counterLetters, FILL_LETTERS, NAME_MAX, newRunId } from '../src/fixtures.js';
 import { CHECKS, type CheckResult, type ConformanceReport } from '../src/index.js';
 import { type FakeServer, type FakeServerOptions, startFakeServer } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
@@ -122,14 +122,18 @@ describe('the inputs the kit sends', () => {
           : [{ name: JSON.parse(name) as string, categoryId }];
       });
     // The name checks send longer names and names beyond ASCII, tagged the same way.
-    const probes = new Set([...LONG_NAME_LENGTHS.map(String), 'non-ASCII']);
+    const probes = new Set([...LONG_NAME_LENGTHS.map(String), 'non-ASCII', 'fill']);
     const unusual = new Set<string>();
     for (const { name: sent } of created) {
       // The string boundaries: blank names, and tagged names padded or followed by " \ / or controls.
       const name = sent.trim().replace(/("q|\\b|\/s|[\p{Cc}]+)$/u, '');
       if (name === '') continue;
-      expect(name).toMatch(new RegExp(`^x-${runId}[a-z]+(${NON_ASCII_TEXT})?$`, 'u'));
+      // The pets that fill the store: long names, their letters beyond ASCII.
+      expect(name).toMatch(
+        new RegExp(`^x-${runId}[a-z]+(${NON_ASCII_TEXT}|[${FILL_LETTERS}]+)?$`, 'u'),
+      );
       if (name.endsWith(NON_ASCII_TEXT)) unusual.add('non-ASCII');
+      else if (new RegExp(`[${FILL_LETTERS}]$`, 'u').test(name)) unusual.add('fill');
       else if (name.length > NAME_MAX) unusual.add(String(name.length));
     }
     expect(unusual).toEqual(probes);

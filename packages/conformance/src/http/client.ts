@@ -74,6 +74,8 @@ export interface HttpResponse {
   /** When the whole answer had arrived (`performance.now()`). */
   readonly receivedAt?: number;
   readonly ms: number;
+  /** True for a `429` the kit waited out and sent the request again after. */
+  readonly retried?: boolean;
 }
 
 /** A request that got no HTTP answer: it timed out or the connection failed. */
@@ -105,7 +107,10 @@ export interface HttpClientOptions {
   readonly maxRetryWaitMs: number;
   readonly userAgent: string;
   readonly fetch: typeof fetch;
-  /** Called with every final answer (not the 429s that were retried). */
+  /**
+   * Called with every answer: each final one, and each `429` that was retried (`retried: true`),
+   * which the oracles judge like any other.
+   */
   readonly onResponse?: (response: HttpResponse) => void;
   /** Told every `Authorization` value built from the key, to hide it from what the kit writes. */
   readonly redactor?: Redactor;
@@ -170,6 +175,9 @@ export class HttpClient {
         this.options.onResponse?.(response);
         return response;
       }
+      this.options.onResponse?.(
+        attempt >= this.options.maxRetries ? response : { ...response, retried: true },
+      );
       if (attempt >= this.options.maxRetries) {
         throw new RateLimitedError(
           `${request.method} ${response.path} still answered 429 after ${attempt} retries`,

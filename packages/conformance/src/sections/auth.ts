@@ -345,6 +345,7 @@ function shapeOf(res: HttpResponse): { op: Op; key: string } | undefined {
 function shapesSent(ctx: CheckContext, ops: readonly Op[]): HttpResponse[] {
   const byShape = new Map<string, HttpResponse>();
   for (const res of ctx.responses) {
+    if (res.status === 429) continue;
     const shape = shapeOf(res);
     if (shape === undefined || !ops.includes(shape.op)) continue;
     const held = byShape.get(shape.key);

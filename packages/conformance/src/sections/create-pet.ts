@@ -37,6 +37,19 @@ import {
 
 const check = declarer('§2, §4.2');
 
+/**
+ * `application/json` as a client may write it: RFC 9110 §8.3.1 makes type, subtype and parameter
+ * names case-insensitive and lets white space surround the `;` and a parameter value be quoted,
+ * and RFC 8259 §11 gives `charset` no effect on a compliant recipient.
+ */
+export const MEDIA_TYPE_SPELLINGS = [
+  'application/json; charset=utf-8',
+  'application/json;charset=UTF-8',
+  'application/json ; charset="utf-8"',
+  'Application/JSON',
+  'APPLICATION/JSON; CHARSET=UTF-8',
+] as const;
+
 /** A request body `createPet` must refuse with 400, and how to describe it. */
 interface InvalidBody {
   readonly id: string;
@@ -367,8 +380,12 @@ export const createPetSection: SpecSection = {
       statement: 'createPet answers 201 with the created Pet',
       oracle: 'whatever shape a client sends the body in: 201',
       inputs:
-        'a body with Content-Length and chunked; with and without Cache-Control, Accept */*, an axios Accept, a browser User-Agent, Pragma',
-      checks: ['createPet.request-shapes', 'createPet.location-header'],
+        'a body with Content-Length and chunked; with and without Cache-Control, Accept */*, an axios Accept, a browser User-Agent, Pragma; Content-Type application/json with charset=utf-8, in other letter case, with white space around ";" and a quoted parameter value',
+      checks: [
+        'createPet.request-shapes',
+        'createPet.media-type-spellings',
+        'createPet.location-header',
+      ],
     },
   ],
   checks: [
@@ -494,6 +511,29 @@ export const createPetSection: SpecSection = {
           expectPet(res, how);
         }
         return pass(`${shapes.length} request shapes answered 201 with a Pet`);
+      },
+    }),
+    check({
+      id: 'createPet.media-type-spellings',
+      title: `answers 201 with the pet as sent to a NewPet whose Content-Type is application/json in every legal spelling (${MEDIA_TYPE_SPELLINGS.map((m) => JSON.stringify(m)).join(', ')})`,
+      section: '§1, §4.2',
+      async run(ctx) {
+        for (const mediaType of MEDIA_TYPE_SPELLINGS) {
+          const how = `with Content-Type: ${mediaType}`;
+          const sent = ctx.fixtures.nextPet('pending');
+          const res = await ctx.send({
+            method: 'POST',
+            path: '/pets',
+            rawBody: newPetJson(sent),
+            headers: { 'Content-Type': mediaType },
+          });
+          expectStatus(res, 201, how);
+          const problem = difference(expectPet(res, how), sentFields(sent));
+          if (problem !== undefined) fail(`${described(res, how)}: ${problem}`, res);
+        }
+        return pass(
+          `${MEDIA_TYPE_SPELLINGS.length} spellings of application/json answered 201 with the pet as sent`,
+        );
       },
     }),
   ],

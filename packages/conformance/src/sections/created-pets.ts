@@ -2,8 +2,9 @@
 // §4.2, §4.3): judged on the 201 body, on getPet and in lists. Its first checks explain others
 // (a write refused, ids given twice, a pet lost), so they run before the checks that need pets.
 import { LIMIT_MAX, PET_STATUSES } from '@animal-store/contract';
-import type { Creation } from '../fixtures.js';
-import { PetModel } from '../oracles.js';
+import { type Creation, newPetJson } from '../fixtures.js';
+import type { HttpResponse } from '../http/client.js';
+import { PetModel, petProblem, routeOf } from '../oracles.js';
 import { bodyWith } from './create-pet.js';
 import { answers, verdict } from './every-answer.js';
 import { fetchTarget } from './get-pet.js';
@@ -38,6 +39,56 @@ function expectCreated(creation: Creation | undefined, what: string): void {
   if (problem !== undefined) fail(`${described(response, what)}: ${problem}`);
 }
 
+/** A 2xx answer to createPet. */
+function isCreated(res: HttpResponse): boolean {
+  return routeOf(res).op === 'createPet' && res.status >= 200 && res.status <= 299;
+}
+
+/** The ids of the Pets an answer shows (a Pet body, or list entries). */
+function idsShown(res: HttpResponse): string[] {
+  if (res.status < 200 || res.status > 299) return [];
+  const items = Array.isArray(res.body) ? res.body : [res.body];
+  return items.flatMap((item) => {
+    const id = petProblem(item) === undefined ? idOf(item) : undefined;
+    return id === undefined ? [] : [id];
+  });
+}
+
+/**
+ * The creates answered 2xx (without an `Idempotency-Key`) with a pet some answer showed before the
+ * create was sent: a create that returned a pet it already had, not a new one.
+ */
+export function replayedCreates(
+  all: readonly HttpResponse[],
+): { res: HttpResponse; why: string }[] {
+  // The first answer that showed each id, and when it arrived.
+  const firstShown = new Map<string, { at: number; res: HttpResponse }>();
+  for (const res of all) {
+    const at = res.receivedAt ?? 0;
+    for (const id of idsShown(res)) {
+      const known = firstShown.get(id);
+      if (known === undefined || at < known.at) firstShown.set(id, { at, res });
+    }
+  }
+  const offenders: { res: HttpResponse; why: string }[] = [];
+  for (const res of all.filter(isCreated)) {
+    const keyed = Object.keys(res.request.headers ?? {}).some(
+      (name) => name.toLowerCase() === 'idempotency-key',
+    );
+    const id = idOf(res.body);
+    if (keyed || id === undefined || petProblem(res.body) !== undefined) continue;
+    const sentAt = res.sentAt ?? 0;
+    const earlier = firstShown.get(id);
+    if (earlier !== undefined && earlier.at < sentAt) {
+      offenders.push({
+        res,
+        why: `pet ${id}, which ${described(earlier.res)} showed before this create was sent: a create adds a new pet`,
+      });
+    }
+  }
+  return offenders;
+}
+
 /** A created pet is the pet sent, with a unique id the service assigns (spec §2, §4.2, §4.3). */
 export const createdPetsSection: SpecSection = {
   rows: [
@@ -68,6 +119,15 @@ export const createdPetsSection: SpecSection = {
       oracle: 'no two created pets share an id; an id sent in the body never overwrites a pet',
       inputs: 'the run’s pets; a body carrying an existing pet’s id',
       checks: ['createPet.distinct-ids', 'listPets.unique-ids', 'createPet.id-assigned-by-service'],
+    },
+    {
+      section: '§4.2',
+      statement: 'createPet adds a pet',
+      oracle:
+        'every createPet answered 2xx without an Idempotency-Key shows a pet no answer showed before it was sent; the same NewPet sent twice is two pets (or the repeat refused with a 4xx Error)',
+      inputs:
+        'every create of the run, whichever check sent it (re-sends in other JSON spellings and media types included); a fresh NewPet sent twice',
+      checks: ['createPet.each-create-new'],
     },
   ],
   checks: [
@@ -152,6 +212,41 @@ export const createdPetsSection: SpecSection = {
         return pass(`${described(res, how)} answered ${res.status}; pet ${taken.id} is unchanged`);
       },
     }),
+    ...inStage('last', [
+      check({
+        id: 'createPet.each-create-new',
+        title:
+          'every create answered 2xx adds a new pet: the same NewPet sent twice is two pets with distinct ids, and no create (in any spelling or media type) answers a pet shown before it was sent (only an Idempotency-Key may replay)',
+        section: '§4.2',
+        async run(ctx) {
+          const sent = ctx.fixtures.nextPet('sold');
+          const twice: HttpResponse[] = [];
+          for (const how of ['once', 'again']) {
+            const res = await ctx.send({
+              method: 'POST',
+              path: '/pets',
+              rawBody: newPetJson(sent),
+            });
+            if (how === 'again' && res.status >= 400 && res.status <= 499) {
+              // A server may refuse a repeat (unique names): what it may not do is replay it.
+              expectError(res, res.status, 'for the same NewPet sent again');
+              break;
+            }
+            expectStatus(res, 201, `for a NewPet sent ${how}`);
+            const problem = difference(expectPet(res), sentFields(sent));
+            if (problem !== undefined) fail(`${described(res)} (sent ${how}): ${problem}`, res);
+            twice.push(res);
+          }
+          const [first, second] = twice.map((r) => idOf(r.body));
+          if (second !== undefined && first === second) {
+            fail(`the same NewPet sent twice answered 201 with pet ${first} both times`, twice[1]);
+          }
+          const offenders = replayedCreates(ctx.responses);
+          const creates = ctx.responses.filter(isCreated).length;
+          return verdict(offenders, `${creates} creates, each a new pet`);
+        },
+      }),
+    ]),
     check({
       id: 'getPet.returns-pet',
       title: 'answers 200 with the requested pet',

@@ -21,7 +21,7 @@ const check = declarer('§1, §2, §7');
 // whichever check asked. Run alone (`--only errors`) they first provoke a 401 and a 404 so there
 // is something to judge.
 
-/** Every answer of the run so far (a retried 429 is never one of them). */
+/** Every answer of the run so far, each 429 the kit waited out and retried included. */
 export async function answers(ctx: CheckContext): Promise<readonly HttpResponse[]> {
   await ctx.memo('errors: provoke', async () => {
     await ctx.send({ method: 'GET', path: '/pets?limit=1', authorization: null });
@@ -65,7 +65,8 @@ export const everyAnswerSection: SpecSection = {
       statement: 'Every body is JSON',
       oracle:
         'every body the kit receives with a JSON media type is strict RFC 8259 JSON (UTF-8, no byte-order mark, no unescaped control character); every error answer has a JSON body',
-      inputs: 'every request of the run, whichever check sent it',
+      inputs:
+        'every request of the run, whichever check sent it, each 429 the kit waited out included',
       checks: ['errors.strict-json', 'errors.json-body'],
     },
     {
@@ -73,7 +74,8 @@ export const everyAnswerSection: SpecSection = {
       statement:
         'An error answer carries an Error: code, message and status, status the HTTP status',
       oracle: 'every 4xx and 5xx JSON body is an Error whose status equals the HTTP status',
-      inputs: 'every request of the run, whichever check sent it',
+      inputs:
+        'every request of the run, whichever check sent it, each 429 the kit waited out included',
       checks: ['errors.error-schema', 'errors.status-matches'],
     },
     {
@@ -89,7 +91,7 @@ export const everyAnswerSection: SpecSection = {
       section: '§2',
       statement: 'A Pet has id and categoryId (int64), name (string), status (PetStatus, optional)',
       oracle:
-        'every Pet the kit receives (201 bodies, getPet bodies, list entries) has each spec field of its type; integers within int64 as a parser holding doubles sees them',
+        'every Pet the kit receives (201 bodies, getPet bodies, list entries) has each spec field of its type; ids within int64 read digit for digit, categoryIds (what a client sent) as a parser holding doubles sees them',
       inputs: 'every answer of the run that carries a Pet',
       checks: ['errors.pet-fields', 'listPets.returns-pet-array'],
     },

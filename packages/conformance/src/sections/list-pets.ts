@@ -11,10 +11,11 @@ import {
 } from '@animal-store/contract';
 import { headerNames, ordinaryHeaders } from '../cases/headers.js';
 import type { CheckContext } from '../context.js';
+import { FILL_NAME_LENGTHS, STORE_TARGET } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
 import { linkTargets } from '../http/link.js';
 import { laterPages } from '../http/pages.js';
-import { routeOf } from '../oracles.js';
+import { routeOf, strictJsonProblem } from '../oracles.js';
 import { createdSamples, missingPetsCause } from './read-back.js';
 import {
   type DeclaredCheck,
@@ -28,6 +29,7 @@ import {
   fail,
   idOf,
   inStage,
+  notApplicable,
   pass,
   type SpecSection,
   skip,
@@ -116,6 +118,48 @@ function wholeStore(ctx: CheckContext, n: number, res: HttpResponse): boolean {
   return offersNextPages(ctx) && linkTargets(res.headers.get('link'), 'next').length === 0;
 }
 
+/**
+ * Judges one answer to `limit`: fails with more than `limit` pets, or fewer while more are known
+ * to exist. Returns how it was judged (`exact`: `limit` pets; `every`: every pet there is) or,
+ * when fewer pets than `limit` are known, why it cannot be judged.
+ */
+async function judgeLimit(
+  ctx: CheckContext,
+  limit: number,
+  res: HttpResponse,
+): Promise<{ judged: 'exact' | 'every' } | { cannot: string }> {
+  const n = expectPetList(res).length;
+  const known = ctx.fixtures.knownAtLeast;
+  if (n > limit) fail(`${described(res)} returned ${countPets(n)}, more than ${limit}`, res);
+  if (n < limit && known > n) {
+    fail(
+      await withCause(
+        ctx,
+        `${described(res)} returned ${countPets(n)} although at least ${known} exist`,
+      ),
+      res,
+    );
+  }
+  if (n === limit) return { judged: 'exact' };
+  // Every pet there is, while every write of the run stands (else the cause is named below)
+  // and the store holds the pets the kit meant it to (else the limit is not shown at work).
+  const short = ctx.fixtures.shortOfTarget;
+  if (
+    short === undefined &&
+    (await missingPetsCause(ctx)) === undefined &&
+    wholeStore(ctx, n, res)
+  ) {
+    return { judged: 'every' };
+  }
+  const why =
+    (await missingPetsCause(ctx)) ??
+    ctx.fixtures.shortOfTarget ??
+    `only ${known} known to exist${ctx.readOnly ? ' (read-only: the kit created none)' : ''}`;
+  return {
+    cannot: `${described(res)} returned ${countPets(n)}; ${why}, so ${limit} cannot be judged`,
+  };
+}
+
 /** Checks one `limit` value: at most `limit` items, and exactly `limit` when more exist. */
 function limitCheck(limit: number, query: string, id: string, title: string): DeclaredCheck {
   return check({
@@ -125,32 +169,98 @@ function limitCheck(limit: number, query: string, id: string, title: string): De
     async run(ctx) {
       const res = await listAfterData(ctx, query);
       const n = expectPetList(res).length;
-      const known = ctx.fixtures.knownAtLeast;
-      if (n > limit) fail(`${described(res)} returned ${countPets(n)}, more than ${limit}`);
-      if (n < limit && known > n) {
-        fail(
-          await withCause(
-            ctx,
-            `${described(res)} returned ${countPets(n)} although at least ${known} exist`,
-          ),
-        );
-      }
-      // Every pet there is, while every write of the run stands (else the cause is named below).
-      if (n < limit && (await missingPetsCause(ctx)) === undefined && wholeStore(ctx, n, res)) {
+      const judged = await judgeLimit(ctx, limit, res);
+      if ('cannot' in judged) skip(judged.cannot);
+      if (judged.judged === 'every') {
         return pass(
           `${described(res)} returned ${countPets(n)}, every pet there is (${ctx.fixtures.emptyAtStart ? 'the store held none before the run' : 'no next page'})`,
         );
       }
-      if (n < limit) {
-        const why =
-          (await missingPetsCause(ctx)) ??
-          `only ${known} known to exist${ctx.readOnly ? ' (read-only: the kit created none)' : ''}`;
-        skip(`${described(res)} returned ${countPets(n)}; ${why}, so ${limit} cannot be judged`);
-      }
-      return pass(`${described(res)} returned ${countPets(n)} of at least ${known}`);
+      return pass(
+        `${described(res)} returned ${countPets(n)} of at least ${ctx.fixtures.knownAtLeast}`,
+      );
     },
   });
 }
+
+/** Every limit from 1 to 100, each judged like `limitCheck`'s. */
+const everyLimitCheck = check({
+  id: 'listPets.every-limit',
+  title: `each limit from ${LIMIT_MIN} to ${LIMIT_MAX} returns at most that many pets, and exactly that many when more exist`,
+  section: '§4.1, §8',
+  async run(ctx) {
+    await ctx.fixtures.ensureBulk();
+    let exact = 0;
+    const cannot: string[] = [];
+    for (let limit = LIMIT_MIN; limit <= LIMIT_MAX; limit++) {
+      const judged = await judgeLimit(ctx, limit, await ctx.list(`?limit=${limit}`));
+      if ('cannot' in judged) cannot.push(judged.cannot);
+      else if (judged.judged === 'exact') exact += 1;
+    }
+    const [first] = cannot;
+    if (first !== undefined) {
+      skip(`${cannot.length} limits could not be judged, the first: ${first}`);
+    }
+    return pass(
+      `limits ${LIMIT_MIN} to ${LIMIT_MAX}: ${exact} gave exactly that many pets, the rest every pet there is (at least ${ctx.fixtures.knownAtLeast} exist)`,
+    );
+  },
+});
+
+/** The size a list answer of the run must exceed, so that long answers are read whole. */
+export const LARGE_ANSWER_BYTES = 16 * 1024;
+
+/**
+ * A list answer above `LARGE_ANSWER_BYTES`, read whole: strict JSON to its last byte, every item
+ * a Pet, every pet of the run in it as sent. The pets that fill the store carry the longest names
+ * the server takes, so such an answer exists on every run where the server takes long names.
+ */
+const largeAnswerCheck = check({
+  id: 'listPets.large-answer',
+  title: `answers a list above ${LARGE_ANSWER_BYTES / 1024} KiB whole: strict JSON to the last byte, every pet as created`,
+  section: '§1, §4.1',
+  async run(ctx) {
+    await ctx.fixtures.ensureBulk();
+    await ctx.list(`?limit=${LIMIT_MAX}`);
+    for (const status of PET_STATUSES) await ctx.list(statusQuery(status));
+    const large = ctx.responses.filter(
+      (r) =>
+        routeOf(r).op === 'listPets' &&
+        r.status === 200 &&
+        (r.bytes?.length ?? 0) > LARGE_ANSWER_BYTES,
+    );
+    const [first] = large;
+    if (first === undefined) {
+      const { filled, longNamesRefused } = ctx.fixtures;
+      const why =
+        filled > 0
+          ? 'the lists show other pets than the long-named ones the kit filled the store with'
+          : longNamesRefused
+            ? `the server took none of the long names (${FILL_NAME_LENGTHS.join(' or ')} letters) the kit fills a store with, and the spec sets no limit on names`
+            : `the store held ${STORE_TARGET} pets or more already (or --max-pets left none to create), so the kit filled it with none of its long-named pets`;
+      notApplicable(`no list answer of the run reached ${LARGE_ANSWER_BYTES} bytes: ${why}`);
+    }
+    for (const res of large) {
+      const problem = strictJsonProblem(res.bytes as Uint8Array);
+      if (problem !== undefined)
+        fail(`${described(res)} (${res.bytes?.length} bytes): ${problem}`, res);
+      for (const pet of expectPetList(res)) {
+        const id = idOf(pet);
+        const sent = id === undefined ? undefined : ctx.fixtures.sentById.get(id);
+        if (sent !== undefined && pet.name !== sent.name) {
+          fail(
+            `${described(res)} (${res.bytes?.length} bytes) has pet ${id} named ${JSON.stringify(pet.name)}, sent ${JSON.stringify(sent.name)}`,
+            res,
+          );
+        }
+      }
+    }
+    const largest = Math.max(...large.map((r) => r.bytes?.length ?? 0));
+    return pass(
+      `${large.length} list answers above ${LARGE_ANSWER_BYTES} bytes (the largest ${largest}) read whole, every pet of the run as created`,
+    );
+  },
+});
 
 function statusFilterChecks(status: PetStatus): DeclaredCheck[] {
   return [
@@ -344,14 +454,24 @@ export const listPetsSection: SpecSection = {
       oracle:
         'exactly limit pets when more exist, never more; fewer only when they are every match (a store empty before the run, or no next page)',
       inputs:
-        'limit=1, 100, none; each status with limit=1, 2, 100 and with no limit (on the run’s pets, and on a store that held more before the run)',
+        'every limit from 1 to 100, and none; each status with limit=1, 2, 100 and with no limit; on a store the kit tops up to 101 pets when it holds fewer, and on one that held more before the run',
       checks: [
         'listPets.default-limit',
         'listPets.limit-1',
         'listPets.limit-100',
+        'listPets.every-limit',
         'listPets.status-with-limit',
         'listPets.status-default-limit',
       ],
+    },
+    {
+      section: '§1, §4.1',
+      statement: 'A list is a JSON array of Pet, however long',
+      oracle:
+        'a list answer above 16 KiB is strict JSON to its last byte, each of the run’s pets in it as created',
+      inputs:
+        'the pets that fill the store carry the longest names the server takes (200 or 64 letters beyond ASCII), listed with limit=100 and each status',
+      checks: ['listPets.large-answer'],
     },
     {
       section: '§4.1, §8',
@@ -407,6 +527,8 @@ export const listPetsSection: SpecSection = {
       'listPets.limit-100',
       `limit=${LIMIT_MAX} returns exactly ${LIMIT_MAX} pets when more exist`,
     ),
+    everyLimitCheck,
+    largeAnswerCheck,
     ...PET_STATUSES.flatMap(statusFilterChecks),
     check({
       id: 'listPets.one-status-per-pet',

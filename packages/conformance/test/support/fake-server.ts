@@ -118,6 +118,17 @@ export const FAULTS = [
   'create-needs-name-first',
   'create-splits-surrogate-escapes',
   'auth-accepts-real-key-in-query',
+  'list-400-on-limit-1',
+  'create-replays-same-name',
+  'create-replays-same-content',
+  'create-refuses-charset',
+  'create-media-type-case-sensitive',
+  'rate-limit-text-body',
+  'ids-beyond-int64',
+  'get-reads-id-as-double',
+  'list-truncates-at-4k',
+  'list-caps-at-64',
+  'list-limit-100-gives-99',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -253,12 +264,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const requests: { method: string; path: string; body: string }[] = [];
   const pets = new Map<bigint, StoredPet>();
   // Ids read exactly as int64, never through a double.
-  const int64Ids = gap('huge-ids') || gap('ids-from-2-53-minus-2');
-  let nextId = gap('huge-ids')
-    ? 1_790_000_000_000_000_123n
-    : gap('ids-from-2-53-minus-2')
-      ? BigInt(ID_MAX) - 2n
-      : 1n;
+  const int64Ids = gap('huge-ids') || gap('ids-from-2-53-minus-2') || has('ids-beyond-int64');
+  let nextId = has('ids-beyond-int64')
+    ? 2n ** 63n
+    : gap('huge-ids')
+      ? 1_790_000_000_000_000_123n
+      : gap('ids-from-2-53-minus-2')
+        ? BigInt(ID_MAX) - 2n
+        : 1n;
   let creations = 0;
   let stored = 0;
   let rateLimited = 0;
@@ -378,6 +391,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('list-500-on-limit-0') && params.get('limit') === '0') {
       return error(res, 500, 'division by zero', extra);
     }
+    if (has('list-400-on-limit-1') && params.get('limit') === '1') {
+      return error(res, 400, 'limit must be at least 2', extra);
+    }
     const checked = new URLSearchParams(params);
     let clamped: number | undefined;
     if (gap('serves-any-limit') && /^\d+$/.test(params.get('limit') ?? '')) checked.delete('limit');
@@ -411,6 +427,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (parsed.value.after !== undefined) after = BigInt(parsed.value.after);
     if (has('list-default-limit-10') && !params.has('limit')) limit = 10;
     if (has('list-caps-at-50')) limit = Math.min(limit, 50);
+    // A framework's page size cap left in place.
+    if (has('list-caps-at-64')) limit = Math.min(limit, 64);
+    if (has('list-limit-100-gives-99') && limit === LIMIT_MAX) limit = LIMIT_MAX - 1;
     if (has('list-ignores-limit-with-status') && status !== undefined) limit = LIMIT_MAX;
     if (has('list-status-filter-unbounded') && status !== undefined && !params.has('limit')) {
       limit = LIMIT_MAX;
@@ -480,6 +499,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return res.end(`\ufeff${stringify(body)}`);
     }
     const wrapped = has('list-not-array') ? { items: body } : body;
+    if (has('list-truncates-at-4k')) {
+      // The answer copied through one read of a 4 KiB buffer.
+      const cut = Buffer.from(stringify(wrapped)).subarray(0, 4096);
+      res.writeHead(200, { 'content-type': 'application/json', ...headers });
+      return res.end(cut);
+    }
     send(res, has('list-wrong-success-status') ? 203 : 200, wrapped, headers);
   }
 
@@ -496,8 +521,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
           ? send(res, 400, undefined, extra)
           : error(res, status, message, extra),
     });
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim();
+    const header = req.headers['content-type'] ?? '';
+    // RFC 9110 §8.3.1: type and subtype are case-insensitive, parameters may follow.
+    const contentType = header.split(';')[0]?.trim().toLowerCase();
     if (contentType !== 'application/json') return refuse(415, 'send application/json');
+    if (has('create-refuses-charset') && header.includes(';')) {
+      return refuse(415, 'send application/json without parameters');
+    }
+    if (has('create-media-type-case-sensitive') && !header.startsWith('application/json')) {
+      return refuse(415, 'send application/json');
+    }
     if (Buffer.byteLength(raw) > BODY_LIMIT_BYTES) return refuse(413, 'too large');
     // Hand-written parsers that know one spelling of JSON only.
     if (has('create-refuses-unicode-escapes') && /\\u[0-9a-fA-F]{4}/.test(raw)) {
@@ -667,6 +700,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   function createPet(parsed: Parsed, res: ServerResponse, extra: Record<string, string>) {
     if (!parsed.ok) return parsed.fail(res, extra);
     const { ok: _, id, ...fields } = parsed;
+    // Deduplication an ORM or a unique index brings: a body seen before answers its pet again.
+    const same = [...pets.values()].find(
+      (p) =>
+        (has('create-replays-same-name') && p.name === fields.name) ||
+        (has('create-replays-same-content') &&
+          p.name === fields.name &&
+          p.categoryId === fields.categoryId &&
+          (fields.status === undefined || p.status === fields.status)),
+    );
+    if (same !== undefined) return send(res, 201, view(same, true), extra);
     const pet: StoredPet = { id: id ?? nextId, ...fields };
     if (pet.status === undefined && !gap('omits-status')) {
       pet.status = DEFAULT_PET_STATUS;
@@ -700,6 +743,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // int64 ids beyond 2^53: parsed exactly, never through a double.
       if (!/^\d{1,19}$/.test(raw)) return error(res, 400, 'petId must be an integer', extra);
       id = BigInt(raw);
+      if (has('get-reads-id-as-double')) {
+        // The id read through a double: the first pet whose id is that double.
+        const double = Number(raw);
+        id = [...pets.keys()].find((k) => Number(k) === double) ?? id;
+      }
     } else {
       const parsed = parsePetId(raw);
       if (!parsed.ok) {
@@ -757,6 +805,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (options.hang?.(method, path)) return; // never answers
     if (rateLimited < (options.rateLimitFirst ?? 0) || options.alwaysRateLimit?.(method, path)) {
       rateLimited += 1;
+      if (has('rate-limit-text-body')) {
+        // A rate limiter in front of the app, with its own plain-text answer.
+        res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0' });
+        return res.end('Too Many Requests');
+      }
       return error(res, 429, 'slow down', { 'retry-after': '0' });
     }
     if (!url.pathname.startsWith('/v1/')) return error(res, 404, 'no such route');
