@@ -4,6 +4,7 @@ import {
   type Outcome,
   type ProgressEvent,
   READ_ONLY_SKIP,
+  type TrafficSummary,
 } from '../types.js';
 import { groupByCause } from './causes.js';
 import { sectionLinks } from './spec-links.js';
@@ -83,6 +84,25 @@ function failedSection(report: ConformanceReport): string[] {
   return ['', report.strict ? 'Failed' : 'Failed (must)', ...lines];
 }
 
+/** What judged traffic held: its exchanges, and the checks it exercised and did not. */
+function trafficLines(traffic: TrafficSummary): string[] {
+  const left = [
+    traffic.otherHosts > 0 ? `${traffic.otherHosts} with other hosts` : '',
+    traffic.otherPaths > 0 ? `${traffic.otherPaths} of other paths or methods` : '',
+    traffic.notAnswered > 0 ? `${traffic.notAnswered} not answered` : '',
+  ].filter((s) => s !== '');
+  return [
+    `traffic of ${terminalSafe(traffic.source)}: ${plural(traffic.exchanges, 'exchange')}, ${traffic.judged} of the spec's operations judged${left.length === 0 ? '' : ` (left alone: ${left.join(', ')})`}${traffic.bodiesNotRecorded > 0 ? `; ${traffic.bodiesNotRecorded} recorded without their answer's body` : ''}`,
+    ...(traffic.petsChangedBy === undefined
+      ? []
+      : [
+          `${terminalSafe(traffic.petsChangedBy)} may change pets (no operation of the spec): the rules across answers stop there`,
+        ]),
+    `Exercised (${traffic.exercised.length}): ${traffic.exercised.join(', ')}`,
+    `Not exercised (${traffic.notExercised.length}): ${traffic.notExercised.join(', ')}`,
+  ];
+}
+
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -115,7 +135,9 @@ export function renderPretty(report: ConformanceReport): string {
       ? ` (${plural(summary.advisories, 'advisory', 'advisories')} to consider)`
       : '';
   const verdict = {
-    pass: `PASS: every must check ran and passed${leftOut > 0 ? `, except the ${leftOut} that create pets (--read-only)` : ''}${advised}`,
+    pass: report.traffic
+      ? `PASS: no exchange broke a must check${advised}`
+      : `PASS: every must check ran and passed${leftOut > 0 ? `, except the ${leftOut} that create pets (--read-only)` : ''}${advised}`,
     fail: `FAIL: ${plural(summary.failed, failedWhat)} failed`,
     incomplete: `INCOMPLETE: no check failed, but ${notRunSummary(report)} (listed above, with why)`,
   }[report.verdict];
@@ -134,7 +156,11 @@ export function renderPretty(report: ConformanceReport): string {
   const links = cited.flatMap((s) => sectionLinks(s).map((url) => `  ${s}: ${url}`));
   return [
     `Animal Store conformance kit ${report.kit.version}: ${terminalSafe(report.baseUrl)}`,
-    `run ${report.runId}, seed ${report.seed} (--seed ${report.seed} replays its cases), ${plural(report.requests.length, 'request')} in ${seconds} s${report.readOnly ? ', read-only' : ''}${report.strict ? ', strict' : ''}`,
+    ...(report.traffic === undefined
+      ? [
+          `run ${report.runId}, seed ${report.seed} (--seed ${report.seed} replays its cases), ${plural(report.requests.length, 'request')} in ${seconds} s${report.readOnly ? ', read-only' : ''}${report.strict ? ', strict' : ''}`,
+        ]
+      : trafficLines(report.traffic)),
     ...(hints.length === 0 ? [] : ['', ...hints]),
     ...failedSection(report),
     ...(notRunLines.length === 0
@@ -152,7 +178,7 @@ export function renderPretty(report: ConformanceReport): string {
     ...(links.length === 0 ? [] : ['', 'The contract sections cited:', ...links]),
     '',
     `${summary.passed} passed, ${summary.failed} failed, ${plural(summary.advisories, 'advisory', 'advisories')}, ${summary.skipped} skipped`,
-    created,
+    ...(report.traffic === undefined ? [created] : []),
     verdict,
     '',
   ].join('\n');
