@@ -153,6 +153,8 @@ export interface TrafficSummary {
   readonly otherPaths: number;
   /** Requests that got no answer (failed, blocked). */
   readonly notAnswered: number;
+  /** Answers `429`: the spec gives no rate limits, and the kit never judges a 429 (it retries). */
+  readonly rateLimited: number;
   /** Judged exchanges whose answer body was not recorded: only rules on statuses and headers judged them. */
   readonly bodiesNotRecorded: number;
   /** The first request that may change pets (an operation the spec does not give): rules across answers stop there. */

@@ -90,6 +90,7 @@ function trafficLines(traffic: TrafficSummary): string[] {
     traffic.otherHosts > 0 ? `${traffic.otherHosts} with other hosts` : '',
     traffic.otherPaths > 0 ? `${traffic.otherPaths} of other paths or methods` : '',
     traffic.notAnswered > 0 ? `${traffic.notAnswered} not answered` : '',
+    traffic.rateLimited > 0 ? `${traffic.rateLimited} answered 429` : '',
   ].filter((s) => s !== '');
   return [
     `traffic of ${terminalSafe(traffic.source)}: ${plural(traffic.exchanges, 'exchange')}, ${traffic.judged} of the spec's operations judged${left.length === 0 ? '' : ` (left alone: ${left.join(', ')})`}${traffic.bodiesNotRecorded > 0 ? `; ${traffic.bodiesNotRecorded} recorded without their answer's body` : ''}`,

@@ -26,7 +26,7 @@ export interface RecordedExchange {
 }
 
 /** Where an exchange stands towards the spec's operations at a base URL. */
-export type Standing = 'spec' | 'other-host' | 'other-path' | 'not-answered';
+export type Standing = 'spec' | 'other-host' | 'other-path' | 'not-answered' | 'rate-limited';
 
 /** An exchange ready to judge. */
 export interface Exchange {
@@ -117,6 +117,8 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   };
   let standing: Standing = within;
   if (recorded.status === 0) standing = 'not-answered';
+  // The kit retries a 429 and never judges it: the spec gives no rate limits (§7, §8).
+  else if (within === 'spec' && recorded.status === 429) standing = 'rate-limited';
   else if (within === 'spec' && routeOf(res).op === 'other') standing = 'other-path';
   return {
     recorded,

@@ -70,6 +70,7 @@ export class TrafficJudge {
     otherHosts: 0,
     otherPaths: 0,
     notAnswered: 0,
+    rateLimited: 0,
     bodiesNotRecorded: 0,
   };
   private readonly judgedRequests: {
@@ -116,6 +117,7 @@ export class TrafficJudge {
     if (ex.standing !== 'spec') {
       if (ex.standing === 'other-host') this.counts.otherHosts += 1;
       else if (ex.standing === 'other-path') this.counts.otherPaths += 1;
+      else if (ex.standing === 'rate-limited') this.counts.rateLimited += 1;
       else this.counts.notAnswered += 1;
       if (
         ex.standing === 'other-path' &&

@@ -113,6 +113,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       record(0, [], false);
     });
+    // A client that goes away mid-exchange takes the request to the target with it.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
     req.on('data', (chunk: Buffer) => requestChunks.push(chunk));
     req.pipe(upstream);
   };
