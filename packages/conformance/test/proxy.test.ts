@@ -3,10 +3,14 @@
 // Host names the target), prints each violation as it passes, writes the report when stopped by
 // SIGTERM, and that report is the HAR judge's report of the same traffic.
 import { writeFileSync } from 'node:fs';
+import { createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { type StartedProcess, startLogged } from '@animal-store/test-support';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startProxy, TrafficJudge } from '../src/index.js';
 import { startFakeServer } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
 import { harOf, startTcpTap, type TcpTap, type WireMessage } from './support/tcp-tap.js';
@@ -115,5 +119,40 @@ describe('the proxy between the official client and the API', () => {
     expect(proxy.exitStatus()).toBe(1);
     expect(proxy.stdout()).toMatch(/FAIL: 1 must check failed/);
     expect(proxy.stdout() + proxy.stderr()).not.toContain(fake.apiKey);
+  });
+
+  it('judges a compressed answer on its content, and passes the compressed bytes on', async () => {
+    const pets = [1, 2, 3].map((id) => ({ id, name: 'Rex', categoryId: 1 }));
+    const gzipped = gzipSync(JSON.stringify(pets));
+    const server = createServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipped);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    stoppable.push({ stop: () => new Promise((resolve) => server.close(() => resolve())) });
+    const { port } = server.address() as AddressInfo;
+    const target = `http://127.0.0.1:${port}/v1`;
+    const judge = new TrafficJudge({ base: target, source: 'test' });
+    const proxy = await startProxy({ target, onExchange: (e) => void judge.add(e) });
+    stoppable.push({ stop: () => proxy.close() });
+    const raw = await new Promise<Buffer>((resolve, reject) => {
+      // node:http, which leaves the body as it came: fetch would undo the gzip.
+      get(
+        `${proxy.origin}/v1/pets?limit=2`,
+        { headers: { authorization: 'Bearer k3y-of-test' } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks)));
+        },
+      ).on('error', reject);
+    });
+    expect(raw.equals(gzipped)).toBe(true);
+    await proxy.close();
+    const report = await judge.report();
+    const outcome = (id: string) => report.results.find((r) => r.id === id)?.outcome;
+    expect(outcome('listPets.at-most-limit')).toBe('fail');
+    expect(outcome('errors.strict-json')).toBe('pass');
+    expect(outcome('errors.pet-fields')).toBe('pass');
   });
 });

@@ -10,6 +10,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { HeaderLine, RecordedExchange } from './exchange.js';
 
 export interface ProxyOptions {
@@ -28,6 +29,36 @@ export interface RunningProxy {
   readonly origin: string;
   /** Stops listening, ends idle connections, and resolves once every open exchange is done. */
   close(): Promise<void>;
+}
+
+const DECODERS: Readonly<Record<string, (bytes: Buffer) => Buffer>> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * The body as the judge reads it: with its Content-Encoding (RFC 9110 §8.4) taken off, as a HAR
+ * holds it. Forwarded as it came; undefined (not judged) when an encoding cannot be undone.
+ */
+function decoded(body: Buffer, lines: readonly HeaderLine[]): Uint8Array | undefined {
+  const header = lines.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1] ?? '';
+  const codings = header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  let bytes = body;
+  try {
+    for (const coding of codings.reverse()) {
+      const decode = DECODERS[coding];
+      if (decode === undefined) return undefined;
+      bytes = decode(bytes);
+    }
+  } catch {
+    return undefined;
+  }
+  return new Uint8Array(bytes);
 }
 
 /** `rawHeaders` (name, value, name, value…) as lines. */
@@ -65,6 +96,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       open.delete(finished);
       done();
       const body = Buffer.concat(requestChunks);
+      const answer = kept ? decoded(Buffer.concat(responseChunks), responseLines) : undefined;
       options.onExchange({
         method: req.method ?? 'GET',
         url,
@@ -72,7 +104,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         ...(body.length > 0 ? { requestBody: body.toString('utf8') } : {}),
         status,
         responseHeaders: responseLines,
-        ...(kept ? { responseBody: new Uint8Array(Buffer.concat(responseChunks)) } : {}),
+        ...(answer === undefined ? {} : { responseBody: answer }),
         sentAt,
         receivedAt: Date.now(),
       });
