@@ -55,7 +55,7 @@ function har(name: string, entries: Entry[]): string {
           ...Object.entries(e.headers ?? {}).map(([name, value]) => ({ name, value })),
         ],
         content: e.noBody
-          ? { size: -1, mimeType: 'application/json' }
+          ? { size: 120, mimeType: 'application/json', text: '' }
           : { text: e.text ?? JSON.stringify(e.body) },
       },
     };

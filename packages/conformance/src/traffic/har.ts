@@ -21,7 +21,11 @@ interface HarEntry {
   readonly response?: {
     readonly status?: unknown;
     readonly headers?: unknown;
-    readonly content?: { readonly text?: unknown; readonly encoding?: unknown };
+    readonly content?: {
+      readonly text?: unknown;
+      readonly encoding?: unknown;
+      readonly size?: unknown;
+    };
   };
 }
 
@@ -32,9 +36,13 @@ function headerLines(value: unknown): HeaderLine[] {
   );
 }
 
-/** The bytes of a HAR text (`encoding: base64` or plain text), or undefined when none was kept. */
-function bytesOf(text: unknown, encoding: unknown): Uint8Array | undefined {
+/**
+ * The bytes of a HAR text (`encoding: base64` or plain text), or undefined when none was kept: no
+ * text, or an empty one for a body whose `size` says it had bytes (a recorder that dropped it).
+ */
+function bytesOf(text: unknown, encoding: unknown, size?: unknown): Uint8Array | undefined {
   if (typeof text !== 'string') return undefined;
+  if (text === '' && typeof size === 'number' && size > 0) return undefined;
   return encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
 }
 
@@ -58,7 +66,11 @@ function entryOf(entry: HarEntry, n: number): RecordedExchange {
     ...(body === undefined ? {} : { requestBody: new TextDecoder().decode(body) }),
     status,
     responseHeaders: headerLines(response?.headers),
-    responseBody: bytesOf(response?.content?.text, response?.content?.encoding),
+    responseBody: bytesOf(
+      response?.content?.text,
+      response?.content?.encoding,
+      response?.content?.size,
+    ),
     sentAt,
     receivedAt: sentAt + time,
   };
