@@ -89,15 +89,14 @@ const created: Entry = {
 
 describe('judge --har leaves alone what the spec does not speak of', () => {
   it('counts other hosts, other paths and 429s, and judges none of them', async () => {
-    const { report, exitCode, stdout } = await judge(
-      har('others', [
-        { url: 'http://elsewhere.example/v1/pets', status: 500, text: 'boom' },
-        { url: `${BASE}/health`, status: 503, text: 'starting' },
-        { method: 'OPTIONS', url: `${BASE}/pets`, status: 204, text: '' },
-        { url: `${BASE}/pets?limit=1`, status: 429, text: 'slow down' },
-        { url: `${BASE}/pets?limit=1&api_key=url-key-9876543210`, status: 200, body: [rex] },
-      ]),
-    );
+    const file = har('others', [
+      { url: 'http://elsewhere.example/v1/pets', status: 500, text: 'boom' },
+      { url: `${BASE}/health`, status: 503, text: 'starting' },
+      { method: 'OPTIONS', url: `${BASE}/pets`, status: 204, text: '' },
+      { url: `${BASE}/pets?limit=1`, status: 429, text: 'slow down' },
+      { url: `${BASE}/pets?limit=1&api_key=url-key-9876543210`, status: 200, body: [rex] },
+    ]);
+    const { report, exitCode, stdout } = await judge(file);
     expect(failed(report)).toEqual([]);
     expect(exitCode).toBe(0);
     expect(report.traffic).toMatchObject({
@@ -109,6 +108,13 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     });
     expect(stdout).not.toContain('url-key-9876543210');
     expect(stdout).not.toContain('har-key-0123456789');
+    // The Markdown report (a job summary) says what the traffic held and exercised too.
+    const markdown = await runCli(['judge', '--har', file, '--reporter', 'markdown']);
+    expect(markdown.stdout).toMatch(
+      /\n- traffic of HAR file .*others\.har: 5 exchanges, 1 of the spec's operations judged \(left alone: 1 with other hosts, 2 of other paths or methods, 1 answered 429\)\n/,
+    );
+    expect(markdown.stdout).toMatch(/\n- Exercised \(\d+\): .*listPets\.at-most-limit/);
+    expect(markdown.stdout).not.toContain('url-key-9876543210');
   });
 
   it('stops relating answers once the traffic holds an operation that may change pets', async () => {

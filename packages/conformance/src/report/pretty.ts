@@ -4,10 +4,10 @@ import {
   type Outcome,
   type ProgressEvent,
   READ_ONLY_SKIP,
-  type TrafficSummary,
 } from '../types.js';
 import { groupByCause } from './causes.js';
 import { sectionLinks } from './spec-links.js';
+import { trafficLines } from './traffic.js';
 import { notRunIds, notRunSummary } from './verdict.js';
 
 const MARK: Record<Outcome, string> = { pass: '✓', fail: '✗', advisory: '!', skip: '-' };
@@ -84,26 +84,6 @@ function failedSection(report: ConformanceReport): string[] {
   return ['', report.strict ? 'Failed' : 'Failed (must)', ...lines];
 }
 
-/** What judged traffic held: its exchanges, and the checks it exercised and did not. */
-function trafficLines(traffic: TrafficSummary): string[] {
-  const left = [
-    traffic.otherHosts > 0 ? `${traffic.otherHosts} with other hosts` : '',
-    traffic.otherPaths > 0 ? `${traffic.otherPaths} of other paths or methods` : '',
-    traffic.notAnswered > 0 ? `${traffic.notAnswered} not answered` : '',
-    traffic.rateLimited > 0 ? `${traffic.rateLimited} answered 429` : '',
-  ].filter((s) => s !== '');
-  return [
-    `traffic of ${terminalSafe(traffic.source)}: ${plural(traffic.exchanges, 'exchange')}, ${traffic.judged} of the spec's operations judged${left.length === 0 ? '' : ` (left alone: ${left.join(', ')})`}${traffic.bodiesNotRecorded > 0 ? `; ${traffic.bodiesNotRecorded} recorded without their answer's body` : ''}`,
-    ...(traffic.petsChangedBy === undefined
-      ? []
-      : [
-          `${terminalSafe(traffic.petsChangedBy)} may change pets (no operation of the spec): the rules across answers stop there`,
-        ]),
-    `Exercised (${traffic.exercised.length}): ${traffic.exercised.join(', ')}`,
-    `Not exercised (${traffic.notExercised.length}): ${traffic.notExercised.join(', ')}`,
-  ];
-}
-
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -161,7 +141,7 @@ export function renderPretty(report: ConformanceReport): string {
       ? [
           `run ${report.runId}, seed ${report.seed} (--seed ${report.seed} replays its cases), ${plural(report.requests.length, 'request')} in ${seconds} s${report.readOnly ? ', read-only' : ''}${report.strict ? ', strict' : ''}`,
         ]
-      : trafficLines(report.traffic)),
+      : trafficLines(report.traffic).map((l) => terminalSafe(l))),
     ...(hints.length === 0 ? [] : ['', ...hints]),
     ...failedSection(report),
     ...(notRunLines.length === 0
