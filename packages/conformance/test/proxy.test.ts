@@ -3,7 +3,7 @@
 // Host names the target), prints each violation as it passes, writes the report when stopped by
 // SIGTERM, and that report is the HAR judge's report of the same traffic.
 import { writeFileSync } from 'node:fs';
-import { createServer, get } from 'node:http';
+import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,18 @@ async function startKitProxy(target: string, ...more: string[]): Promise<Started
   return proxy;
 }
 
+/** Listens with `server` on 127.0.0.1, and starts the proxy (from the library) in front of it. */
+async function proxyInFront(server: Server) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stoppable.push({ stop: () => new Promise((resolve) => server.close(() => resolve())) });
+  const { port } = server.address() as AddressInfo;
+  const target = `http://127.0.0.1:${port}/v1`;
+  const judge = new TrafficJudge({ base: target, source: 'test' });
+  const proxy = await startProxy({ target, onExchange: (e) => void judge.add(e) });
+  stoppable.push({ stop: () => proxy.close() });
+  return { judge, proxy };
+}
+
 /** The request head with its Host line, the one the proxy sets to the target, set aside. */
 const withoutHost = (m: WireMessage) => m.head.replace(/\r\nHost: [^\r]*/i, '\r\nHost: (set)');
 
@@ -67,6 +79,9 @@ describe('the proxy between the official client and the API', () => {
     const received = apiSide.exchanges();
     expect(sent.length).toBeGreaterThanOrEqual(10);
     expect(received.length).toBe(sent.length);
+    // Keep-alive both ways: connections carried several exchanges each.
+    expect(clientSide.connections()).toBeLessThan(sent.length);
+    expect(apiSide.connections()).toBeLessThan(received.length);
     for (const [i, atClient] of sent.entries()) {
       const atApi = received[i] as (typeof received)[number];
       // Requests: every header line as the client wrote it (Host aside), the body byte for byte.
@@ -128,13 +143,7 @@ describe('the proxy between the official client and the API', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(gzipped);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    stoppable.push({ stop: () => new Promise((resolve) => server.close(() => resolve())) });
-    const { port } = server.address() as AddressInfo;
-    const target = `http://127.0.0.1:${port}/v1`;
-    const judge = new TrafficJudge({ base: target, source: 'test' });
-    const proxy = await startProxy({ target, onExchange: (e) => void judge.add(e) });
-    stoppable.push({ stop: () => proxy.close() });
+    const { judge, proxy } = await proxyInFront(server);
     const raw = await new Promise<Buffer>((resolve, reject) => {
       // node:http, which leaves the body as it came: fetch would undo the gzip.
       get(
@@ -154,5 +163,34 @@ describe('the proxy between the official client and the API', () => {
     expect(outcome('listPets.at-most-limit')).toBe('fail');
     expect(outcome('errors.strict-json')).toBe('pass');
     expect(outcome('errors.pet-fields')).toBe('pass');
+  });
+
+  it('streams an answer: its first bytes reach the client while the target holds the rest', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = createServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[{"id":1,"name":"Rex","categoryId":1}');
+      void held.then(() => res.end(']'));
+    });
+    const { judge, proxy } = await proxyInFront(server);
+    const body = await new Promise<string>((resolve, reject) => {
+      get(`${proxy.origin}/v1/pets`, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          // The first piece came through before the target finished: now let it finish.
+          if (text === '') release();
+          text += chunk;
+        });
+        res.on('end', () => resolve(text));
+      }).on('error', reject);
+    });
+    expect(body).toBe('[{"id":1,"name":"Rex","categoryId":1}]');
+    await proxy.close();
+    const report = await judge.report();
+    expect(report.results.find((r) => r.id === 'errors.pet-fields')?.outcome).toBe('pass');
   });
 });

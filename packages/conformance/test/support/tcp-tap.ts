@@ -26,6 +26,8 @@ export interface TcpTap {
   readonly origin: string;
   /** Every exchange so far, in the order the requests began. */
   exchanges(): WireExchange[];
+  /** How many connections were opened to it. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -141,6 +143,7 @@ export async function startTcpTap(target: string): Promise<TcpTap> {
   const { port: own } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${own}`,
+    connections: () => connections.length,
     exchanges() {
       const all: (WireExchange & { seq: number })[] = [];
       for (const { up, down, seq } of connections) {
