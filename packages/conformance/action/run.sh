@@ -18,6 +18,7 @@
 #   CONFORMANCE_FIXTURES      a pet set loaded into the server (--fixtures FILE)
 #   CONFORMANCE_SETTLE_MS     wait after a write before reading (--settle-ms)
 #   CONFORMANCE_TIMEOUT_MS    per-request timeout (--timeout-ms)
+#   CONFORMANCE_EXPECT_FAIL   checks the server is known to fail, with reasons (--expect-fail FILE)
 #   CONFORMANCE_JUNIT, CONFORMANCE_HTML  where the reports go (default conformance-junit.xml,
 #                             conformance.html); missing folders are created
 #   CONFORMANCE_COMMAND       the kit's command (default: the kit of the action's own version,
@@ -86,6 +87,7 @@ args=(--base-url "$CONFORMANCE_BASE_URL" --reporter "pretty,junit:$junit,html:$h
 [ -z "${CONFORMANCE_FIXTURES:-}" ] || args+=(--fixtures "$CONFORMANCE_FIXTURES")
 [ -z "${CONFORMANCE_SETTLE_MS:-}" ] || args+=(--settle-ms "$CONFORMANCE_SETTLE_MS")
 [ -z "${CONFORMANCE_TIMEOUT_MS:-}" ] || args+=(--timeout-ms "$CONFORMANCE_TIMEOUT_MS")
+[ -z "${CONFORMANCE_EXPECT_FAIL:-}" ] || args+=(--expect-fail "$CONFORMANCE_EXPECT_FAIL")
 
 # stderr goes to the log as it comes, and to a file for the summary of a run that could not start.
 { "${command[@]}" "${args[@]}" 2>&1 1>&3 3>&- | tee "$work/stderr" >&2; } 3>&1

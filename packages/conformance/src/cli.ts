@@ -1,6 +1,7 @@
 import { realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { applyExpectations, readExpectations } from './expectations.js';
 import { FIXTURE_SET_SIZE, fixtureSet, fixtureSetJson, readFixtureSet } from './fixture-set.js';
 import {
   CHECK_PETS_MAX,
@@ -14,6 +15,7 @@ import { Redactor } from './redact.js';
 import { parseReporters, REPORTER_NAMES, type ReporterChoice, renderers } from './report/choose.js';
 import { prettyProgress } from './report/pretty.js';
 import { ConformanceError, DEFAULT_TIMEOUT_MS, runConformance, UsageError } from './run.js';
+import { judgeCommand, proxyCommand } from './traffic/cli.js';
 import { EXIT_STATUS, GROUPS } from './types.js';
 import { KIT_VERSION } from './version.js';
 
@@ -22,10 +24,14 @@ const NAME = 'animal-store-conformance';
 /** The usage text `--help` prints. */
 export const HELP = `Usage: ${NAME} --base-url URL --api-key KEY [options]
        ${NAME} fixtures [--category-id ID]
+       ${NAME} judge --har FILE [--base-url URL] [--reporter …] [--strict] [--expect-fail FILE]
+       ${NAME} proxy --target URL [--port N] [--host H] [--reporter …] [--strict] [--expect-fail FILE]
 
 Checks that an Animal Store server behaves as the specification says. \`fixtures\`
 prints a set of ${FIXTURE_SET_SIZE} pets (JSON NewPets, statuses in turn) to load into a
-server for --read-only --fixtures runs.
+server for --read-only --fixtures runs. \`judge\` holds the exchanges of a HAR file to the
+same checks, \`proxy\` the live traffic it forwards unchanged to --target (127.0.0.1 and a free
+port unless --host and --port say otherwise; the report comes when it is stopped).
 
 Options:
   --base-url URL       the server's base address, ending in /v1 (required)
@@ -59,6 +65,9 @@ Options:
                        (default: fill a store that shows fewer than ${STORE_TARGET})
   --seed N             seed of the generated cases, to replay a run (default random)
   --timeout-ms N       per-request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})
+  --expect-fail FILE   checks the server is known to fail, one \`check-id reason\` a line
+                       (# comments): the run passes when exactly those fail, and fails
+                       on a listed check that now passes (remove its line)
   -v, --version        print the kit version
   -h, --help           print this help
 
@@ -142,6 +151,8 @@ function parse(args: readonly string[], env: CliIo['env']) {
     seed: count('seed'),
     timeoutMs: timeout === undefined ? undefined : Number(timeout),
     fixtureSet: values.fixtures === undefined ? undefined : readFixtureSet(values.fixtures),
+    expectations:
+      values['expect-fail'] === undefined ? undefined : readExpectations(values['expect-fail']),
   };
 }
 
@@ -187,6 +198,7 @@ function parseOptions(args: readonly string[]) {
       seed: { type: 'string' },
       'timeout-ms': { type: 'string' },
       fixtures: { type: 'string' },
+      'expect-fail': { type: 'string' },
       version: { type: 'boolean', short: 'v' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -207,19 +219,22 @@ export async function main(args: readonly string[], given: CliIo = processIo): P
       io.stdout(fixturesCommand(args.slice(1)));
       return 0;
     }
+    if (args[0] === 'judge') return await judgeCommand(args.slice(1), io);
+    if (args[0] === 'proxy') return await proxyCommand(args.slice(1), io);
     const options = parse(args, io.env);
     if (options.kind === 'run') redactor.add(options.apiKey);
     if (options.kind === 'help' || options.kind === 'version') {
       io.stdout(options.kind === 'help' ? HELP : `${KIT_VERSION}\n`);
       return 0;
     }
-    const { reporters, ...run } = options;
+    const { reporters, expectations, ...run } = options;
     const toStdout = reporters.find((r) => r.file === undefined) as ReporterChoice;
-    const report = await runConformance({
+    const ran = await runConformance({
       ...run,
       fetch: io.fetch,
       onProgress: toStdout.name === 'pretty' ? prettyProgress(io.stderr) : undefined,
     });
+    const report = expectations === undefined ? ran : applyExpectations(ran, expectations).report;
     for (const { name, file } of reporters) {
       const text = redactor.text(renderers[name](report));
       if (file === undefined) io.stdout(text);

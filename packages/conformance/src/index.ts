@@ -1,4 +1,10 @@
 export type { CheckContext } from './context.js';
+export {
+  applyExpectations,
+  type Expectations,
+  parseExpectations,
+  readExpectations,
+} from './expectations.js';
 export { RateLimitedError, RequestError } from './http/client.js';
 export { type MatrixRow, SPEC_MATRIX } from './matrix.js';
 export { renderCheckTable } from './report/check-table.js';
@@ -24,6 +30,10 @@ export {
   specOpenApiDocument,
   specOpenApiDocument30,
 } from './spec-openapi.js';
+export type { RecordedExchange } from './traffic/exchange.js';
+export { parseHar, readHar } from './traffic/har.js';
+export { judgeTraffic, TrafficJudge, type TrafficJudgeOptions } from './traffic/judge.js';
+export { type ProxyOptions, type RunningProxy, startProxy } from './traffic/proxy.js';
 export type {
   Check,
   CheckResult,
@@ -36,6 +46,7 @@ export type {
   RequestRecord,
   RunVerdict,
   Summary,
+  TrafficSummary,
   Verdict,
 } from './types.js';
 export { EXIT_STATUS, GROUPS } from './types.js';

@@ -138,6 +138,32 @@ export interface ConformanceReport {
     readonly ids: readonly string[];
   };
   readonly requests: readonly RequestRecord[];
+  /** When the report judges traffic the kit did not send (`judge --har`, `proxy`): what it held. */
+  readonly traffic?: TrafficSummary;
+}
+
+/** What judged traffic held, and which checks it exercised. */
+export interface TrafficSummary {
+  /** Where it came from: a HAR file, or the proxy and its target. */
+  readonly source: string;
+  /** Every exchange seen. */
+  readonly exchanges: number;
+  /** Exchanges of the spec's operations below the base URL: the ones judged. */
+  readonly judged: number;
+  /** Exchanges with other hosts, or other paths and methods of this one: counted, left alone. */
+  readonly otherHosts: number;
+  readonly otherPaths: number;
+  /** Requests that got no answer (failed, blocked). */
+  readonly notAnswered: number;
+  /** Answers `429`: the spec gives no rate limits, and the kit never judges a 429 (it retries). */
+  readonly rateLimited: number;
+  /** Judged exchanges whose answer body was not recorded: only rules on statuses and headers judged them. */
+  readonly bodiesNotRecorded: number;
+  /** The first request that may change pets (an operation the spec does not give): rules across answers stop there. */
+  readonly petsChangedBy?: string;
+  /** The checks some exchange exercised, and those none did. */
+  readonly exercised: readonly string[];
+  readonly notExercised: readonly string[];
 }
 
 /** Progress of a run, for reporters that show it while it goes. */

@@ -107,6 +107,20 @@ describe('the GitHub Action', () => {
     }
   });
 
+  it('passes the step when exactly the checks of expect-fail fail', async () => {
+    const listed = join(dir, 'known-failures.txt');
+    writeFileSync(listed, '# ours\ngetPet.not-found  our router answers 400 (TICKET-9)\n');
+    const step = await runStep({
+      ...(await inputs({ faults: ['get-400-for-absent'] })),
+      CONFORMANCE_ONLY: 'getPet',
+      CONFORMANCE_EXPECT_FAIL: listed,
+    });
+    expect(step.exitCode, step.stderr).toBe(0);
+    expect(step.summary).toContain('## Animal Store conformance: PASS');
+    expect(step.summary).toContain('getPet.not-found');
+    expect(step.output).toContain('exit-code=0\n');
+  });
+
   it('fails the step with the kit’s status 1 and lists the failures in the summary', async () => {
     const step = await runStep({
       ...(await inputs({ faults: ['get-400-for-absent'] })),
@@ -208,6 +222,7 @@ describe('the GitHub Action', () => {
     ['CONFORMANCE_FIXTURES', 'no-such-set.json', /no-such-set\.json/],
     ['CONFORMANCE_SETTLE_MS', 'soon', /--settle-ms must be a whole number/],
     ['CONFORMANCE_TIMEOUT_MS', '0', /--timeout-ms must be a positive integer/],
+    ['CONFORMANCE_EXPECT_FAIL', 'no-such-list.txt', /cannot read --expect-fail no-such-list\.txt/],
   ])('passes %s to the kit', async (name, value, said) => {
     const step = await runStep({ ...(await inputs()), [name]: value });
     expect(step.exitCode).toBe(2);

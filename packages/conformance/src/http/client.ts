@@ -415,7 +415,8 @@ function chunkedBody(text: string): ReadableStream<Uint8Array> {
   });
 }
 
-function readBody(
+/** The media type and parsed body of an answer's text (traffic judged from a HAR file reads bodies so too). */
+export function readBody(
   headers: Headers,
   text: string,
 ): Pick<HttpResponse, 'mediaType' | 'body' | 'jsonError'> {

@@ -31,6 +31,7 @@ export function renderJson(report: ConformanceReport): string {
     })),
     created: report.created,
     requests: report.requests,
+    ...(report.traffic === undefined ? {} : { traffic: report.traffic }),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

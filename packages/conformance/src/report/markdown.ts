@@ -2,6 +2,7 @@ import type { CheckResult, ConformanceReport, Outcome } from '../types.js';
 import { READ_ONLY_SKIP } from '../types.js';
 import { groupByCause } from './causes.js';
 import { sectionLinks } from './spec-links.js';
+import { trafficLines } from './traffic.js';
 import { notRunIds, notRunSummary, VERDICT_LABEL } from './verdict.js';
 
 /**
@@ -79,7 +80,15 @@ export function renderMarkdown(report: ConformanceReport): string {
   return [
     `## Animal Store conformance: ${verdict}`,
     '',
-    `${markdownText(report.baseUrl)}: kit ${markdownText(report.kit.version)}, run ${report.runId}, seed ${report.seed} (\`--seed ${report.seed}\` replays its cases), ${(report.durationMs / 1000).toFixed(1)} s${mode === '' ? '' : `, ${mode}`}`,
+    ...(report.traffic === undefined
+      ? [
+          `${markdownText(report.baseUrl)}: kit ${markdownText(report.kit.version)}, run ${report.runId}, seed ${report.seed} (\`--seed ${report.seed}\` replays its cases), ${(report.durationMs / 1000).toFixed(1)} s${mode === '' ? '' : `, ${mode}`}`,
+        ]
+      : [
+          `${markdownText(report.baseUrl)}: kit ${markdownText(report.kit.version)}`,
+          '',
+          ...trafficLines(report.traffic).map((line) => `- ${markdownText(line)}`),
+        ]),
     '',
     '| passed | failed | advisories | skipped |',
     '|---|---|---|---|',

@@ -7,6 +7,7 @@ import {
 } from '../types.js';
 import { groupByCause } from './causes.js';
 import { sectionLinks } from './spec-links.js';
+import { trafficLines } from './traffic.js';
 import { notRunIds, notRunSummary } from './verdict.js';
 
 const MARK: Record<Outcome, string> = { pass: '✓', fail: '✗', advisory: '!', skip: '-' };
@@ -115,7 +116,9 @@ export function renderPretty(report: ConformanceReport): string {
       ? ` (${plural(summary.advisories, 'advisory', 'advisories')} to consider)`
       : '';
   const verdict = {
-    pass: `PASS: every must check ran and passed${leftOut > 0 ? `, except the ${leftOut} that create pets (--read-only)` : ''}${advised}`,
+    pass: report.traffic
+      ? `PASS: no exchange broke a must check${advised}`
+      : `PASS: every must check ran and passed${leftOut > 0 ? `, except the ${leftOut} that create pets (--read-only)` : ''}${advised}`,
     fail: `FAIL: ${plural(summary.failed, failedWhat)} failed`,
     incomplete: `INCOMPLETE: no check failed, but ${notRunSummary(report)} (listed above, with why)`,
   }[report.verdict];
@@ -134,7 +137,11 @@ export function renderPretty(report: ConformanceReport): string {
   const links = cited.flatMap((s) => sectionLinks(s).map((url) => `  ${s}: ${url}`));
   return [
     `Animal Store conformance kit ${report.kit.version}: ${terminalSafe(report.baseUrl)}`,
-    `run ${report.runId}, seed ${report.seed} (--seed ${report.seed} replays its cases), ${plural(report.requests.length, 'request')} in ${seconds} s${report.readOnly ? ', read-only' : ''}${report.strict ? ', strict' : ''}`,
+    ...(report.traffic === undefined
+      ? [
+          `run ${report.runId}, seed ${report.seed} (--seed ${report.seed} replays its cases), ${plural(report.requests.length, 'request')} in ${seconds} s${report.readOnly ? ', read-only' : ''}${report.strict ? ', strict' : ''}`,
+        ]
+      : trafficLines(report.traffic).map((l) => terminalSafe(l))),
     ...(hints.length === 0 ? [] : ['', ...hints]),
     ...failedSection(report),
     ...(notRunLines.length === 0
@@ -152,7 +159,7 @@ export function renderPretty(report: ConformanceReport): string {
     ...(links.length === 0 ? [] : ['', 'The contract sections cited:', ...links]),
     '',
     `${summary.passed} passed, ${summary.failed} failed, ${plural(summary.advisories, 'advisory', 'advisories')}, ${summary.skipped} skipped`,
-    created,
+    ...(report.traffic === undefined ? [created] : []),
     verdict,
     '',
   ].join('\n');

@@ -1,0 +1,195 @@
+// The CLI's `judge --har FILE` and `proxy --target URL`: the kit's judgment of traffic it did not
+// send, with the run's reporters and exit statuses.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { applyExpectations, type Expectations, readExpectations } from '../expectations.js';
+import { parseReporters, type ReporterChoice, renderers } from '../report/choose.js';
+import { terminalSafe } from '../report/pretty.js';
+import { ConformanceError, UsageError } from '../run.js';
+import { type ConformanceReport, EXIT_STATUS } from '../types.js';
+import { inferBase } from './exchange.js';
+import { readHar } from './har.js';
+import { judgeTraffic, TrafficJudge, type Violation } from './judge.js';
+import { startProxy } from './proxy.js';
+
+/** Where a traffic command writes, and how it learns that it is to stop. */
+export interface TrafficIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Resolves when the proxy is to stop (SIGINT or SIGTERM by default). */
+  readonly stopped?: Promise<void>;
+  /** Told the proxy's address once it listens. */
+  readonly onListening?: (origin: string) => void;
+}
+
+const COMMON = {
+  reporter: { type: 'string', multiple: true },
+  strict: { type: 'boolean' },
+  'expect-fail': { type: 'string' },
+} as const;
+
+/** `parse()`, with a parse error as a usage error of `command`. */
+function parsed<T>(command: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError(`${command}: ${(error as Error).message}`);
+  }
+}
+
+/** A base URL to judge below: http(s), no query, no trailing slash. */
+function baseUrlOf(option: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`${option} "${raw}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${option} must be http or https, not ${url.protocol}`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new UsageError(`${option} must not carry a query or fragment`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+/** The report's text in each reporter, to stdout or its file; the exit status. */
+function emit(
+  report: ConformanceReport,
+  reporters: readonly ReporterChoice[],
+  expectations: Expectations | undefined,
+  io: TrafficIo,
+  redact: (text: string) => string,
+): number {
+  const judged =
+    expectations === undefined ? report : applyExpectations(report, expectations).report;
+  for (const { name, file } of reporters) {
+    const text = redact(renderers[name](judged));
+    if (file === undefined) io.stdout(text);
+    else {
+      try {
+        writeFileSync(file, text);
+      } catch (error) {
+        throw new ConformanceError(
+          `cannot write the report to ${file}: ${(error as Error).message}`,
+        );
+      }
+    }
+  }
+  return EXIT_STATUS[judged.verdict];
+}
+
+/** A violation as the proxy prints it the moment it is found. */
+function violationLine(v: Violation): string {
+  const [first] = v.message.split('\n');
+  const mark = v.level === 'must' ? '✗' : '!';
+  return `  ${mark} ${v.id} (${v.section}): ${terminalSafe(first ?? '')}\n`;
+}
+
+/** `judge --har FILE [--base-url URL]`: judges a HAR file's exchanges. */
+export async function judgeCommand(args: readonly string[], io: TrafficIo): Promise<number> {
+  const { values } = parsed('judge', () =>
+    parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: { ...COMMON, har: { type: 'string' }, 'base-url': { type: 'string' } },
+    }),
+  );
+  if (values.har === undefined) throw new UsageError('judge: --har FILE is required');
+  const reporters = parseReporters(values.reporter ?? []);
+  const expectations =
+    values['expect-fail'] === undefined ? undefined : readExpectations(values['expect-fail']);
+  const recorded = readHar(values.har);
+  const base =
+    values['base-url'] === undefined
+      ? inferBase(recorded)
+      : baseUrlOf('--base-url', values['base-url']);
+  if (base === undefined) {
+    throw new ConformanceError(
+      `judge: ${values.har} holds no request to /pets or /pets/{id}: nothing of the spec to judge (${recorded.length} exchanges)`,
+    );
+  }
+  const { report, judge } = await judgeTraffic(recorded, {
+    base,
+    strict: values.strict ?? false,
+    source: `HAR file ${values.har}`,
+  });
+  if (judge.judged === 0) {
+    throw new ConformanceError(
+      `judge: ${values.har} holds no exchange of the spec's operations below ${base} (${recorded.length} exchanges)`,
+    );
+  }
+  return emit(report, reporters, expectations, io, (text) => judge.redactor.text(text));
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** `proxy --target URL [--port N] [--host H]`: judges live traffic until stopped. */
+export async function proxyCommand(args: readonly string[], io: TrafficIo): Promise<number> {
+  const { values } = parsed('proxy', () =>
+    parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...COMMON,
+        target: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+      },
+    }),
+  );
+  if (values.target === undefined) throw new UsageError('proxy: --target URL is required');
+  const target = baseUrlOf('--target', values.target);
+  const port = values.port ?? '0';
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
+    throw new UsageError(`proxy: --port must be a port number (0 to 65535), not "${port}"`);
+  }
+  const reporters = parseReporters(values.reporter ?? []);
+  const expectations =
+    values['expect-fail'] === undefined ? undefined : readExpectations(values['expect-fail']);
+  const judge = new TrafficJudge({
+    base: target,
+    strict: values.strict ?? false,
+    source: `proxy to ${target}`,
+    onViolation: (v) => io.stderr(violationLine(v)),
+  });
+  const stopped = io.stopped ?? signalled();
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  try {
+    proxy = await startProxy({
+      target,
+      host: values.host ?? '127.0.0.1',
+      port: Number(port),
+      onExchange: (exchange) => void judge.add(exchange),
+    });
+  } catch (error) {
+    throw new ConformanceError(`proxy: cannot listen: ${(error as Error).message}`);
+  }
+  const clientBase = `${proxy.origin}${new URL(target).pathname.replace(/\/+$/, '')}`;
+  io.stderr(
+    `Judging traffic to ${target}: point the client at ${clientBase} (stop with Ctrl-C for the report)\n`,
+  );
+  io.onListening?.(proxy.origin);
+  await stopped;
+  await proxy.close();
+  const report = await judge.report();
+  if (judge.judged === 0) {
+    io.stderr(`proxy: no exchange of the spec's operations passed through: nothing judged\n`);
+    return 2;
+  }
+  return emit(report, reporters, expectations, io, (text) => judge.redactor.text(text));
+}

@@ -1,0 +1,146 @@
+// One exchange of traffic the kit did not send (a HAR entry, a request through the proxy), as the
+// kit's oracles read answers: an `HttpResponse` whose request is what the client sent.
+import type { HttpRequest, HttpResponse } from '../http/client.js';
+import { readBody } from '../http/client.js';
+import { routeOf } from '../oracles.js';
+
+/** A header as recorded: its name as sent, its value. */
+export type HeaderLine = readonly [name: string, value: string];
+
+/** What a recorder saw of one exchange, before it is judged. */
+export interface RecordedExchange {
+  readonly method: string;
+  /** The absolute URL requested. */
+  readonly url: string;
+  readonly requestHeaders: readonly HeaderLine[];
+  /** The request body as text, when there was one. */
+  readonly requestBody?: string;
+  /** The answer's status; 0 when no answer came (a failed or blocked request). */
+  readonly status: number;
+  readonly responseHeaders: readonly HeaderLine[];
+  /** The answer's body, byte for byte; undefined when the recorder did not keep it. */
+  readonly responseBody?: Uint8Array;
+  /** When the request was sent and the answer had arrived, in milliseconds (any common clock). */
+  readonly sentAt: number;
+  readonly receivedAt: number;
+}
+
+/** Where an exchange stands towards the spec's operations at a base URL. */
+export type Standing = 'spec' | 'other-host' | 'other-path' | 'not-answered' | 'rate-limited';
+
+/** An exchange ready to judge. */
+export interface Exchange {
+  readonly recorded: RecordedExchange;
+  readonly standing: Standing;
+  /** The answer as the oracles read it (`path` is below the base URL for the spec's exchanges). */
+  readonly res: HttpResponse;
+  /** The request's `Authorization` value, or undefined when it sent none. */
+  readonly authorization: string | undefined;
+  /** False when the recorder kept no body of the answer: rules on bodies leave it alone. */
+  readonly bodyRecorded: boolean;
+}
+
+/** Headers from recorded lines; a line `Headers` refuses (an HTTP/2 pseudo-header) is left out. */
+export function headersOf(lines: readonly HeaderLine[]): Headers {
+  const headers = new Headers();
+  for (const [name, value] of lines) {
+    if (name.startsWith(':')) continue;
+    try {
+      headers.append(name, value);
+    } catch {
+      // A name or value no HTTP message may carry: nothing a rule reads.
+    }
+  }
+  return headers;
+}
+
+/** The base URL below which `url` names an operation of the spec (`…/pets`, `…/pets/{id}`). */
+export function baseOfSpecUrl(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const match = /^(.*)\/pets(?:\/[^/]+)?$/.exec(parsed.pathname);
+  return match === null ? undefined : `${parsed.origin}${match[1]}`;
+}
+
+/** Where `url` stands towards `base` (no trailing slash). */
+function standingOf(url: string, base: string): 'spec' | 'other-host' | 'other-path' {
+  let parsed: URL;
+  let root: URL;
+  try {
+    parsed = new URL(url);
+    root = new URL(base);
+  } catch {
+    return 'other-host';
+  }
+  if (parsed.origin !== root.origin) return 'other-host';
+  const prefix = root.pathname.replace(/\/+$/, '');
+  return parsed.pathname.startsWith(`${prefix}/`) ? 'spec' : 'other-path';
+}
+
+/** The exchange as the kit's oracles read it, towards the spec's operations at `base`. */
+export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
+  const requestHeaders = headersOf(recorded.requestHeaders);
+  const headers = headersOf(recorded.responseHeaders);
+  const authorization = requestHeaders.get('authorization') ?? undefined;
+  const within = standingOf(recorded.url, base);
+  const url = new URL(recorded.url);
+  const path =
+    within === 'spec'
+      ? `${url.pathname.slice(new URL(base).pathname.replace(/\/+$/, '').length)}${url.search}`
+      : `${url.pathname}${url.search}`;
+  const request: HttpRequest = {
+    method: recorded.method as HttpRequest['method'],
+    path,
+    // Undefined stands for a bearer key: a replay line reads it from $ANIMAL_STORE_API_KEY.
+    ...(authorization === undefined ? { authorization: null } : {}),
+    ...(recorded.requestBody === undefined ? {} : { rawBody: recorded.requestBody }),
+  };
+  const bytes = recorded.responseBody ?? new Uint8Array();
+  const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, '');
+  const res: HttpResponse = {
+    request,
+    method: recorded.method,
+    path,
+    url: recorded.url,
+    status: recorded.status,
+    headers,
+    text,
+    bytes,
+    sentAt: recorded.sentAt,
+    receivedAt: recorded.receivedAt,
+    ms: Math.max(0, Math.round(recorded.receivedAt - recorded.sentAt)),
+    ...readBody(headers, text),
+  };
+  let standing: Standing = within;
+  if (recorded.status === 0) standing = 'not-answered';
+  // The kit retries a 429 and never judges it: the spec gives no rate limits (§7, §8).
+  else if (within === 'spec' && recorded.status === 429) standing = 'rate-limited';
+  else if (within === 'spec' && routeOf(res).op === 'other') standing = 'other-path';
+  return {
+    recorded,
+    standing,
+    res,
+    authorization,
+    bodyRecorded: recorded.responseBody !== undefined,
+  };
+}
+
+/**
+ * The base URL most of the traffic's exchanges of the spec's paths go below: the one the spec's
+ * operations are judged at when none is given.
+ */
+export function inferBase(recorded: readonly RecordedExchange[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const r of recorded) {
+    const base = baseOfSpecUrl(r.url);
+    if (base !== undefined) counts.set(base, (counts.get(base) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [base, n] of counts)
+    if (best === undefined || n > (counts.get(best) ?? 0)) best = base;
+  return best;
+}

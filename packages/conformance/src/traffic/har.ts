@@ -1,0 +1,114 @@
+// Reads a HAR 1.2 file (W3C Web Performance draft "HTTP Archive 1.2"), as browsers, Playwright's
+// `recordHar`, mitmproxy and most HTTP tools export it, into recorded exchanges.
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../run.js';
+import type { HeaderLine, RecordedExchange } from './exchange.js';
+
+interface HarHeader {
+  readonly name?: unknown;
+  readonly value?: unknown;
+}
+
+interface HarEntry {
+  readonly startedDateTime?: unknown;
+  readonly time?: unknown;
+  readonly request?: {
+    readonly method?: unknown;
+    readonly url?: unknown;
+    readonly headers?: unknown;
+    readonly postData?: { readonly text?: unknown; readonly encoding?: unknown };
+  };
+  readonly response?: {
+    readonly status?: unknown;
+    readonly headers?: unknown;
+    readonly content?: {
+      readonly text?: unknown;
+      readonly encoding?: unknown;
+      readonly size?: unknown;
+    };
+  };
+}
+
+function headerLines(value: unknown): HeaderLine[] {
+  if (!Array.isArray(value)) return [];
+  return (value as HarHeader[]).flatMap((h) =>
+    typeof h?.name === 'string' && typeof h.value === 'string' ? [[h.name, h.value] as const] : [],
+  );
+}
+
+/**
+ * The bytes of a HAR text (`encoding: base64` or plain text), or undefined when none was kept: no
+ * text, or an empty one for a body whose `size` says it had bytes (a recorder that dropped it).
+ */
+function bytesOf(text: unknown, encoding: unknown, size?: unknown): Uint8Array | undefined {
+  if (typeof text !== 'string') return undefined;
+  if (text === '' && typeof size === 'number' && size > 0) return undefined;
+  return encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
+}
+
+/** One entry as a recorded exchange; throws a message on an entry that is no HAR entry. */
+function entryOf(entry: HarEntry, n: number): RecordedExchange {
+  const { request, response } = entry;
+  const method = request?.method;
+  const url = request?.url;
+  if (typeof method !== 'string' || typeof url !== 'string' || !URL.canParse(url)) {
+    throw new Error(`entry ${n} has no request method and absolute URL`);
+  }
+  const status = typeof response?.status === 'number' ? response.status : 0;
+  const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : 0;
+  const sentAt = Number.isFinite(started) ? started : 0;
+  const time = typeof entry.time === 'number' && entry.time > 0 ? entry.time : 0;
+  const body = bytesOf(request?.postData?.text, request?.postData?.encoding);
+  return {
+    method: method.toUpperCase(),
+    url,
+    requestHeaders: headerLines(request?.headers),
+    ...(body === undefined ? {} : { requestBody: new TextDecoder().decode(body) }),
+    status,
+    responseHeaders: headerLines(response?.headers),
+    responseBody: bytesOf(
+      response?.content?.text,
+      response?.content?.encoding,
+      response?.content?.size,
+    ),
+    sentAt,
+    receivedAt: sentAt + time,
+  };
+}
+
+/** The exchanges of a HAR document, in the order their answers arrived. */
+export function parseHar(text: string, source = 'the HAR file'): RecordedExchange[] {
+  let document: { log?: { entries?: unknown } };
+  try {
+    document = JSON.parse(text) as typeof document;
+  } catch (error) {
+    throw new UsageError(`${source} is not JSON: ${(error as Error).message}`);
+  }
+  const entries = document?.log?.entries;
+  if (!Array.isArray(entries)) {
+    throw new UsageError(`${source} is not a HAR file: it has no log.entries array`);
+  }
+  const recorded = entries.map((entry, i) => {
+    try {
+      return entryOf(entry as HarEntry, i);
+    } catch (error) {
+      throw new UsageError(`${source}: ${(error as Error).message}`);
+    }
+  });
+  // Answers are judged in the order they arrived: a read sees the writes answered before it.
+  return recorded
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => a.r.receivedAt - b.r.receivedAt || a.i - b.i)
+    .map(({ r }) => r);
+}
+
+/** Reads and parses a HAR file; throws `UsageError` when it cannot be read or is no HAR. */
+export function readHar(file: string): RecordedExchange[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --har ${file}: ${(error as Error).message}`);
+  }
+  return parseHar(text, file);
+}

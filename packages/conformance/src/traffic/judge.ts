@@ -1,0 +1,237 @@
+// Judges traffic the kit did not send, exchange by exchange in the order the answers arrived, and
+// writes the kit's report of it: the same results, reporters and exit statuses as a run.
+import type { HttpResponse } from '../http/client.js';
+import { curlLine, errorSummary } from '../http/replay.js';
+import { Redactor } from '../redact.js';
+import { KEY_QUERY_PARAMETERS } from '../sections/auth.js';
+import { tally } from '../tally.js';
+import type { CheckResult, ConformanceReport, Outcome, TrafficSummary } from '../types.js';
+import { GROUPS } from '../types.js';
+import { KIT_NAME, KIT_VERSION } from '../version.js';
+import { type Exchange, exchangeOf, type RecordedExchange } from './exchange.js';
+import { CHANGING_METHODS, NOT_JUDGED, TRAFFIC_RULES, TrafficState } from './rules.js';
+
+/** A rule broken by one exchange, as it is found. */
+export interface Violation {
+  readonly id: string;
+  readonly section: string;
+  readonly level: 'must' | 'should';
+  readonly message: string;
+}
+
+export interface TrafficJudgeOptions {
+  /** The base URL the spec's operations are judged below (ending in `/v1`). */
+  readonly base: string;
+  /** Count `should` advisories as failures. */
+  readonly strict?: boolean;
+  /** Where the traffic comes from, for the report (`a HAR file`, `the proxy`). */
+  readonly source: string;
+  /** Called with each violation as it is found (already redacted). */
+  readonly onViolation?: (violation: Violation) => void;
+}
+
+interface RuleTally {
+  exercised: number;
+  readonly offenders: { readonly res: HttpResponse; readonly why: string }[];
+}
+
+/** Query parameters whose value is a secret in any URL: the keys servers take, and their kin. */
+const SECRET_PARAMETER = /key|token|secret|password|auth|signature|sig$/i;
+
+/** A failure's message: what broke, how often, what the server said, a request that replays it. */
+function failureMessage(offenders: RuleTally['offenders']): string {
+  const [first] = offenders as [RuleTally['offenders'][number]];
+  const more = offenders.length > 1 ? ` (and ${offenders.length - 1} more)` : '';
+  const { res, why } = first;
+  const said = errorSummary(res);
+  const lead = why.startsWith(`${res.method} ${res.path}`)
+    ? why
+    : `${res.method} ${res.path} answered ${res.status}: ${why}`;
+  return [
+    `${lead}${more}`,
+    ...(said === undefined ? [] : [`server said: ${said}`]),
+    `replay: ${curlLine(res.request, res.url)}`,
+  ].join('\n');
+}
+
+/**
+ * Holds traffic to the rules one exchange at a time; `report()` gives the kit's report of all of
+ * it. Every text it gives out has the traffic's keys taken out.
+ */
+export class TrafficJudge {
+  readonly redactor = new Redactor();
+  private readonly state = new TrafficState();
+  private readonly tallies = new Map<string, RuleTally>(
+    TRAFFIC_RULES.map((rule) => [rule.id, { exercised: 0, offenders: [] }]),
+  );
+  private readonly counts = {
+    exchanges: 0,
+    judged: 0,
+    otherHosts: 0,
+    otherPaths: 0,
+    notAnswered: 0,
+    rateLimited: 0,
+    bodiesNotRecorded: 0,
+  };
+  private readonly judgedRequests: {
+    method: string;
+    path: string;
+    status: number | null;
+    ms: number;
+  }[] = [];
+  private first: number | undefined;
+  private last: number | undefined;
+  /** Exchanges judged one after another, in the order they were added. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: TrafficJudgeOptions) {}
+
+  /** Judges one exchange after those added before it; resolves once it is judged. */
+  add(recorded: RecordedExchange): Promise<void> {
+    this.queue = this.queue.then(() => this.judge(recorded));
+    return this.queue;
+  }
+
+  /** Hides the secrets a request carries: its Authorization, and any key in its URL. */
+  private learnSecrets(recorded: RecordedExchange): void {
+    for (const [name, value] of recorded.requestHeaders) {
+      if (!/^(proxy-)?authorization$/i.test(name)) continue;
+      this.redactor.add(value);
+      const token = /^\S+\s+(.+)$/.exec(value.trim())?.[1];
+      if (token !== undefined) this.redactor.add(token);
+    }
+    try {
+      for (const [name, value] of new URL(recorded.url).searchParams) {
+        const named = (KEY_QUERY_PARAMETERS as readonly string[]).includes(name);
+        if (named || SECRET_PARAMETER.test(name)) this.redactor.add(value);
+      }
+    } catch {
+      // No URL: nothing to hide in it.
+    }
+  }
+
+  private async judge(recorded: RecordedExchange): Promise<void> {
+    this.learnSecrets(recorded);
+    this.counts.exchanges += 1;
+    const ex = exchangeOf(recorded, this.options.base);
+    if (ex.standing !== 'spec') {
+      if (ex.standing === 'other-host') this.counts.otherHosts += 1;
+      else if (ex.standing === 'other-path') this.counts.otherPaths += 1;
+      else if (ex.standing === 'rate-limited') this.counts.rateLimited += 1;
+      else this.counts.notAnswered += 1;
+      if (
+        ex.standing === 'other-path' &&
+        CHANGING_METHODS.has(recorded.method) &&
+        /\/pets(\/|$)/.test(new URL(recorded.url).pathname)
+      ) {
+        this.state.changedBy ??= `${recorded.method} ${ex.res.path}`;
+      }
+      return;
+    }
+    this.counts.judged += 1;
+    if (!ex.bodyRecorded) this.counts.bodiesNotRecorded += 1;
+    this.first = Math.min(this.first ?? recorded.sentAt, recorded.sentAt);
+    this.last = Math.max(this.last ?? recorded.receivedAt, recorded.receivedAt);
+    this.judgedRequests.push({
+      method: ex.res.method,
+      path: ex.res.path,
+      status: ex.res.status,
+      ms: ex.res.ms,
+    });
+    for (const rule of TRAFFIC_RULES) {
+      if (rule.readsBody && !ex.bodyRecorded) continue;
+      const judgment = await rule.judge(ex, this.state);
+      if (judgment === NOT_JUDGED) continue;
+      const tally = this.tallies.get(rule.id) as RuleTally;
+      tally.exercised += 1;
+      if (judgment === undefined) continue;
+      tally.offenders.push({ res: ex.res, why: judgment });
+      this.options.onViolation?.({
+        id: rule.id,
+        section: rule.section,
+        level: rule.level,
+        message: this.redactor.text(failureMessage([{ res: ex.res, why: judgment }])),
+      });
+    }
+  }
+
+  /** How many exchanges were of the spec's operations and judged so far. */
+  get judged(): number {
+    return this.counts.judged;
+  }
+
+  /** The report of every exchange added so far (after they are all judged). */
+  async report(): Promise<ConformanceReport> {
+    await this.queue;
+    const strict = this.options.strict ?? false;
+    const results: CheckResult[] = TRAFFIC_RULES.map((rule) => {
+      const tally = this.tallies.get(rule.id) as RuleTally;
+      const base = {
+        id: rule.id,
+        title: rule.title,
+        section: rule.section,
+        level: rule.level,
+        group: rule.group,
+        ms: 0,
+      };
+      if (tally.offenders.length > 0) {
+        const outcome: Outcome = rule.level === 'must' || strict ? 'fail' : 'advisory';
+        return { ...base, outcome, message: failureMessage(tally.offenders) };
+      }
+      if (tally.exercised > 0) {
+        const n = tally.exercised;
+        return { ...base, outcome: 'pass', message: `${n} exchange${n === 1 ? '' : 's'} judged` };
+      }
+      return {
+        ...base,
+        outcome: 'skip',
+        message: `not exercised: the traffic holds no ${rule.needs.replace(/^an? /, '')}`,
+        notApplicable: true,
+      };
+    });
+    // Every check the traffic did not exercise is a skip with nothing to apply to: none is not run.
+    const { summary, verdict } = tally(results);
+    const exercised = results.filter((r) => r.outcome !== 'skip').map((r) => r.id);
+    const traffic: TrafficSummary = {
+      source: this.options.source,
+      ...this.counts,
+      ...(this.state.changedBy === undefined ? {} : { petsChangedBy: this.state.changedBy }),
+      exercised,
+      notExercised: results.filter((r) => r.outcome === 'skip').map((r) => r.id),
+    };
+    const startedAt = new Date(this.first ?? Date.now());
+    return this.redactor.deep({
+      kit: { name: KIT_NAME, version: KIT_VERSION },
+      baseUrl: this.options.base,
+      runId: 'traffic',
+      startedAt: startedAt.toISOString(),
+      durationMs: Math.max(0, Math.round((this.last ?? 0) - (this.first ?? 0))),
+      strict,
+      readOnly: false,
+      seed: 0,
+      inputs: { categoryIds: [], namePrefix: '', settleMs: 0 },
+      hints: [],
+      groups: GROUPS.filter((g) => results.some((r) => r.group === g)),
+      verdict,
+      notRun: [],
+      ok: verdict === 'pass',
+      summary,
+      results,
+      created: { count: 0, namePrefix: '', ids: [] },
+      requests: this.judgedRequests,
+      traffic,
+    });
+  }
+}
+
+/** Judges recorded exchanges (a HAR file's) below `base` and gives the report. */
+export async function judgeTraffic(
+  recorded: readonly RecordedExchange[],
+  options: TrafficJudgeOptions,
+): Promise<{ report: ConformanceReport; judge: TrafficJudge }> {
+  const judge = new TrafficJudge(options);
+  for (const r of recorded) void judge.add(r);
+  return { report: await judge.report(), judge };
+}
+
+export type { Exchange };

@@ -1,0 +1,174 @@
+// A reverse proxy that forwards every request to the target and every answer back unchanged (the
+// bytes of bodies streamed through as they come, headers as sent, keep-alive), and hands each
+// finished exchange to the judge. The one header it changes is Host, to the target's.
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { HeaderLine, RecordedExchange } from './exchange.js';
+
+export interface ProxyOptions {
+  /** The server's base URL (`https://pets.example.com/v1`): requests go to its origin, paths as sent. */
+  readonly target: string;
+  /** The address to listen on: 127.0.0.1 unless given. */
+  readonly host?: string;
+  /** The port to listen on: any free one (0) unless given. */
+  readonly port?: number;
+  /** Called with each exchange once its answer has been passed on in full. */
+  readonly onExchange: (exchange: RecordedExchange) => void;
+}
+
+export interface RunningProxy {
+  /** `http://127.0.0.1:<port>`: a client's base URL is this plus the target's path (`/v1`). */
+  readonly origin: string;
+  /** Stops listening, ends idle connections, and resolves once every open exchange is done. */
+  close(): Promise<void>;
+}
+
+const DECODERS: Readonly<Record<string, (bytes: Buffer) => Buffer>> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * The body as the judge reads it: with its Content-Encoding (RFC 9110 §8.4) taken off, as a HAR
+ * holds it. Forwarded as it came; undefined (not judged) when an encoding cannot be undone.
+ */
+function decoded(body: Buffer, lines: readonly HeaderLine[]): Uint8Array | undefined {
+  const header = lines.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1] ?? '';
+  const codings = header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  let bytes = body;
+  try {
+    for (const coding of codings.reverse()) {
+      const decode = DECODERS[coding];
+      if (decode === undefined) return undefined;
+      bytes = decode(bytes);
+    }
+  } catch {
+    return undefined;
+  }
+  return new Uint8Array(bytes);
+}
+
+/** `rawHeaders` (name, value, name, value…) as lines. */
+function linesOf(raw: readonly string[]): HeaderLine[] {
+  const lines: HeaderLine[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) lines.push([raw[i] as string, raw[i + 1] as string]);
+  return lines;
+}
+
+/** Starts the proxy; resolves once it listens. */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const target = new URL(options.target);
+  const secure = target.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const open = new Set<Promise<void>>();
+
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
+    // Node adds Date to an answer that has none: the proxy adds nothing.
+    res.sendDate = false;
+    const sentAt = Date.now();
+    const url = `${target.origin}${req.url ?? '/'}`;
+    const requestLines = linesOf(req.rawHeaders);
+    const upstreamHeaders = requestLines.flatMap(([name, value]) =>
+      name.toLowerCase() === 'host' ? [name, target.host] : [name, value],
+    );
+    const requestChunks: Buffer[] = [];
+    const responseChunks: Buffer[] = [];
+    let done: () => void = () => {};
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    open.add(finished);
+    const record = (status: number, responseLines: HeaderLine[], kept: boolean) => {
+      open.delete(finished);
+      done();
+      const body = Buffer.concat(requestChunks);
+      const answer = kept ? decoded(Buffer.concat(responseChunks), responseLines) : undefined;
+      options.onExchange({
+        method: req.method ?? 'GET',
+        url,
+        requestHeaders: requestLines,
+        ...(body.length > 0 ? { requestBody: body.toString('utf8') } : {}),
+        status,
+        responseHeaders: responseLines,
+        ...(answer === undefined ? {} : { responseBody: answer }),
+        sentAt,
+        receivedAt: Date.now(),
+      });
+    };
+    const upstream = send(
+      {
+        protocol: target.protocol,
+        hostname: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: upstreamHeaders,
+        agent,
+        setHost: false,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+        // HTTP/1.1 framing is the one thing per hop: Node writes the bytes with the same framing
+        // header (Content-Length or chunked) the target sent.
+        res.flushHeaders();
+        answer.on('data', (chunk: Buffer) => responseChunks.push(chunk));
+        answer.pipe(res);
+        answer.on('end', () => record(answer.statusCode ?? 0, linesOf(answer.rawHeaders), true));
+        answer.on('error', () => {
+          res.destroy();
+          record(0, [], false);
+        });
+      },
+    );
+    upstream.on('error', (error) => {
+      if (!res.headersSent) {
+        res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(
+          `animal-store-conformance proxy: ${target.host} gave no answer: ${error.message}\n`,
+        );
+      } else {
+        res.destroy();
+      }
+      record(0, [], false);
+    });
+    // A client that goes away mid-exchange takes the request to the target with it.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.on('data', (chunk: Buffer) => requestChunks.push(chunk));
+    req.pipe(upstream);
+  };
+
+  const server = createServer(forward);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    origin: `http://${host}:${port}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.all([...open]);
+      server.closeAllConnections();
+      await closed;
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,379 @@
+// The rules traffic the kit did not send is held to: the kit's own oracles and checks wherever
+// they judge an answer without sending anything, and the cross-answer rules the spec gives such
+// traffic (a pet never changes once created, a list holds at most its limit and only its status).
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PET_STATUSES } from '@animal-store/contract';
+import { CheckContext } from '../context.js';
+import type { Fixtures } from '../fixtures.js';
+import type { HttpResponse } from '../http/client.js';
+import { integerText } from '../http/json.js';
+import { quote } from '../http/replay.js';
+import {
+  ANSWER_ORACLES,
+  isJsonMediaType,
+  notJsonReason,
+  PetModel,
+  petProblem,
+  routeOf,
+} from '../oracles.js';
+import { CHECKS } from '../sections/index.js';
+import { CheckFailed, CheckSkipped } from '../sections/support.js';
+import type { Check, Group, Level } from '../types.js';
+import type { Exchange } from './exchange.js';
+
+/** What a rule says of one exchange: nothing (`NOT_JUDGED`), that it holds (undefined), or why not. */
+export const NOT_JUDGED = Symbol('not judged');
+export type Judgment = string | undefined | typeof NOT_JUDGED;
+
+/** One rule traffic is held to, reported as a check of the kit. */
+export interface TrafficRule {
+  readonly id: string;
+  readonly title: string;
+  readonly section: string;
+  readonly level: Level;
+  readonly group: Group;
+  /** What the traffic needs to hold for the rule to judge it (said of a rule it did not exercise). */
+  readonly needs: string;
+  /** True when the rule reads answers' bodies: exchanges recorded without one are left alone. */
+  readonly readsBody: boolean;
+  /** The rule on one exchange, in arrival order; `state` is shared by every exchange of a run. */
+  judge(ex: Exchange, state: TrafficState): Judgment | Promise<Judgment>;
+}
+
+/** What the rules learn across the exchanges of one run. */
+export class TrafficState {
+  /**
+   * Set once the traffic holds a request that may change pets (PUT, PATCH, DELETE on a pets
+   * path: operations the spec does not give): the cross-answer rules stop judging there.
+   */
+  changedBy: string | undefined;
+  /** Per `Authorization` value: what a key sees may differ from what another sees. */
+  private readonly models = new Map<string, { created: PetModel; seen: SeenPets }>();
+
+  modelsOf(ex: Exchange): { created: PetModel; seen: SeenPets } {
+    const key = ex.authorization ?? '';
+    let found = this.models.get(key);
+    if (found === undefined) {
+      found = { created: new PetModel(), seen: new SeenPets() };
+      this.models.set(key, found);
+    }
+    return found;
+  }
+}
+
+/** What the traffic showed of one pet first, and where. */
+interface SeenPet {
+  readonly name: string;
+  readonly categoryId: string | undefined;
+  status: string | undefined;
+  readonly where: string;
+  statusWhere: string;
+}
+
+/** Every pet the traffic showed, by id: every later answer about it must agree (spec §2, §3). */
+export class SeenPets {
+  private readonly pets = new Map<string, SeenPet>();
+
+  /** Why `res` shows a pet unlike an earlier answer did (undefined: agrees); NOT_JUDGED: shows none seen before. */
+  judge(res: HttpResponse): Judgment {
+    const shown = petsShown(res);
+    let judged = false;
+    for (const pet of shown) {
+      const id = integerText(pet, 'id') as string;
+      const where = `${res.method} ${res.path}`;
+      const categoryId = integerText(pet, 'categoryId');
+      const name = (pet as { name: string }).name;
+      const status = (pet as { status?: unknown }).status;
+      const known = this.pets.get(id);
+      if (known === undefined) {
+        this.pets.set(id, {
+          name,
+          categoryId,
+          status: typeof status === 'string' ? status : undefined,
+          where,
+          statusWhere: where,
+        });
+        continue;
+      }
+      judged = true;
+      if (name !== known.name) {
+        return `pet ${id} has name ${quote(name)}, but ${known.where} showed ${quote(known.name)}`;
+      }
+      if (categoryId !== known.categoryId) {
+        return `pet ${id} has categoryId ${categoryId}, but ${known.where} showed ${known.categoryId}`;
+      }
+      if (typeof status !== 'string') continue;
+      if (known.status === undefined) {
+        known.status = status;
+        known.statusWhere = where;
+      } else if (status !== known.status) {
+        return `pet ${id} has status "${status}", but ${known.statusWhere} showed "${known.status}" (no operation changes a status, §3)`;
+      }
+    }
+    return judged ? undefined : NOT_JUDGED;
+  }
+}
+
+/** The Pets an answer shows: a 2xx createPet body, a 200 getPet body, the items of a 200 list. */
+function petsShown(res: HttpResponse): unknown[] {
+  const route = routeOf(res);
+  const items =
+    route.op === 'listPets' && res.status === 200 && Array.isArray(res.body)
+      ? res.body
+      : (route.op === 'createPet' && res.status >= 200 && res.status <= 299) ||
+          (route.op === 'getPet' && res.status === 200)
+        ? [res.body]
+        : [];
+  return items.filter((item) => petProblem(item) === undefined && integerText(item, 'id'));
+}
+
+/** A list answer's limit when the request gave it once and within 1..100 (or not at all). */
+function limitOf(query: URLSearchParams): number | undefined {
+  const given = query.getAll('limit');
+  if (given.length === 0) return LIMIT_DEFAULT;
+  const [raw] = given;
+  if (given.length > 1 || raw === undefined || !/^\d{1,3}$/.test(raw)) return undefined;
+  const limit = Number(raw);
+  return limit >= LIMIT_MIN && limit <= LIMIT_MAX ? limit : undefined;
+}
+
+/** A 200 listPets answer with a JSON array, its query; undefined for any other exchange. */
+function listAnswer(res: HttpResponse): URLSearchParams | undefined {
+  const route = routeOf(res);
+  if (route.op !== 'listPets' || res.status !== 200 || !Array.isArray(res.body)) return undefined;
+  return route.query;
+}
+
+/** A kit check by id (its title, section, level and group come from the kit's registry). */
+function kitCheck(id: string): Check {
+  const found = CHECKS.find((c) => c.id === id);
+  if (found === undefined) throw new Error(`the kit has no check ${id}`);
+  return found;
+}
+
+/** A rule that reports under a check of the kit, with its title, section and level. */
+function asKitCheck(
+  id: string,
+  rest: Pick<TrafficRule, 'needs' | 'readsBody' | 'judge'>,
+): TrafficRule {
+  const { title, section, level, group } = kitCheck(id);
+  return { id, title, section, level, group, ...rest };
+}
+
+/** Which answers each oracle of the kit speaks of, to tell a rule exercised from one not. */
+const ORACLE_SCOPE: Readonly<
+  Record<string, { readonly needs: string; readonly applies: (res: HttpResponse) => boolean }>
+> = {
+  'errors.strict-json': {
+    needs: 'an answer with a JSON Content-Type and a body',
+    applies: (res) => isJsonMediaType(res.mediaType) && (res.bytes?.length ?? 0) > 0,
+  },
+  'errors.pet-fields': {
+    needs: 'a success of an operation that carries Pets',
+    applies: (res) => {
+      const { op } = routeOf(res);
+      return op === 'createPet' ? res.status >= 200 && res.status <= 299 : res.status === 200;
+    },
+  },
+  'errors.json-body': { needs: 'an error answer (4xx, 5xx)', applies: (res) => res.status >= 400 },
+  'errors.error-schema': {
+    needs: 'an error answer with a JSON body',
+    applies: (res) => res.status >= 400 && notJsonReason(res) === undefined,
+  },
+  'errors.status-matches': {
+    needs: 'an error answer with a JSON body',
+    applies: (res) => res.status >= 400 && notJsonReason(res) === undefined,
+  },
+  'errors.success-status': {
+    needs: 'a success (2xx)',
+    applies: (res) => res.status >= 200 && res.status <= 299,
+  },
+  'errors.no-server-errors': { needs: 'an answer of an operation', applies: () => true },
+};
+
+/** Rules that read no body: they judge exchanges recorded without one too. */
+const STATUS_ONLY = new Set(['errors.success-status', 'errors.no-server-errors']);
+
+/** Each oracle of the kit that judges every answer alone. */
+const oracleRules: TrafficRule[] = ANSWER_ORACLES.map((oracle) => {
+  const scope = ORACLE_SCOPE[oracle.id] ?? {
+    needs: 'an answer of an operation',
+    applies: () => true,
+  };
+  return asKitCheck(oracle.id, {
+    needs: scope.needs,
+    readsBody: !STATUS_ONLY.has(oracle.id),
+    judge: (ex) => (scope.applies(ex.res) ? oracle.judge(ex.res) : NOT_JUDGED),
+  });
+});
+
+/** Answers shown to a check of the kit as if its run had received them; it may send nothing. */
+class TrafficContext extends CheckContext {
+  constructor(responses: readonly HttpResponse[]) {
+    super(
+      undefined as never,
+      { createdIds: new Set(), creations: 0 } as unknown as Fixtures,
+      true,
+      '',
+      0,
+    );
+    this.responses.push(...responses);
+    // What the getPet checks would fetch themselves: the traffic holds the answers.
+    void this.memo('getPet target', async () => undefined);
+    void this.memo('errors: provoke', async () => undefined);
+  }
+
+  override send(): Promise<HttpResponse> {
+    return Promise.reject(new CheckSkipped('judging traffic, the kit sends nothing'));
+  }
+
+  override list(): Promise<HttpResponse> {
+    const [first] = this.responses;
+    return first === undefined
+      ? Promise.reject(new CheckSkipped('no answer'))
+      : Promise.resolve(first);
+  }
+}
+
+/** A check of the kit that reads answers only, run on each exchange it speaks of. */
+function answerCheck(
+  id: string,
+  needs: string,
+  applies: (res: HttpResponse) => boolean,
+): TrafficRule {
+  const check = kitCheck(id);
+  return asKitCheck(id, {
+    needs,
+    readsBody: false,
+    async judge(ex) {
+      if (!applies(ex.res)) return NOT_JUDGED;
+      try {
+        const verdict = await check.run(new TrafficContext([ex.res]));
+        return verdict.outcome === 'pass' ? undefined : NOT_JUDGED;
+      } catch (error) {
+        if (error instanceof CheckFailed) return error.message;
+        if (error instanceof CheckSkipped) return NOT_JUDGED;
+        throw error;
+      }
+    },
+  });
+}
+
+const getPetAnswered = (res: HttpResponse) =>
+  routeOf(res).op === 'getPet' && (res.status === 200 || res.status === 404);
+
+/** The deprecation headers of getPet and their dates (spec §4.3, §9): the kit's own checks. */
+const deprecationRules: TrafficRule[] = [
+  ['getPet.sunset-day', 'a getPet answer (200 or 404) with a readable Sunset'],
+  ['getPet.sunset-date', 'a getPet answer (200 or 404) with Sunset'],
+  ['getPet.deprecation-date', 'a getPet answer (200 or 404) with Deprecation'],
+  ['getPet.sunset-after-deprecation', 'a getPet answer with both Sunset and Deprecation'],
+  ['getPet.deprecation-headers', 'a getPet answer (200 or 404)'],
+  ['getPet.successor-link', 'a getPet answer (200 or 404)'],
+].map(([id, needs]) => answerCheck(id as string, needs as string, getPetAnswered));
+
+const otherOperation = (res: HttpResponse) => {
+  const { op } = routeOf(res);
+  return op === 'listPets' || op === 'createPet';
+};
+
+/** True once a request that may change pets passed: the cross-answer rules then stop. */
+function changed(state: TrafficState): boolean {
+  return state.changedBy !== undefined;
+}
+
+/** The rules across answers: the same pet everywhere, lists within their limit and status. */
+const crossRules: TrafficRule[] = [
+  asKitCheck('errors.created-pets-agree', {
+    needs: 'a pet created (2xx to createPet) shown again by getPet or a list',
+    readsBody: true,
+    judge(ex, state) {
+      if (changed(state)) return NOT_JUDGED;
+      const { op } = routeOf(ex.res);
+      if (op !== 'createPet' && op !== 'getPet' && op !== 'listPets') return NOT_JUDGED;
+      const model = state.modelsOf(ex).created;
+      const created = op === 'createPet' && ex.res.status >= 200 && ex.res.status <= 299;
+      if (!created && model.pets.size === 0) return NOT_JUDGED;
+      return model.judge(ex.res);
+    },
+  }),
+  {
+    id: 'errors.same-pet',
+    title:
+      'every answer that shows a pet (a 201 body, getPet, each list entry) agrees with every earlier one on its name, categoryId and status: no operation changes a pet',
+    section: '§2, §3, §4',
+    level: 'must',
+    group: 'errors',
+    needs: 'a pet id shown twice, with the same key',
+    readsBody: true,
+    judge(ex, state) {
+      if (changed(state)) return NOT_JUDGED;
+      return state.modelsOf(ex).seen.judge(ex.res);
+    },
+  },
+  {
+    id: 'listPets.at-most-limit',
+    title: `every list holds at most its limit of pets (${LIMIT_DEFAULT} when limit is absent)`,
+    section: '§4.1, §8',
+    level: 'must',
+    group: 'listPets',
+    needs: `a 200 list (limit absent, or once and within ${LIMIT_MIN}..${LIMIT_MAX})`,
+    readsBody: true,
+    judge(ex) {
+      const query = listAnswer(ex.res);
+      const limit = query === undefined ? undefined : limitOf(query);
+      if (limit === undefined) return NOT_JUDGED;
+      const n = (ex.res.body as unknown[]).length;
+      const given = query?.has('limit') ? `limit ${limit}` : `the default limit ${limit}`;
+      return n > limit ? `${n} pets, more than ${given}` : undefined;
+    },
+  },
+  ...PET_STATUSES.map(
+    (status): TrafficRule =>
+      asKitCheck(`listPets.status-filter.${status}`, {
+        needs: `a 200 list with status=${status}`,
+        readsBody: true,
+        judge(ex) {
+          const query = listAnswer(ex.res);
+          const filters = query?.getAll('status') ?? [];
+          if (filters.length !== 1 || filters[0] !== status) return NOT_JUDGED;
+          for (const pet of ex.res.body as unknown[]) {
+            const shown = (pet as { status?: unknown } | null)?.status;
+            if (shown !== undefined && shown !== status) {
+              const id = integerText(pet, 'id') ?? '?';
+              return `it lists pet ${id} with status ${JSON.stringify(shown)}`;
+            }
+          }
+          return undefined;
+        },
+      }),
+  ),
+  ...(['listPets', 'createPet', 'getPet'] as const).map((op) =>
+    asKitCheck(`auth.${op}.missing-header`, {
+      needs: `a ${op} request without Authorization`,
+      readsBody: false,
+      judge(ex) {
+        if (routeOf(ex.res).op !== op || ex.authorization !== undefined) return NOT_JUDGED;
+        const { status } = ex.res;
+        return status >= 200 && status <= 299
+          ? `a request without Authorization answered ${status}, a success: a missing key is 401 (§5)`
+          : undefined;
+      },
+    }),
+  ),
+  answerCheck(
+    'getPet.deprecation-only-on-get-pet',
+    'a listPets or createPet answer',
+    otherOperation,
+  ),
+];
+
+/** Every rule traffic is held to, in the order the report lists them. */
+export const TRAFFIC_RULES: readonly TrafficRule[] = [
+  ...crossRules.slice(0, 2),
+  ...oracleRules,
+  ...crossRules.slice(2),
+  ...deprecationRules,
+];
+
+/** Methods on a pets path that may change pets: operations the spec does not give. */
+export const CHANGING_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
