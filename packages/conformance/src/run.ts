@@ -19,6 +19,7 @@ import { Redactor } from './redact.js';
 import { runOrder } from './sections/index.js';
 import { offersNextPages } from './sections/list-pets.js';
 import { CheckFailed, CheckSkipped } from './sections/support.js';
+import { tally } from './tally.js';
 import {
   type Check,
   type CheckResult,
@@ -29,7 +30,6 @@ import {
   type Outcome,
   type ProgressEvent,
   READ_ONLY_SKIP,
-  type RunVerdict,
   type Verdict,
 } from './types.js';
 import { KIT_NAME, KIT_VERSION } from './version.js';
@@ -432,18 +432,9 @@ function reportOf(
 ): ConformanceReport {
   const { baseUrl, checks, strict, readOnly, seed, categoryIds, namePrefix, settleMs, maxPets } =
     settings;
-  const count = (outcome: Outcome) => results.filter((r) => r.outcome === outcome).length;
-  const summary = {
-    passed: count('pass'),
-    failed: count('fail'),
-    advisories: count('advisory'),
-    skipped: count('skip'),
-  };
   const groups = GROUPS.filter((g: Group) => checks.some((c) => c.group === g));
-  const notRun = notRunOf(results);
+  const { summary, notRun, verdict } = tally(results);
   const fullVerdict = fullVerdictOf(ctx, notRun, settings.fixtureSet.length > 0);
-  const verdict: RunVerdict =
-    summary.failed > 0 ? 'fail' : notRun.length > 0 ? 'incomplete' : 'pass';
   return redactor.deep({
     kit: { name: KIT_NAME, version: KIT_VERSION },
     baseUrl,
@@ -490,22 +481,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
   const results = await runChecks(settings, wiring.ctx, writesRefused, progress);
   return reportOf(settings, { ...run, hint }, wiring, results, redactor);
-}
-
-/**
- * The `must` checks that could not judge the server, and why. A check a `--read-only` run leaves
- * out on purpose, or whose statement has nothing to apply to, is not among them.
- */
-export function notRunOf(results: readonly CheckResult[]): NotRun[] {
-  return results
-    .filter(
-      (r) =>
-        r.level === 'must' &&
-        r.outcome === 'skip' &&
-        r.message !== READ_ONLY_SKIP &&
-        r.notApplicable !== true,
-    )
-    .map((r) => ({ id: r.id, reason: r.message }));
 }
 
 /** The checks that need the run's pets (or a known set) within a list's reach. */

@@ -1,7 +1,13 @@
-// The counts and verdict of a list of results, for reports made after a run (`--expect-fail`)
-// or without one (judged traffic).
-import { notRunOf } from './run.js';
-import type { CheckResult, NotRun, Outcome, RunVerdict, Summary } from './types.js';
+// The counts and verdict of a list of results: of a run, of a report checked against
+// `--expect-fail`, of judged traffic.
+import {
+  type CheckResult,
+  type NotRun,
+  type Outcome,
+  READ_ONLY_SKIP,
+  type RunVerdict,
+  type Summary,
+} from './types.js';
 
 /** The results' counts, the `must` checks among them that could not judge, and the verdict. */
 export function tally(results: readonly CheckResult[]): {
@@ -20,4 +26,20 @@ export function tally(results: readonly CheckResult[]): {
   const verdict: RunVerdict =
     summary.failed > 0 ? 'fail' : notRun.length > 0 ? 'incomplete' : 'pass';
   return { summary, notRun, verdict };
+}
+
+/**
+ * The `must` checks that could not judge the server, and why. A check a `--read-only` run leaves
+ * out on purpose, or whose statement has nothing to apply to, is not among them.
+ */
+export function notRunOf(results: readonly CheckResult[]): NotRun[] {
+  return results
+    .filter(
+      (r) =>
+        r.level === 'must' &&
+        r.outcome === 'skip' &&
+        r.message !== READ_ONLY_SKIP &&
+        r.notApplicable !== true,
+    )
+    .map((r) => ({ id: r.id, reason: r.message }));
 }
