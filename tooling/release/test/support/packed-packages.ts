@@ -333,7 +333,7 @@ console.log(\`\${Object.keys(values).length} values\`);
       expect(tsc.diagnostics['.']).toEqual([]);
       expect(values).toBeGreaterThan(40);
       expect(examples.contract).toHaveLength(2);
-      expect(examples.conformance).toHaveLength(1);
+      expect(examples.conformance).toHaveLength(2);
       expect(examples.client).toHaveLength(2);
     });
 
