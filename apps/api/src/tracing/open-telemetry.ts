@@ -11,7 +11,6 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { setGlobalErrorHandler } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { defaultResource, detectResources, envDetector } from '@opentelemetry/resources';
@@ -40,6 +39,7 @@ import { exportFailure } from './export-failure.js';
 import { ExportProblems } from './export-problems.js';
 import type { RequestTracing } from './request-tracing.js';
 import { samplerFromEnv } from './sampler-from-env.js';
+import { WorkerSpanExporter } from './worker-span-exporter.js';
 
 const TRACER_NAME = '@animal-store/api';
 
@@ -221,9 +221,10 @@ class TracedPetStore implements PetStore {
 /**
  * OpenTelemetry's Node tracer, configured by the standard `OTEL_*` variables (the exporter's
  * endpoint, headers, timeout and compression, the sampler, the batch processor, the service
- * name and resource attributes): the SDK's `BatchSpanProcessor` and OTLP/HTTP JSON exporter,
- * with W3C trace context and baggage propagation and the MongoDB driver's instrumentation.
- * Batches that could not be sent are logged (`exportProblems`).
+ * name and resource attributes): the SDK's `BatchSpanProcessor` and OTLP/HTTP JSON exporter (the
+ * latter in a worker thread, `WorkerSpanExporter`), with W3C trace context and baggage
+ * propagation and the MongoDB driver's instrumentation. Batches that could not be sent are
+ * logged (`exportProblems`).
  */
 export function startOpenTelemetry(env: NodeJS.ProcessEnv, logger: Logger): RequestTracing {
   // A batch the exporter could not send (its retries spent) reaches the SDK's global error
@@ -238,7 +239,7 @@ export function startOpenTelemetry(env: NodeJS.ProcessEnv, logger: Logger): Requ
     sampler,
     idGenerator: ids,
     resource,
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    spanProcessors: [new BatchSpanProcessor(new WorkerSpanExporter(resource))],
   });
   provider.register();
   registerInstrumentations({
