@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-node';
 import { describe, expect, it } from 'vitest';
 import { tracingWanted } from '../src/tracing/tracing.js';
 import { type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
@@ -136,6 +138,72 @@ describe.concurrent('OpenTelemetry tracing', () => {
     // Its log line still names the caller's trace.
     const line = (await requestLines(api, 2)).find((l) => l.route === '/v1/pets/:petId');
     expect(line?.traceId).toBe(skipped);
+    api.child.kill('SIGTERM');
+    await once(api.child, 'exit');
+  });
+
+  it('traces every root request under parentbased_always_on, each in a trace of its own', async () => {
+    const { receiver, api } = await tracedApi({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' });
+    const count = 5;
+    for (let i = 0; i < count; i++) {
+      expect((await fetch(`${api.base}/pets`, { headers: auth })).status).toBe(200);
+    }
+    const traceIds = (await requestLines(api, count)).map((l) => l.traceId as string);
+    expect(new Set(traceIds).size).toBe(count);
+    const ofTrace = (spans: ReceivedSpan[], id: string) => spans.filter((s) => s.traceId === id);
+    const spans = await receiver.until((all) =>
+      traceIds.every((id) => ofTrace(all, id).length >= 2),
+    );
+    for (const id of traceIds) {
+      const server = ofTrace(spans, id).find((s) => s.kind === SERVER);
+      expect(server).toMatchObject({
+        name: 'GET /v1/pets',
+        attributes: {
+          'http.request.method': 'GET',
+          'url.path': '/v1/pets',
+          'url.scheme': 'http',
+          'http.route': '/v1/pets',
+          'http.response.status_code': 200,
+        },
+      });
+      expect(server?.parentSpanId).toBeUndefined();
+      const store = ofTrace(spans, id).find((s) => s.name === 'pet_store list');
+      expect(store?.parentSpanId).toBe(server?.spanId);
+    }
+    api.child.kill('SIGTERM');
+    await once(api.child, 'exit');
+  });
+
+  it('puts a sampled root request in the trace its sampling was decided on', async () => {
+    const ratio = 0.5;
+    const { receiver, api } = await tracedApi({
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: String(ratio),
+    });
+    const count = 24;
+    for (let i = 0; i < count; i++) {
+      expect((await fetch(`${api.base}/pets`, { headers: auth })).status).toBe(200);
+    }
+    const lines = await requestLines(api, count);
+    const sampled = lines.flatMap((l) => (typeof l.traceId === 'string' ? [l.traceId] : []));
+    // Half of 24 by trace id: none, or all, has odds of 1 in 8 million.
+    expect(sampled.length).toBeGreaterThan(0);
+    expect(sampled.length).toBeLessThan(count);
+    // Each logged trace id is one the ratio sampler keeps: the one the decision was made on.
+    const sampler = new TraceIdRatioBasedSampler(ratio);
+    for (const id of sampled) {
+      expect(sampler.shouldSample(ROOT_CONTEXT, id).decision).toBe(
+        SamplingDecision.RECORD_AND_SAMPLED,
+      );
+    }
+    // A last request of a caller's sampled trace: spans are exported in the order they end.
+    const last = randomBytes(16).toString('hex');
+    await fetch(`${api.base}/pets`, { headers: { ...auth, traceparent: traceparent(last, '01') } });
+    const spans = await receiver.until((all) =>
+      all.some((s) => s.traceId === last && s.kind === SERVER),
+    );
+    const servers = spans.filter((s) => s.kind === SERVER && s.traceId !== last);
+    expect(servers.map((s) => s.traceId).sort()).toEqual([...sampled].sort());
     api.child.kill('SIGTERM');
     await once(api.child, 'exit');
   });

@@ -21,7 +21,7 @@ const own = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** A server the bench runs: its name in the report, its script, what it adds to its environment. */
 export interface ServerDef {
-  /** `api`, `traced`, `undone`, `fastify`, `limit`, `koa-floor` or `fastify-floor`. */
+  /** `api`, `traced`, `undone`, `koa`, `fastify`, `limit`, `koa-floor` or `fastify-floor`. */
   name: string;
   script: string;
   env: Readonly<Record<string, string>>;
@@ -39,7 +39,7 @@ const API_ENV = { API_KEYS: BENCH_API_KEY, RATE_LIMIT_REQUESTS: '0', LOG_LEVEL: 
 /**
  * The servers of a run, in the order of the first round: the API, the API traced at `tracing`
  * (its spans go to `sinkOrigin`), the `undone` build traced alike (a change kept for speed
- * undone), the Fastify peer, the replay limit, and the Koa and Fastify floors (these three send
+ * undone), the Koa and Fastify peers, the replay limit, and the Koa and Fastify floors (these three send
  * the API's recorded answers, `replay-answers.ts`).
  */
 export function lineup(
@@ -64,6 +64,7 @@ export function lineup(
   }
   const key = { API_KEY: BENCH_API_KEY };
   servers.push(
+    { name: 'koa', script: own('./peers/koa.js'), env: key, stores: true, match: 'exact' },
     {
       name: 'fastify',
       script: own('./peers/fastify.js'),

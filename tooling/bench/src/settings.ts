@@ -23,8 +23,8 @@ const OPTIONS = {
 
 export const HELP = `Usage: pnpm bench [options]
 
-Benchmarks the API (apps/api/dist/main.js) against its Fastify peer, the replay limit and the
-Koa and Fastify floors, each server alone on its core in turn, and prints the tables.
+Benchmarks the API (apps/api/dist/main.js) against its Koa and Fastify peers, the replay limit
+and the Koa and Fastify floors, each server alone on its core in turn, and prints the tables.
 
 Options:
 ${Object.entries(OPTIONS)

@@ -48,7 +48,7 @@ function report(...endpoints: EndpointRuns[]): Report {
     machine: { cpus: 2, cpuModel: 'test CPU', memoryGiB: 8, node: 'v24.21.0', kernel: '6.1' },
     source: { commit: '0123456789ab', changed: false },
     settings,
-    servers: ['api', 'traced', 'fastify', 'limit'].map((name) => ({ name, env: {} })),
+    servers: ['api', 'traced', 'koa', 'fastify', 'limit'].map((name) => ({ name, env: {} })),
     endpoints,
     peakRssMb: { api: 120 },
     rss: { pets: [11_000, 101_000], rssMb: [100, 115], bytesPerPet: 175 },
@@ -61,9 +61,16 @@ const row = (text: string, label: string, ratio: string) =>
 describe('the summary table', () => {
   const text = renderSummary(
     report(
-      endpoint('list', { api: [40, 90, 30], traced: [46, 99, 33], fastify: [50, 100, 20] }),
+      endpoint('list', {
+        api: [40, 90, 30],
+        traced: [46, 99, 33],
+        koa: [50, 100, 20],
+        fastify: [50, 100, 20],
+      }),
       endpoint('create', {
-        api: [52, 53, 51],
+        api: [50, 60, 51],
+        traced: [51, 61, 52],
+        koa: [50, 50, 50],
         fastify: [50, 50, 50],
         limit: [26, 26, 26],
         'koa-floor': [39, 36, 45],
@@ -74,12 +81,53 @@ describe('the summary table', () => {
 
   it('gives each ratio paired by round (median, min–max), not a ratio of medians', () => {
     // 0.8, 0.9 and 1.5 in the rounds; the medians' ratio would be 40 / 50.
-    expect(row(text, 'list', 'API/Fastify')).toBe(
-      '| `list` | API/Fastify | **0.90** (0.80–1.50) ✓ | **0.90** (0.80–1.50) ✓ |',
+    expect(row(text, 'list', 'API/Koa peer')).toBe(
+      '| `list` | API/Koa peer | **0.90** (0.80–1.50) ✓ | **0.90** (0.80–1.50) ✓ |',
+    );
+    expect(row(text, 'list', 'API/Fastify peer')).toBe(
+      '| `list` | API/Fastify peer | **0.90** (0.80–1.50) | **0.90** (0.80–1.50) |',
     );
     expect(row(text, 'create', 'API/limit')).toBe(
-      '| `create` | API/limit | **2.00** (1.96–2.04) | **2.00** (1.96–2.04) |',
+      '| `create` | API/limit | **1.96** (1.92–2.31) | **1.96** (1.92–2.31) |',
     );
+  });
+
+  it("gives each app's own work above its framework's floor in µs, paired by round", () => {
+    // 11, 24 and 6 µs in the rounds; the medians' difference would be 51 − 39 = 12.
+    expect(row(text, 'create', 'API − Koa floor, µs')).toBe(
+      '| `create` | API − Koa floor, µs | **11.0** (6.0–24.0) | **22.0** (12.0–48.0) |',
+    );
+    expect(row(text, 'create', 'Koa peer − Koa floor, µs')).toBe(
+      '| `create` | Koa peer − Koa floor, µs | **11.0** (5.0–14.0) | **22.0** (10.0–28.0) |',
+    );
+    expect(row(text, 'create', 'Fastify peer − Fastify floor, µs')).toBe(
+      '| `create` | Fastify peer − Fastify floor, µs | **20.0** (20.0–20.0) | **40.0** (40.0–40.0) |',
+    );
+  });
+
+  it("holds the API's own work to 1.05 × the Fastify peer's, each above its own floor", () => {
+    const label = '(API − Koa floor)/(Fastify peer − Fastify floor)';
+    expect(row(text, 'create', label)).toBe(
+      `| \`create\` | ${label} | **0.55** (0.30–1.20) ✓ | **0.55** (0.30–1.20) ✓ |`,
+    );
+    // The API at `api` µs over a Koa floor of 40, the Fastify peer 20 µs over its floor.
+    const atApi = (api: number) =>
+      row(
+        renderSummary(
+          report(
+            endpoint('create', {
+              api: [api, api, api],
+              fastify: [50, 50, 50],
+              'koa-floor': [40, 40, 40],
+              'fastify-floor': [30, 30, 30],
+            }),
+          ),
+        ),
+        'create',
+        label,
+      );
+    expect(atApi(61)).toContain('| **1.05** (1.05–1.05) ✓ |');
+    expect(atApi(62)).toContain('| **1.10** (1.10–1.10) ✗ |');
   });
 
   it("sets the Koa floor beside the Fastify floor, with no target: the frameworks' own share", () => {
@@ -89,17 +137,18 @@ describe('the summary table', () => {
     expect(row(text, 'list', 'Koa floor/Fastify floor')).toBe('');
   });
 
-  it('marks each ratio against its target: 1.00 for reads, 1.05 for creates, 1.10 for tracing', () => {
-    expect(row(text, 'create', 'API/Fastify')).toContain('| **1.04** (1.02–1.06) ✓ |');
-    expect(row(text, 'list', 'traced/API')).toContain('| **1.10** (1.10–1.15) ✓ |');
-    const slower = renderSummary(
-      report(endpoint('list', { api: [51, 51, 51], fastify: [50, 50, 50] })),
+  it('marks each ratio against its target: 1.00 for API/Koa peer, 1.05 for tracing', () => {
+    expect(row(text, 'create', 'API/Koa peer')).toContain('| **1.02** (1.00–1.20) ✗ |');
+    expect(row(text, 'create', 'traced/API')).toContain('| **1.02** (1.02–1.02) ✓ |');
+    expect(row(text, 'list', 'traced/API')).toContain('| **1.10** (1.10–1.15) ✗ |');
+    expect(text).toContain(
+      '✓ at most the target (API/Koa peer 1.00, (API − Koa floor)/(Fastify peer − Fastify floor) 1.05, traced/API 1.05)',
     );
-    expect(row(slower, 'list', 'API/Fastify')).toContain('**1.02** (1.02–1.02) ✗');
   });
 
-  it('leaves out a ratio whose servers did not run, and gives the RSS per stored pet', () => {
-    expect(row(text, 'create', 'traced/API')).toBe('');
+  it('leaves out a figure whose servers did not all run, and gives the RSS per stored pet', () => {
+    expect(row(text, 'list', 'API − Koa floor, µs')).toBe('');
+    expect(row(text, 'list', 'API/limit')).toBe('');
     expect(text).toContain('RSS per stored pet: **175 B** ✓ (11 000 to 101 000 pets');
     expect(text).toMatch(
       /^Run 2026-11-24 \(full\) of 0123456789ab on 2 × test CPU, Node v24\.21\.0: 3 rounds/,

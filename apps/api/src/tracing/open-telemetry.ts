@@ -11,11 +11,17 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { setGlobalErrorHandler } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { defaultResource, detectResources, envDetector } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import {
+  BatchSpanProcessor,
+  type IdGenerator,
+  NodeTracerProvider,
+  RandomIdGenerator,
+  type Sampler,
+  SamplingDecision,
+} from '@opentelemetry/sdk-trace-node';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import type { AppState } from '../http/app-state.js';
@@ -33,25 +39,63 @@ import { exportFailure } from './export-failure.js';
 import { ExportProblems } from './export-problems.js';
 import type { RequestTracing } from './request-tracing.js';
 import { samplerFromEnv } from './sampler-from-env.js';
+import { WorkerSpanExporter } from './worker-span-exporter.js';
 
 const TRACER_NAME = '@animal-store/api';
+
+/**
+ * Trace and span ids, random as the SDK's own (`RandomIdGenerator`), except that a request's
+ * server span takes the trace id its sampling was decided on: `serverSpans` hands it over just
+ * before it starts the span, and the span takes it at once.
+ */
+class RequestTraceIds implements IdGenerator {
+  readonly #random = new RandomIdGenerator();
+  #decided: string | undefined;
+
+  /** A new trace id, for a request without a caller's trace. */
+  next(): string {
+    return this.#random.generateTraceId();
+  }
+
+  /** Has the next root span take `traceId`. */
+  handOver(traceId: string): void {
+    this.#decided = traceId;
+  }
+
+  generateTraceId(): string {
+    const id = this.#decided ?? this.#random.generateTraceId();
+    this.#decided = undefined;
+    return id;
+  }
+
+  generateSpanId(): string {
+    return this.#random.generateSpanId();
+  }
+}
 
 /**
  * The server span of each request: its parent is the caller's `traceparent` (and `tracestate`),
  * if any; it is the active span while the request is served, so the store's spans (and the
  * MongoDB driver's) are its children. Named `METHOD /route/template` once routed, never by the
- * raw path; a 5xx marks it as an error. The sampler decides when the span starts: a span that
- * does not record is not made active, so the request's store calls make no span either (kept
- * for speed: see PERFORMANCE.md). The access log gets the trace id of a recorded request and of
- * a caller's trace; an unsampled root request has none, as nothing anywhere would carry it.
+ * raw path; a 5xx marks it as an error. The configured sampler is asked first, with the trace id
+ * the span would have (the caller's, else a new one the span then takes): a request it leaves
+ * out gets no span and runs outside any trace context, so its store calls make no span either
+ * and it costs what an untraced request does (PERFORMANCE.md). The access log gets the trace id
+ * of a recorded request and of a caller's trace; an unsampled root request has none, as nothing
+ * anywhere would carry it.
  */
-function serverSpans(tracer: Tracer): Middleware<AppState> {
+function serverSpans(tracer: Tracer, sampler: Sampler, ids: RequestTraceIds): Middleware<AppState> {
   return (ctx, next) => {
     const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers);
-    const span = tracer.startSpan(ctx.method, SERVER, parent);
-    if (span.isRecording()) return serveInSpan(ctx, next, span, parent);
-    if (trace.getSpanContext(parent) !== undefined) ctx.state.traceId = span.spanContext().traceId;
-    return next();
+    const caller = trace.getSpanContext(parent);
+    const traceId = caller?.traceId ?? ids.next();
+    const { decision } = sampler.shouldSample(parent, traceId, ctx.method, SpanKind.SERVER, {}, []);
+    if (decision === SamplingDecision.NOT_RECORD) {
+      if (caller !== undefined) ctx.state.traceId = traceId;
+      return next();
+    }
+    if (caller === undefined) ids.handOver(traceId);
+    return serveInSpan(ctx, next, tracer.startSpan(ctx.method, SERVER, parent), parent);
   };
 }
 
@@ -177,9 +221,10 @@ class TracedPetStore implements PetStore {
 /**
  * OpenTelemetry's Node tracer, configured by the standard `OTEL_*` variables (the exporter's
  * endpoint, headers, timeout and compression, the sampler, the batch processor, the service
- * name and resource attributes): the SDK's `BatchSpanProcessor` and OTLP/HTTP JSON exporter,
- * with W3C trace context and baggage propagation and the MongoDB driver's instrumentation.
- * Batches that could not be sent are logged (`exportProblems`).
+ * name and resource attributes): the SDK's `BatchSpanProcessor` and OTLP/HTTP JSON exporter (the
+ * latter in a worker thread, `WorkerSpanExporter`), with W3C trace context and baggage
+ * propagation and the MongoDB driver's instrumentation. Batches that could not be sent are
+ * logged (`exportProblems`).
  */
 export function startOpenTelemetry(env: NodeJS.ProcessEnv, logger: Logger): RequestTracing {
   // A batch the exporter could not send (its retries spent) reaches the SDK's global error
@@ -188,10 +233,13 @@ export function startOpenTelemetry(env: NodeJS.ProcessEnv, logger: Logger): Requ
   const problems = exportProblems(logger);
   setGlobalErrorHandler((error) => problems.report(exportFailure(error)));
   const resource = defaultResource().merge(detectResources({ detectors: [envDetector] }));
+  const sampler = samplerFromEnv(env);
+  const ids = new RequestTraceIds();
   const provider = new NodeTracerProvider({
-    sampler: samplerFromEnv(env),
+    sampler,
+    idGenerator: ids,
     resource,
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    spanProcessors: [new BatchSpanProcessor(new WorkerSpanExporter(resource))],
   });
   provider.register();
   registerInstrumentations({
@@ -200,7 +248,7 @@ export function startOpenTelemetry(env: NodeJS.ProcessEnv, logger: Logger): Requ
   });
   const tracer = provider.getTracer(TRACER_NAME);
   return {
-    middleware: serverSpans(tracer),
+    middleware: serverSpans(tracer, sampler, ids),
     traceStore: (store) => new TracedPetStore(store, tracer),
     shutdown: () => provider.shutdown(),
   };

@@ -3,60 +3,18 @@
  * it, sharing none of the API's code: a request id (the caller's sane `X-Request-Id`, else a
  * UUID), the bearer key check (`key.ts`), one pino access-log line per request on stdout
  * (synchronous, as the API writes it), a prom-client latency histogram by method, route and
- * status (with the default process metrics), the `Link` of the next page and `getPet`'s
- * deprecation headers, validation by JSON schemas and answers serialised from response schemas.
- * Only the contract's constants (prefix, statuses, deprecation header values) come from the
- * monorepo. Its in-memory store keeps pets in id order and per status; the bench creates the
- * same pets in it as in the API, over HTTP, so its bodies are the API's byte for byte (checked
- * before every run). Configured by `HOST`, `PORT` and `API_KEY`.
+ * status (with the default process metrics; these three from `telemetry.ts`), the `Link` of the
+ * next page and `getPet`'s deprecation headers, validation by JSON schemas and answers
+ * serialised from response schemas. Only the contract's constants (prefix, statuses, deprecation
+ * header values) come from the monorepo. Its in-memory store is `peer-store.ts`; the bench
+ * creates the same pets in it as in the API, over HTTP, so its bodies are the API's byte for
+ * byte (checked before every run). Configured by `HOST`, `PORT` and `API_KEY`.
  */
-import { randomUUID } from 'node:crypto';
 import { API_PREFIX, GET_PET_DEPRECATION_HEADERS, PET_STATUSES } from '@animal-store/contract';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import pino from 'pino';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { keyCheck, listenOn } from './key.js';
-
-interface Pet {
-  id: number;
-  name: string;
-  categoryId: number;
-  status: string;
-}
-
-/** Pets in id order, and per status: a page is a binary search and a slice. */
-class PeerStore {
-  nextId = 1;
-  readonly all: Pet[] = [];
-  readonly byId = new Map<number, Pet>();
-  readonly byStatus = new Map<string, Pet[]>(PET_STATUSES.map((s) => [s, []]));
-
-  create(draft: Omit<Pet, 'id'>): Pet {
-    const pet = {
-      id: this.nextId++,
-      name: draft.name,
-      categoryId: draft.categoryId,
-      status: draft.status,
-    };
-    this.all.push(pet);
-    this.byId.set(pet.id, pet);
-    this.byStatus.get(pet.status)?.push(pet);
-    return pet;
-  }
-
-  list(limit: number, status?: string, after?: number): { pets: Pet[]; hasMore: boolean } {
-    const source = status === undefined ? this.all : (this.byStatus.get(status) ?? []);
-    let [low, high] = [0, source.length];
-    while (after !== undefined && low < high) {
-      const mid = (low + high) >>> 1;
-      if ((source[mid] as Pet).id <= after) low = mid + 1;
-      else high = mid;
-    }
-    return { pets: source.slice(low, low + limit), hasMore: low + limit < source.length };
-  }
-}
-
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+import { PeerStore } from './peer-store.js';
+import { accessLogger, requestIdFor, requestMetrics } from './telemetry.js';
 
 const PET_SCHEMA = {
   type: 'object',
@@ -87,30 +45,15 @@ declare module 'fastify' {
 const store = new PeerStore();
 const verify = keyCheck();
 
-const registry = new Registry();
-collectDefaultMetrics({ register: registry });
-const duration = new Histogram({
-  name: 'http_request_duration_seconds',
-  help: 'time to answer each request',
-  labelNames: ['method', 'route', 'status'],
-  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-  registers: [registry],
-});
-
-const logger = pino(
-  { level: process.env.LOG_LEVEL ?? 'info', base: { service: 'fastify-peer', pid: process.pid } },
-  pino.destination({ fd: 1, sync: true }),
-);
+const { registry, duration } = requestMetrics();
+const logger = accessLogger('fastify-peer');
 const app = Fastify({
   loggerInstance: logger,
   disableRequestLogging: true,
   requestIdLogLabel: 'requestId',
   bodyLimit: 16_384,
   keepAliveTimeout: 5_000, // Node's default, which the API keeps
-  genReqId: (req) => {
-    const header = req.headers['x-request-id'];
-    return typeof header === 'string' && SANE_REQUEST_ID.test(header) ? header : randomUUID();
-  },
+  genReqId: (req) => requestIdFor(req.headers['x-request-id']),
 });
 
 app.addHook('onRequest', async (request, reply) => {
