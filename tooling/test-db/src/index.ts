@@ -9,6 +9,13 @@ export {
   uniqueDbName,
 } from './start.js';
 export {
+  type FaultyLink,
+  startToxiproxy,
+  TOXIPROXY_VERSION,
+  type Toxic,
+  type Toxiproxy,
+} from './toxiproxy.js';
+export {
   type Outage,
   STRATEGIES,
   type Strategy,
