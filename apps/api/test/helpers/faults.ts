@@ -16,6 +16,7 @@ import { runProcess } from '@animal-store/test-support';
 import { type Db, MongoClient } from 'mongodb';
 import { expect } from 'vitest';
 import { parse } from 'yaml';
+import { DATABASE_CHECK_MS } from '../../src/readiness.js';
 import { type ApiProcess, startApiProcess } from './processes.js';
 import { scrape } from './scrape.js';
 
@@ -60,8 +61,11 @@ export async function startFaultRig(mongoUri: string): Promise<FaultRig> {
   const upstream = new URL(mongoUri.replace(/^mongodb:/, 'http:'));
   const link = await toxiproxy.link(`mongo-${randomUUID()}`, upstream.host);
   const dbName = uniqueDbName();
+  // The driver's monitor checks the server once a minute: a check that finds it gone also ends
+  // the connections in use, and what the suite holds is that the driver's own time limits do.
+  const options = 'directConnection=true&maxPoolSize=8&heartbeatFrequencyMS=60000';
   const api = await startApiProcess({
-    MONGODB_URI: `mongodb://127.0.0.1:${link.port}/?directConnection=true&maxPoolSize=8`,
+    MONGODB_URI: `mongodb://127.0.0.1:${link.port}/?${options}`,
     MONGODB_DB: dbName,
     API_KEYS: KEY,
     STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
@@ -136,6 +140,13 @@ export class Load {
     for (const key of this.#pending) {
       while ((await this.create(key)).status !== 201) await sleep(100);
     }
+  }
+
+  /** Stops the clients without resolving what they left unacknowledged. */
+  async abandon(): Promise<void> {
+    this.#running = false;
+    this.#paused = false;
+    await Promise.all(this.#clients);
   }
 
   /** Answers of `phase` (all when absent). */
@@ -339,6 +350,32 @@ export async function storeMetrics(api: ApiProcess) {
   };
 }
 
+/**
+ * How long `/readyz` may take to tell that the database's state changed: one check interval,
+ * then the check's own deadline and margin.
+ */
+export const READINESS_BOUND_MS = DATABASE_CHECK_MS + ANSWER_BOUND_MS;
+
+/**
+ * Waits until `/readyz` reports the database `state`, still `200` (the process stays in rotation);
+ * fails once READINESS_BOUND_MS have passed since `since` (`performance.now()`).
+ */
+export async function untilReadiness(
+  api: ApiProcess,
+  state: 'up' | 'down',
+  since: number,
+): Promise<void> {
+  for (;;) {
+    const now = await readiness(api);
+    expect(now.status).toBe(200);
+    if (now.database === state) return;
+    expect(performance.now() - since, `/readyz still says ${now.database}`).toBeLessThanOrEqual(
+      READINESS_BOUND_MS,
+    );
+    await sleep(50);
+  }
+}
+
 /** `/readyz` now: its status and the database's state it reports. */
 export async function readiness(api: ApiProcess): Promise<{ status: number; database: string }> {
   const res = await fetch(`${new URL(api.base).origin}/readyz`);
@@ -451,8 +488,11 @@ export interface FaultPlan {
   /** Makes the fault instead, and `end` ends it (the database restarted). */
   begin?: () => Promise<void>;
   end?: () => Promise<void>;
-  /** Waits while the fault lasts, until it has shown what the test looks at. */
-  whileOn(load: Load): Promise<void>;
+  /**
+   * Waits while the fault lasts, until it has shown what the test looks at; `started` is when it
+   * began (`performance.now()`).
+   */
+  whileOn(load: Load, started: number): Promise<void>;
   /** With the clients held, while the fault still lasts: what must hold once they are answered. */
   quiet?: (api: ApiProcess, lastAnswer: number) => Promise<void>;
 }
@@ -473,24 +513,41 @@ export async function throughFault(rig: FaultRig, plan: FaultPlan): Promise<Faul
   const outputBefore = api.stdout().length;
   const started = performance.now();
   load.phase = 'fault';
-  for (const toxic of plan.toxics ?? []) await link.addToxic(toxic);
-  await plan.begin?.();
-  await plan.whileOn(load);
-  if (plan.quiet) {
-    await load.pause();
-    await plan.quiet(api, Math.max(...load.answers.map((a) => a.at)));
+  let during: StoreMetrics;
+  let readyStatus: number;
+  const added: string[] = [];
+  try {
+    for (const toxic of plan.toxics ?? []) {
+      await link.addToxic(toxic);
+      added.push(toxic.name);
+    }
+    await plan.begin?.();
+    await plan.whileOn(load, started);
+    if (plan.quiet) {
+      await load.pause();
+      await plan.quiet(api, Math.max(...load.answers.map((a) => a.at)));
+    }
+    during = await storeMetrics(api);
+    readyStatus = (await readiness(api)).status;
+  } catch (error) {
+    // The next test gets a healthy link.
+    for (const name of added) await link.removeToxic(name);
+    await plan.end?.();
+    await load.abandon();
+    throw error;
   }
-  const during = await storeMetrics(api);
   const seconds = (performance.now() - started) / 1000;
-  const readyStatus = (await readiness(api)).status;
   const output = api.stdout().slice(outputBefore);
 
-  for (const toxic of plan.toxics ?? []) await link.removeToxic(toxic.name);
+  for (const name of added) await link.removeToxic(name);
   await plan.end?.();
+  const healed = performance.now();
   load.phase = 'healing';
   load.resume();
   await load.untilServed();
   load.phase = 'after';
+  // Readiness tells the database is back.
+  if (during.databaseUp === 0) await untilReadiness(api, 'up', healed);
   await until(() => load.of('after').length >= 4);
   await load.stop();
 

@@ -12,11 +12,12 @@ import {
   expectStoreSettled,
   FAULTS,
   type FaultRig,
-  readiness,
+  type Load,
   STORE_TIMEOUT_MS,
   startFaultRig,
   throughFault,
   until,
+  untilReadiness,
 } from '../helpers/faults.js';
 
 let rig: FaultRig;
@@ -27,7 +28,11 @@ afterAll(async () => {
   await rig?.close();
 });
 
-const databaseDown = async () => (await readiness(rig.api)).database === 'down';
+/** At least `count` answers came during the fault, and `/readyz` has told the database is down. */
+const downAfter = (count: number) => async (load: Load, started: number) => {
+  await untilReadiness(rig.api, 'down', started);
+  await until(() => load.of('fault').length >= count);
+};
 
 describe('faults on the database link (Toxiproxy between the API process and FerretDB)', () => {
   it('latency below the deadline: every request served, slower than the latency SLO', async () => {
@@ -61,7 +66,7 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
         },
       ],
       // The database check times out too; the process stays in rotation.
-      whileOn: (load) => until(async () => load.of('fault').length >= 12 && (await databaseDown())),
+      whileOn: downAfter(12),
       quiet: expectStoreSettled,
     });
     expect(run.readyStatus).toBe(200);
@@ -81,7 +86,7 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
           attributes: { timeout: 0 },
         },
       ],
-      whileOn: (load) => until(async () => load.of('fault').length >= 12 && (await databaseDown())),
+      whileOn: downAfter(12),
       quiet: expectStoreSettled,
     });
     expect(run.during.errors('timeout')).toBeGreaterThan(run.before.errors('timeout'));
@@ -93,7 +98,7 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
       toxics: [
         { name: 'reset', type: 'reset_peer', stream: 'downstream', attributes: { timeout: 0 } },
       ],
-      whileOn: (load) => until(async () => load.of('fault').length >= 12 && (await databaseDown())),
+      whileOn: downAfter(12),
     });
     expect(run.load.of('fault').some((a) => a.status === 503)).toBe(true);
     await expectAlerts(run, FAULTS.resets);
