@@ -337,6 +337,10 @@ function samples(text: string): Sample[] {
 
 export type StoreMetrics = Awaited<ReturnType<typeof storeMetrics>>;
 
+/** Store calls failed because the database was not there or too slow, so far. */
+export const storeFailures = (metrics: StoreMetrics) =>
+  metrics.errors('unavailable') + metrics.errors('timeout');
+
 /** What the store's metrics say now. */
 export async function storeMetrics(api: ApiProcess) {
   const text = await scrape(new URL(api.base).origin);
@@ -376,6 +380,16 @@ export async function untilReadiness(
   }
 }
 
+/**
+ * A fault's wait: `/readyz` tells the database is down (in time), and at least `count` answers
+ * came while the fault lasts.
+ */
+export const untilDown =
+  (api: ApiProcess, count: number) => async (load: Load, started: number) => {
+    await untilReadiness(api, 'down', started);
+    await until(() => load.of('fault').length >= count);
+  };
+
 /** `/readyz` now: its status and the database's state it reports. */
 export async function readiness(api: ApiProcess): Promise<{ status: number; database: string }> {
   const res = await fetch(`${new URL(api.base).origin}/readyz`);
@@ -413,6 +427,13 @@ export interface FaultSigns {
 }
 
 const SLOW = 'the database did not answer within STORE_TIMEOUT_MS';
+/** What a database that does not answer in time fires. */
+const UNANSWERED = [
+  'ApiDatabaseUnavailable',
+  'ApiDatabaseDownEverywhere',
+  'ApiAvailabilityBudgetBurn',
+  'ApiLatencyBudgetBurn',
+] as const;
 const UNAVAILABLE = 'store unavailable';
 
 export const FAULTS = {
@@ -423,23 +444,13 @@ export const FAULTS = {
   },
   latencyAbove: {
     title: 'Database latency above the deadline',
-    firing: [
-      'ApiDatabaseUnavailable',
-      'ApiDatabaseDownEverywhere',
-      'ApiAvailabilityBudgetBurn',
-      'ApiLatencyBudgetBurn',
-    ],
+    firing: UNANSWERED,
     silent: [],
     log: SLOW,
   },
   partition: {
     title: 'A partition between the API and the database',
-    firing: [
-      'ApiDatabaseUnavailable',
-      'ApiDatabaseDownEverywhere',
-      'ApiAvailabilityBudgetBurn',
-      'ApiLatencyBudgetBurn',
-    ],
+    firing: UNANSWERED,
     silent: [],
     log: SLOW,
   },
