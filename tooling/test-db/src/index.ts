@@ -14,6 +14,7 @@ export {
   TOXIPROXY_VERSION,
   type Toxic,
   type Toxiproxy,
+  toxiproxyBinary,
 } from './toxiproxy.js';
 export {
   type Outage,

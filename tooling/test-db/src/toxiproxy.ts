@@ -48,19 +48,26 @@ export interface Toxiproxy {
 }
 
 /**
+ * Path of the Toxiproxy binary built from tooling/test-db/toxiproxy, built once with `go build`
+ * into the user cache dir, as FerretDB's is, and reused after.
+ */
+export async function toxiproxyBinary(context: GoBuildContext): Promise<string> {
+  try {
+    return await goToolBinary(TOXIPROXY, context);
+  } catch (error) {
+    if (error instanceof Unavailable) throw new Error(`no Toxiproxy: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
  * Starts Toxiproxy (built once with Go, as FerretDB is) with its HTTP API on a free port of
  * 127.0.0.1; fails when it cannot be built or started.
  */
 export async function startToxiproxy(context: Partial<GoBuildContext> = {}): Promise<Toxiproxy> {
   const env = context.env ?? process.env;
   const log = context.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  let binary: string;
-  try {
-    binary = await goToolBinary(TOXIPROXY, { env, log });
-  } catch (error) {
-    if (error instanceof Unavailable) throw new Error(`no Toxiproxy: ${error.message}`);
-    throw error;
-  }
+  const binary = await toxiproxyBinary({ env, log });
   return onFreePort(async (port) => {
     const api = `http://127.0.0.1:${port}`;
     const child = spawnLogged(
