@@ -53,25 +53,30 @@ export interface FaultRig {
 }
 
 /**
- * Starts Toxiproxy with a link to `mongoUri` and the built API on that link, with the suite's
- * deadline and a small connection pool (a fault that holds connections shows at once).
+ * The API's environment on a link to the database on 127.0.0.1:`linkPort`: the suite's deadline
+ * and a small connection pool (a fault that holds connections shows at once).
  */
-export async function startFaultRig(mongoUri: string): Promise<FaultRig> {
-  const toxiproxy = await startToxiproxy();
-  const upstream = new URL(mongoUri.replace(/^mongodb:/, 'http:'));
-  const link = await toxiproxy.link(`mongo-${randomUUID()}`, upstream.host);
-  const dbName = uniqueDbName();
+export function faultApiEnv(linkPort: number, dbName: string): Record<string, string> {
   // The driver's monitor checks the server once a minute: a check that finds it gone also ends
   // the connections in use, and what the suite holds is that the driver's own time limits do.
   const options = 'directConnection=true&maxPoolSize=8&heartbeatFrequencyMS=60000';
-  const api = await startApiProcess({
-    MONGODB_URI: `mongodb://127.0.0.1:${link.port}/?${options}`,
+  return {
+    MONGODB_URI: `mongodb://127.0.0.1:${linkPort}/?${options}`,
     MONGODB_DB: dbName,
     API_KEYS: KEY,
     STORE_TIMEOUT_MS: String(STORE_TIMEOUT_MS),
     // The shared rate limit keeps its windows in MongoDB too; the suite is about the pets.
     RATE_LIMIT_REQUESTS: '0',
-  });
+  };
+}
+
+/** Starts Toxiproxy with a link to `mongoUri`, and the built API on that link (`faultApiEnv`). */
+export async function startFaultRig(mongoUri: string): Promise<FaultRig> {
+  const toxiproxy = await startToxiproxy();
+  const upstream = new URL(mongoUri.replace(/^mongodb:/, 'http:'));
+  const link = await toxiproxy.link(`mongo-${randomUUID()}`, upstream.host);
+  const dbName = uniqueDbName();
+  const api = await startApiProcess(faultApiEnv(link.port, dbName));
   const client = new MongoClient(mongoUri);
   return {
     api,
