@@ -85,7 +85,7 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
     await expectAlerts(run, FAULTS.partition);
   });
 
-  it('connection resets: 503 with Retry-After at once, then 2xx', async () => {
+  it('connection resets: 503 with Retry-After, then 2xx', async () => {
     const run = await throughFault(rig, {
       toxics: [
         { name: 'reset', type: 'reset_peer', stream: 'downstream', attributes: { timeout: 0 } },
