@@ -3,13 +3,20 @@
  * test database, slowed (below the deadline) and its replies sliced, restarted one at a time
  * under keyed creates and reads.
  */
-import { startToxiproxy, type Toxiproxy, uniqueDbName } from '@animal-store/test-db';
+import {
+  startTestMongo,
+  startToxiproxy,
+  type Toxiproxy,
+  uniqueDbName,
+} from '@animal-store/test-db';
 import { MongoClient } from 'mongodb';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { brokenAnswers, expectEachCreateStoredOnce, faultApiEnv, Load } from '../helpers/faults.js';
 import { startRotation } from '../helpers/rotation.js';
 
-const uri = inject('mongoUri');
+// A server of its own: the suite's load never slows the other files' database.
+const mongo = await startTestMongo();
+const uri = mongo.uri;
 const dbName = uniqueDbName();
 const client = new MongoClient(uri);
 let toxiproxy: Toxiproxy | undefined;
@@ -17,6 +24,7 @@ afterAll(async () => {
   await toxiproxy?.stop();
   await client.db(dbName).dropDatabase();
   await client.close();
+  await mongo.stop();
 });
 
 describe('a slow, sliced database link during a rolling restart behind haproxy', () => {

@@ -6,7 +6,8 @@
  * as soon as it can, each keyed create stored once, readiness and the store's metrics telling the
  * truth, and the shipped alerts firing on the series it produced.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startTestMongo, type TestMongo } from '@animal-store/test-db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAlerts,
   expectStoreSettled,
@@ -20,12 +21,16 @@ import {
   untilDown,
 } from '../helpers/faults.js';
 
+let mongo: TestMongo;
 let rig: FaultRig;
 beforeAll(async () => {
-  rig = await startFaultRig(inject('mongoUri'));
+  // A server of its own: the suite's load and faults never slow the other files' database.
+  mongo = await startTestMongo();
+  rig = await startFaultRig(mongo.uri);
 });
 afterAll(async () => {
   await rig?.close();
+  await mongo?.stop();
 });
 
 describe('faults on the database link (Toxiproxy between the API process and FerretDB)', () => {
