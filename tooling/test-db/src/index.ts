@@ -9,6 +9,14 @@ export {
   uniqueDbName,
 } from './start.js';
 export {
+  type FaultyLink,
+  startToxiproxy,
+  TOXIPROXY_VERSION,
+  type Toxic,
+  type Toxiproxy,
+  toxiproxyBinary,
+} from './toxiproxy.js';
+export {
   type Outage,
   STRATEGIES,
   type Strategy,

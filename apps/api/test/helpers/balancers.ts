@@ -53,18 +53,25 @@ async function untilServing(origin: string, balancer: LoggedProcess, name: strin
   });
 }
 
-/** deploy/haproxy/haproxy.cfg as shipped, its three servers all `api` (`host:port`). */
-export function startHaproxy(api: string): Promise<Balancer> {
+/**
+ * deploy/haproxy/haproxy.cfg as shipped, its three servers `api`, `api2` and `api3`
+ * (`host:port`; all `api` by default). A haproxy that exits later fails `exited`.
+ */
+export function startHaproxy(
+  api: string,
+  api2 = api,
+  api3 = api,
+): Promise<Balancer & { exited: Promise<void> }> {
   return onFreePort(async (port) => {
     const child = startChild('haproxy', ['-f', deployFile('haproxy/haproxy.cfg'), '-db'], {
       HAPROXY_BIND: `127.0.0.1:${port}`,
       API_SERVER_1: api,
-      API_SERVER_2: api,
-      API_SERVER_3: api,
+      API_SERVER_2: api2,
+      API_SERVER_3: api3,
     });
     const origin = `http://127.0.0.1:${port}`;
     await untilServing(origin, child, 'haproxy');
-    return { name: 'haproxy', origin, output: child.output };
+    return { name: 'haproxy', origin, output: child.output, exited: child.exited };
   });
 }
 
