@@ -26,6 +26,11 @@ const TEST_SETS = {
     ],
     setupFiles: [],
   },
+  // The kit run against its fake server, correct and faulty: seconds a mutant, for its checks.
+  'kit-runs': {
+    include: ['packages/conformance/test/{faults,gaps,run-size,preflight}.test.ts'],
+    setupFiles: [],
+  },
 } as const;
 const setName = process.env.MUTATION_TESTS ?? 'request-path';
 if (!Object.hasOwn(TEST_SETS, setName)) {
