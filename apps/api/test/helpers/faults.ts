@@ -502,12 +502,6 @@ export const FAULTS = {
     silent: [],
     log: UNAVAILABLE,
   },
-  restart: {
-    title: 'The database restarted under load',
-    firing: ['ApiDatabaseUnavailable', 'ApiDatabaseDownEverywhere', 'ApiAvailabilityBudgetBurn'],
-    silent: [],
-    log: UNAVAILABLE,
-  },
 } as const satisfies Record<string, FaultSigns>;
 
 /** What a run through one fault gave: its answers and the metrics around it. */
