@@ -516,8 +516,8 @@ function fullVerdictOf(
 
 /** A JSON object that reads as an Error: a string `code` or `message`, or a numeric `status`. */
 export function errorShaped(res: HttpResponse): boolean {
-  const body = res.body as Record<string, unknown> | undefined;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  if (!isObject(res.body)) return false;
+  const body = res.body as Record<string, unknown>;
   return (
     typeof body.code === 'string' ||
     typeof body.message === 'string' ||

@@ -127,7 +127,7 @@ async function judgeLimit(
   ctx: CheckContext,
   limit: number,
   res: HttpResponse,
-): Promise<{ judged: 'exact' | 'every' } | { cannot: string }> {
+): Promise<{ n: number; judged: 'exact' | 'every' } | { cannot: string }> {
   const n = expectPetList(res).length;
   const known = ctx.fixtures.knownAtLeast;
   if (n > limit) fail(`${described(res)} returned ${countPets(n)}, more than ${limit}`, res);
@@ -140,20 +140,17 @@ async function judgeLimit(
       res,
     );
   }
-  if (n === limit) return { judged: 'exact' };
+  if (n === limit) return { n, judged: 'exact' };
   // Every pet there is, while every write of the run stands (else the cause is named below)
   // and the store holds the pets the kit meant it to (else the limit is not shown at work).
+  const cause = await missingPetsCause(ctx);
   const short = ctx.fixtures.shortOfTarget;
-  if (
-    short === undefined &&
-    (await missingPetsCause(ctx)) === undefined &&
-    wholeStore(ctx, n, res)
-  ) {
-    return { judged: 'every' };
+  if (short === undefined && cause === undefined && wholeStore(ctx, n, res)) {
+    return { n, judged: 'every' };
   }
   const why =
-    (await missingPetsCause(ctx)) ??
-    ctx.fixtures.shortOfTarget ??
+    cause ??
+    short ??
     `only ${known} known to exist${ctx.readOnly ? ' (read-only: the kit created none)' : ''}`;
   return {
     cannot: `${described(res)} returned ${countPets(n)}; ${why}, so ${limit} cannot be judged`,
@@ -168,9 +165,9 @@ function limitCheck(limit: number, query: string, id: string, title: string): De
     section: '§4.1, §8',
     async run(ctx) {
       const res = await listAfterData(ctx, query);
-      const n = expectPetList(res).length;
       const judged = await judgeLimit(ctx, limit, res);
       if ('cannot' in judged) skip(judged.cannot);
+      const { n } = judged;
       if (judged.judged === 'every') {
         return pass(
           `${described(res)} returned ${countPets(n)}, every pet there is (${ctx.fixtures.emptyAtStart ? 'the store held none before the run' : 'no next page'})`,
