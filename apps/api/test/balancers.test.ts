@@ -32,13 +32,36 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
 const errorCode = (response: RawResponse) =>
   parseErrorBody(response.headers['content-type'], response.body, response.status).code;
 
-/** A create whose head is sent and whose body is not, yet: a request in progress. */
-function heldCreate(origin: string): { sent: Promise<Socket>; finish(): Promise<number> } {
-  const body = JSON.stringify({ name: 'Held', categoryId: 1 });
+/** How often a held request sends one more byte of its body. */
+const TRICKLE_MS = 2_000;
+
+/**
+ * A create whose head is sent and whose body is not, yet: a request in progress. It sends one
+ * byte of its body every `TRICKLE_MS`, so that the balancer's inactivity timeouts (30 s and more
+ * in the shipped configurations) never close it however slowly the machine runs the test; the
+ * body is long enough to last minutes.
+ */
+function heldCreate(origin: string): {
+  sent: Promise<Socket>;
+  readonly closed: boolean;
+  finish(): Promise<number>;
+} {
+  const body = JSON.stringify({ name: `Held${'x'.repeat(150)}`, categoryId: 1 });
   const socket = connect({ host: '127.0.0.1', port: Number(new URL(origin).port) });
   const received: Buffer[] = [];
+  let written = 0;
+  let closed = false;
+  const trickle = setInterval(() => {
+    if (written < body.length - 1) socket.write(body[written++] as string);
+  }, TRICKLE_MS);
   socket.on('data', (chunk) => received.push(chunk));
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  const ended = new Promise<void>((resolve) =>
+    socket.on('close', () => {
+      closed = true;
+      clearInterval(trickle);
+      resolve();
+    }),
+  );
   socket.on('error', () => {});
   const sent = new Promise<Socket>((resolve) => {
     // A connection refused at once counts as sent: finish() then finds no answer.
@@ -54,12 +77,25 @@ function heldCreate(origin: string): { sent: Promise<Socket>; finish(): Promise<
   });
   return {
     sent,
+    get closed() {
+      return closed;
+    },
     finish: async () => {
-      socket.write(body);
-      await closed;
+      clearInterval(trickle);
+      socket.write(body.slice(written));
+      await ended;
       return parseResponses(Buffer.concat(received))[0]?.status ?? 0;
     },
   };
+}
+
+/** Tries `step` until it returns true; fails with `what` if that takes two minutes. */
+async function until(what: string, step: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await step())) {
+    if (Date.now() > deadline) throw new Error(`gave up after two minutes: ${what}`);
+    await pause();
+  }
 }
 
 describe.each(
@@ -126,30 +162,30 @@ describe.each(
     const held = Array.from({ length: PER_CLIENT }, () => heldCreate(balancer.origin));
     await Promise.all(held.map((h) => h.sent));
     // One more is refused once the balancer has counted the others (it reads them as it can).
-    for (;;) {
+    await until(`the ${PER_CLIENT + 1}st connection refused`, async () => {
+      expect(held.filter((h) => h.closed)).toHaveLength(0);
       const { data, closedByServer } = await exchange(
         balancer.origin,
         request(balancer.origin, '/healthz'),
         SERVER_ENDS,
       );
       expect(closedByServer).toBe(true);
-      if (name === 'haproxy' && data.length === 0) break; // closed at once, unanswered
+      if (name === 'haproxy' && data.length === 0) return true; // closed at once, unanswered
       const [response] = parseResponses(data);
       if (response?.status === 429) {
         expect(errorCode(response)).toBe('rate_limited');
-        break;
+        return true;
       }
       expect(response?.status).toBe(200);
-      await pause();
-    }
+      return false;
+    });
     // Every held request is served in full once its body comes.
     const statuses = await Promise.all(held.map((h) => h.finish()));
     expect(statuses).toEqual(held.map(() => 201));
     // Then the address may connect again.
-    for (;;) {
+    await until('a connection answered again', async () => {
       const { data } = await exchange(balancer.origin, request(balancer.origin, '/healthz'));
-      if (parseResponses(data)[0]?.status === 200) break;
-      await pause();
-    }
+      return parseResponses(data)[0]?.status === 200;
+    });
   });
 });

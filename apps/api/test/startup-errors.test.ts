@@ -81,12 +81,13 @@ describe('a bad value in the configuration', () => {
     BAD,
   )('%s=%j stops the start with one line on stderr and exit 1', async (name, value, says) => {
     const { code, stderr } = await start({ [name]: value });
-    expect(code).toBe(1);
+    // What the process printed, in every failure's message.
+    expect(code, stderr).toBe(1);
     const lines = stderr.split('\n').filter((line) => line !== '');
     // A key may be generated before a late failure (HOST): the error is the last line, and one.
     const last = lines.at(-1) ?? '';
-    expect(last).toMatch(/^animal-store-api: /);
-    expect(last).toMatch(says);
+    expect(last, stderr).toMatch(/^animal-store-api: /);
+    expect(last, stderr).toMatch(says);
     expect(lines.filter((line) => /animal-store-api: /.test(line))).toHaveLength(1);
     expect(stderr).not.toMatch(/^\s+at /m);
     expect(stderr).not.toContain(SECRET);
