@@ -108,6 +108,8 @@ export const FIGURES: readonly Figure[] = [
   // The API's own work may be at most 5% above the Fastify peer's, each above its own floor.
   over('(API − Koa floor)/(Fastify peer − Fastify floor)', API_ABOVE, FASTIFY_ABOVE, 1.05),
   ratio('traced/API', 'traced', 'api', 1.05),
+  // Every request left out by the sampler: tracing's cost to the requests it does not record.
+  ratio('unsampled/API', 'unsampled', 'api', 1.05),
   // With --undone: a change kept for speed stays where undoing it costs at least 5%, a ratio of
   // 1.05 or more (apps/api/PERFORMANCE.md); a floor, so it carries no ✓ or ✗.
   ratio('undone/traced', 'undone', 'traced'),

@@ -48,7 +48,10 @@ function report(...endpoints: EndpointRuns[]): Report {
     machine: { cpus: 2, cpuModel: 'test CPU', memoryGiB: 8, node: 'v24.21.0', kernel: '6.1' },
     source: { commit: '0123456789ab', changed: false },
     settings,
-    servers: ['api', 'traced', 'koa', 'fastify', 'limit'].map((name) => ({ name, env: {} })),
+    servers: ['api', 'traced', 'unsampled', 'koa', 'fastify', 'limit'].map((name) => ({
+      name,
+      env: {},
+    })),
     endpoints,
     peakRssMb: { api: 120 },
     rss: { pets: [11_000, 101_000], rssMb: [100, 115], bytesPerPet: 175 },
@@ -64,6 +67,7 @@ describe('the summary table', () => {
       endpoint('list', {
         api: [40, 90, 30],
         traced: [46, 99, 33],
+        unsampled: [42, 90, 30],
         koa: [50, 100, 20],
         fastify: [50, 100, 20],
       }),
@@ -141,8 +145,9 @@ describe('the summary table', () => {
     expect(row(text, 'create', 'API/Koa peer')).toContain('| **1.02** (1.00–1.20) ✗ |');
     expect(row(text, 'create', 'traced/API')).toContain('| **1.02** (1.02–1.02) ✓ |');
     expect(row(text, 'list', 'traced/API')).toContain('| **1.10** (1.10–1.15) ✗ |');
+    expect(row(text, 'list', 'unsampled/API')).toContain('| **1.00** (1.00–1.05) ✓ |');
     expect(text).toContain(
-      '✓ at most the target (API/Koa peer 1.00, (API − Koa floor)/(Fastify peer − Fastify floor) 1.05, traced/API 1.05)',
+      '✓ at most the target (API/Koa peer 1.00, (API − Koa floor)/(Fastify peer − Fastify floor) 1.05, traced/API 1.05, unsampled/API 1.05)',
     );
   });
 
