@@ -115,6 +115,22 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     );
     expect(markdown.stdout).toMatch(/\n- Exercised \(\d+\): .*listPets\.at-most-limit/);
     expect(markdown.stdout).not.toContain('url-key-9876543210');
+    // So do the HTML page and the JUnit file, escaped their ways.
+    const html = await runCli(['judge', '--har', file, '--reporter', 'html']);
+    expect(html.stdout).toMatch(
+      /<li>traffic of HAR file .*others\.har: 5 exchanges, 1 of the spec&#39;s operations judged \(left alone: 1 with other hosts, 2 of other paths or methods, 1 answered 429\)<\/li>/,
+    );
+    expect(html.stdout).toMatch(/<li>Exercised \(\d+\): .*listPets\.at-most-limit/);
+    expect(html.stdout).not.toContain('Created no pets');
+    const junit = await runCli(['judge', '--har', file, '--reporter', 'junit']);
+    expect(junit.stdout).toMatch(
+      /TRAFFIC: traffic of HAR file .*others\.har: 5 exchanges, 1 of the spec&apos;s operations judged/,
+    );
+    expect(junit.stdout).toMatch(/TRAFFIC: Not exercised \(\d+\): /);
+    for (const text of [html.stdout, junit.stdout]) {
+      expect(text).not.toContain('url-key-9876543210');
+      expect(text).not.toContain('har-key-0123456789');
+    }
   });
 
   it('stops relating answers once the traffic holds an operation that may change pets', async () => {

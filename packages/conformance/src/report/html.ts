@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type CheckResult, type ConformanceReport, GROUPS, type Outcome } from '../types.js';
 import { sectionLinks } from './spec-links.js';
+import { trafficLines } from './traffic.js';
 import { notRunSummary, VERDICT_LABEL } from './verdict.js';
 
 /** Escapes text for an HTML element or a quoted attribute. */
@@ -80,8 +81,9 @@ function article(result: CheckResult): string {
 
 /**
  * Renders a report as one self-contained HTML page (no external asset; it works offline): the
- * verdict and counts, a filter by outcome and by group, and every check, failures first, each
- * with its message and the curl line that replays its request. Everything a server sent is
+ * verdict and counts (for judged traffic, what it held and exercised), a filter by outcome and by
+ * group, and every check, failures first, each with its message and the curl line that replays
+ * its request. Everything a server sent is
  * escaped, and the page's Content-Security-Policy lets only its own filter script run.
  */
 export function renderHtml(report: ConformanceReport): string {
@@ -110,7 +112,14 @@ export function renderHtml(report: ConformanceReport): string {
 </head>
 <body>
 <h1>Animal Store conformance: <span class="verdict-${verdict.toLowerCase()}">${verdict}</span></h1>
-<p class="meta">${htmlText(report.baseUrl)}: kit ${htmlText(report.kit.version)}, run ${htmlText(report.runId)}, seed ${report.seed} (<code>--seed ${report.seed}</code> replays its cases), started ${htmlText(report.startedAt)}, ${(report.durationMs / 1000).toFixed(1)} s${mode.length === 0 ? '' : `, ${mode.join(', ')}`}</p>
+${
+  report.traffic === undefined
+    ? `<p class="meta">${htmlText(report.baseUrl)}: kit ${htmlText(report.kit.version)}, run ${htmlText(report.runId)}, seed ${report.seed} (<code>--seed ${report.seed}</code> replays its cases), started ${htmlText(report.startedAt)}, ${(report.durationMs / 1000).toFixed(1)} s${mode.length === 0 ? '' : `, ${mode.join(', ')}`}</p>`
+    : `<p class="meta">${htmlText(report.baseUrl)}: kit ${htmlText(report.kit.version)}</p>
+<ul class="traffic">${trafficLines(report.traffic)
+        .map((line) => `<li>${htmlText(line)}</li>`)
+        .join('')}</ul>`
+}
 <table class="counts"><tr>${OUTCOMES.map((o) => `<th>${LABEL[o]}</th>`).join('')}</tr><tr>${OUTCOMES.map((o) => `<td id="count-${o}">${count[o]}</td>`).join('')}</tr></table>
 ${report.hints.map((h) => `<p class="hint">Hint: ${htmlText(h)}</p>`).join('\n')}
 ${report.notRun.length === 0 ? '' : `<section class="hint"><p>INCOMPLETE: ${notRunSummary(report)}:</p><ul>${report.notRun.map((n) => `<li><code>${htmlText(n.id)}</code>: ${htmlText(n.reason)}</li>`).join('')}</ul>${report.fullVerdict === undefined ? '' : `<p>For a full verdict: ${htmlText(report.fullVerdict)}</p>`}</section>`}
@@ -126,7 +135,7 @@ ${OUTCOMES.map((o) => `<label><input type="checkbox" name="outcome" value="${o}"
 <main>
 ${results.map(article).join('\n')}
 </main>
-<p>${report.created.count === 0 ? 'Created no pets.' : `Created ${report.created.count} pets named <code>${htmlText(report.created.namePrefix)}&lt;n&gt;</code>; they stay on the server (the spec has no delete).`}</p>
+${report.traffic !== undefined ? '' : `<p>${report.created.count === 0 ? 'Created no pets.' : `Created ${report.created.count} pets named <code>${htmlText(report.created.namePrefix)}&lt;n&gt;</code>; they stay on the server (the spec has no delete).`}</p>`}
 <script>${SCRIPT}</script>
 </body>
 </html>

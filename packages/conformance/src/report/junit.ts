@@ -1,6 +1,7 @@
 import type { CheckResult, ConformanceReport } from '../types.js';
 import { GROUPS } from '../types.js';
 import { sectionLinks } from './spec-links.js';
+import { trafficLines } from './traffic.js';
 import { notRunIds, VERDICT_LABEL } from './verdict.js';
 
 // Characters XML 1.0 cannot hold at all, even escaped.
@@ -35,9 +36,19 @@ function testcase(result: CheckResult, notRun: boolean): string {
   }
 }
 
-/** Renders a report as JUnit XML: one testsuite per group, one testcase per check (its id). */
+/**
+ * Renders a report as JUnit XML: one testsuite per group, one testcase per check (its id); the
+ * hints, and for judged traffic what it held and exercised, in each suite's output.
+ */
 export function renderJunit(report: ConformanceReport): string {
   const notRun = notRunIds(report);
+  // Each suite's output: the hints, and what judged traffic held and exercised.
+  const notes = [
+    ...report.hints.map((h) => `HINT: ${h}`),
+    ...(report.traffic === undefined
+      ? []
+      : trafficLines(report.traffic).map((line) => `TRAFFIC: ${line}`)),
+  ];
   const suites = GROUPS.flatMap((group) => {
     const results = report.results.filter((r) => r.group === group);
     if (results.length === 0) return [];
@@ -54,11 +65,7 @@ export function renderJunit(report: ConformanceReport): string {
       `      <property name="verdict" value="${VERDICT_LABEL[report.verdict]}"/>`,
       '    </properties>',
       ...results.map((r) => testcase(r, notRun.has(r.id))),
-      ...(report.hints.length === 0
-        ? []
-        : [
-            `    <system-out>${xml(report.hints.map((h) => `HINT: ${h}`).join('\n'))}</system-out>`,
-          ]),
+      ...(notes.length === 0 ? [] : [`    <system-out>${xml(notes.join('\n'))}</system-out>`]),
       '  </testsuite>',
     ];
   });
