@@ -90,6 +90,30 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
     await expectAlerts(run, FAULTS.resets);
   });
 
+  it('resets of 30% of connections: served or 503 with Retry-After, none stored twice', async () => {
+    const run = await throughFault(own.rig, {
+      toxics: [
+        {
+          name: 'some-resets',
+          type: 'reset_peer',
+          stream: 'downstream',
+          // Toxiproxy draws per connection: about one connection in three is reset.
+          toxicity: 0.3,
+          attributes: { timeout: 0 },
+        },
+      ],
+      whileOn: (load) =>
+        until(
+          () =>
+            load.of('fault').filter((a) => a.status === 201).length >= 8 &&
+            load.of('fault').length >= 24,
+          'creates served through the resets',
+        ),
+    });
+    // The connections the toxic spares serve; throughFault holds the rest to 503 with Retry-After.
+    expect(run.load.of('fault').filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(8);
+  });
+
   it('replies in small slices: every request served', async () => {
     const run = await throughFault(own.rig, {
       toxics: [
