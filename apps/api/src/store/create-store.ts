@@ -53,6 +53,15 @@ export async function createStore(
       allowWeakConsistency: config.mongodbAllowWeakConsistency,
       beforeConnect,
       clientOptions: driverTimeouts(config.storeTimeoutMs),
+      onReconnect: (event) => {
+        if (event.kind === 'stalled') {
+          logger.warn(
+            { servers: event.servers },
+            'database monitor stalled: the driver reconnects to the database',
+          );
+        } else if (event.kind === 'reconnected') logger.info('database client reconnected');
+        else logger.warn({ err: event.error }, 'database client reconnect failed: tries again');
+      },
     }).catch((error: unknown) => {
       throw uriError(error, config.mongodbUri as string) ?? error;
     });

@@ -18,6 +18,7 @@ import {
   toNumber,
   toPetDocument,
 } from './mongo-pet-document.js';
+import { MonitorWatch } from './monitor-watch.js';
 import type {
   IdempotentCreate,
   IdempotentCreateResult,
@@ -53,7 +54,18 @@ export interface MongoPetStoreOptions {
    * (default 10 s). Taking over early is safe, only wasteful: the pet id is reserved.
    */
   idempotencyLeaseMs?: number;
+  /** Told when the driver's server monitor stalled and the client reconnects, and how it went. */
+  onReconnect?: (event: ReconnectEvent) => void;
 }
+
+/** What `onReconnect` hears. */
+export type ReconnectEvent =
+  | { kind: 'stalled'; servers: string[] }
+  | { kind: 'reconnected' }
+  | { kind: 'failed'; error: unknown };
+
+/** How often the store looks for a stalled server monitor. */
+const MONITOR_WATCH_MS = 1_000;
 
 /** Retries of a create whose id turned out to be taken, before giving up. */
 const MAX_ID_COLLISIONS = 20;
@@ -71,12 +83,24 @@ export class MongoPetStore implements PetStore {
   #next = 0;
   #end = 0;
   #reserving: Promise<void> | undefined;
+  readonly #watch: MonitorWatch;
+  readonly #onReconnect: ((event: ReconnectEvent) => void) | undefined;
+  readonly #watchTimer: NodeJS.Timeout;
+  /** Set while the client reconnects, and after a reconnect that failed until one succeeds. */
+  #reconnecting: Promise<void> | undefined;
+  #disconnected = false;
+  #closed = false;
 
   private constructor(
     readonly client: MongoClient,
     readonly db: Db,
     options: MongoPetStoreOptions,
+    watch: MonitorWatch,
   ) {
+    this.#watch = watch;
+    this.#onReconnect = options.onReconnect;
+    this.#watchTimer = setInterval(() => this.#watchMonitor(), MONITOR_WATCH_MS);
+    this.#watchTimer.unref();
     this.#pets = db.collection<PetDocument>('pets');
     this.#counters = db.collection<CounterDocument>('counters');
     this.#blockSize = options.idBlockSize ?? 64;
@@ -99,11 +123,16 @@ export class MongoPetStore implements PetStore {
     dbName: string,
     options: MongoPetStoreOptions = {},
   ): Promise<MongoPetStore> {
+    let watch: MonitorWatch | undefined;
     const client = await connectMongo(uri, options.clientOptions, {
       allowWeakConsistency: options.allowWeakConsistency,
-      beforeConnect: options.beforeConnect,
+      beforeConnect: (client) => {
+        watch = new MonitorWatch(client.options);
+        watch.observe(client);
+        options.beforeConnect?.(client);
+      },
     });
-    const store = new MongoPetStore(client, client.db(dbName), options);
+    const store = new MongoPetStore(client, client.db(dbName), options, watch as MonitorWatch);
     await guarded(() => store.#pets.createIndex({ status: 1, _id: 1 }, { name: 'status_id' }));
     await store.#idempotency.createIndexes();
     return store;
@@ -159,7 +188,38 @@ export class MongoPetStore implements PetStore {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#watchTimer);
+    await this.#reconnecting;
     await this.client.close();
+  }
+
+  /**
+   * Replaces the driver's connections and monitors when a monitor stalled (`MonitorWatch`), and
+   * tries again each round after a reconnect that failed. Calls meanwhile fail as unavailable.
+   */
+  #watchMonitor(): void {
+    if (this.#closed || this.#reconnecting) return;
+    const stalled = this.#watch.stalled();
+    if (stalled.length === 0 && !this.#disconnected) return;
+    if (stalled.length > 0) this.#onReconnect?.({ kind: 'stalled', servers: stalled });
+    this.#reconnecting = this.#reconnect().finally(() => {
+      this.#reconnecting = undefined;
+    });
+  }
+
+  async #reconnect(): Promise<void> {
+    this.#disconnected = true;
+    try {
+      await this.client.close();
+      this.#watch.reset();
+      if (this.#closed) return;
+      await this.client.connect();
+      this.#disconnected = false;
+      this.#onReconnect?.({ kind: 'reconnected' });
+    } catch (error) {
+      this.#onReconnect?.({ kind: 'failed', error });
+    }
   }
 
   async #allocateId(): Promise<number> {

@@ -7,14 +7,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type FaultyLink,
+  startTestMongo,
   startToxiproxy,
+  type TestMongo,
   type Toxic,
   type Toxiproxy,
   uniqueDbName,
 } from '@animal-store/test-db';
 import { runProcess } from '@animal-store/test-support';
 import { type Db, MongoClient } from 'mongodb';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { parse } from 'yaml';
 import { DATABASE_CHECK_MS } from '../../src/readiness.js';
 import { type ApiProcess, startApiProcess } from './processes.js';
@@ -38,17 +40,29 @@ const JOB = 'animal-store-api';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long the suite waits for anything before it fails: far beyond what any step takes. */
+export const GIVE_UP_MS = 90_000;
+
 /**
- * Waits, however long this machine takes, until `done` holds; the test's timeout bounds it. Says
+ * Waits until `done` holds; fails, saying what it waited for, once `GIVE_UP_MS` have passed
+ * (well before the test's timeout, so a stuck step is named rather than a hang reported). Says
  * on stderr every half minute what it still waits for.
  */
 export async function until(
   done: () => boolean | Promise<boolean>,
   what = 'a condition',
+  giveUpMs = GIVE_UP_MS,
 ): Promise<void> {
-  let next = performance.now() + 30_000;
+  const started = performance.now();
+  let next = started + 30_000;
   while (!(await done())) {
-    if (performance.now() > next) {
+    const now = performance.now();
+    if (now - started > giveUpMs) {
+      throw new Error(
+        `fault suite: gave up after ${Math.round(giveUpMs / 1000)} s waiting for ${what}`,
+      );
+    }
+    if (now > next) {
       process.stderr.write(`fault suite: still waiting for ${what}\n`);
       next += 30_000;
     }
@@ -105,6 +119,24 @@ export async function startFaultRig(mongoUri: string): Promise<FaultRig> {
       await client.close();
     },
   };
+}
+
+/**
+ * A database of the test file's own (the suite's load and faults never slow the other files'
+ * database, and it may be stopped) with the fault rig on it: filled in before the file's tests,
+ * stopped after them.
+ */
+export function ownDatabaseAndRig(): { mongo: TestMongo; rig: FaultRig } {
+  const own = {} as { mongo: TestMongo; rig: FaultRig };
+  beforeAll(async () => {
+    own.mongo = await startTestMongo();
+    own.rig = await startFaultRig(own.mongo.uri);
+  });
+  afterAll(async () => {
+    await own.rig?.close();
+    await own.mongo?.stop();
+  });
+  return own;
 }
 
 /** One answer a client got. */
@@ -502,6 +534,12 @@ export const FAULTS = {
     silent: [],
     log: UNAVAILABLE,
   },
+  restart: {
+    title: 'The database restarted under load',
+    firing: ['ApiDatabaseUnavailable', 'ApiDatabaseDownEverywhere', 'ApiAvailabilityBudgetBurn'],
+    silent: [],
+    log: UNAVAILABLE,
+  },
 } as const satisfies Record<string, FaultSigns>;
 
 /** What a run through one fault gave: its answers and the metrics around it. */
@@ -526,7 +564,7 @@ export interface FaultPlan {
   end?: () => Promise<void>;
   /**
    * Waits while the fault lasts, until it has shown what the test looks at; `started` is when it
-   * began (`performance.now()`).
+   * was in place (`performance.now()`, after the toxics were added and `begin` resolved).
    */
   whileOn(load: Load, started: number): Promise<void>;
   /** With the clients held, while the fault still lasts: what must hold once they are answered. */
@@ -558,7 +596,8 @@ export async function throughFault(rig: FaultRig, plan: FaultPlan): Promise<Faul
       added.push(toxic.name);
     }
     await plan.begin?.();
-    await plan.whileOn(load, started);
+    // Readiness is due from when the fault is in place (a database stops in seconds).
+    await plan.whileOn(load, performance.now());
     if (plan.quiet) {
       await load.pause();
       await plan.quiet(api, Math.max(...load.answers.map((a) => a.at)));

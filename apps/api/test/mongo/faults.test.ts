@@ -6,36 +6,24 @@
  * as soon as it can, each keyed create stored once, readiness and the store's metrics telling the
  * truth, and the shipped alerts firing on the series it produced.
  */
-import { startTestMongo, type TestMongo } from '@animal-store/test-db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expectAlerts,
   expectStoreSettled,
   FAULTS,
-  type FaultRig,
+  ownDatabaseAndRig,
   STORE_TIMEOUT_MS,
-  startFaultRig,
   storeFailures,
   throughFault,
   until,
   untilDown,
 } from '../helpers/faults.js';
 
-let mongo: TestMongo;
-let rig: FaultRig;
-beforeAll(async () => {
-  // A server of its own: the suite's load and faults never slow the other files' database.
-  mongo = await startTestMongo();
-  rig = await startFaultRig(mongo.uri);
-});
-afterAll(async () => {
-  await rig?.close();
-  await mongo?.stop();
-});
+const own = ownDatabaseAndRig();
 
 describe('faults on the database link (Toxiproxy between the API process and FerretDB)', () => {
   it('latency below the deadline: every request served, slower than the latency SLO', async () => {
-    const run = await throughFault(rig, {
+    const run = await throughFault(own.rig, {
       toxics: [
         {
           name: 'latency',
@@ -53,7 +41,7 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
   });
 
   it('latency above the deadline: 503 with Retry-After within the deadline, then 2xx', async () => {
-    const run = await throughFault(rig, {
+    const run = await throughFault(own.rig, {
       toxics: [
         {
           name: 'latency',
@@ -63,7 +51,7 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
         },
       ],
       // The database check times out too; the process stays in rotation.
-      whileOn: untilDown(rig.api, 12),
+      whileOn: untilDown(own.rig.api, 12),
       quiet: expectStoreSettled,
     });
     expect(run.readyStatus).toBe(200);
@@ -73,7 +61,7 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
   });
 
   it('a partition mid-write: 503 within the deadline, each create stored once, then 2xx', async () => {
-    const run = await throughFault(rig, {
+    const run = await throughFault(own.rig, {
       toxics: [
         { name: 'partition-up', type: 'timeout', stream: 'upstream', attributes: { timeout: 0 } },
         {
@@ -83,7 +71,7 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
           attributes: { timeout: 0 },
         },
       ],
-      whileOn: untilDown(rig.api, 12),
+      whileOn: untilDown(own.rig.api, 12),
       quiet: expectStoreSettled,
     });
     expect(run.during.errors('timeout')).toBeGreaterThan(run.before.errors('timeout'));
@@ -91,19 +79,43 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
   });
 
   it('connection resets: 503 with Retry-After, then 2xx', async () => {
-    const run = await throughFault(rig, {
+    const run = await throughFault(own.rig, {
       toxics: [
         { name: 'reset', type: 'reset_peer', stream: 'downstream', attributes: { timeout: 0 } },
       ],
-      whileOn: untilDown(rig.api, 12),
+      whileOn: untilDown(own.rig.api, 12),
     });
     expect(run.load.of('fault').some((a) => a.status === 503)).toBe(true);
     expect(storeFailures(run.during)).toBeGreaterThan(storeFailures(run.before));
     await expectAlerts(run, FAULTS.resets);
   });
 
+  it('resets of 30% of connections: served or 503 with Retry-After, none stored twice', async () => {
+    const run = await throughFault(own.rig, {
+      toxics: [
+        {
+          name: 'some-resets',
+          type: 'reset_peer',
+          stream: 'downstream',
+          // Toxiproxy draws per connection: about one connection in three is reset.
+          toxicity: 0.3,
+          attributes: { timeout: 0 },
+        },
+      ],
+      whileOn: (load) =>
+        until(
+          () =>
+            load.of('fault').filter((a) => a.status === 201).length >= 8 &&
+            load.of('fault').length >= 24,
+          'creates served through the resets',
+        ),
+    });
+    // The connections the toxic spares serve; throughFault holds the rest to 503 with Retry-After.
+    expect(run.load.of('fault').filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(8);
+  });
+
   it('replies in small slices: every request served', async () => {
-    const run = await throughFault(rig, {
+    const run = await throughFault(own.rig, {
       toxics: [
         {
           name: 'slices',
@@ -119,7 +131,7 @@ describe('faults on the database link (Toxiproxy between the API process and Fer
   });
 
   it('replies cut mid-document: 503 for what was cut, creates resent are replayed', async () => {
-    const run = await throughFault(rig, {
+    const run = await throughFault(own.rig, {
       toxics: [
         {
           name: 'cut',
