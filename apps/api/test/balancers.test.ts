@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
 import { type Balancer, startHaproxy, startNginx } from './helpers/balancers.js';
 import { exchange, parseResponses, type RawResponse, SERVER_ENDS } from './helpers/raw-http.js';
+import { until } from './helpers/until.js';
 
 // The held requests below wait for their bodies far longer than any test step takes.
 const api = await startTestApi({ bodyTimeoutMs: 120_000 }, { requestTimeoutMs: 120_000 });
@@ -26,8 +27,8 @@ async function answer(origin: string, raw: string | (string | Buffer)[]): Promis
   return response;
 }
 
-/** Between two tries of something the balancer does as soon as it can. */
-const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+/** How long a wait on the balancer lasts before it fails. */
+const WAIT_MS = 120_000;
 
 const errorCode = (response: RawResponse) =>
   parseErrorBody(response.headers['content-type'], response.body, response.status).code;
@@ -87,15 +88,6 @@ function heldCreate(origin: string): {
       return parseResponses(Buffer.concat(received))[0]?.status ?? 0;
     },
   };
-}
-
-/** Tries `step` until it returns true; fails with `what` if that takes two minutes. */
-async function until(what: string, step: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!(await step())) {
-    if (Date.now() > deadline) throw new Error(`gave up after two minutes: ${what}`);
-    await pause();
-  }
 }
 
 describe.each(
@@ -162,30 +154,38 @@ describe.each(
     const held = Array.from({ length: PER_CLIENT }, () => heldCreate(balancer.origin));
     await Promise.all(held.map((h) => h.sent));
     // One more is refused once the balancer has counted the others (it reads them as it can).
-    await until(`the ${PER_CLIENT + 1}st connection refused`, async () => {
-      expect(held.filter((h) => h.closed)).toHaveLength(0);
-      const { data, closedByServer } = await exchange(
-        balancer.origin,
-        request(balancer.origin, '/healthz'),
-        SERVER_ENDS,
-      );
-      expect(closedByServer).toBe(true);
-      if (name === 'haproxy' && data.length === 0) return true; // closed at once, unanswered
-      const [response] = parseResponses(data);
-      if (response?.status === 429) {
-        expect(errorCode(response)).toBe('rate_limited');
-        return true;
-      }
-      expect(response?.status).toBe(200);
-      return false;
-    });
+    await until(
+      async () => {
+        expect(held.filter((h) => h.closed)).toHaveLength(0);
+        const { data, closedByServer } = await exchange(
+          balancer.origin,
+          request(balancer.origin, '/healthz'),
+          SERVER_ENDS,
+        );
+        expect(closedByServer).toBe(true);
+        if (name === 'haproxy' && data.length === 0) return true; // closed at once, unanswered
+        const [response] = parseResponses(data);
+        if (response?.status === 429) {
+          expect(errorCode(response)).toBe('rate_limited');
+          return true;
+        }
+        expect(response?.status).toBe(200);
+        return false;
+      },
+      `the ${PER_CLIENT + 1}st connection refused`,
+      WAIT_MS,
+    );
     // Every held request is served in full once its body comes.
     const statuses = await Promise.all(held.map((h) => h.finish()));
     expect(statuses).toEqual(held.map(() => 201));
     // Then the address may connect again.
-    await until('a connection answered again', async () => {
-      const { data } = await exchange(balancer.origin, request(balancer.origin, '/healthz'));
-      return parseResponses(data)[0]?.status === 200;
-    });
+    await until(
+      async () => {
+        const { data } = await exchange(balancer.origin, request(balancer.origin, '/healthz'));
+        return parseResponses(data)[0]?.status === 200;
+      },
+      'a connection answered again',
+      WAIT_MS,
+    );
   });
 });

@@ -21,6 +21,7 @@ import { parse } from 'yaml';
 import { DATABASE_CHECK_MS } from '../../src/readiness.js';
 import { type ApiProcess, startApiProcess } from './processes.js';
 import { scrape } from './scrape.js';
+import { GIVE_UP_MS, sleep, until } from './until.js';
 
 /** The store deadline the suite runs the API with (`STORE_TIMEOUT_MS`). */
 export const STORE_TIMEOUT_MS = 2_000;
@@ -38,37 +39,7 @@ const HUNG_MS = 60_000;
 const auth = { Authorization: `Bearer ${KEY}` };
 const JOB = 'animal-store-api';
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** How long the suite waits for anything before it fails: far beyond what any step takes. */
-export const GIVE_UP_MS = 90_000;
-
-/**
- * Waits until `done` holds; fails, saying what it waited for, once `GIVE_UP_MS` have passed
- * (well before the test's timeout, so a stuck step is named rather than a hang reported). Says
- * on stderr every half minute what it still waits for.
- */
-export async function until(
-  done: () => boolean | Promise<boolean>,
-  what = 'a condition',
-  giveUpMs = GIVE_UP_MS,
-): Promise<void> {
-  const started = performance.now();
-  let next = started + 30_000;
-  while (!(await done())) {
-    const now = performance.now();
-    if (now - started > giveUpMs) {
-      throw new Error(
-        `fault suite: gave up after ${Math.round(giveUpMs / 1000)} s waiting for ${what}`,
-      );
-    }
-    if (now > next) {
-      process.stderr.write(`fault suite: still waiting for ${what}\n`);
-      next += 30_000;
-    }
-    await sleep(50);
-  }
-}
+export { GIVE_UP_MS, sleep, until };
 
 /** The API process on a Toxiproxy link to the database, and the database itself, direct. */
 export interface FaultRig {
