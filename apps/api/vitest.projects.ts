@@ -13,6 +13,13 @@ const oneModuleGraph = { isolate: false, setupFiles: ['test/helpers/after-each-f
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
+ * The README's start command runs `turbo run build`, whose cache hit rewrites `dist/` (a new file
+ * for each output). Every other test that spawns the API from `dist/` would race it, so this file
+ * is its own project, `api-start`, which the root test command runs after every other test.
+ */
+const START_SCRIPT = 'test/start-script.test.ts';
+
+/**
  * The api's vitest projects, by folder: every test on the in-memory store; `test/black-box/`
  * (the HTTP suites every store adapter must pass) again on MongoDB, with `test/mongo/` (what only
  * MongoDB has).
@@ -26,7 +33,7 @@ export const apiProjects: TestProjectInlineConfiguration[] = [
       name: 'api',
       root,
       include: ['test/**/*.test.ts'],
-      exclude: ['test/mongo/**'],
+      exclude: ['test/mongo/**', START_SCRIPT],
       ...sideBySide,
       ...oneModuleGraph,
       testTimeout: 5 * 60_000,
@@ -47,5 +54,9 @@ export const apiProjects: TestProjectInlineConfiguration[] = [
       hookTimeout: 300_000,
       testTimeout: 5 * 60_000,
     },
+  },
+  {
+    ...sourceAliases,
+    test: { name: 'api-start', root, include: [START_SCRIPT], testTimeout: 5 * 60_000 },
   },
 ];

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 // The root README's first command ends in `pnpm start`: it builds what the API needs and runs it
 // in the foreground, so Ctrl-C (SIGINT to the whole process group) or a SIGTERM to pnpm stops it.
+// Its build rewrites apps/api/dist/, so this file is the `api-start` project, which `pnpm test`
+// runs after every other test (`pnpm --filter @animal-store/api test:start` alone).
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const readJson = (path: string) =>

@@ -148,6 +148,16 @@ describe('the public packages', () => {
     }
   });
 
+  it("runs the start command's test after every other test: its build rewrites the API's dist/", () => {
+    const root = JSON.parse(read('.', 'package.json')) as { scripts: Record<string, string> };
+    const api = JSON.parse(read('apps/api', 'package.json')) as { scripts: Record<string, string> };
+    expect(root.scripts.test).toMatch(
+      / turbo run [^&]* test --continue && pnpm --filter @animal-store\/api test:start$/,
+    );
+    expect(api.scripts['test:start']).toMatch(/vitest run --project api-start$/);
+    expect(api.scripts.test).not.toContain('api-start');
+  });
+
   it("type-checks every package with a typecheck script in the test command's one tsc --build", () => {
     const root = JSON.parse(read('.', 'package.json')) as { scripts: Record<string, string> };
     expect(root.scripts.typecheck).toBe('tsc --build --force');
