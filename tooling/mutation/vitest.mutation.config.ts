@@ -31,6 +31,12 @@ const TEST_SETS = {
     include: ['packages/conformance/test/{faults,gaps,run-size,preflight}.test.ts'],
     setupFiles: [],
   },
+  // The traffic judge (`judge --har`) on HAR files its tests write, and `--expect-fail` on runs
+  // against the fake server; `judge-faults` records its HAR files with Chromium: too slow a mutant.
+  traffic: {
+    include: ['packages/conformance/test/{judge-rules,expect-fail}.test.ts'],
+    setupFiles: [],
+  },
 } as const;
 const setName = process.env.MUTATION_TESTS ?? 'request-path';
 if (!Object.hasOwn(TEST_SETS, setName)) {

@@ -3,6 +3,7 @@
 // nothing outside the spec may change pets, a 429 is never judged, secrets never show.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { GET_PET_DEPRECATION_HEADERS } from '@animal-store/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
 import { scratch } from './support/traffic.js';
@@ -185,5 +186,247 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(empty.exitCode).toBe(2);
     expect(empty.stderr).toMatch(/holds no request to \/pets/);
     expect((await runCli(['judge'])).stderr).toMatch(/judge: --har FILE is required/);
+  });
+});
+
+describe('judge --har holds each answer to the others and to its request', () => {
+  const pet = (id: number, status = 'available', categoryId = 1) => ({
+    id,
+    name: `Pet${id}`,
+    categoryId,
+    status,
+  });
+  const list = (query: string, body: unknown[], extra: Partial<Entry> = {}): Entry => ({
+    url: `${BASE}/pets${query}`,
+    status: 200,
+    body,
+    ...extra,
+  });
+  const message = (report: JsonReport, id: string) =>
+    report.results.find((r) => r.id === id && r.outcome === 'fail')?.message;
+
+  it('fails a pet shown again with another categoryId or status, and names both answers', async () => {
+    const category = await judge(
+      har('category', [list('?limit=5', [pet(7)]), list('?limit=6', [pet(7, 'available', 2)])]),
+    );
+    expect(failed(category.report)).toEqual(['errors.same-pet']);
+    expect(message(category.report, 'errors.same-pet')).toMatch(
+      /GET \/pets\?limit=6 answered 200: pet 7 has categoryId 2, but GET \/pets\?limit=5 showed 1/,
+    );
+    const status = await judge(
+      har('status', [
+        list('?limit=5', [pet(8)]),
+        list('?limit=6', [pet(8)]),
+        list('?limit=7', [pet(8, 'sold')]),
+      ]),
+    );
+    expect(failed(status.report)).toEqual(['errors.same-pet']);
+    expect(message(status.report, 'errors.same-pet')).toMatch(
+      /pet 8 has status "sold", but GET \/pets\?limit=5 showed "available" \(no operation changes a status/,
+    );
+    const same = await judge(har('same', [list('?limit=5', [pet(9)]), list('', [pet(9)])]));
+    expect(failed(same.report)).toEqual([]);
+    expect(same.report.traffic.exercised).toContain('errors.same-pet');
+  });
+
+  it('relates only answers that show pets: a 2xx create, a 200 getPet, the items of a 200 list', async () => {
+    const max = { ...pet(7), name: 'Max' };
+    const notShown = await judge(
+      har('not-shown', [
+        list('?limit=5', [pet(7)]),
+        { ...created, status: 409, body: max },
+        {
+          url: `${BASE}/pets/7`,
+          status: 404,
+          body: max,
+          headers: { ...GET_PET_DEPRECATION_HEADERS },
+        },
+        list('?limit=6', [{ id: 7, name: 'Max' }]),
+      ]),
+    );
+    expect(failed(notShown.report)).not.toContain('errors.same-pet');
+    for (const status of [200, 299]) {
+      const shown = await judge(
+        har(`shown-${status}`, [list('?limit=5', [pet(7)]), { ...created, status, body: max }]),
+      );
+      expect(message(shown.report, 'errors.same-pet')).toMatch(
+        /pet 7 has name "Max", but GET \/pets\?limit=5 showed "Pet7"/,
+      );
+    }
+    const changedFirst = await judge(
+      har('changed-first', [
+        list('?limit=5', [pet(7)]),
+        { method: 'PUT', url: `${BASE}/pets/7`, status: 200, body: max },
+        list('?limit=6', [max]),
+      ]),
+    );
+    expect(failed(changedFirst.report)).not.toContain('errors.same-pet');
+  });
+
+  it('fails a list longer than its limit, the default limit included, and nothing at the limit', async () => {
+    const pets = (n: number) => Array.from({ length: n }, (_, i) => pet(i + 1));
+    const over = await judge(har('over', [list('?limit=2', pets(3))]));
+    expect(failed(over.report)).toEqual(['listPets.at-most-limit']);
+    expect(message(over.report, 'listPets.at-most-limit')).toMatch(/3 pets, more than limit 2/);
+    const overDefault = await judge(har('over-default', [list('', pets(21))]));
+    expect(message(overDefault.report, 'listPets.at-most-limit')).toMatch(
+      /21 pets, more than the default limit 20/,
+    );
+    for (const [limit, n] of [
+      [10, 11],
+      [100, 101],
+    ]) {
+      const { report } = await judge(har(`over-${limit}`, [list(`?limit=${limit}`, pets(n))]));
+      expect(message(report, 'listPets.at-most-limit')?.split('\n')[0]).toBe(
+        `GET /pets?limit=${limit} answered 200: ${n} pets, more than limit ${limit}`,
+      );
+    }
+    const at = await judge(
+      har('at', [list('?limit=2', pets(2)), list('', pets(20)), list('?limit=100', pets(100))]),
+    );
+    expect(failed(at.report)).toEqual([]);
+    expect(at.report.traffic.exercised).toContain('listPets.at-most-limit');
+  });
+
+  it.each([
+    ['limit=0'],
+    ['limit=101'],
+    ['limit=1&limit=2'],
+    ['limit=1x'],
+    ['limit=0001'],
+  ])('holds no list to a limit the spec does not allow (%s)', async (query) => {
+    const { report } = await judge(har('bad-limit', [list(`?${query}`, [pet(1), pet(2)])]));
+    expect(failed(report)).not.toContain('listPets.at-most-limit');
+    expect(report.traffic.exercised).not.toContain('listPets.at-most-limit');
+  });
+
+  it('fails a filtered list that shows a pet of another status, and no other list', async () => {
+    const wrong = await judge(har('filter', [list('?status=sold', [pet(3, 'sold'), pet(4)])]));
+    expect(failed(wrong.report)).toEqual(['listPets.status-filter.sold']);
+    expect(message(wrong.report, 'listPets.status-filter.sold')).toMatch(
+      /it lists pet 4 with status "available"/,
+    );
+    const right = await judge(
+      har('filter-ok', [
+        list('?status=pending', [pet(5, 'pending')]),
+        list('?status=sold&status=pending', [pet(6, 'sold'), pet(7, 'pending')]),
+        list('?status=sold', [], { status: 200 }),
+      ]),
+    );
+    expect(failed(right.report)).toEqual([]);
+    expect(right.report.traffic.exercised).toEqual(
+      expect.arrayContaining(['listPets.status-filter.pending', 'listPets.status-filter.sold']),
+    );
+    expect(right.report.traffic.exercised).not.toContain('listPets.status-filter.available');
+  });
+
+  it('fails a success to a request without Authorization on each operation, and no 401', async () => {
+    const refusal = { code: 'unauthorized', message: 'no key', status: 401 };
+    const answered = await judge(
+      har('no-key', [
+        { ...created, auth: null, body: pet(11) },
+        list('?limit=1', [pet(11)], { auth: null }),
+      ]),
+    );
+    expect(failed(answered.report)).toEqual(
+      expect.arrayContaining(['auth.createPet.missing-header', 'auth.listPets.missing-header']),
+    );
+    expect(message(answered.report, 'auth.createPet.missing-header')).toMatch(
+      /a request without Authorization answered 201, a success: a missing key is 401/,
+    );
+    const refused = await judge(
+      har('no-key-401', [
+        { ...created, auth: null, status: 401, body: refusal },
+        { url: `${BASE}/pets?limit=1`, auth: null, status: 401, body: refusal },
+      ]),
+    );
+    expect(failed(refused.report)).toEqual([]);
+    expect(refused.report.traffic.exercised).toEqual(
+      expect.arrayContaining(['auth.createPet.missing-header', 'auth.listPets.missing-header']),
+    );
+  });
+});
+
+describe('judge --har names as exercised the checks whose answers the traffic holds', () => {
+  /** The checks whose scope the cases below tell apart. */
+  const SCOPED = [
+    'errors.strict-json',
+    'errors.pet-fields',
+    'errors.json-body',
+    'errors.error-schema',
+    'errors.status-matches',
+    'errors.success-status',
+    'errors.no-server-errors',
+    'listPets.at-most-limit',
+    'getPet.deprecation-headers',
+    'getPet.deprecation-only-on-get-pet',
+  ];
+  const notFound = { code: 'not_found', message: 'no pet 5', status: 404 };
+  it.each<[string, Entry, string[]]>([
+    [
+      'a 201 to createPet',
+      created,
+      [
+        'errors.strict-json',
+        'errors.pet-fields',
+        'errors.success-status',
+        'errors.no-server-errors',
+        'getPet.deprecation-only-on-get-pet',
+      ],
+    ],
+    [
+      'a 200 list',
+      { url: `${BASE}/pets?limit=5`, status: 200, body: [rex] },
+      [
+        'errors.strict-json',
+        'errors.pet-fields',
+        'errors.success-status',
+        'errors.no-server-errors',
+        'listPets.at-most-limit',
+        'getPet.deprecation-only-on-get-pet',
+      ],
+    ],
+    [
+      'a 404 to getPet with an Error body',
+      {
+        url: `${BASE}/pets/5`,
+        status: 404,
+        body: notFound,
+        headers: { ...GET_PET_DEPRECATION_HEADERS },
+      },
+      [
+        'errors.strict-json',
+        'errors.json-body',
+        'errors.error-schema',
+        'errors.status-matches',
+        'errors.no-server-errors',
+        'getPet.deprecation-headers',
+      ],
+    ],
+    [
+      'a 400 to getPet with an Error body',
+      {
+        url: `${BASE}/pets/x`,
+        status: 400,
+        body: { ...notFound, code: 'validation_failed', status: 400 },
+      },
+      [
+        'errors.strict-json',
+        'errors.json-body',
+        'errors.error-schema',
+        'errors.status-matches',
+        'errors.no-server-errors',
+      ],
+    ],
+    [
+      'a 400 to listPets in text/plain',
+      { url: `${BASE}/pets?limit=0`, status: 400, text: 'bad limit' },
+      ['errors.json-body', 'errors.no-server-errors', 'getPet.deprecation-only-on-get-pet'],
+    ],
+  ])('%s', async (_, entry, exercised) => {
+    const { report } = await judge(har('scope', [entry]));
+    expect(report.traffic.exercised.filter((id) => SCOPED.includes(id)).sort()).toEqual(
+      [...exercised].sort(),
+    );
   });
 });
