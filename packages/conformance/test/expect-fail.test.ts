@@ -4,8 +4,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseExpectations } from '../src/expectations.js';
+import { applyExpectations, parseExpectations } from '../src/expectations.js';
 import { UsageError } from '../src/run.js';
+import type { CheckResult, ConformanceReport, Level } from '../src/types.js';
 import { type Fault, startFakeServer } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
 import { scratch } from './support/traffic.js';
@@ -184,5 +185,100 @@ describe('an --expect-fail file', () => {
     ]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/cannot read --expect-fail .*none\.txt/);
+  });
+});
+
+describe('applyExpectations', () => {
+  const result = (id: string, outcome: CheckResult['outcome'], level: Level = 'must') =>
+    ({
+      id,
+      title: id,
+      section: '§1',
+      level,
+      group: 'errors',
+      outcome,
+      message: `was ${outcome}`,
+      ms: 1,
+    }) as CheckResult;
+  const report = (results: CheckResult[]) =>
+    ({
+      hints: ['a hint of the run'],
+      results,
+      verdict: 'fail',
+      ok: false,
+    }) as unknown as ConformanceReport;
+  // Four ids the kit knows, listed in that order.
+  const ID = {
+    a: 'errors.json-body',
+    b: 'errors.strict-json',
+    c: 'errors.error-schema',
+    d: 'errors.status-matches',
+  } as const;
+  const expectations = parseExpectations(
+    `${ID.a}  fails (T-1)\n${ID.b}\twarns (T-2)  \n${ID.c} fixed since (T-3)\n${ID.d} not judged (T-4)\n`,
+    'known.txt',
+  );
+
+  it('skips what fails as listed, fails what passes now, and keeps every other result', () => {
+    const unlisted = result('errors.success-status', 'fail');
+    const { report: judged, outcome } = applyExpectations(
+      report([
+        result(ID.a, 'fail'),
+        result(ID.b, 'advisory', 'should'),
+        result(ID.c, 'pass'),
+        result(ID.d, 'skip'),
+        unlisted,
+        result('errors.no-server-errors', 'pass'),
+      ]),
+      expectations,
+    );
+    expect(outcome).toEqual({
+      failedAsExpected: [ID.a, ID.b],
+      nowPassing: [ID.c],
+      // A listed check that passes now fails, but it is no unexpected failure.
+      unexpected: ['errors.success-status'],
+    });
+    const by = new Map(judged.results.map((r) => [r.id, r]));
+    expect(by.get(ID.a)).toMatchObject({
+      outcome: 'skip',
+      notApplicable: true,
+      message: 'fails as expected (known.txt:1: fails (T-1)): was fail',
+    });
+    expect(by.get(ID.b)).toMatchObject({
+      outcome: 'skip',
+      message: /^fails as expected \(known\.txt:2: warns \(T-2\)\)/,
+    });
+    expect(by.get(ID.c)).toMatchObject({
+      outcome: 'fail',
+      message:
+        'passes now, but known.txt:3 lists it as failing (fixed since (T-3)): remove that line from known.txt',
+    });
+    expect(by.get(ID.d)).toEqual(result(ID.d, 'skip'));
+    expect(by.get('errors.success-status')).toBe(unlisted);
+    expect(judged.hints).toEqual([
+      'a hint of the run',
+      `2 check(s) failed as known.txt expects: ${ID.a}, ${ID.b}`,
+      `1 check(s) listed in known.txt now pass: ${ID.c}; remove their lines (the file only shrinks)`,
+    ]);
+    expect(judged).toMatchObject({ verdict: 'fail', ok: false });
+  });
+
+  it('passes a report whose only failures are listed, and adds no hint for what did not happen', () => {
+    const { report: judged, outcome } = applyExpectations(
+      report([result(ID.a, 'fail'), result('errors.no-server-errors', 'pass')]),
+      expectations,
+    );
+    expect(outcome).toEqual({ failedAsExpected: [ID.a], nowPassing: [], unexpected: [] });
+    expect(judged).toMatchObject({ verdict: 'pass', ok: true });
+    expect(judged.hints).toEqual([
+      'a hint of the run',
+      `1 check(s) failed as known.txt expects: ${ID.a}`,
+    ]);
+    const clean = applyExpectations(
+      report([result('errors.no-server-errors', 'pass')]),
+      expectations,
+    );
+    expect(clean.report.hints).toEqual(['a hint of the run']);
+    expect(clean.report).toMatchObject({ verdict: 'pass', ok: true });
   });
 });

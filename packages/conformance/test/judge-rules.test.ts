@@ -26,6 +26,8 @@ interface Entry {
   text?: string;
   /** Leaves the answer's body out, as some recorders do. */
   noBody?: boolean;
+  /** Request headers beside Authorization. */
+  requestHeaders?: Record<string, string>;
   headers?: Record<string, string>;
 }
 
@@ -41,7 +43,10 @@ function har(name: string, entries: Entry[]): string {
       request: {
         method: e.method ?? 'GET',
         url: e.url,
-        headers: auth === null ? [] : [{ name: 'Authorization', value: auth }],
+        headers: [
+          ...(auth === null ? [] : [{ name: 'Authorization', value: auth }]),
+          ...Object.entries(e.requestHeaders ?? {}).map(([name, value]) => ({ name, value })),
+        ],
         ...(e.sent === undefined
           ? {}
           : { postData: { mimeType: 'application/json', text: JSON.stringify(e.sent) } }),
@@ -132,6 +137,63 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
       expect(text).not.toContain('url-key-9876543210');
       expect(text).not.toContain('har-key-0123456789');
     }
+  });
+
+  it('hides every key the requests carried, even where a failing answer echoes it', async () => {
+    const secrets = [
+      'har-key-0123456789',
+      'proxy-token-5555',
+      'url-key-9876543210',
+      'access-token-4444',
+      'signed-3333',
+    ];
+    const file = har('echo', [
+      {
+        url: `${BASE}/pets?limit=1&api_key=${secrets[2]}&access_token=${secrets[3]}&sig=${secrets[4]}`,
+        requestHeaders: { 'Proxy-Authorization': `Basic ${secrets[1]}` },
+        status: 500,
+        body: { code: 'internal_error', message: `broke on ${secrets.join(' ')}`, status: 500 },
+      },
+    ]);
+    for (const reporter of ['json', 'pretty', 'markdown', 'junit', 'html']) {
+      const { stdout, exitCode } = await runCli(['judge', '--har', file, '--reporter', reporter]);
+      expect(exitCode, reporter).toBe(1);
+      expect(stdout, reporter).toContain('broke on [redacted key]');
+      for (const secret of secrets) expect(stdout, `${reporter}: ${secret}`).not.toContain(secret);
+    }
+  });
+
+  it('reports when the traffic ran, every rule as exercised or not, and its verdict', async () => {
+    const over: Entry = {
+      url: `${BASE}/pets?limit=1`,
+      status: 200,
+      body: [rex, { ...rex, id: 2 }],
+    };
+    const first = clock + 10;
+    const { report } = await judge(har('span', [over, over]));
+    const full = report as unknown as JsonReport & {
+      startedAt: string;
+      durationMs: number;
+      ok: boolean;
+      groups: string[];
+      traffic: { notExercised: string[] };
+    };
+    // Two exchanges 10 ms apart, each answered in 5 ms.
+    expect(full.startedAt).toBe(new Date(first).toISOString());
+    expect(full.durationMs).toBe(15);
+    expect(full).toMatchObject({ verdict: 'fail', ok: false });
+    expect(report.results.find((r) => r.id === 'listPets.at-most-limit')?.message).toMatch(
+      /^GET \/pets\?limit=1 answered 200: 2 pets, more than limit 1 \(and 1 more\)\n/,
+    );
+    const { exercised, notExercised } = full.traffic;
+    expect([...exercised, ...notExercised].sort()).toEqual(report.results.map((r) => r.id).sort());
+    expect(exercised.filter((id) => notExercised.includes(id))).toEqual([]);
+    expect(notExercised).toContain('errors.json-body');
+    // A check's group is its id's first part.
+    const groups = new Set(report.results.map((r) => r.id.split('.')[0]));
+    expect([...full.groups].sort()).toEqual([...groups].sort());
+    const passing = await judge(har('span-ok', [{ ...over, body: [rex] }]));
+    expect(passing.report).toMatchObject({ verdict: 'pass', ok: true });
   });
 
   it('stops relating answers once the traffic holds an operation that may change pets', async () => {
@@ -275,7 +337,7 @@ describe('judge --har holds each answer to the others and to its request', () =>
     for (const [limit, n] of [
       [10, 11],
       [100, 101],
-    ]) {
+    ] as const) {
       const { report } = await judge(har(`over-${limit}`, [list(`?limit=${limit}`, pets(n))]));
       expect(message(report, 'listPets.at-most-limit')?.split('\n')[0]).toBe(
         `GET /pets?limit=${limit} answered 200: ${n} pets, more than limit ${limit}`,
