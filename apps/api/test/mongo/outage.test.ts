@@ -3,8 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { json, listAllPets, type PetBody, read, startTestApi } from '../helpers/api.js';
 import { openMongoTestStore } from '../helpers/store.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep, until } from '../helpers/until.js';
 
 // A server of our own: stopping the run's shared one would break the other test files.
 const mongo: TestMongo = await startTestMongo();
@@ -53,29 +52,28 @@ describe('a database outage under load', () => {
     };
     const load = Promise.all(Array.from({ length: 8 }, (_, n) => client(n)));
 
-    /** Waits, however long this machine takes, until `done` holds; the test's timeout bounds it. */
-    const until = async (done: () => boolean | Promise<boolean>) => {
-      while (!(await done())) await sleep(50);
-    };
     // Writes under way before the outage, then the outage until the API has said so: a create
     // and the readiness probe answered 503. No guess of how long either takes.
-    await until(() => acknowledged.length >= 60);
+    await until(() => acknowledged.length >= 60, '60 creates acknowledged before the outage');
     await outage.down();
     phase = 'down';
-    await until(() => downStatuses.has(503));
+    await until(() => downStatuses.has(503), 'a create answered 503 during the outage');
     // The process stays ready (every backend down would leave clients the balancer's error
     // page): /readyz reports the database's state in its body.
     await until(async () => {
       const res = await fetch(`${api.origin}/readyz`);
       expect(res.status).toBe(200);
       return ((await res.json()) as { database: string }).database === 'down';
-    });
+    }, "/readyz to report the database 'down'");
     await outage.up();
 
-    // Recovery: the driver reconnects by itself; wait until creates succeed again.
-    // The test's timeout catches a driver that never reconnects.
+    // Recovery: the driver reconnects by itself; wait until creates succeed again (a driver that
+    // never reconnects fails the wait, naming it).
     const before = acknowledged.length;
-    await until(() => acknowledged.length >= before + 50);
+    await until(
+      () => acknowledged.length >= before + 50,
+      '50 creates acknowledged after the outage',
+    );
     phase = 'after';
     running = false;
     await load;
@@ -88,6 +86,7 @@ describe('a database outage under load', () => {
       async () =>
         ((await (await fetch(`${api.origin}/readyz`)).json()) as { database: string }).database ===
         'up',
+      "/readyz to report the database 'up' again",
     );
     const listed = new Map((await listAllPets(api.base)).map((pet) => [pet.id, pet]));
     expect(acknowledged.length).toBeGreaterThan(100);

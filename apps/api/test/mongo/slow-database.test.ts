@@ -4,12 +4,7 @@ import { auth, errorBody, json, read, startTestApi } from '../helpers/api.js';
 import { sample, scrape } from '../helpers/scrape.js';
 import { openMongoTestStore } from '../helpers/store.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Waits, however long this machine takes, until `done` holds; the test's timeout bounds it. */
-const until = async (done: () => Promise<boolean>) => {
-  while (!(await done())) await sleep(50);
-};
+import { until } from '../helpers/until.js';
 
 // Long enough for FerretDB on two busy cores to answer in time when it is not slowed.
 const STORE_TIMEOUT_MS = 1_500;
@@ -40,7 +35,7 @@ describe('a database that stops answering in time', () => {
       if (res.status === 201) id = (await read(res)).id;
       else await res.arrayBuffer();
       return res.status === 201;
-    });
+    }, 'a create answered 201 through the proxy');
 
     proxy.delayReplies(HELD_MS);
     // More requests than may wait: some wait out the limit, the rest are refused at once.
@@ -73,12 +68,12 @@ describe('a database that stops answering in time', () => {
       const res = await fetch(`${api.base}/pets/${id}`, { headers: auth });
       await res.arrayBuffer();
       return res.status === 200;
-    });
+    }, 'a read answered 200 once replies flow again');
     await until(async () => {
       const res = await create('after');
       await res.arrayBuffer();
       return res.status === 201;
-    });
+    }, 'a create answered 201 once replies flow again');
     await api.close();
     await proxy.close();
   });
