@@ -4,10 +4,10 @@ import { type HeartbeatEvents, MonitorWatch } from '../src/store/monitor-watch.j
 
 const timings = { connectTimeoutMS: 2_000, heartbeatFrequencyMS: 10_000 };
 
-function watched() {
+function watched(settings = timings) {
   let now = 0;
   const client = new EventEmitter();
-  const watch = new MonitorWatch(timings, () => now);
+  const watch = new MonitorWatch(settings, () => now);
   watch.observe(client as unknown as HeartbeatEvents);
   const started = (awaited = false) =>
     client.emit('serverHeartbeatStarted', { connectionId: 'db:27017', awaited });
@@ -61,12 +61,9 @@ describe('MonitorWatch', () => {
   });
 
   it('never reports checks that have no time limit', () => {
-    const client = new EventEmitter();
-    let now = 0;
-    const watch = new MonitorWatch({ ...timings, connectTimeoutMS: 0 }, () => now);
-    watch.observe(client as unknown as HeartbeatEvents);
-    client.emit('serverHeartbeatStarted', { connectionId: 'db:27017', awaited: false });
-    now += 600_000;
+    const { watch, started, advance } = watched({ ...timings, connectTimeoutMS: 0 });
+    started();
+    advance(600_000);
     expect(watch.stalled()).toEqual([]);
   });
 });

@@ -21,7 +21,10 @@ const own = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** A server the bench runs: its name in the report, its script, what it adds to its environment. */
 export interface ServerDef {
-  /** `api`, `traced`, `unsampled`, `undone`, `koa`, `fastify`, `limit`, `koa-floor` or `fastify-floor`. */
+  /**
+   * `api`, `traced`, `unsampled`, `undone`, `koa`, `fastify`, `limit`, `koa-floor` or
+   * `fastify-floor`.
+   */
   name: string;
   script: string;
   env: Readonly<Record<string, string>>;
@@ -39,9 +42,9 @@ const API_ENV = { API_KEYS: BENCH_API_KEY, RATE_LIMIT_REQUESTS: '0', LOG_LEVEL: 
 /**
  * The servers of a run, in the order of the first round: the API, the API traced at `tracing`
  * (its spans go to `sinkOrigin`), the API traced at a ratio of 0 (every request left out by the
- * sampler: what tracing costs a request it does not record), the `undone` build traced alike (a change kept for speed
- * undone), the Koa and Fastify peers, the replay limit, and the Koa and Fastify floors (these three send
- * the API's recorded answers, `replay-answers.ts`).
+ * sampler: what tracing costs a request it does not record), the `undone` build traced alike (a
+ * change kept for speed undone), the Koa and Fastify peers, the replay limit, and the Koa and
+ * Fastify floors (these three send the API's recorded answers, `replay-answers.ts`).
  */
 export function lineup(
   tracing: number | undefined,

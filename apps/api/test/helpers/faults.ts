@@ -21,7 +21,7 @@ import { parse } from 'yaml';
 import { DATABASE_CHECK_MS } from '../../src/readiness.js';
 import { type ApiProcess, startApiProcess } from './processes.js';
 import { scrape } from './scrape.js';
-import { GIVE_UP_MS, sleep, until } from './until.js';
+import { sleep, until } from './until.js';
 
 /** The store deadline the suite runs the API with (`STORE_TIMEOUT_MS`). */
 export const STORE_TIMEOUT_MS = 2_000;
@@ -38,8 +38,6 @@ const KEY = 'fault-suite-key-0123456789';
 const HUNG_MS = 60_000;
 const auth = { Authorization: `Bearer ${KEY}` };
 const JOB = 'animal-store-api';
-
-export { GIVE_UP_MS, sleep, until };
 
 /** The API process on a Toxiproxy link to the database, and the database itself, direct. */
 export interface FaultRig {

@@ -15,9 +15,9 @@ import {
   STORE_TIMEOUT_MS,
   storeFailures,
   throughFault,
-  until,
   untilDown,
 } from '../helpers/faults.js';
+import { until } from '../helpers/until.js';
 
 const own = ownDatabaseAndRig();
 

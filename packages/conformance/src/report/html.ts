@@ -83,8 +83,8 @@ function article(result: CheckResult): string {
  * Renders a report as one self-contained HTML page (no external asset; it works offline): the
  * verdict and counts (for judged traffic, what it held and exercised), a filter by outcome and by
  * group, and every check, failures first, each with its message and the curl line that replays
- * its request. Everything a server sent is
- * escaped, and the page's Content-Security-Policy lets only its own filter script run.
+ * its request. Everything a server sent is escaped, and the page's Content-Security-Policy lets
+ * only its own filter script run.
  */
 export function renderHtml(report: ConformanceReport): string {
   const { summary } = report;
