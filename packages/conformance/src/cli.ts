@@ -1,7 +1,6 @@
-import { realpathSync, writeFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { applyExpectations, readExpectations } from './expectations.js';
 import { FIXTURE_SET_SIZE, fixtureSet, fixtureSetJson, readFixtureSet } from './fixture-set.js';
 import {
   CHECK_PETS_MAX,
@@ -12,11 +11,12 @@ import {
   STORE_TARGET,
 } from './fixtures.js';
 import { Redactor } from './redact.js';
-import { parseReporters, REPORTER_NAMES, type ReporterChoice, renderers } from './report/choose.js';
+import { REPORTER_NAMES } from './report/choose.js';
+import { reportOutput, writeReports } from './report/output.js';
 import { prettyProgress } from './report/pretty.js';
 import { ConformanceError, DEFAULT_TIMEOUT_MS, runConformance, UsageError } from './run.js';
 import { judgeCommand, proxyCommand } from './traffic/cli.js';
-import { EXIT_STATUS, GROUPS } from './types.js';
+import { GROUPS } from './types.js';
 import { KIT_VERSION } from './version.js';
 
 const NAME = 'animal-store-conformance';
@@ -106,7 +106,7 @@ function parse(args: readonly string[], env: CliIo['env']) {
   const apiKey = values['api-key'] ?? env.ANIMAL_STORE_API_KEY;
   if (!baseUrl) throw new UsageError('--base-url is required');
   if (!apiKey) throw new UsageError('--api-key is required (or set ANIMAL_STORE_API_KEY)');
-  const reporters = parseReporters(values.reporter ?? []);
+  const output = reportOutput(values);
   const timeout = values['timeout-ms'];
   if (timeout !== undefined && !/^[1-9]\d*$/.test(timeout)) {
     throw new UsageError(`--timeout-ms must be a positive integer, not "${timeout}"`);
@@ -137,7 +137,7 @@ function parse(args: readonly string[], env: CliIo['env']) {
     kind: 'run' as const,
     baseUrl,
     apiKey,
-    reporters,
+    output,
     only: list('only'),
     skip: list('skip'),
     strict: values.strict ?? false,
@@ -151,8 +151,6 @@ function parse(args: readonly string[], env: CliIo['env']) {
     seed: count('seed'),
     timeoutMs: timeout === undefined ? undefined : Number(timeout),
     fixtureSet: values.fixtures === undefined ? undefined : readFixtureSet(values.fixtures),
-    expectations:
-      values['expect-fail'] === undefined ? undefined : readExpectations(values['expect-fail']),
   };
 }
 
@@ -227,33 +225,19 @@ export async function main(args: readonly string[], given: CliIo = processIo): P
       io.stdout(options.kind === 'help' ? HELP : `${KIT_VERSION}\n`);
       return 0;
     }
-    const { reporters, expectations, ...run } = options;
-    const toStdout = reporters.find((r) => r.file === undefined) as ReporterChoice;
-    const ran = await runConformance({
+    const { output, ...run } = options;
+    const toStdout = output.reporters.find((r) => r.file === undefined);
+    const report = await runConformance({
       ...run,
       fetch: io.fetch,
-      onProgress: toStdout.name === 'pretty' ? prettyProgress(io.stderr) : undefined,
+      onProgress: toStdout?.name === 'pretty' ? prettyProgress(io.stderr) : undefined,
     });
-    const report = expectations === undefined ? ran : applyExpectations(ran, expectations).report;
-    for (const { name, file } of reporters) {
-      const text = redactor.text(renderers[name](report));
-      if (file === undefined) io.stdout(text);
-      else writeReport(file, text);
-    }
-    return EXIT_STATUS[report.verdict];
+    return writeReports(report, output, io.stdout, (text) => redactor.text(text));
   } catch (error) {
     if (!(error instanceof ConformanceError)) throw error;
     const hint = error instanceof UsageError ? ' (see --help)' : '';
     io.stderr(`${NAME}: ${error.message}${hint}\n`);
     return error.exitCode;
-  }
-}
-
-function writeReport(file: string, text: string): void {
-  try {
-    writeFileSync(file, text);
-  } catch (error) {
-    throw new ConformanceError(`cannot write the report to ${file}: ${(error as Error).message}`);
   }
 }
 

@@ -1,12 +1,9 @@
 // The CLI's `judge --har FILE` and `proxy --target URL`: the kit's judgment of traffic it did not
 // send, with the run's reporters and exit statuses.
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { applyExpectations, type Expectations, readExpectations } from '../expectations.js';
-import { parseReporters, type ReporterChoice, renderers } from '../report/choose.js';
+import { reportOutput, writeReports } from '../report/output.js';
 import { terminalSafe } from '../report/pretty.js';
 import { ConformanceError, UsageError } from '../run.js';
-import { type ConformanceReport, EXIT_STATUS } from '../types.js';
 import { inferBase } from './exchange.js';
 import { readHar } from './har.js';
 import { judgeTraffic, TrafficJudge, type Violation } from './judge.js';
@@ -54,32 +51,6 @@ function baseUrlOf(option: string, raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-/** The report's text in each reporter, to stdout or its file; the exit status. */
-function emit(
-  report: ConformanceReport,
-  reporters: readonly ReporterChoice[],
-  expectations: Expectations | undefined,
-  io: TrafficIo,
-  redact: (text: string) => string,
-): number {
-  const judged =
-    expectations === undefined ? report : applyExpectations(report, expectations).report;
-  for (const { name, file } of reporters) {
-    const text = redact(renderers[name](judged));
-    if (file === undefined) io.stdout(text);
-    else {
-      try {
-        writeFileSync(file, text);
-      } catch (error) {
-        throw new ConformanceError(
-          `cannot write the report to ${file}: ${(error as Error).message}`,
-        );
-      }
-    }
-  }
-  return EXIT_STATUS[judged.verdict];
-}
-
 /** A violation as the proxy prints it the moment it is found. */
 function violationLine(v: Violation): string {
   const [first] = v.message.split('\n');
@@ -98,9 +69,7 @@ export async function judgeCommand(args: readonly string[], io: TrafficIo): Prom
     }),
   );
   if (values.har === undefined) throw new UsageError('judge: --har FILE is required');
-  const reporters = parseReporters(values.reporter ?? []);
-  const expectations =
-    values['expect-fail'] === undefined ? undefined : readExpectations(values['expect-fail']);
+  const output = reportOutput(values);
   const recorded = readHar(values.har);
   const base =
     values['base-url'] === undefined
@@ -121,7 +90,7 @@ export async function judgeCommand(args: readonly string[], io: TrafficIo): Prom
       `judge: ${values.har} holds no exchange of the spec's operations below ${base} (${recorded.length} exchanges)`,
     );
   }
-  return emit(report, reporters, expectations, io, (text) => judge.redactor.text(text));
+  return writeReports(report, output, io.stdout, (text) => judge.redactor.text(text));
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
@@ -158,9 +127,7 @@ export async function proxyCommand(args: readonly string[], io: TrafficIo): Prom
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
     throw new UsageError(`proxy: --port must be a port number (0 to 65535), not "${port}"`);
   }
-  const reporters = parseReporters(values.reporter ?? []);
-  const expectations =
-    values['expect-fail'] === undefined ? undefined : readExpectations(values['expect-fail']);
+  const output = reportOutput(values);
   const judge = new TrafficJudge({
     base: target,
     strict: values.strict ?? false,
@@ -191,5 +158,5 @@ export async function proxyCommand(args: readonly string[], io: TrafficIo): Prom
     io.stderr(`proxy: no exchange of the spec's operations passed through: nothing judged\n`);
     return 2;
   }
-  return emit(report, reporters, expectations, io, (text) => judge.redactor.text(text));
+  return writeReports(report, output, io.stdout, (text) => judge.redactor.text(text));
 }
