@@ -1,7 +1,7 @@
 // What keeps the traffic judge from false alarms, on small HAR files written here: exchanges that
 // are not the spec's are left alone, answers are related only under one key and only while
 // nothing outside the spec may change pets, a 429 is never judged, secrets never show.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GET_PET_DEPRECATION_HEADERS } from '@animal-store/contract';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -194,6 +194,30 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect([...full.groups].sort()).toEqual([...groups].sort());
     const passing = await judge(har('span-ok', [{ ...over, body: [rex] }]));
     expect(passing.report).toMatchObject({ verdict: 'pass', ok: true });
+  });
+
+  it('writes each report named with a file there, and exits 2 naming a file it cannot write', async () => {
+    const over: Entry = {
+      url: `${BASE}/pets?limit=1`,
+      status: 200,
+      body: [rex, { ...rex, id: 2 }],
+    };
+    const file = har('to-files', [over]);
+    const json = join(files.dir, 'report.json');
+    const junit = join(files.dir, 'report.xml');
+    const run = await runCli(['judge', '--har', file, '--reporter', `json:${json},junit:${junit}`]);
+    expect(run.exitCode).toBe(1);
+    // No report names stdout: the pretty one goes there.
+    expect(run.stdout).toContain('listPets.at-most-limit');
+    expect(run.stdout).not.toMatch(/^\{/);
+    const written = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+    expect(failed(written)).toContain('listPets.at-most-limit');
+    expect(readFileSync(junit, 'utf8')).toMatch(/^<\?xml[^]*listPets\.at-most-limit/);
+
+    const missing = join(files.dir, 'no-such-folder', 'report.json');
+    const refused = await runCli(['judge', '--har', file, '--reporter', `json:${missing}`]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(new RegExp(`cannot write the report to ${missing}: .*ENOENT`));
   });
 
   it('stops relating answers once the traffic holds an operation that may change pets', async () => {
