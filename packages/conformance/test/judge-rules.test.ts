@@ -212,7 +212,9 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(run.stdout).not.toMatch(/^\{/);
     const written = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
     expect(failed(written)).toContain('listPets.at-most-limit');
-    expect(readFileSync(junit, 'utf8')).toMatch(/^<\?xml[^]*listPets\.at-most-limit/);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/^<\?xml /);
+    expect(xml).toContain('listPets.at-most-limit');
 
     const missing = join(files.dir, 'no-such-folder', 'report.json');
     const refused = await runCli(['judge', '--har', file, '--reporter', `json:${missing}`]);
