@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
+import type { ThreadCpu } from './process-cpu.js';
 import type { BenchRequest } from './scenario.js';
 import type { ServerChild } from './servers.js';
 import type { RunLength } from './settings.js';
@@ -15,6 +16,8 @@ export interface RunSummary {
   p99Ms: number;
   /** The server's CPU time (every thread) per response, µs. */
   cpuUsPerRequest: number;
+  /** `cpuUsPerRequest` by the kind of thread that spent it (absent without scheduler statistics). */
+  threadUsPerRequest?: ThreadCpu;
   /** Cores the server used: at saturation well under 1, the driver set its pace. */
   serverCores: number;
   /** Cores the driver (this process) used. */
@@ -32,15 +35,24 @@ export class RunError extends Error {
   override name = 'RunError';
 }
 
+/** The server's CPU time so far: by kind of thread where it can tell, and in all, one reading. */
+function serverCpuOf(server: ServerChild): { seconds: number; threads?: ThreadCpu } {
+  const threads = server.cpuByThread();
+  if (threads === undefined) return { seconds: server.cpuSeconds() };
+  return { seconds: threads.main + threads.v8 + threads.workers + threads.other, threads };
+}
+
 /** Runs `work`, measuring the CPU time of the server and of the driver. */
 async function metered(
   server: ServerChild,
   work: () => Promise<{ requests: number; latencies: Samples }>,
 ): Promise<RunSummary> {
-  const [server0, self0, t0] = [server.cpuSeconds(), process.cpuUsage(), performance.now()];
+  const [server0, self0, t0] = [serverCpuOf(server), process.cpuUsage(), performance.now()];
   const { requests, latencies } = await work();
   const seconds = (performance.now() - t0) / 1000;
-  const serverCpu = server.cpuSeconds() - server0;
+  const server1 = serverCpuOf(server);
+  const serverCpu = server1.seconds - server0.seconds;
+  const [threads0, threads1] = [server0.threads, server1.threads];
   const self = process.cpuUsage(self0);
   const [p50, p99] = latencies.quantiles(0.5, 0.99) as [number, number];
   return {
@@ -49,9 +61,18 @@ async function metered(
     p50Ms: round(p50, 3),
     p99Ms: round(p99, 3),
     cpuUsPerRequest: round((serverCpu * 1e6) / requests, 2),
+    ...(threads0 && threads1
+      ? { threadUsPerRequest: perRequest(threads0, threads1, requests) }
+      : {}),
     serverCores: round(serverCpu / seconds, 3),
     driverCores: round((self.user + self.system) / 1e6 / seconds, 3),
   };
+}
+
+/** The CPU time each kind of thread spent from `before` to `after`, µs per request. */
+function perRequest(before: ThreadCpu, after: ThreadCpu, requests: number): ThreadCpu {
+  const each = (kind: keyof ThreadCpu) => round(((after[kind] - before[kind]) * 1e6) / requests, 2);
+  return { main: each('main'), v8: each('v8'), workers: each('workers'), other: each('other') };
 }
 
 /**

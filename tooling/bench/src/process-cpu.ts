@@ -19,16 +19,60 @@ export function sumSchedstat(texts: readonly string[]): number {
 }
 
 function schedstatCpuSeconds(pid: number): number {
-  const texts: string[] = [];
+  return sumSchedstat(threadsOf(pid).map((thread) => thread.schedstat));
+}
+
+/** A thread of a process: its id, its name (`comm`) and its `schedstat` text. */
+interface Thread {
+  tid: number;
+  name: string;
+  schedstat: string;
+}
+
+function threadsOf(pid: number): Thread[] {
+  const threads: Thread[] = [];
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
-      texts.push(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8'));
+      const schedstat = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8');
+      const name = readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim();
+      threads.push({ tid: Number(task), name, schedstat });
     } catch {
       // The thread ended between the listing and the read: its time is no longer counted
       // anywhere per thread. Node's threads (libuv's pool, V8's workers) live as long as it.
     }
   }
-  return sumSchedstat(texts);
+  return threads;
+}
+
+/**
+ * A Node process's CPU time by the kind of thread that spent it, in seconds: the main thread
+ * (JavaScript, and the garbage collector's pauses), V8's helper threads (`V8Worker`: concurrent
+ * and parallel garbage collection, background compilation), worker threads (`WorkerThread`, such
+ * as the API's span exporter) and the rest (libuv's pool, the inspector, …).
+ */
+export interface ThreadCpu {
+  main: number;
+  v8: number;
+  workers: number;
+  other: number;
+}
+
+/** The kind of a thread of process `pid`, by its id and name. */
+export function threadKind(pid: number, tid: number, name: string): keyof ThreadCpu {
+  if (tid === pid) return 'main';
+  if (name.startsWith('V8Worker')) return 'v8';
+  if (name === 'WorkerThread') return 'workers';
+  return 'other';
+}
+
+/** `processCpuSeconds` by the kind of thread; undefined without scheduler statistics. */
+export function processCpuByThread(pid: number): ThreadCpu | undefined {
+  if (!SCHEDSTAT) return undefined;
+  const cpu: ThreadCpu = { main: 0, v8: 0, workers: 0, other: 0 };
+  for (const { tid, name, schedstat } of threadsOf(pid)) {
+    cpu[threadKind(pid, tid, name)] += sumSchedstat([schedstat]);
+  }
+  return cpu;
 }
 
 /** Utime + stime (fields 14 and 15 of /proc/PID/stat, in 1/100 s). */

@@ -4,6 +4,7 @@ import { cpus, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import type { RunSummary } from './load.js';
 import type { RssPerPet } from './memory.js';
+import type { ThreadCpu } from './process-cpu.js';
 import type { EndpointRuns, ServerRuns } from './rounds.js';
 import type { Settings } from './settings.js';
 import { median, round, type Spread, spread } from './stats.js';
@@ -133,15 +134,44 @@ export function figureOf(e: EndpointRuns, figure: Figure, mode: Mode): Spread | 
   return spread(paired.map((r) => figure.value(costs(r))));
 }
 
-/** A server's runs of one endpoint in one mode, field by field, the median over the rounds. */
+/** The numeric fields of a run, each the median of the runs'. */
+const MEDIAN_FIELDS = [
+  'rps',
+  'requests',
+  'p50Ms',
+  'p99Ms',
+  'cpuUsPerRequest',
+  'serverCores',
+  'driverCores',
+] as const satisfies readonly (keyof RunSummary)[];
+
+/**
+ * A server's runs of one endpoint in one mode, field by field, the median over the rounds; its
+ * CPU time by kind of thread only where every run has it.
+ */
 function medianRun(e: EndpointRuns, name: string, mode: Mode): RunSummary | undefined {
   const runs = e.rounds.flatMap((r) => (r[name] ? [r[name][mode]] : []));
   if (runs.length === 0) return undefined;
-  const fields = Object.keys(runs[0] as RunSummary) as (keyof RunSummary)[];
-  return Object.fromEntries(
-    fields.map((field) => [field, round(median(runs.map((run) => run[field])), 3)]),
-  ) as unknown as RunSummary;
+  const medians = Object.fromEntries(
+    MEDIAN_FIELDS.map((field) => [field, round(median(runs.map((run) => run[field])), 3)]),
+  ) as Pick<RunSummary, (typeof MEDIAN_FIELDS)[number]>;
+  const split = runs.flatMap((run) => (run.threadUsPerRequest ? [run.threadUsPerRequest] : []));
+  if (split.length < runs.length) return medians;
+  const kind = (k: keyof ThreadCpu) => round(median(split.map((t) => t[k])), 2);
+  return {
+    ...medians,
+    threadUsPerRequest: {
+      main: kind('main'),
+      v8: kind('v8'),
+      workers: kind('workers'),
+      other: kind('other'),
+    },
+  };
 }
+
+/** A run's CPU time per request by kind of thread: main / V8 helpers / workers / other. */
+const threadCell = ({ threadUsPerRequest: t }: RunSummary) =>
+  t ? [t.main, t.v8, t.workers, t.other].map((us) => us.toFixed(1)).join(' / ') : '–';
 
 const n = (value: number) => Math.round(value).toLocaleString('en-US').replaceAll(',', ' ');
 const cell = (s: Spread, { unit, target }: Figure) => {
@@ -207,6 +237,7 @@ function serverTable(report: Report): string {
           name,
           n(sat.rps),
           sat.cpuUsPerRequest.toFixed(1),
+          threadCell(sat),
           `${sat.p50Ms} / ${sat.p99Ms}`,
           `${sat.serverCores.toFixed(2)} / ${sat.driverCores.toFixed(2)}`,
           n(e.rate),
@@ -222,12 +253,13 @@ function serverTable(report: Report): string {
     'server',
     'req/s',
     'CPU µs/req',
+    'main / V8 helpers / workers / other',
     'p50 / p99 ms',
     'cores server / driver',
   ];
   header.push('fixed rate req/s', 'CPU µs/req', 'p50 / p99 ms', 'peak RSS MiB');
   return [
-    'Medians over the rounds; first at saturation, then at the fixed rate. A server under 0.9 of its core at saturation was held back by the driver (the replay limit usually is).',
+    "Medians over the rounds; first at saturation, then at the fixed rate. A server under 0.9 of its core at saturation was held back by the driver (the replay limit usually is). At saturation, the CPU µs per request is also split by the kind of thread that spent it: the main thread (JavaScript and the garbage collector's pauses), V8's helper threads (concurrent garbage collection and compilation), worker threads (the traced API's span exporter) and the rest.",
     table(header, rows),
   ].join('\n\n');
 }

@@ -14,7 +14,7 @@ import {
   waitUntil,
 } from '@animal-store/test-support';
 import { Pool } from 'undici';
-import { processCpuSeconds } from './process-cpu.js';
+import { processCpuByThread, processCpuSeconds, type ThreadCpu } from './process-cpu.js';
 import { BENCH_API_KEY, type BenchRequest } from './scenario.js';
 
 const own = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -128,6 +128,8 @@ export interface ServerChild {
   origin: string;
   /** CPU time (every thread's) the child has used so far, in seconds. */
   cpuSeconds(): number;
+  /** That CPU time by the kind of thread (undefined without scheduler statistics). */
+  cpuByThread(): ThreadCpu | undefined;
   /**
    * Resolves once the child has (next to) stopped using CPU: it is done with what it was sent.
    * At once for a child started without `settle`: only a measurement needs the wait.
@@ -196,6 +198,7 @@ export function startServer(
       name: def.name,
       origin: `http://127.0.0.1:${port}`,
       cpuSeconds: () => processCpuSeconds(pid),
+      cpuByThread: () => processCpuByThread(pid),
       idle: () => (settle ? untilIdle(() => processCpuSeconds(pid)) : Promise.resolve()),
       rssMb: (which = 'VmRSS') =>
         Number(new RegExp(`^${which}:\\s+(\\d+) kB`, 'm').exec(status())?.[1]) / 1024,

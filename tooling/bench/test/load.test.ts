@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedRate, saturate } from '../src/load.js';
+import { processCpuByThread, processCpuSeconds } from '../src/process-cpu.js';
 import { rotated } from '../src/rounds.js';
 import { type ServerChild, untilIdle } from '../src/servers.js';
 
@@ -15,14 +16,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // This process stands for the server child: its own CPU time is what is metered.
-  const cpuSeconds = () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1e6;
-  };
   child = {
     name: 'test',
     origin,
-    cpuSeconds,
+    cpuSeconds: () => processCpuSeconds(process.pid),
+    cpuByThread: () => processCpuByThread(process.pid),
     idle: async () => {},
     rssMb: () => 0,
     signal: () => {},
@@ -55,6 +53,12 @@ describe('the load', () => {
     const run = await saturate(child, get('/'), { ...load, pipelining: 2, amount: 100 });
     expect(run.requests).toBeGreaterThan(0);
     expect(run.cpuUsPerRequest).toBeGreaterThan(0);
+    // By kind of thread: this process's main thread served and drove the requests.
+    const split = run.threadUsPerRequest;
+    expect(split?.main).toBeGreaterThan(0);
+    const { main, v8, workers, other } = split ?? { main: 0, v8: 0, workers: 0, other: 0 };
+    // One reading gives both: the kinds add up to the whole, each rounded to 0.01 µs.
+    expect(Math.abs(main + v8 + workers + other - run.cpuUsPerRequest)).toBeLessThan(0.05);
   });
 });
 

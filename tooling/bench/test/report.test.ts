@@ -168,8 +168,21 @@ describe('the report files', () => {
     expect(readFileSync(join(dir, 'r.md'), 'utf8')).toBe(markdown);
     expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))).toEqual(measured);
     expect(markdown).toContain(
-      '| `list` | api | 10 000 | 41.0 | 2 / 9 | 0.97 / 0.60 | 2 000 | 82.0 |',
+      '| `list` | api | 10 000 | 41.0 | – | 2 / 9 | 0.97 / 0.60 | 2 000 | 82.0 |',
     );
+  });
+
+  it("split a server's CPU time by kind of thread where every round has the split", () => {
+    const split = (main: number) => ({ main, v8: 2, workers: 0.5, other: 0.1 });
+    const measured = report(endpoint('list', { api: [40, 41, 42], fastify: [50, 50, 50] }));
+    for (const [i, round] of measured.endpoints[0]?.rounds.entries() ?? []) {
+      (round.api as ServerRuns).saturation.threadUsPerRequest = split(37 + i);
+      if (i > 0) (round.fastify as ServerRuns).saturation.threadUsPerRequest = split(47);
+    }
+    const markdown = writeReport(join(dir, 'split.json'), measured);
+    // The median of each kind over the rounds; fastify's first round has no split.
+    expect(markdown).toContain('| `list` | api | 10 000 | 41.0 | 38.0 / 2.0 / 0.5 / 0.1 |');
+    expect(markdown).toContain('| `list` | fastify | 10 000 | 50.0 | – |');
   });
 
   it('put the summary between the README markers and leave the rest of the README alone', () => {

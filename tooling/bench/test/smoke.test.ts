@@ -23,6 +23,12 @@ const measured = {
   cpuUsPerRequest: expect.any(Number),
   p50Ms: expect.any(Number),
   p99Ms: expect.any(Number),
+  threadUsPerRequest: {
+    main: expect.any(Number),
+    v8: expect.any(Number),
+    workers: expect.any(Number),
+    other: expect.any(Number),
+  },
 };
 
 // Proves that `pnpm bench` runs end to end against every server and reports what it should, in
