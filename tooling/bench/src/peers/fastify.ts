@@ -11,7 +11,7 @@
  * byte (checked before every run). Configured by `HOST`, `PORT` and `API_KEY`.
  */
 import { API_PREFIX, GET_PET_DEPRECATION_HEADERS, PET_STATUSES } from '@animal-store/contract';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { keyCheck, listenOn } from './key.js';
 import { PeerStore } from './peer-store.js';
 import { accessLogger, requestIdFor, requestMetrics } from './telemetry.js';
@@ -49,8 +49,7 @@ const { registry, duration } = requestMetrics();
 const logger = accessLogger('fastify-peer');
 const app = Fastify({
   loggerInstance: logger,
-  disableRequestLogging: true,
-  requestIdLogLabel: 'requestId',
+  logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
   bodyLimit: 16_384,
   keepAliveTimeout: 5_000, // Node's default, which the API keeps
   genReqId: (req) => requestIdFor(req.headers['x-request-id']),
