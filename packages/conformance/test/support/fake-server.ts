@@ -174,6 +174,7 @@ export const GAP_CHOICES = [
   'unique-names',
   'ids-from-2-53-minus-2',
   'unknown-methods-501',
+  'others-pet-at-id-max',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -283,6 +284,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       pets.set(pet.id, pet);
       nextId += 1n;
     }
+  }
+  if (gap('others-pet-at-id-max')) {
+    // Someone else's pet at the largest id every client can hold, the first id the kit tries
+    // for a pet that does not exist.
+    const top = BigInt(ID_MAX);
+    pets.set(top, { id: top, name: "someone else's pet at the top", categoryId: 9n });
   }
   const visible = (pet: StoredPet | undefined) =>
     pet !== undefined && (pet.visibleAt ?? 0) <= Date.now() ? pet : undefined;
