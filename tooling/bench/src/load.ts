@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
-import type { ThreadCpu } from './process-cpu.js';
+import { type ThreadCpu, threadCpu, totalOf } from './process-cpu.js';
 import type { BenchRequest } from './scenario.js';
 import type { ServerChild } from './servers.js';
 import type { RunLength } from './settings.js';
@@ -39,7 +39,7 @@ export class RunError extends Error {
 function serverCpuOf(server: ServerChild): { seconds: number; threads?: ThreadCpu } {
   const threads = server.cpuByThread();
   if (threads === undefined) return { seconds: server.cpuSeconds() };
-  return { seconds: threads.main + threads.v8 + threads.workers + threads.other, threads };
+  return { seconds: totalOf(threads), threads };
 }
 
 /** Runs `work`, measuring the CPU time of the server and of the driver. */
@@ -71,8 +71,7 @@ async function metered(
 
 /** The CPU time each kind of thread spent from `before` to `after`, µs per request. */
 function perRequest(before: ThreadCpu, after: ThreadCpu, requests: number): ThreadCpu {
-  const each = (kind: keyof ThreadCpu) => round(((after[kind] - before[kind]) * 1e6) / requests, 2);
-  return { main: each('main'), v8: each('v8'), workers: each('workers'), other: each('other') };
+  return threadCpu((kind) => round(((after[kind] - before[kind]) * 1e6) / requests, 2));
 }
 
 /**

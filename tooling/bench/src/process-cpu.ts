@@ -57,6 +57,23 @@ export interface ThreadCpu {
   other: number;
 }
 
+/** The kinds of thread, in the order the report names them. */
+export const THREAD_KINDS = [
+  'main',
+  'v8',
+  'workers',
+  'other',
+] as const satisfies readonly (keyof ThreadCpu)[];
+
+/** A `ThreadCpu` of `value` for each kind. */
+export function threadCpu(value: (kind: keyof ThreadCpu) => number): ThreadCpu {
+  return { main: value('main'), v8: value('v8'), workers: value('workers'), other: value('other') };
+}
+
+/** The time of every kind together. */
+export const totalOf = (cpu: ThreadCpu): number =>
+  THREAD_KINDS.reduce((sum, kind) => sum + cpu[kind], 0);
+
 /** The kind of a thread of process `pid`, by its id and name. */
 export function threadKind(pid: number, tid: number, name: string): keyof ThreadCpu {
   if (tid === pid) return 'main';
@@ -68,7 +85,7 @@ export function threadKind(pid: number, tid: number, name: string): keyof Thread
 /** `processCpuSeconds` by the kind of thread; undefined without scheduler statistics. */
 export function processCpuByThread(pid: number): ThreadCpu | undefined {
   if (!SCHEDSTAT) return undefined;
-  const cpu: ThreadCpu = { main: 0, v8: 0, workers: 0, other: 0 };
+  const cpu = threadCpu(() => 0);
   for (const { tid, name, schedstat } of threadsOf(pid)) {
     cpu[threadKind(pid, tid, name)] += sumSchedstat([schedstat]);
   }

@@ -4,7 +4,7 @@ import { cpus, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import type { RunSummary } from './load.js';
 import type { RssPerPet } from './memory.js';
-import type { ThreadCpu } from './process-cpu.js';
+import { THREAD_KINDS, threadCpu } from './process-cpu.js';
 import type { EndpointRuns, ServerRuns } from './rounds.js';
 import type { Settings } from './settings.js';
 import { median, round, type Spread, spread } from './stats.js';
@@ -157,21 +157,15 @@ function medianRun(e: EndpointRuns, name: string, mode: Mode): RunSummary | unde
   ) as Pick<RunSummary, (typeof MEDIAN_FIELDS)[number]>;
   const split = runs.flatMap((run) => (run.threadUsPerRequest ? [run.threadUsPerRequest] : []));
   if (split.length < runs.length) return medians;
-  const kind = (k: keyof ThreadCpu) => round(median(split.map((t) => t[k])), 2);
   return {
     ...medians,
-    threadUsPerRequest: {
-      main: kind('main'),
-      v8: kind('v8'),
-      workers: kind('workers'),
-      other: kind('other'),
-    },
+    threadUsPerRequest: threadCpu((kind) => round(median(split.map((t) => t[kind])), 2)),
   };
 }
 
 /** A run's CPU time per request by kind of thread: main / V8 helpers / workers / other. */
 const threadCell = ({ threadUsPerRequest: t }: RunSummary) =>
-  t ? [t.main, t.v8, t.workers, t.other].map((us) => us.toFixed(1)).join(' / ') : '–';
+  t ? THREAD_KINDS.map((kind) => t[kind].toFixed(1)).join(' / ') : '–';
 
 const n = (value: number) => Math.round(value).toLocaleString('en-US').replaceAll(',', ' ');
 const cell = (s: Spread, { unit, target }: Figure) => {
