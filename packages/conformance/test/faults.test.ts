@@ -209,7 +209,21 @@ const CAUGHT: readonly [
   ],
   ['answers 200 null for an absent pet', 'get-200-null-for-absent', ['getPet.not-found']],
   ['answers 400 for an absent pet', 'get-400-for-absent', ['getPet.not-found']],
-  ['answers 500 to a malformed petId', 'get-500-on-malformed-id', ['errors.no-server-errors']],
+  [
+    'answers 500 to a malformed petId',
+    'get-500-on-malformed-id',
+    ['getPet.path-boundaries', 'errors.no-server-errors'],
+  ],
+  [
+    'reads a petId as parseInt does ("1.5" is pet 1)',
+    'get-reads-leading-digits',
+    ['getPet.path-boundaries'],
+  ],
+  [
+    "answers a petId that is no integer with its router's plain-text 404",
+    'get-404-text-for-non-integer',
+    ['getPet.path-boundaries', 'errors.json-body'],
+  ],
   ['announces a sunset on another day', 'sunset-wrong-date', ['getPet.sunset-day']],
   [
     'announces the sunset as a date alone, of another day (2030-12-06)',

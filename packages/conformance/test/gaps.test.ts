@@ -105,6 +105,18 @@ const ADVISED: readonly Row[] = [
     'deprecation-after-sunset',
     ['getPet.sunset-after-deprecation'],
   ],
+  ['dates the deprecation at the very instant of the sunset', 'deprecation-at-sunset', []],
+  [
+    'sends a Sunset no reader can date ("early December 2030")',
+    'sunset-unreadable',
+    ['getPet.sunset-date'],
+    { skipped: ['getPet.sunset-after-deprecation'] },
+  ],
+  [
+    'announces the deprecation on the pets it finds, not on its 404s',
+    'deprecation-only-on-found',
+    [],
+  ],
   [
     'accepts only the categories it knows, given with --category-id',
     'known-categories-only',
@@ -153,6 +165,11 @@ const ADVISED: readonly Row[] = [
     ['preloaded-store', 'others-pet-at-id-max'],
     [],
     { skipped: ['listPets.large-answer'] },
+  ],
+  [
+    'holds a pet of others at the largest int64, a path id the kit tries',
+    'others-pet-at-int64-max',
+    [],
   ],
   [
     'shows a write to reads only a moment later, with --settle-ms',

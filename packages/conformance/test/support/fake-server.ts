@@ -129,6 +129,8 @@ export const FAULTS = [
   'list-truncates-at-4k',
   'list-caps-at-64',
   'list-limit-100-gives-99',
+  'get-reads-leading-digits',
+  'get-404-text-for-non-integer',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -175,6 +177,10 @@ export const GAP_CHOICES = [
   'ids-from-2-53-minus-2',
   'unknown-methods-501',
   'others-pet-at-id-max',
+  'others-pet-at-int64-max',
+  'deprecation-at-sunset',
+  'sunset-unreadable',
+  'deprecation-only-on-found',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -265,7 +271,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const requests: { method: string; path: string; body: string }[] = [];
   const pets = new Map<bigint, StoredPet>();
   // Ids read exactly as int64, never through a double.
-  const int64Ids = gap('huge-ids') || gap('ids-from-2-53-minus-2') || has('ids-beyond-int64');
+  const int64Ids =
+    gap('huge-ids') ||
+    gap('ids-from-2-53-minus-2') ||
+    gap('others-pet-at-int64-max') ||
+    has('ids-beyond-int64');
   let nextId = has('ids-beyond-int64')
     ? 2n ** 63n
     : gap('huge-ids')
@@ -290,6 +300,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // for a pet that does not exist.
     const top = BigInt(ID_MAX);
     pets.set(top, { id: top, name: "someone else's pet at the top", categoryId: 9n });
+  }
+  if (gap('others-pet-at-int64-max')) {
+    // Someone else's pet at the largest int64, an edge the kit tries as a path id.
+    const top = 2n ** 63n - 1n;
+    pets.set(top, { id: top, name: "someone else's pet at the int64 edge", categoryId: 9n });
   }
   const visible = (pet: StoredPet | undefined) =>
     pet !== undefined && (pet.visibleAt ?? 0) <= Date.now() ? pet : undefined;
@@ -738,6 +753,15 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   function getPet(raw: string, res: ServerResponse, extra: Record<string, string>) {
     if (gap('malformed-id-404') && !/^-?\d+$/.test(raw))
       return error(res, 404, 'no such pet', extra);
+    if (has('get-404-text-for-non-integer') && !/^-?\d+$/.test(raw)) {
+      // A route that takes digits only (`/pets/:id(\d+)`): its framework's plain-text 404.
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...extra });
+      return res.end('Not Found');
+    }
+    if (has('get-reads-leading-digits') && /^\d+\D/.test(raw)) {
+      // The id read as `parseInt` reads it: "1.5" is pet 1.
+      return getPet(String(Number.parseInt(raw, 10)), res, extra);
+    }
     let id: bigint;
     if (has('get-500-beyond-double') && /^\d{16,}$/.test(raw)) {
       return error(res, 500, 'id overflow', extra);
@@ -780,7 +804,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     if (has('get-200-null-for-absent')) return send(res, 200, null, extra);
     if (has('get-400-for-absent')) return error(res, 400, 'no such pet', extra);
-    error(res, 404, `no pet ${id}`, extra);
+    // An answer about no pet need not announce the operation's deprecation.
+    error(res, 404, `no pet ${id}`, gap('deprecation-only-on-found') ? {} : extra);
   }
 
   function deprecationHeaders(): Record<string, string> {
@@ -798,6 +823,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (gap('sunset-central-europe')) headers.sunset = 'Wed, 04 Dec 2030 23:00:00 GMT';
     if (gap('deprecation-true')) headers.deprecation = 'true';
     if (gap('deprecation-after-sunset')) headers.deprecation = '@1924992000'; // 2031-01-01
+    if (gap('deprecation-at-sunset')) {
+      headers.deprecation = `@${Date.parse(GET_PET_DEPRECATION_HEADERS.Sunset) / 1000}`;
+    }
+    if (gap('sunset-unreadable')) headers.sunset = 'early December 2030';
     return headers;
   }
 
