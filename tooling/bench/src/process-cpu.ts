@@ -19,22 +19,26 @@ export function sumSchedstat(texts: readonly string[]): number {
 }
 
 function schedstatCpuSeconds(pid: number): number {
-  return sumSchedstat(threadsOf(pid).map((thread) => thread.schedstat));
+  return sumSchedstat(threadsOf(pid, false).map((thread) => thread.schedstat));
 }
 
-/** A thread of a process: its id, its name (`comm`) and its `schedstat` text. */
+/** A thread of a process: its id, its name (`comm`, when asked for) and its `schedstat` text. */
 interface Thread {
   tid: number;
   name: string;
   schedstat: string;
 }
 
-function threadsOf(pid: number): Thread[] {
+/**
+ * The threads of process `pid`. Their names cost a read each, so only `named` reads them: the
+ * total, which the bench polls while it waits for a server to go idle, needs none.
+ */
+function threadsOf(pid: number, named: boolean): Thread[] {
   const threads: Thread[] = [];
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
       const schedstat = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8');
-      const name = readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim();
+      const name = named ? readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim() : '';
       threads.push({ tid: Number(task), name, schedstat });
     } catch {
       // The thread ended between the listing and the read: its time is no longer counted
@@ -86,7 +90,7 @@ export function threadKind(pid: number, tid: number, name: string): keyof Thread
 export function processCpuByThread(pid: number): ThreadCpu | undefined {
   if (!SCHEDSTAT) return undefined;
   const cpu = threadCpu(() => 0);
-  for (const { tid, name, schedstat } of threadsOf(pid)) {
+  for (const { tid, name, schedstat } of threadsOf(pid, true)) {
     cpu[threadKind(pid, tid, name)] += sumSchedstat([schedstat]);
   }
   return cpu;
