@@ -215,6 +215,11 @@ const CAUGHT: readonly [
     ['getPet.path-boundaries', 'errors.no-server-errors'],
   ],
   [
+    'matches body members to fields in any letter case ("Name" is name)',
+    'create-keys-case-insensitive',
+    ['createPet.missing-name-other-case', 'createPet.missing-category-id-other-case'],
+  ],
+  [
     'reads a petId as parseInt does ("1.5" is pet 1)',
     'get-reads-leading-digits',
     ['getPet.path-boundaries'],

@@ -68,16 +68,34 @@ function kebab(name: string): string {
  * out when `literal` is undefined.
  */
 export function bodyWith(ctx: CheckContext, field: string, literal: string | undefined): string {
+  const members = newPetMembers(ctx);
+  if (literal === undefined) members.delete(field);
+  else members.set(field, literal);
+  return objectText(members);
+}
+
+/** A well-formed NewPet as JSON text with `field`'s member named `name` instead. */
+function bodyRenaming(ctx: CheckContext, field: string, name: string): string {
+  const members = newPetMembers(ctx);
+  const renamed = new Map([...members].map(([key, value]) => [key === field ? name : key, value]));
+  return objectText(renamed);
+}
+
+/** The members of the next well-formed NewPet (with a status): name to JSON text. */
+function newPetMembers(ctx: CheckContext): Map<string, string> {
   const pet = ctx.fixtures.nextPet('available');
-  const members = new Map<string, string>([
+  return new Map<string, string>([
     ['name', JSON.stringify(pet.name)],
     ['categoryId', pet.categoryId],
     ['status', JSON.stringify(pet.status)],
   ]);
-  if (literal === undefined) members.delete(field);
-  else members.set(field, literal);
-  return `{${[...members].map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
 }
+
+const objectText = (members: ReadonlyMap<string, string>): string =>
+  `{${[...members].map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
+
+/** `name` with its first letter in upper case: `Name`, `CategoryId`. */
+const capitalised = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
 const INVALID_BODIES: readonly InvalidBody[] = [
   ...NEW_PET_FIELDS.filter((field) => field.required).map((field) => ({
@@ -85,6 +103,14 @@ const INVALID_BODIES: readonly InvalidBody[] = [
     what: `a body without ${field.name}`,
     section: '§4.2',
     body: (ctx: CheckContext) => bodyWith(ctx, field.name, undefined),
+  })),
+  // Member names are compared code unit by code unit (RFC 8259 §8.3): a body whose `Name` is
+  // spelled in another letter case has no `name`, whatever a case-insensitive binder makes of it.
+  ...NEW_PET_FIELDS.filter((field) => field.required).map((field) => ({
+    id: `missing-${kebab(field.name)}-other-case`,
+    what: `a body with ${capitalised(field.name)} but no ${field.name}`,
+    section: '§4.2',
+    body: (ctx: CheckContext) => bodyRenaming(ctx, field.name, capitalised(field.name)),
   })),
   {
     id: 'malformed-json',
@@ -321,10 +347,12 @@ export const createPetSection: SpecSection = {
         'createPet refuses a body missing required fields or not JSON with 400 and an Error',
       oracle: '400 with an Error',
       inputs:
-        'without name, without categoryId, malformed JSON, an empty body, every JSON type but an object at the top level',
+        'without name, without categoryId, each of them only in another letter case (Name, CategoryId), malformed JSON, an empty body, every JSON type but an object at the top level',
       checks: [
         'createPet.missing-name',
         'createPet.missing-category-id',
+        'createPet.missing-name-other-case',
+        'createPet.missing-category-id-other-case',
         'createPet.malformed-json',
         'createPet.empty-body',
         'createPet.body-not-object',

@@ -131,6 +131,7 @@ export const FAULTS = [
   'list-limit-100-gives-99',
   'get-reads-leading-digits',
   'get-404-text-for-non-integer',
+  'create-keys-case-insensitive',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -591,6 +592,17 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return refuse(400, 'not an object');
     }
     body = { ...body };
+    if (has('create-keys-case-insensitive')) {
+      // Go's encoding/json and ASP.NET's binder: a member matches a field in any letter case.
+      for (const key of Object.keys(body)) {
+        const field = ['name', 'categoryId', 'status'].find(
+          (name) => name.toLowerCase() === key.toLowerCase(),
+        );
+        if (field === undefined || field === key) continue;
+        body[field] ??= body[key];
+        delete body[key];
+      }
+    }
     let id: bigint | undefined;
     if (has('create-takes-client-id') && Number.isSafeInteger(body.id)) {
       id = BigInt(body.id as number);
