@@ -347,13 +347,14 @@ export const createPetSection: SpecSection = {
         'createPet refuses a body missing required fields or not JSON with 400 and an Error',
       oracle: '400 with an Error',
       inputs:
-        'without name, without categoryId, each of them only in another letter case (Name, CategoryId), malformed JSON, an empty body, every JSON type but an object at the top level',
+        'without name, without categoryId, each of them only in another letter case (Name, CategoryId), malformed JSON, a NewPet with more after it, an empty body, every JSON type but an object at the top level',
       checks: [
         'createPet.missing-name',
         'createPet.missing-category-id',
         'createPet.missing-name-other-case',
         'createPet.missing-category-id-other-case',
         'createPet.malformed-json',
+        'createPet.trailing-content',
         'createPet.empty-body',
         'createPet.body-not-object',
       ],
@@ -439,6 +440,27 @@ export const createPetSection: SpecSection = {
         const res = await createWithCategoryId(ctx, String(ID_MAX));
         expectStatus(res, 201, how);
         return pass(`${described(res, how)} answered 201`);
+      },
+    }),
+    check({
+      id: 'createPet.trailing-content',
+      title:
+        'rejects a NewPet followed by more than white space (a second NewPet, a stray "}") with 400 and an Error',
+      section: '§4.2',
+      async run(ctx) {
+        // A JSON text is one value between white space (RFC 8259 §2); a reader that stops after
+        // the first value (Go's json.Decoder, Jackson's defaults) takes these for a NewPet.
+        const pet = () => newPetJson(ctx.fixtures.nextPet('available'));
+        const cases = [
+          ['a second NewPet after the first', `${pet()}\n${pet()}`],
+          ['a stray "}" after the NewPet', `${pet()}}`],
+        ] as const;
+        for (const [what, body] of cases) {
+          const how = `with ${what}`;
+          const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: body });
+          expectError(res, 400, how);
+        }
+        return pass(`${cases.length} bodies with more after the NewPet refused with 400`);
       },
     }),
     check({

@@ -132,6 +132,7 @@ export const FAULTS = [
   'get-reads-leading-digits',
   'get-404-text-for-non-integer',
   'create-keys-case-insensitive',
+  'create-reads-first-json-value',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -572,7 +573,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     try {
       // A JavaScript server parses with JSON.parse and validates the doubles it gets.
       const parse = gap('javascript-json') ? JSON.parse : parseJsonText;
-      body = parse(raw) as Record<string, unknown>;
+      // Go's json.Decoder and Jackson's defaults: the first value, whatever follows it.
+      const text = has('create-reads-first-json-value') ? firstJsonValue(raw) : raw;
+      body = parse(text) as Record<string, unknown>;
     } catch {
       if (has('create-accepts-empty-body') && raw === '') body = { name: 'empty', categoryId: 1 };
       else if (has('create-500-on-malformed-json')) return refuse(500, 'parser crashed');
@@ -948,6 +951,22 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         server.close((e) => (e ? reject(e) : resolve()));
       }),
   };
+}
+
+/** The text of the first object or array in `raw`, up to its closing bracket. */
+function firstJsonValue(raw: string): string {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (inString) {
+      if (c === '\\') i += 1;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth += 1;
+    else if ((c === '}' || c === ']') && --depth === 0) return raw.slice(0, i + 1);
+  }
+  return raw;
 }
 
 /** A base URL on 127.0.0.1 where nothing listens any more. */
