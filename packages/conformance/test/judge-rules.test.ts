@@ -20,6 +20,8 @@ interface Entry {
   url: string;
   auth?: string | null;
   sent?: unknown;
+  /** The request body exactly as sent (for a body that is no JSON); else `sent` as JSON. */
+  sentText?: string;
   status: number;
   body?: unknown;
   /** A body that is no JSON, sent as text/plain. */
@@ -47,9 +49,14 @@ function har(name: string, entries: Entry[]): string {
           ...(auth === null ? [] : [{ name: 'Authorization', value: auth }]),
           ...Object.entries(e.requestHeaders ?? {}).map(([name, value]) => ({ name, value })),
         ],
-        ...(e.sent === undefined
+        ...(e.sent === undefined && e.sentText === undefined
           ? {}
-          : { postData: { mimeType: 'application/json', text: JSON.stringify(e.sent) } }),
+          : {
+              postData: {
+                mimeType: 'application/json',
+                text: e.sentText ?? JSON.stringify(e.sent),
+              },
+            }),
       },
       response: {
         status: e.status,
@@ -431,6 +438,101 @@ describe('judge --har holds each answer to the others and to its request', () =>
     expect(failed(refused.report)).toEqual([]);
     expect(refused.report.traffic.exercised).toEqual(
       expect.arrayContaining(['auth.createPet.missing-header', 'auth.listPets.missing-header']),
+    );
+  });
+});
+
+describe("judge --har holds createPet's request bodies to NewPet", () => {
+  const JSON_BODY = { 'Content-Type': 'application/json' };
+  /** A createPet request with `text` as its application/json body, answered `status`. */
+  const post = (text: string, status = 201, extra: Partial<Entry> = {}): Entry => ({
+    ...created,
+    sent: undefined,
+    sentText: text,
+    requestHeaders: JSON_BODY,
+    status,
+    body: status === 400 ? { code: 'validation_failed', message: 'no', status: 400 } : rex,
+    ...extra,
+  });
+  const messages = (report: JsonReport) =>
+    report.results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.message}`);
+
+  it('fails a success to each kind of body the kit refuses, under the check that sends it', async () => {
+    const { report } = await judge(
+      har('bad-bodies', [
+        post('{"name":"Rex","categoryId":1}{"name":"Max","categoryId":2}'),
+        post('[{"name":"Rex","categoryId":1}]'),
+        post('{"categoryId":1}'),
+        post('{"Name":"Rex","categoryId":1}'),
+        post('{"name":"Rex","CategoryId":1}'),
+        post('{"name":7,"categoryId":1}'),
+        post('{"name":"Rex","categoryId":1,"status":"Sold"}'),
+        post('{"name":"Rex","categoryId":1,"status":null}'),
+      ]),
+    );
+    const found = messages(report);
+    for (const expected of [
+      /^createPet\.malformed-json: POST \/pets answered 201: the body is not JSON \(.+\): createPet refuses such a body with 400, never with a success$/m,
+      /^createPet\.body-not-object: .*the body is an array/m,
+      /^createPet\.missing-name: .*the body has no name/m,
+      /^createPet\.missing-name-other-case: .*the body has Name but no name/m,
+      /^createPet\.missing-category-id-other-case: .*the body has CategoryId but no categoryId/m,
+      /^createPet\.invalid-name: .*name is a number, not a string/m,
+      /^createPet\.invalid-status: .*status "Sold" is not one of available, pending, sold/m,
+    ]) {
+      expect(found.join('\n')).toMatch(expected);
+    }
+    for (const [literal, why] of [
+      ['"1"', 'is a string, not an integer'],
+      ['1.5', '1.5 is not an integer'],
+      ['1e19', '10000000000000000000 is outside int64'],
+    ]) {
+      const one = await judge(har('category', [post(`{"name":"Rex","categoryId":${literal}}`)]));
+      expect(messages(one.report)).toContainEqual(
+        expect.stringMatching(new RegExp(`^createPet\\.invalid-category-id: .*categoryId ${why}:`)),
+      );
+    }
+    // status: null is the reference's rule, not the spec's: a should, an advisory.
+    const nullStatus = report.results.find((r) => r.id === 'createPet.status-null-rejected');
+    expect(nullStatus?.outcome).toBe('advisory');
+  });
+
+  it('leaves alone a NewPet every JSON stack reads as one, and bodies it cannot judge', async () => {
+    const { report } = await judge(
+      har('fair-bodies', [
+        post('{"name":"Rex","categoryId":1.0}'),
+        post('{"name":"Rex","categoryId":9223372036854775807}'),
+        post('{"name":"Rex","categoryId":-9223372036854775808,"status":"sold"}'),
+        post(' {"name":"Rex","categoryId":1,"tags":[]}\n'),
+        // Another media type, or a body the recorder cut short, says nothing of the spec's body.
+        post('{"categoryId":1}', 201, { requestHeaders: { 'Content-Type': 'text/plain' } }),
+        post('{"name":"Rex","categ', 201, {
+          requestHeaders: { ...JSON_BODY, 'Content-Length': '31' },
+        }),
+        // Refused for a cause of its own (no valid key, a 4xx of the server's): not the body's.
+        post('{"categoryId":1}', 401, {
+          body: { code: 'unauthorized', message: 'no', status: 401 },
+        }),
+        post('{"categoryId":1}', 422, {
+          body: { code: 'unknown_category', message: 'no', status: 422 },
+        }),
+      ]),
+    );
+    expect(messages(report)).toEqual([]);
+    expect(report.results.filter((r) => r.outcome === 'advisory')).toEqual([]);
+    expect(report.traffic.exercised).not.toContain('createPet.missing-name');
+  });
+
+  it('counts a 400 to such a body as the check exercised and holding', async () => {
+    const { report } = await judge(
+      har('refused-bodies', [
+        post('{"categoryId":1}', 400),
+        post('{"Name":"Rex","categoryId":1}', 400),
+      ]),
+    );
+    expect(messages(report)).toEqual([]);
+    expect(report.traffic.exercised).toEqual(
+      expect.arrayContaining(['createPet.missing-name', 'createPet.missing-name-other-case']),
     );
   });
 });

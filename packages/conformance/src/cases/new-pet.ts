@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { Level } from '../types.js';
 
 /** A JSON property schema as the contract writes it. */
-interface FieldSchema {
+export interface FieldSchema {
   readonly type?: string;
   readonly format?: string;
   readonly enum?: readonly string[];
@@ -18,6 +18,11 @@ export interface SpecField {
   readonly name: string;
   readonly schema: FieldSchema;
   readonly required: boolean;
+}
+
+/** `a-b-c` for `aBC`: check ids are kebab case. */
+export function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 /** NewPet's fields as the spec defines them. */

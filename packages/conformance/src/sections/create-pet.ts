@@ -8,6 +8,7 @@ import {
   type CaseKind,
   fieldCases,
   fieldSeed,
+  kebab,
   NEW_PET_FIELDS,
   notObjectBodies,
   type SpecField,
@@ -56,11 +57,6 @@ interface InvalidBody {
   readonly what: string;
   readonly section: string;
   readonly body: (ctx: CheckContext) => string;
-}
-
-/** `a-b-c` for `aBC`: check ids are kebab case. */
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 /**

@@ -18,7 +18,8 @@ import {
 import { CHECKS } from '../sections/index.js';
 import { CheckFailed, CheckSkipped } from '../sections/support.js';
 import type { Check, Group, Level } from '../types.js';
-import type { Exchange } from './exchange.js';
+import { type Exchange, headersOf } from './exchange.js';
+import { BODY_PROBLEM_CHECKS, type BodyProblem, newPetBodyProblem } from './new-pet-body.js';
 
 /** What a rule says of one exchange: nothing (`NOT_JUDGED`), that it holds (undefined), or why not. */
 export const NOT_JUDGED = Symbol('not judged');
@@ -367,11 +368,47 @@ const crossRules: TrafficRule[] = [
   ),
 ];
 
+/**
+ * What is wrong with a createPet request's body, when it was sent as `application/json` and
+ * recorded whole (a recorder may cut a body short: then its Content-Length tells).
+ */
+function bodyProblemOf(ex: Exchange): BodyProblem | undefined {
+  const body = ex.recorded.requestBody;
+  if (routeOf(ex.res).op !== 'createPet' || body === undefined || body === '') return undefined;
+  const headers = headersOf(ex.recorded.requestHeaders);
+  const mediaType = headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json') return undefined;
+  const length = headers.get('content-length');
+  if (length !== null && Number(length) !== new TextEncoder().encode(body).length) return undefined;
+  return newPetBodyProblem(body);
+}
+
+/**
+ * createPet never succeeds with a body that is no NewPet (§4.2): each kind of body the kit's
+ * checks send, judged under that check. A 400 holds; an answer that is neither 400 nor a success
+ * (401, 415, a 4xx of the server's own) may have another cause and says nothing of the body.
+ */
+const bodyRules: TrafficRule[] = BODY_PROBLEM_CHECKS.map((id) =>
+  asKitCheck(id, {
+    needs: 'a createPet request with such an application/json body, answered 400 or a success',
+    readsBody: false,
+    judge(ex) {
+      const problem = bodyProblemOf(ex);
+      if (problem?.check !== id) return NOT_JUDGED;
+      const { status } = ex.res;
+      if (status === 400) return undefined;
+      if (status < 200 || status > 299) return NOT_JUDGED;
+      return `${problem.reason}: createPet refuses such a body with 400, never with a success`;
+    },
+  }),
+);
+
 /** Every rule traffic is held to, in the order the report lists them. */
 export const TRAFFIC_RULES: readonly TrafficRule[] = [
   ...crossRules.slice(0, 2),
   ...oracleRules,
   ...crossRules.slice(2),
+  ...bodyRules,
   ...deprecationRules,
 ];
 

@@ -1,0 +1,87 @@
+// Why a createPet request the kit did not send carries no NewPet (spec §2, §4.2), named by the
+// kit's check that sends such a body. Only what every JSON stack sees: numbers are read as
+// doubles, so 1.0 is an integer and 2^63 is int64's largest, and a server that reads numbers so
+// is never faulted for taking one.
+import { type FieldSchema, kebab, NEW_PET_FIELDS } from '../cases/new-pet.js';
+
+/** What is wrong with a body, and the kit check that refuses such bodies. */
+export interface BodyProblem {
+  readonly check: string;
+  readonly reason: string;
+}
+
+const INT64_LIMIT = 2 ** 63;
+
+/** The check ids a `BodyProblem` may name, each the kit's own. */
+export const BODY_PROBLEM_CHECKS: readonly string[] = [
+  'createPet.malformed-json',
+  'createPet.body-not-object',
+  ...NEW_PET_FIELDS.filter((f) => f.required).flatMap((f) => [
+    `createPet.missing-${kebab(f.name)}`,
+    `createPet.missing-${kebab(f.name)}-other-case`,
+  ]),
+  ...NEW_PET_FIELDS.map((f) => `createPet.invalid-${kebab(f.name)}`),
+  ...NEW_PET_FIELDS.filter((f) => !f.required).map(
+    (f) => `createPet.${kebab(f.name)}-null-rejected`,
+  ),
+];
+
+/** Why `value` is not of the field's schema, as every JSON stack reads it, or undefined. */
+function valueProblem(schema: FieldSchema, value: unknown): string | undefined {
+  if (schema.type === 'integer') {
+    if (typeof value !== 'number') return `is ${kindOf(value)}, not an integer`;
+    if (!Number.isInteger(value)) return `${value} is not an integer`;
+    if (Math.abs(value) > INT64_LIMIT) return `${value} is outside int64`;
+    return undefined;
+  }
+  if (typeof value !== 'string') return `is ${kindOf(value)}, not a string`;
+  if (schema.enum !== undefined && !schema.enum.includes(value)) {
+    return `${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`;
+  }
+  return undefined;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** Why the body `text` is no NewPet, or undefined when it is one. */
+export function newPetBodyProblem(text: string): BodyProblem | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const reason = `the body is not JSON (${(error as Error).message})`;
+    return { check: 'createPet.malformed-json', reason };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { check: 'createPet.body-not-object', reason: `the body is ${kindOf(value)}` };
+  }
+  const body = value as Record<string, unknown>;
+  for (const field of NEW_PET_FIELDS) {
+    const name = kebab(field.name);
+    if (!Object.hasOwn(body, field.name)) {
+      if (!field.required) continue;
+      // Member names are compared code unit by code unit (RFC 8259 §8.3).
+      const lower = field.name.toLowerCase();
+      const other = Object.keys(body).find((key) => key.toLowerCase() === lower);
+      return other === undefined
+        ? { check: `createPet.missing-${name}`, reason: `the body has no ${field.name}` }
+        : {
+            check: `createPet.missing-${name}-other-case`,
+            reason: `the body has ${other} but no ${field.name}`,
+          };
+    }
+    const member = body[field.name];
+    if (member === null && !field.required) {
+      return { check: `createPet.${name}-null-rejected`, reason: `${field.name} is null` };
+    }
+    const problem = valueProblem(field.schema, member);
+    if (problem !== undefined) {
+      return { check: `createPet.invalid-${name}`, reason: `${field.name} ${problem}` };
+    }
+  }
+  return undefined;
+}
