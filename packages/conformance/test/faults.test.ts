@@ -225,6 +225,16 @@ const CAUGHT: readonly [
     ['createPet.missing-name-other-case', 'createPet.missing-category-id-other-case'],
   ],
   [
+    'reads a petId with JavaScript\'s Number ("0x1" is pet 1)',
+    'get-reads-id-as-js-number',
+    ['getPet.path-boundaries'],
+  ],
+  [
+    'reads a petId with Python\'s int ("0_1" is pet 1)',
+    'get-reads-id-as-python-int',
+    ['getPet.path-boundaries'],
+  ],
+  [
     'reads a petId as parseInt does ("1.5" is pet 1)',
     'get-reads-leading-digits',
     ['getPet.path-boundaries'],

@@ -155,7 +155,11 @@ function* absentCandidates(seen: ReadonlySet<bigint>): Generator<string> {
   }
 }
 
-/** Path ids no pet of the run has: int64 edges, beyond int64, and no integer at all. */
+/**
+ * Path ids no pet of the run has: int64 edges, beyond int64, and no integer at all, among them
+ * spellings some languages read as one (JavaScript's `Number` reads `0x1` as 1, Python's `int`
+ * reads `0_1` as 1): no integer is written so.
+ */
 const PATH_ID_BOUNDARIES = [
   '0',
   '-1',
@@ -164,6 +168,8 @@ const PATH_ID_BOUNDARIES = [
   String(2n ** 64n),
   'abc',
   '1.5',
+  '0x1',
+  '0_1',
 ] as const;
 
 /** `getPet`: not found, ids at the edges, and its deprecation (spec §4.3, §7, §9). */
@@ -173,7 +179,8 @@ export const getPetSection: SpecSection = {
       section: '§4.3, §7',
       statement: 'getPet answers 200 with the pet, 404 with an Error when it cannot be found',
       oracle: 'an id no pet has: 404 (or 400 where the server does not take it as an id), an Error',
-      inputs: 'an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction',
+      inputs:
+        'an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1',
       checks: ['getPet.not-found', 'getPet.path-boundaries', 'getPet.malformed-id-rejected'],
     },
     {

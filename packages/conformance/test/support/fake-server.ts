@@ -133,6 +133,8 @@ export const FAULTS = [
   'get-404-text-for-non-integer',
   'create-keys-case-insensitive',
   'create-reads-first-json-value',
+  'get-reads-id-as-js-number',
+  'get-reads-id-as-python-int',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -772,6 +774,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // A route that takes digits only (`/pets/:id(\d+)`): its framework's plain-text 404.
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...extra });
       return res.end('Not Found');
+    }
+    if (has('get-reads-id-as-js-number') && Number.isSafeInteger(Number(raw))) {
+      // JavaScript's Number: "0x1" and "1e0" are 1.
+      const read = String(Number(raw));
+      if (read !== raw) return getPet(read, res, extra);
+    }
+    if (has('get-reads-id-as-python-int') && /^\s*[+-]?\d+(_\d+)*\s*$/.test(raw)) {
+      // Python's int: white space around, a sign, underscores between digits.
+      const read = String(BigInt(raw.trim().replace(/_/g, '')));
+      if (read !== raw) return getPet(read, res, extra);
     }
     if (has('get-reads-leading-digits') && /^\d+\D/.test(raw)) {
       // The id read as `parseInt` reads it: "1.5" is pet 1.
