@@ -378,6 +378,8 @@ const CAUGHT: readonly [
     ['listPets.request-shapes', 'createPet.request-shapes'],
   ],
   ['answers an empty list with 204 and no body', 'list-204-when-empty', ['errors.success-status']],
+  // Go's encoding/json writes an empty nil slice as null: the kit sees it on an empty store.
+  ['answers an empty list with null', 'list-null-when-empty', ['errors.pet-fields']],
   [
     'skips the key on listPets when a status filter is given',
     'auth-skipped-with-status-filter',

@@ -135,6 +135,7 @@ export const FAULTS = [
   'create-reads-first-json-value',
   'get-reads-id-as-js-number',
   'get-reads-id-as-python-int',
+  'list-null-when-empty',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -496,6 +497,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       res.writeHead(204, headers);
       return res.end();
     }
+    // Go's encoding/json writes a nil slice as null.
+    if (has('list-null-when-empty') && page.length === 0) return send(res, 200, null, headers);
     const last = page.at(-1);
     if (items.length > page.length && last !== undefined && !gap('no-next-link')) {
       // The request's whole query (every parameter of the contract's), the cursor moved on.
