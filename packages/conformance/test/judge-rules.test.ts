@@ -537,6 +537,45 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
   });
 });
 
+describe('judge --har holds getPet to the petId it was asked for', () => {
+  const get = (petId: string, status: number, body: unknown): Entry => ({
+    url: `${BASE}/pets/${petId}`,
+    status,
+    body,
+    headers: { ...GET_PET_DEPRECATION_HEADERS },
+  });
+  const notFound = { code: 'not_found', message: 'no', status: 404 };
+  const refused = { code: 'unauthorized', message: 'no', status: 401 };
+
+  it('fails a success to a petId that is no integer, and a 200 with another pet to one written otherwise', async () => {
+    for (const [petId, body, why] of [
+      ['0x1', rex, /petId "0x1" is no integer, and it answered 200, a success/],
+      ['1.5', rex, /petId "1.5" is no integer/],
+      ['007', { ...rex, id: 8 }, /it answered 200 with pet 8, not pet 7/],
+      ['0', rex, /it answered 200 with pet 1, not pet 0/],
+    ] as const) {
+      const { report } = await judge(har('odd-id', [get(petId, 200, body)]));
+      expect(failed(report)).toContain('getPet.path-boundaries');
+      expect(report.results.find((r) => r.id === 'getPet.path-boundaries')?.message).toMatch(why);
+    }
+  });
+
+  it('lets a 404, a 400 or that very pet stand, and leaves other answers and plain ids alone', async () => {
+    const { report } = await judge(
+      har('fair-ids', [
+        get('abc', 404, notFound),
+        get('1.5', 400, { ...notFound, code: 'bad_id', status: 400 }),
+        get('007', 200, { ...rex, id: 7 }),
+        get('0x1', 401, refused),
+      ]),
+    );
+    expect(failed(report)).toEqual([]);
+    expect(report.traffic.exercised).toContain('getPet.path-boundaries');
+    const plain = await judge(har('plain-id', [get('1', 200, rex), get('0x1', 401, refused)]));
+    expect(plain.report.traffic.exercised).not.toContain('getPet.path-boundaries');
+  });
+});
+
 describe('judge --har names as exercised the checks whose answers the traffic holds', () => {
   /** The checks whose scope the cases below tell apart. */
   const SCOPED = [

@@ -5,7 +5,7 @@ import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PET_STATUSES } from '@animal-store
 import { CheckContext } from '../context.js';
 import type { Fixtures } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
-import { integerText } from '../http/json.js';
+import { canonicalInteger, integerText } from '../http/json.js';
 import { quote } from '../http/replay.js';
 import {
   ANSWER_ORACLES,
@@ -403,12 +403,41 @@ const bodyRules: TrafficRule[] = BODY_PROBLEM_CHECKS.map((id) =>
   }),
 );
 
+/**
+ * `getPet.path-boundaries` on the ids the traffic sent: a petId that is no integer (`abc`, `1.5`,
+ * `0x1`) is never answered with a success, and a 200 to an integer written otherwise than plainly
+ * (`0`, `007`, beyond int64) shows that very pet, digit for digit. A plain positive id is the
+ * pet model's and `errors.pet-fields`' to judge. A 400 or 404 holds; other answers (401, 429)
+ * may have another cause.
+ */
+const pathIdRule: TrafficRule = asKitCheck('getPet.path-boundaries', {
+  needs: 'a getPet on a petId that is no plain positive integer (abc, 1.5, 0, 007)',
+  readsBody: false,
+  judge(ex) {
+    const route = routeOf(ex.res);
+    if (route.op !== 'getPet' || /^[1-9]\d*$/.test(route.petId)) return NOT_JUDGED;
+    const { status } = ex.res;
+    if (status === 400 || status === 404) return undefined;
+    if (status < 200 || status > 299) return NOT_JUDGED;
+    if (!/^-?\d+$/.test(route.petId)) {
+      return `petId ${quote(route.petId)} is no integer, and it answered ${status}, a success: such an id gets 404 or 400`;
+    }
+    if (!ex.bodyRecorded) return NOT_JUDGED;
+    const wanted = canonicalInteger(route.petId);
+    const shown = integerText(ex.res.body, 'id');
+    return shown === wanted
+      ? undefined
+      : `it answered ${status} with pet ${shown ?? 'without an id'}, not pet ${wanted}`;
+  },
+});
+
 /** Every rule traffic is held to, in the order the report lists them. */
 export const TRAFFIC_RULES: readonly TrafficRule[] = [
   ...crossRules.slice(0, 2),
   ...oracleRules,
   ...crossRules.slice(2),
   ...bodyRules,
+  pathIdRule,
   ...deprecationRules,
 ];
 
