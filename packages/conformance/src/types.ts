@@ -159,6 +159,11 @@ export interface TrafficSummary {
   readonly rateLimited: number;
   /** Judged exchanges whose answer body was not recorded: only rules on statuses and headers judged them. */
   readonly bodiesNotRecorded: number;
+  /**
+   * False when no request of the recording carried `Authorization` (a sanitized HAR leaves none):
+   * the rules on requests without a key then judge nothing.
+   */
+  readonly keysRecorded: boolean;
   /** The first request that may change pets (an operation the spec does not give): rules across answers stop there. */
   readonly petsChangedBy?: string;
   /** The checks some exchange exercised, and those none did. */

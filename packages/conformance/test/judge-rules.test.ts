@@ -260,7 +260,14 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
 
   it('judges an answer recorded without its body on its status alone', async () => {
     const { report } = await judge(
-      har('no-body', [{ url: `${BASE}/pets?limit=1`, auth: null, status: 200, noBody: true }]),
+      har('no-body', [
+        {
+          url: `${BASE}/pets?limit=2`,
+          status: 401,
+          body: { code: 'x', message: 'x', status: 401 },
+        },
+        { url: `${BASE}/pets?limit=1`, auth: null, status: 200, noBody: true },
+      ]),
     );
     expect(failed(report)).toEqual(['auth.listPets.missing-header']);
     expect(report.traffic.bodiesNotRecorded).toBe(1);
@@ -419,6 +426,7 @@ describe('judge --har holds each answer to the others and to its request', () =>
     const refusal = { code: 'unauthorized', message: 'no key', status: 401 };
     const answered = await judge(
       har('no-key', [
+        list('?limit=2', [pet(11)]),
         { ...created, auth: null, body: pet(11) },
         list('?limit=1', [pet(11)], { auth: null }),
       ]),
@@ -431,6 +439,7 @@ describe('judge --har holds each answer to the others and to its request', () =>
     );
     const refused = await judge(
       har('no-key-401', [
+        list('?limit=2', [pet(11)]),
         { ...created, auth: null, status: 401, body: refusal },
         { url: `${BASE}/pets?limit=1`, auth: null, status: 401, body: refusal },
       ]),
@@ -534,6 +543,39 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     expect(report.traffic.exercised).toEqual(
       expect.arrayContaining(['createPet.missing-name', 'createPet.missing-name-other-case']),
     );
+  });
+});
+
+describe('judge --har on a recording that kept no key (a sanitized HAR)', () => {
+  it('judges no request as sent without a key, and says why', async () => {
+    const sanitized = await judge(
+      har('sanitized', [
+        { ...created, auth: null },
+        { url: `${BASE}/pets?limit=1`, auth: null, status: 200, body: [rex] },
+      ]),
+    );
+    expect(failed(sanitized.report)).toEqual([]);
+    expect(sanitized.report.traffic.keysRecorded).toBe(false);
+    const result = sanitized.report.results.find((r) => r.id === 'auth.listPets.missing-header');
+    expect(result?.outcome).toBe('skip');
+    expect(result?.message).toMatch(/no Authorization header at all, as a sanitized HAR/);
+    // Other rules judge it as ever: the pets still agree.
+    expect(sanitized.report.traffic.exercised).toContain('errors.created-pets-agree');
+    const pretty = await runCli(['judge', '--har', join(files.dir, 'sanitized.har')]);
+    expect(pretty.stdout).toMatch(
+      /no request carries Authorization \(a sanitized HAR takes it out\)/,
+    );
+  });
+
+  it('judges requests without a key once one request of the recording carries one', async () => {
+    const { report } = await judge(
+      har('one-key', [
+        { url: `${BASE}/pets?limit=2`, status: 200, body: [rex] },
+        { url: `${BASE}/pets?limit=1`, auth: null, status: 200, body: [rex] },
+      ]),
+    );
+    expect(report.traffic.keysRecorded).toBe(true);
+    expect(failed(report)).toEqual(['auth.listPets.missing-header']);
   });
 });
 

@@ -14,6 +14,11 @@ export function trafficLines(traffic: TrafficSummary): string[] {
   const n = traffic.exchanges;
   return [
     `traffic of ${traffic.source}: ${n} exchange${n === 1 ? '' : 's'}, ${traffic.judged} of the spec's operations judged${left.length === 0 ? '' : ` (left alone: ${left.join(', ')})`}${traffic.bodiesNotRecorded > 0 ? `; ${traffic.bodiesNotRecorded} recorded without their answer's body` : ''}`,
+    ...(traffic.keysRecorded
+      ? []
+      : [
+          'no request carries Authorization (a sanitized HAR takes it out): requests without a key are not judged',
+        ]),
     ...(traffic.petsChangedBy === undefined
       ? []
       : [

@@ -28,7 +28,20 @@ export interface TrafficJudgeOptions {
   readonly source: string;
   /** Called with each violation as it is found (already redacted). */
   readonly onViolation?: (violation: Violation) => void;
+  /**
+   * False when the recording kept no `Authorization` header anywhere (a sanitized HAR): the rules
+   * on requests without one judge nothing. True by default; `judgeTraffic` finds it out.
+   */
+  readonly keysRecorded?: boolean;
 }
+
+/** Why a rule on requests without `Authorization` judged nothing in a recording that kept none. */
+const KEYS_NOT_RECORDED =
+  "not judged: the recording holds no Authorization header at all, as a sanitized HAR (the default export of Chrome's DevTools) leaves it, so a request without a key cannot be told from one whose key was taken out";
+
+/** True when a request of the recording carried `Authorization`. */
+const carriesKey = (recorded: RecordedExchange) =>
+  recorded.requestHeaders.some(([name]) => name.toLowerCase() === 'authorization');
 
 interface RuleTally {
   exercised: number;
@@ -84,7 +97,9 @@ export class TrafficJudge {
   /** Exchanges judged one after another, in the order they were added. */
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: TrafficJudgeOptions) {}
+  constructor(private readonly options: TrafficJudgeOptions) {
+    this.state.keysRecorded = options.keysRecorded ?? true;
+  }
 
   /** Judges one exchange after those added before it; resolves once it is judged. */
   add(recorded: RecordedExchange): Promise<void> {
@@ -140,6 +155,7 @@ export class TrafficJudge {
     });
     for (const rule of TRAFFIC_RULES) {
       if (rule.readsBody && !ex.bodyRecorded) continue;
+      if (rule.readsKeys && !this.state.keysRecorded) continue;
       const judgment = await rule.judge(ex, this.state);
       if (judgment === NOT_JUDGED) continue;
       const tally = this.tallies.get(rule.id) as RuleTally;
@@ -182,12 +198,11 @@ export class TrafficJudge {
         const n = tally.exercised;
         return { ...base, outcome: 'pass', message: `${n} exchange${n === 1 ? '' : 's'} judged` };
       }
-      return {
-        ...base,
-        outcome: 'skip',
-        message: `not exercised: the traffic holds no ${rule.needs.replace(/^an? /, '')}`,
-        notApplicable: true,
-      };
+      const message =
+        rule.readsKeys && !this.state.keysRecorded
+          ? KEYS_NOT_RECORDED
+          : `not exercised: the traffic holds no ${rule.needs.replace(/^an? /, '')}`;
+      return { ...base, outcome: 'skip', message, notApplicable: true };
     });
     // Every check the traffic did not exercise is a skip with nothing to apply to: none is not run.
     const { summary, verdict } = tally(results);
@@ -195,6 +210,7 @@ export class TrafficJudge {
     const traffic: TrafficSummary = {
       source: this.options.source,
       ...this.counts,
+      keysRecorded: this.state.keysRecorded,
       ...(this.state.changedBy === undefined ? {} : { petsChangedBy: this.state.changedBy }),
       exercised,
       notExercised: results.filter((r) => r.outcome === 'skip').map((r) => r.id),
@@ -229,7 +245,10 @@ export async function judgeTraffic(
   recorded: readonly RecordedExchange[],
   options: TrafficJudgeOptions,
 ): Promise<{ report: ConformanceReport; judge: TrafficJudge }> {
-  const judge = new TrafficJudge(options);
+  const judge = new TrafficJudge({
+    ...options,
+    keysRecorded: options.keysRecorded ?? recorded.some(carriesKey),
+  });
   for (const r of recorded) void judge.add(r);
   return { report: await judge.report(), judge };
 }

@@ -36,12 +36,22 @@ export interface TrafficRule {
   readonly needs: string;
   /** True when the rule reads answers' bodies: exchanges recorded without one are left alone. */
   readonly readsBody: boolean;
+  /**
+   * True when the rule reads whether a request carried `Authorization`: a recording that kept
+   * that header nowhere (a sanitized HAR) is left alone.
+   */
+  readonly readsKeys?: boolean;
   /** The rule on one exchange, in arrival order; `state` is shared by every exchange of a run. */
   judge(ex: Exchange, state: TrafficState): Judgment | Promise<Judgment>;
 }
 
 /** What the rules learn across the exchanges of one run. */
 export class TrafficState {
+  /**
+   * False when the recording kept no `Authorization` header anywhere, as a sanitized HAR (Chrome's
+   * default export) does: a request without one cannot be told from one whose key was taken out.
+   */
+  keysRecorded = true;
   /**
    * Set once the traffic holds a request that may change pets (PUT, PATCH, DELETE on a pets
    * path: operations the spec does not give): the cross-answer rules stop judging there.
@@ -154,7 +164,7 @@ function kitCheck(id: string): Check {
 /** A rule that reports under a check of the kit, with its title, section and level. */
 function asKitCheck(
   id: string,
-  rest: Pick<TrafficRule, 'needs' | 'readsBody' | 'judge'>,
+  rest: Pick<TrafficRule, 'needs' | 'readsBody' | 'readsKeys' | 'judge'>,
 ): TrafficRule {
   const { title, section, level, group } = kitCheck(id);
   return { id, title, section, level, group, ...rest };
@@ -352,6 +362,7 @@ const crossRules: TrafficRule[] = [
     asKitCheck(`auth.${op}.missing-header`, {
       needs: `a ${op} request without Authorization`,
       readsBody: false,
+      readsKeys: true,
       judge(ex) {
         if (routeOf(ex.res).op !== op || ex.authorization !== undefined) return NOT_JUDGED;
         const { status } = ex.res;
