@@ -23,8 +23,8 @@ interface JsonReport {
 
 /**
  * A client's day on the server, from a Chromium page: a list without a key, three pets created
- * (two statuses, one without), lists with and without limit and status, each pet read twice, an
- * id no pet has.
+ * (two statuses, one without) and one body with `Name` for name, lists with and without limit
+ * and status, each pet read twice, an id no pet has and an id written `0x1`.
  */
 async function dayOfTraffic(fetch: typeof globalThis.fetch, base: string, apiKey: string) {
   const auth = { authorization: `Bearer ${apiKey}` };
@@ -42,6 +42,12 @@ async function dayOfTraffic(fetch: typeof globalThis.fetch, base: string, apiKey
     });
     ids.push(String(((await res.json()) as { id: number }).id));
   }
+  const recased = await fetch(`${base}/pets`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ Name: 'Zed', categoryId: 7 }),
+  });
+  await recased.text();
   for (const query of ['?limit=2', '', '?status=sold&limit=100', '?status=available']) {
     await (await fetch(`${base}/pets${query}`, { headers: auth })).text();
   }
@@ -49,6 +55,7 @@ async function dayOfTraffic(fetch: typeof globalThis.fetch, base: string, apiKey
     await (await fetch(`${base}/pets/${id}`, { headers: auth })).text();
   }
   await (await fetch(`${base}/pets/9000000000`, { headers: auth })).text();
+  await (await fetch(`${base}/pets/0x1`, { headers: auth })).text();
 }
 
 /** Records the day of traffic on a fake server as a HAR file, and judges it. */
@@ -85,6 +92,8 @@ describe('judge --har on traffic of the fake server', () => {
         'auth.listPets.missing-header',
         'getPet.sunset-day',
         'getPet.deprecation-headers',
+        'createPet.missing-name-other-case',
+        'getPet.path-boundaries',
       ]),
     );
   });
@@ -108,6 +117,12 @@ describe('judge --har on traffic of the fake server', () => {
     ['default-status-differs-on-read', 'a status that changes after the 201', 'errors.same-pet'],
     ['auth-skipped-on-list', 'a 2xx without a key', 'auth.listPets.missing-header'],
     ['sunset-wrong-date', 'a Sunset of another day', 'getPet.sunset-day'],
+    [
+      'create-keys-case-insensitive',
+      'a pet made from a body without name',
+      'createPet.missing-name-other-case',
+    ],
+    ['get-reads-id-as-js-number', 'pet 1 for petId 0x1', 'getPet.path-boundaries'],
   ];
   it.each(faults)('fails %s (%s) on %s', async (fault, _, id) => {
     const { exitCode, report } = await judgeFake(fault, { faults: [fault] });

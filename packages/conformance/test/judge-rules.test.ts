@@ -458,7 +458,7 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     ...created,
     sent: undefined,
     sentText: text,
-    requestHeaders: JSON_BODY,
+    requestHeaders: { ...JSON_BODY, 'Content-Length': String(Buffer.byteLength(text)) },
     status,
     body: status === 400 ? { code: 'validation_failed', message: 'no', status: 400 } : rex,
     ...extra,
@@ -518,6 +518,8 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
         post('{"name":"Rex","categ', 201, {
           requestHeaders: { ...JSON_BODY, 'Content-Length': '31' },
         }),
+        // A sanitizer's placeholder for the body, without the length that would tell.
+        post('[REDACTED]', 201, { requestHeaders: JSON_BODY }),
         // Refused for a cause of its own (no valid key, a 4xx of the server's): not the body's.
         post('{"categoryId":1}', 401, {
           body: { code: 'unauthorized', message: 'no', status: 401 },

@@ -381,7 +381,8 @@ const crossRules: TrafficRule[] = [
 
 /**
  * What is wrong with a createPet request's body, when it was sent as `application/json` and
- * recorded whole (a recorder may cut a body short: then its Content-Length tells).
+ * recorded whole: its Content-Length is the recorded body's length. A recorder may cut a body
+ * short, and a sanitizer may put a placeholder in its place; the length tells either.
  */
 function bodyProblemOf(ex: Exchange): BodyProblem | undefined {
   const body = ex.recorded.requestBody;
@@ -390,7 +391,7 @@ function bodyProblemOf(ex: Exchange): BodyProblem | undefined {
   const mediaType = headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') return undefined;
   const length = headers.get('content-length');
-  if (length !== null && Number(length) !== new TextEncoder().encode(body).length) return undefined;
+  if (length === null || Number(length) !== new TextEncoder().encode(body).length) return undefined;
   return newPetBodyProblem(body);
 }
 
