@@ -235,6 +235,11 @@ const CAUGHT: readonly [
     ['getPet.path-boundaries'],
   ],
   [
+    'answers 500 to a petId that is no integer (a lookup that cannot cast it)',
+    'get-500-on-non-integer',
+    ['getPet.path-boundaries', 'errors.no-server-errors'],
+  ],
+  [
     'reads a petId as parseInt does ("1.5" is pet 1)',
     'get-reads-leading-digits',
     ['getPet.path-boundaries'],

@@ -76,6 +76,11 @@ const ADVISED: readonly Row[] = [
   ['sends no Link to the next page', 'no-next-link', ['listPets.next-link']],
   ['answers 404 to a malformed petId', 'malformed-id-404', ['getPet.malformed-id-rejected']],
   [
+    'answers 422 with an Error to a petId that is no integer',
+    'malformed-id-422',
+    ['getPet.malformed-id-rejected'],
+  ],
+  [
     'validates a body before authenticating',
     'validates-before-auth',
     ['auth.createPet.before-validation'],
