@@ -157,6 +157,8 @@ export interface TrafficSummary {
   readonly notAnswered: number;
   /** Answers `429`: the spec gives no rate limits, and the kit never judges a 429 (it retries). */
   readonly rateLimited: number;
+  /** Answers the browser gave from its cache (no request reached the server): left alone. */
+  readonly fromCache: number;
   /** Judged exchanges whose answer body was not recorded: only rules on statuses and headers judged them. */
   readonly bodiesNotRecorded: number;
   /**

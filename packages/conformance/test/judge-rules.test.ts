@@ -30,6 +30,8 @@ interface Entry {
   noBody?: boolean;
   /** Request headers beside Authorization. */
   requestHeaders?: Record<string, string>;
+  /** Chrome's `_fromCache` mark: the browser answered from its cache. */
+  fromCache?: string;
   headers?: Record<string, string>;
 }
 
@@ -40,6 +42,7 @@ function har(name: string, entries: Entry[]): string {
     clock += 10;
     const auth = e.auth === undefined ? KEY : e.auth;
     return {
+      ...(e.fromCache === undefined ? {} : { _fromCache: e.fromCache }),
       startedDateTime: new Date(clock).toISOString(),
       time: 5,
       request: {
@@ -256,6 +259,17 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
       har('other-key', [created, { ...renamed, auth: 'Bearer another-key-42' }]),
     );
     expect(failed(otherKey.report)).toEqual([]);
+  });
+
+  it("leaves alone an answer from the browser's cache: it says nothing of the server then", async () => {
+    const stale: Entry = { url: `${BASE}/pets?limit=5`, status: 200, body: [] };
+    const fresh = await judge(har('no-cache', [created, stale]));
+    expect(failed(fresh.report)).toEqual(['errors.created-pets-agree']);
+    const cached = await judge(har('cache', [created, { ...stale, fromCache: 'memory' }]));
+    expect(failed(cached.report)).toEqual([]);
+    expect(cached.report.traffic).toMatchObject({ judged: 1, fromCache: 1 });
+    const pretty = await runCli(['judge', '--har', join(files.dir, 'cache.har')]);
+    expect(pretty.stdout).toMatch(/left alone: 1 from the browser's cache/);
   });
 
   it('judges an answer recorded without its body on its status alone', async () => {

@@ -20,13 +20,24 @@ export interface RecordedExchange {
   readonly responseHeaders: readonly HeaderLine[];
   /** The answer's body, byte for byte; undefined when the recorder did not keep it. */
   readonly responseBody?: Uint8Array;
+  /**
+   * True when the browser answered from its own cache (Chrome's `_fromCache`): no request reached
+   * the server then, so the answer says nothing of what the server held at that time.
+   */
+  readonly fromCache?: boolean;
   /** When the request was sent and the answer had arrived, in milliseconds (any common clock). */
   readonly sentAt: number;
   readonly receivedAt: number;
 }
 
 /** Where an exchange stands towards the spec's operations at a base URL. */
-export type Standing = 'spec' | 'other-host' | 'other-path' | 'not-answered' | 'rate-limited';
+export type Standing =
+  | 'spec'
+  | 'other-host'
+  | 'other-path'
+  | 'not-answered'
+  | 'rate-limited'
+  | 'from-cache';
 
 /** An exchange ready to judge. */
 export interface Exchange {
@@ -117,6 +128,7 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   };
   let standing: Standing = within;
   if (recorded.status === 0) standing = 'not-answered';
+  else if (within === 'spec' && recorded.fromCache) standing = 'from-cache';
   // The kit retries a 429 and never judges it: the spec gives no rate limits (§7, §8).
   else if (within === 'spec' && recorded.status === 429) standing = 'rate-limited';
   else if (within === 'spec' && routeOf(res).op === 'other') standing = 'other-path';

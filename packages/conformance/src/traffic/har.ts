@@ -10,6 +10,8 @@ interface HarHeader {
 }
 
 interface HarEntry {
+  /** Chrome's mark of an answer from the browser's cache: `memory` or `disk`. */
+  readonly _fromCache?: unknown;
   readonly startedDateTime?: unknown;
   readonly time?: unknown;
   readonly request?: {
@@ -73,6 +75,7 @@ function entryOf(entry: HarEntry, n: number): RecordedExchange {
     ),
     sentAt,
     receivedAt: sentAt + time,
+    ...(typeof entry._fromCache === 'string' && entry._fromCache !== '' ? { fromCache: true } : {}),
   };
 }
 
