@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { wholeNumber } from './cli-args.js';
 import { FIXTURE_SET_SIZE, fixtureSet, fixtureSetJson, readFixtureSet } from './fixture-set.js';
 import {
   CHECK_PETS_MAX,
@@ -24,8 +25,8 @@ const NAME = 'animal-store-conformance';
 /** The usage text `--help` prints. */
 export const HELP = `Usage: ${NAME} --base-url URL --api-key KEY [options]
        ${NAME} fixtures [--category-id ID]
-       ${NAME} judge --har FILE [--base-url URL] [--reporter …] [--strict] [--expect-fail FILE]
-       ${NAME} proxy --target URL [--port N] [--host H] [--reporter …] [--strict] [--expect-fail FILE]
+       ${NAME} judge --har FILE [--base-url URL] [--settle-ms N] [--reporter …] [--strict] [--expect-fail FILE]
+       ${NAME} proxy --target URL [--port N] [--host H] [--settle-ms N] [--reporter …] [--strict] [--expect-fail FILE]
 
 Checks that an Animal Store server behaves as the specification says. \`fixtures\`
 prints a set of ${FIXTURE_SET_SIZE} pets (JSON NewPets, statuses in turn) to load into a
@@ -58,7 +59,8 @@ Options:
   --name-shape SHAPE   the shape of every name the kit sends: ${Object.keys(NAME_SHAPES).join(', ')}
                        (default: the first of them the server accepts)
   --settle-ms N        wait N ms after a write before reading, for servers whose
-                       lists lag writes (default 0: reads see writes at once)
+                       lists lag writes (default 0: reads see writes at once); with
+                       judge and proxy, hold no read sent sooner than that to a write
   --max-pets N         create at most N pets (at least ${CHECK_PETS_MAX}: what the checks
                        themselves create); the store is then filled to ${STORE_TARGET} pets
                        only as far as N allows, and limits it cannot show are not run
@@ -111,14 +113,7 @@ function parse(args: readonly string[], env: CliIo['env']) {
   if (timeout !== undefined && !/^[1-9]\d*$/.test(timeout)) {
     throw new UsageError(`--timeout-ms must be a positive integer, not "${timeout}"`);
   }
-  const count = (name: 'settle-ms' | 'seed' | 'max-pets') => {
-    const raw = values[name];
-    if (raw === undefined) return undefined;
-    if (!/^\d{1,15}$/.test(raw)) {
-      throw new UsageError(`--${name} must be a whole number of 0 or more, not "${raw}"`);
-    }
-    return Number(raw);
-  };
+  const count = (name: 'settle-ms' | 'seed' | 'max-pets') => wholeNumber(name, values[name]);
   const categoryIds =
     values['category-id'] === undefined
       ? undefined

@@ -273,6 +273,9 @@ const PLAIN_LIST_PARAMS = new Set(['limit', 'status']);
 export class PetModel {
   readonly pets = new Map<string, ModelPet>();
 
+  /** `settleMs`: a read sent sooner than that after a pet's 201 is not held to that pet. */
+  constructor(private readonly settleMs = 0) {}
+
   /** Why `res` disagrees with what the run's earlier answers showed, or undefined. */
   judge(res: HttpResponse): string | undefined {
     const route = routeOf(res);
@@ -306,7 +309,7 @@ export class PetModel {
 
   private fetched(res: HttpResponse, petId: string): string | undefined {
     const pet = this.pets.get(petId);
-    if (pet === undefined || (res.sentAt ?? 0) < pet.createdAt) return undefined;
+    if (pet === undefined || (res.sentAt ?? 0) < pet.createdAt + this.settleMs) return undefined;
     if (res.status === 404) return `pet ${petId}, created by this run, is not found`;
     if (res.status !== 200 || petProblem(res.body) !== undefined) return undefined;
     if (integerText(res.body, 'id') !== petId) return undefined; // errors.pet-fields reports it
@@ -339,7 +342,7 @@ export class PetModel {
     const known = filter === null || isStatus(filter);
     if (!plain || !known || !inRange || res.body.length >= limit) return undefined;
     for (const [id, pet] of this.pets) {
-      if (shown.has(id) || pet.createdAt > (res.sentAt ?? 0)) continue;
+      if (shown.has(id) || pet.createdAt + this.settleMs > (res.sentAt ?? 0)) continue;
       if (filter !== null && pet.status !== filter) continue;
       const as =
         pet.status === undefined ? 'created' : `of status "${pet.status}" (${pet.statusFrom})`;

@@ -32,6 +32,8 @@ interface Entry {
   requestHeaders?: Record<string, string>;
   /** Chrome's `_fromCache` mark: the browser answered from its cache. */
   fromCache?: string;
+  /** Milliseconds after the entry before it that it was sent, beyond the usual 10. */
+  after?: number;
   headers?: Record<string, string>;
 }
 
@@ -39,7 +41,7 @@ interface Entry {
 function har(name: string, entries: Entry[]): string {
   const path = join(files.dir, `${name}.har`);
   const list = entries.map((e) => {
-    clock += 10;
+    clock += 10 + (e.after ?? 0);
     const auth = e.auth === undefined ? KEY : e.auth;
     return {
       ...(e.fromCache === undefined ? {} : { _fromCache: e.fromCache }),
@@ -259,6 +261,42 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
       har('other-key', [created, { ...renamed, auth: 'Bearer another-key-42' }]),
     );
     expect(failed(otherKey.report)).toEqual([]);
+  });
+
+  it('holds no read sent within --settle-ms of a create to it, and every later one', async () => {
+    const list = (after: number): Entry => ({
+      url: `${BASE}/pets?limit=5`,
+      status: 200,
+      body: [],
+      after,
+    });
+    const file = har('settle', [created, list(0)]);
+    expect(failed((await judge(file)).report)).toEqual(['errors.created-pets-agree']);
+    const settled = await runCli([
+      'judge',
+      '--har',
+      file,
+      '--settle-ms',
+      '100',
+      '--reporter',
+      'json',
+    ]);
+    expect(settled.exitCode).toBe(0);
+    expect(JSON.parse(settled.stdout).inputs.settleMs).toBe(100);
+    const late = har('settle-late', [created, list(100)]);
+    const lateRun = await runCli([
+      'judge',
+      '--har',
+      late,
+      '--settle-ms',
+      '100',
+      '--reporter',
+      'json',
+    ]);
+    expect(lateRun.exitCode).toBe(1);
+    const bad = await runCli(['judge', '--har', file, '--settle-ms', 'soon']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--settle-ms must be a whole number of 0 or more, not "soon"/);
   });
 
   it("leaves alone an answer from the browser's cache: it says nothing of the server then", async () => {

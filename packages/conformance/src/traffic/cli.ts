@@ -1,6 +1,7 @@
 // The CLI's `judge --har FILE` and `proxy --target URL`: the kit's judgment of traffic it did not
 // send, with the run's reporters and exit statuses.
 import { parseArgs } from 'node:util';
+import { wholeNumber } from '../cli-args.js';
 import { reportOutput, writeReports } from '../report/output.js';
 import { terminalSafe } from '../report/pretty.js';
 import { ConformanceError, UsageError } from '../run.js';
@@ -21,6 +22,7 @@ export interface TrafficIo {
 
 const COMMON = {
   reporter: { type: 'string', multiple: true },
+  'settle-ms': { type: 'string' },
   strict: { type: 'boolean' },
   'expect-fail': { type: 'string' },
 } as const;
@@ -70,6 +72,7 @@ export async function judgeCommand(args: readonly string[], io: TrafficIo): Prom
   );
   if (values.har === undefined) throw new UsageError('judge: --har FILE is required');
   const output = reportOutput(values);
+  const settleMs = wholeNumber('settle-ms', values['settle-ms']) ?? 0;
   const recorded = readHar(values.har);
   const base =
     values['base-url'] === undefined
@@ -83,6 +86,7 @@ export async function judgeCommand(args: readonly string[], io: TrafficIo): Prom
   const { report, judge } = await judgeTraffic(recorded, {
     base,
     strict: values.strict ?? false,
+    settleMs,
     source: `HAR file ${values.har}`,
   });
   if (judge.judged === 0) {
@@ -128,9 +132,11 @@ export async function proxyCommand(args: readonly string[], io: TrafficIo): Prom
     throw new UsageError(`proxy: --port must be a port number (0 to 65535), not "${port}"`);
   }
   const output = reportOutput(values);
+  const settleMs = wholeNumber('settle-ms', values['settle-ms']) ?? 0;
   const judge = new TrafficJudge({
     base: target,
     strict: values.strict ?? false,
+    settleMs,
     source: `proxy to ${target}`,
     onViolation: (v) => io.stderr(violationLine(v)),
   });

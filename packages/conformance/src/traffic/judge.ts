@@ -33,6 +33,8 @@ export interface TrafficJudgeOptions {
    * on requests without one judge nothing. True by default; `judgeTraffic` finds it out.
    */
   readonly keysRecorded?: boolean;
+  /** How long a write may take to show in reads: reads sent sooner are not held to it. */
+  readonly settleMs?: number;
 }
 
 /** Why a rule on requests without `Authorization` judged nothing in a recording that kept none. */
@@ -73,7 +75,7 @@ function failureMessage(offenders: RuleTally['offenders']): string {
  */
 export class TrafficJudge {
   readonly redactor = new Redactor();
-  private readonly state = new TrafficState();
+  private readonly state: TrafficState;
   private readonly tallies = new Map<string, RuleTally>(
     TRAFFIC_RULES.map((rule) => [rule.id, { exercised: 0, offenders: [] }]),
   );
@@ -99,6 +101,7 @@ export class TrafficJudge {
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: TrafficJudgeOptions) {
+    this.state = new TrafficState(options.settleMs ?? 0);
     this.state.keysRecorded = options.keysRecorded ?? true;
   }
 
@@ -227,7 +230,7 @@ export class TrafficJudge {
       strict,
       readOnly: false,
       seed: 0,
-      inputs: { categoryIds: [], namePrefix: '', settleMs: 0 },
+      inputs: { categoryIds: [], namePrefix: '', settleMs: this.options.settleMs ?? 0 },
       hints: [],
       groups: GROUPS.filter((g) => results.some((r) => r.group === g)),
       verdict,

@@ -57,6 +57,9 @@ export class TrafficState {
    * path: operations the spec does not give): the cross-answer rules stop judging there.
    */
   changedBy: string | undefined;
+  /** `settleMs`: how long a write may take to show in reads (`--settle-ms`). */
+  constructor(private readonly settleMs = 0) {}
+
   /** Per `Authorization` value: what a key sees may differ from what another sees. */
   private readonly models = new Map<string, { created: PetModel; seen: SeenPets }>();
 
@@ -64,7 +67,7 @@ export class TrafficState {
     const key = ex.authorization ?? '';
     let found = this.models.get(key);
     if (found === undefined) {
-      found = { created: new PetModel(), seen: new SeenPets() };
+      found = { created: new PetModel(this.settleMs), seen: new SeenPets() };
       this.models.set(key, found);
     }
     return found;
