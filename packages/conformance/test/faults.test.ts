@@ -383,6 +383,11 @@ const CAUGHT: readonly [
     ['listPets.request-shapes', 'createPet.request-shapes'],
   ],
   ['answers an empty list with 204 and no body', 'list-204-when-empty', ['errors.success-status']],
+  [
+    "writes grpc-gateway's error body (a numeric gRPC code, no status)",
+    'errors-as-grpc-status',
+    ['errors.error-schema', 'getPet.not-found'],
+  ],
   // Go's encoding/json writes an empty nil slice as null: the kit sees it on an empty store.
   ['answers an empty list with null', 'list-null-when-empty', ['errors.pet-fields']],
   [

@@ -137,6 +137,7 @@ export const FAULTS = [
   'get-reads-id-as-python-int',
   'list-null-when-empty',
   'get-500-on-non-integer',
+  'errors-as-grpc-status',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -268,6 +269,19 @@ const CODES = {
 } as const;
 type ErrorStatus = keyof (typeof CODES)['reference'];
 
+/** The gRPC status grpc-gateway maps each HTTP status from. */
+const GRPC_CODES: Record<ErrorStatus, number> = {
+  400: 3,
+  401: 16,
+  404: 5,
+  405: 12,
+  409: 6,
+  413: 8,
+  415: 3,
+  429: 8,
+  500: 13,
+};
+
 /** Starts a fake server on 127.0.0.1, port 0. */
 export async function startFakeServer(options: FakeServerOptions = {}): Promise<FakeServer> {
   const apiKey = options.apiKey ?? 'test-key-123';
@@ -349,8 +363,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     message: string,
     headers: Record<string, string> = {},
   ) {
-    const code = CODES[gap('own-error-codes') ? 'own' : 'reference'][status];
     message = options.errorMessage ?? message;
+    if (has('errors-as-grpc-status')) {
+      // grpc-gateway's error body: the gRPC status code as a number, no HTTP status.
+      return send(res, status, { code: GRPC_CODES[status], message, details: [] }, headers);
+    }
+    const code = CODES[gap('own-error-codes') ? 'own' : 'reference'][status];
     const extra = gap('own-error-codes') ? { details: message, traceId: 'abc123' } : {};
     send(res, status, { code, message, status, ...extra }, headers);
   }
