@@ -169,8 +169,8 @@ export const LIFECYCLE_WORDS = [
   'lost',
 ] as const;
 
-/** `value` with its first letter in upper case. */
-function capitalised(value: string): string {
+/** `value` with its first letter in upper case: `Sold`, `CategoryId`. */
+export function capitalised(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1);
 }
 

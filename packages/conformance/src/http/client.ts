@@ -415,12 +415,17 @@ function chunkedBody(text: string): ReadableStream<Uint8Array> {
   });
 }
 
+/** The media type a message's Content-Type names, in lower case, without parameters; '' for none. */
+export function mediaTypeOf(headers: Headers): string {
+  return (headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
 /** The media type and parsed body of an answer's text (traffic judged from a HAR file reads bodies so too). */
 export function readBody(
   headers: Headers,
   text: string,
 ): Pick<HttpResponse, 'mediaType' | 'body' | 'jsonError'> {
-  const mediaType = (headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const mediaType = mediaTypeOf(headers);
   if (text.trim() === '') return { mediaType, body: undefined, jsonError: 'the body is empty' };
   try {
     return { mediaType, body: parseJson(text) };

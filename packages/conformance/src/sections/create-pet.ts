@@ -6,6 +6,7 @@ import { headerNames, ordinaryHeaders } from '../cases/headers.js';
 import { longNames, type NameCase, nonAsciiNames } from '../cases/names.js';
 import {
   type CaseKind,
+  capitalised,
   fieldCases,
   fieldSeed,
   kebab,
@@ -89,9 +90,6 @@ function newPetMembers(ctx: CheckContext): Map<string, string> {
 
 const objectText = (members: ReadonlyMap<string, string>): string =>
   `{${[...members].map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
-
-/** `name` with its first letter in upper case: `Name`, `CategoryId`. */
-const capitalised = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
 const INVALID_BODIES: readonly InvalidBody[] = [
   ...NEW_PET_FIELDS.filter((field) => field.required).map((field) => ({

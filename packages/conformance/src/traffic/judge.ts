@@ -76,6 +76,8 @@ function failureMessage(offenders: RuleTally['offenders']): string {
 export class TrafficJudge {
   readonly redactor = new Redactor();
   private readonly state: TrafficState;
+  /** False when the recording kept no `Authorization` anywhere (`TrafficJudgeOptions`). */
+  private readonly keysRecorded: boolean;
   private readonly tallies = new Map<string, RuleTally>(
     TRAFFIC_RULES.map((rule) => [rule.id, { exercised: 0, offenders: [] }]),
   );
@@ -102,7 +104,7 @@ export class TrafficJudge {
 
   constructor(private readonly options: TrafficJudgeOptions) {
     this.state = new TrafficState(options.settleMs ?? 0);
-    this.state.keysRecorded = options.keysRecorded ?? true;
+    this.keysRecorded = options.keysRecorded ?? true;
   }
 
   /** Judges one exchange after those added before it; resolves once it is judged. */
@@ -160,7 +162,7 @@ export class TrafficJudge {
     });
     for (const rule of TRAFFIC_RULES) {
       if (rule.readsBody && !ex.bodyRecorded) continue;
-      if (rule.readsKeys && !this.state.keysRecorded) continue;
+      if (rule.readsKeys && !this.keysRecorded) continue;
       const judgment = await rule.judge(ex, this.state);
       if (judgment === NOT_JUDGED) continue;
       const tally = this.tallies.get(rule.id) as RuleTally;
@@ -204,7 +206,7 @@ export class TrafficJudge {
         return { ...base, outcome: 'pass', message: `${n} exchange${n === 1 ? '' : 's'} judged` };
       }
       const message =
-        rule.readsKeys && !this.state.keysRecorded
+        rule.readsKeys && !this.keysRecorded
           ? KEYS_NOT_RECORDED
           : `not exercised: the traffic holds no ${rule.needs.replace(/^an? /, '')}`;
       return { ...base, outcome: 'skip', message, notApplicable: true };
@@ -215,7 +217,7 @@ export class TrafficJudge {
     const traffic: TrafficSummary = {
       source: this.options.source,
       ...this.counts,
-      keysRecorded: this.state.keysRecorded,
+      keysRecorded: this.keysRecorded,
       ...(this.state.changedBy === undefined ? {} : { petsChangedBy: this.state.changedBy }),
       exercised,
       notExercised: results.filter((r) => r.outcome === 'skip').map((r) => r.id),

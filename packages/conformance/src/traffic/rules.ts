@@ -4,7 +4,7 @@
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PET_STATUSES } from '@animal-store/contract';
 import { CheckContext } from '../context.js';
 import type { Fixtures } from '../fixtures.js';
-import type { HttpResponse } from '../http/client.js';
+import { type HttpResponse, mediaTypeOf } from '../http/client.js';
 import { canonicalInteger, integerText } from '../http/json.js';
 import { quote } from '../http/replay.js';
 import {
@@ -47,11 +47,6 @@ export interface TrafficRule {
 
 /** What the rules learn across the exchanges of one run. */
 export class TrafficState {
-  /**
-   * False when the recording kept no `Authorization` header anywhere, as a sanitized HAR (Chrome's
-   * default export) does: a request without one cannot be told from one whose key was taken out.
-   */
-  keysRecorded = true;
   /**
    * Set once the traffic holds a request that may change pets (PUT, PATCH, DELETE on a pets
    * path: operations the spec does not give): the cross-answer rules stop judging there.
@@ -387,15 +382,22 @@ const crossRules: TrafficRule[] = [
  * recorded whole: its Content-Length is the recorded body's length. A recorder may cut a body
  * short, and a sanitizer may put a placeholder in its place; the length tells either.
  */
-function bodyProblemOf(ex: Exchange): BodyProblem | undefined {
+function findBodyProblem(ex: Exchange): BodyProblem | undefined {
   const body = ex.recorded.requestBody;
   if (routeOf(ex.res).op !== 'createPet' || body === undefined || body === '') return undefined;
   const headers = headersOf(ex.recorded.requestHeaders);
-  const mediaType = headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') return undefined;
+  if (mediaTypeOf(headers) !== 'application/json') return undefined;
   const length = headers.get('content-length');
   if (length === null || Number(length) !== new TextEncoder().encode(body).length) return undefined;
   return newPetBodyProblem(body);
+}
+
+/** Each exchange's body problem, found once for all the rules that ask (one per kind of body). */
+const bodyProblems = new WeakMap<Exchange, BodyProblem | undefined>();
+
+function bodyProblemOf(ex: Exchange): BodyProblem | undefined {
+  if (!bodyProblems.has(ex)) bodyProblems.set(ex, findBodyProblem(ex));
+  return bodyProblems.get(ex);
 }
 
 /**

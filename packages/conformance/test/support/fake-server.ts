@@ -791,18 +791,18 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
 
   function getPet(raw: string, res: ServerResponse, extra: Record<string, string>) {
-    if (gap('malformed-id-404') && !/^-?\d+$/.test(raw))
-      return error(res, 404, 'no such pet', extra);
-    if (gap('malformed-id-422') && !/^-?\d+$/.test(raw)) {
+    const integer = /^-?\d+$/.test(raw);
+    if (gap('malformed-id-404') && !integer) return error(res, 404, 'no such pet', extra);
+    if (gap('malformed-id-422') && !integer) {
       // FastAPI's status for a path parameter that fails validation, with an Error body.
       const body = { code: 'invalid_path', message: 'petId must be an integer', status: 422 };
       return send(res, 422, body, extra);
     }
-    if (has('get-500-on-non-integer') && !/^-?\d+$/.test(raw)) {
+    if (has('get-500-on-non-integer') && !integer) {
       // A lookup that throws on an id it cannot cast (Mongoose's CastError), answered 500.
       return error(res, 500, 'Cast to Number failed', extra);
     }
-    if (has('get-404-text-for-non-integer') && !/^-?\d+$/.test(raw)) {
+    if (has('get-404-text-for-non-integer') && !integer) {
       // A route that takes digits only (`/pets/:id(\d+)`): its framework's plain-text 404.
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...extra });
       return res.end('Not Found');
