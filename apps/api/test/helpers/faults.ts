@@ -171,7 +171,8 @@ export class Load {
   async abandon(): Promise<void> {
     this.#running = false;
     this.#paused = false;
-    await Promise.all(this.#clients);
+    // A client that failed is reported where it failed; this only waits for the others.
+    await Promise.allSettled(this.#clients);
   }
 
   /** Answers of `phase` (all when absent). */
@@ -547,9 +548,19 @@ export interface FaultPlan {
  * served again, each create stored once and replayed when resent.
  */
 export async function throughFault(rig: FaultRig, plan: FaultPlan): Promise<FaultRun> {
-  const { api, link, db } = rig;
-  const load = new Load(api.base, api);
+  const load = new Load(rig.api.base, rig.api);
   load.start();
+  try {
+    return await runThrough(rig, plan, load);
+  } catch (error) {
+    // The clients stop before the rig does: the test reports this failure, not their errors.
+    await load.abandon();
+    throw error;
+  }
+}
+
+async function runThrough(rig: FaultRig, plan: FaultPlan, load: Load): Promise<FaultRun> {
+  const { api, link, db } = rig;
   await until(() => load.of('before').length >= 8, 'answers before the fault');
 
   const before = await storeMetrics(api);
@@ -577,7 +588,6 @@ export async function throughFault(rig: FaultRig, plan: FaultPlan): Promise<Faul
     // The next test gets a healthy link.
     for (const name of added) await link.removeToxic(name);
     await plan.end?.();
-    await load.abandon();
     throw error;
   }
   const seconds = (performance.now() - started) / 1000;
@@ -585,13 +595,14 @@ export async function throughFault(rig: FaultRig, plan: FaultPlan): Promise<Faul
 
   for (const name of added) await link.removeToxic(name);
   await plan.end?.();
-  const healed = performance.now();
   load.phase = 'healing';
   load.resume();
   await load.untilServed();
+  // Readiness is due from when the API's store serves again: the driver may take seconds to
+  // reach a restarted database (a stalled monitor is replaced first).
+  const served = performance.now();
   load.phase = 'after';
-  // Readiness tells the database is back.
-  if (during.databaseUp === 0) await untilReadiness(api, 'up', healed);
+  if (during.databaseUp === 0) await untilReadiness(api, 'up', served);
   await until(() => load.of('after').length >= 4, 'answers after the fault');
   await load.stop();
 
