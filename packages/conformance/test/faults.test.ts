@@ -215,6 +215,26 @@ const CAUGHT: readonly [
     ['getPet.path-boundaries', 'errors.no-server-errors'],
   ],
   [
+    "takes a field missing from the body from the query string (Laravel's $request->input())",
+    'create-reads-fields-from-query',
+    ['createPet.missing-name-in-query', 'createPet.missing-category-id-in-query'],
+  ],
+  [
+    "unwraps a one-element array where a field wants one value (Fastify's default validation)",
+    'create-unwraps-one-element-arrays',
+    ['createPet.invalid-name', 'createPet.invalid-category-id', 'createPet.invalid-status'],
+  ],
+  [
+    'reads a status given as an index of the enumeration (1, "1") as the value there (Jackson)',
+    'create-reads-status-by-index',
+    ['createPet.invalid-status'],
+  ],
+  [
+    'reads an empty string in categoryId as 0 (Jackson, a primitive long)',
+    'create-reads-empty-category-id-as-0',
+    ['createPet.invalid-category-id'],
+  ],
+  [
     'reads the first JSON value of a body and ignores what follows',
     'create-reads-first-json-value',
     ['createPet.trailing-content'],

@@ -97,11 +97,33 @@ function withExtra(values: readonly string[], extra: fc.Arbitrary<string>, seed:
   return values.includes(drawn) ? [...values] : [...values, drawn];
 }
 
+/** A value of the field's own type, as JSON text: what a one-element array holds. */
+function ownValue(schema: FieldSchema): string {
+  if (schema.enum?.[0] !== undefined) return JSON.stringify(schema.enum[0]);
+  return schema.type === 'integer' ? '1' : '"abc"';
+}
+
+/**
+ * Values of another JSON type that some readers take for the field's own, sent on every run
+ * beside the type's fixed ones: an array holding one valid value (Fastify's default validation,
+ * Ajv's `coerceTypes: 'array'`, unwraps it), an enumeration's indexes (Jackson's and
+ * System.Text.Json's enum readers take `1` for the second value) and, for an integer, the empty
+ * string (Jackson reads it as 0 or null).
+ */
+function readAsOwn(field: SpecField, type: string): string[] {
+  if (type === 'array') return [`[${ownValue(field.schema)}]`];
+  if (type === 'number' && field.schema.enum !== undefined) {
+    return field.schema.enum.map((_, index) => String(index));
+  }
+  if (type === 'string' && field.schema.type === 'integer') return ['""'];
+  return [];
+}
+
 function wrongTypes(field: SpecField, seed: number): FieldCase[] {
   return Object.entries(JSON_TYPES)
     .filter(([type]) => !ownTypes(field.schema).includes(type))
     .flatMap(([type, { fixed, extra }], i) =>
-      withExtra(fixed, extra, seed + i).map((literal) => ({
+      withExtra([...fixed, ...readAsOwn(field, type)], extra, seed + i).map((literal) => ({
         what:
           type === 'null' ? 'null' : `a${/^[aeiou]/.test(type) ? 'n' : ''} ${type} (${literal})`,
         literal,
@@ -176,8 +198,8 @@ export function capitalised(value: string): string {
 
 /**
  * Strings that are not one of the enum's values, sent on every run: each value in upper case
- * and capitalised, each padded, the empty string, lifecycle words; the seed adds a random
- * letter case of one value and a random word.
+ * and capitalised, each padded, the empty string, each index as digits, lifecycle words; the
+ * seed adds a random letter case of one value and a random word.
  */
 function enumNearMisses(values: readonly string[], seed: number): FieldCase[] {
   const value = draw(fc.constantFrom(...values), seed);
@@ -200,6 +222,8 @@ function enumNearMisses(values: readonly string[], seed: number): FieldCase[] {
       [`${v} `, 'padded with a space'],
     ]),
     ['', 'empty'],
+    // An index in a string, which Jackson's enum reader takes for the value at that index.
+    ...values.map((_, index): [string, string] => [String(index), 'an index of the enumeration']),
     ...LIFECYCLE_WORDS.filter((w) => !values.includes(w)).map((w): [string, string] => [
       w,
       'not a value of the enumeration',

@@ -58,6 +58,8 @@ interface InvalidBody {
   readonly what: string;
   readonly section: string;
   readonly body: (ctx: CheckContext) => string;
+  /** The query string the request carries (`?…`), when it carries one. */
+  readonly query?: (ctx: CheckContext) => string;
 }
 
 /**
@@ -106,6 +108,20 @@ const INVALID_BODIES: readonly InvalidBody[] = [
     section: '§4.2',
     body: (ctx: CheckContext) => bodyRenaming(ctx, field.name, capitalised(field.name)),
   })),
+  // The body is NewPet: a field given in the query string alone is missing, whatever a binder
+  // that merges the query with the body (Laravel's `$request->input()`) makes of it.
+  ...NEW_PET_FIELDS.filter((field) => field.required).map((field) => ({
+    id: `missing-${kebab(field.name)}-in-query`,
+    what: `a body without ${field.name}, given in the query string instead`,
+    section: '§4.2',
+    body: (ctx: CheckContext) => bodyWith(ctx, field.name, undefined),
+    query: (ctx: CheckContext) => {
+      // The value as a query string writes it: a string's characters, a number's digits.
+      const text = newPetMembers(ctx).get(field.name) ?? '';
+      const value = text.startsWith('"') ? (JSON.parse(text) as string) : text;
+      return `?${new URLSearchParams({ [field.name]: value })}`;
+    },
+  })),
   {
     id: 'malformed-json',
     what: 'malformed JSON',
@@ -127,7 +143,8 @@ function rejectionCheck(invalid: InvalidBody): DeclaredCheck {
     section: invalid.section,
     async run(ctx) {
       const how = `with ${invalid.what}`;
-      const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: invalid.body(ctx) });
+      const path = `/pets${invalid.query?.(ctx) ?? ''}`;
+      const res = await ctx.send({ method: 'POST', path, rawBody: invalid.body(ctx) });
       expectError(res, 400, how);
       return pass(`${described(res, how)} answered 400 with an Error`);
     },
@@ -341,12 +358,14 @@ export const createPetSection: SpecSection = {
         'createPet refuses a body missing required fields or not JSON with 400 and an Error',
       oracle: '400 with an Error',
       inputs:
-        'without name, without categoryId, each of them only in another letter case (Name, CategoryId), malformed JSON, a NewPet with more after it, an empty body, every JSON type but an object at the top level',
+        'without name, without categoryId, each of them only in another letter case (Name, CategoryId) or only in the query string, malformed JSON, a NewPet with more after it, an empty body, every JSON type but an object at the top level',
       checks: [
         'createPet.missing-name',
         'createPet.missing-category-id',
         'createPet.missing-name-other-case',
         'createPet.missing-category-id-other-case',
+        'createPet.missing-name-in-query',
+        'createPet.missing-category-id-in-query',
         'createPet.malformed-json',
         'createPet.trailing-content',
         'createPet.empty-body',
@@ -358,7 +377,7 @@ export const createPetSection: SpecSection = {
       statement: 'createPet refuses a field of another type than the spec’s with 400 and an Error',
       oracle: '400 with an Error',
       inputs:
-        'each field as every other JSON type (true and false, null, a number, a string, an array, an object); categoryId a fraction, beyond int64 (2^63, 2^64, 10^19 and their negatives), in a string; status in other letter case, padded, empty, outside the enumeration',
+        'each field as every other JSON type (true and false, null, a number, a string, an array, an object), and in a one-element array; categoryId a fraction, beyond int64 (2^63, 2^64, 10^19 and their negatives), in a string, the empty string; status in other letter case, padded, empty, an index of the enumeration (0, "0", ...), outside the enumeration',
       checks: [
         'createPet.invalid-*',
         'createPet.invalid-category-id-literal',

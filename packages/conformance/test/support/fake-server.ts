@@ -138,6 +138,10 @@ export const FAULTS = [
   'list-null-when-empty',
   'get-500-on-non-integer',
   'errors-as-grpc-status',
+  'create-reads-status-by-index',
+  'create-reads-empty-category-id-as-0',
+  'create-unwraps-one-element-arrays',
+  'create-reads-fields-from-query',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -631,6 +635,19 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         delete body[key];
       }
     }
+    if (has('create-reads-fields-from-query')) {
+      // Laravel's $request->input(): the query string and the JSON body merged, the body first.
+      const query = new URL(req.url ?? '/', 'http://fake').searchParams;
+      for (const [key, value] of query) {
+        body[key] ??= /^-?[0-9]+$/.test(value) ? Number(value) : value;
+      }
+    }
+    if (has('create-unwraps-one-element-arrays')) {
+      // Fastify's default validation (Ajv's coerceTypes: 'array'): [x] is x where x is wanted.
+      for (const [key, value] of Object.entries(body)) {
+        if (Array.isArray(value) && value.length === 1) body[key] = value[0];
+      }
+    }
     let id: bigint | undefined;
     if (has('create-takes-client-id') && Number.isSafeInteger(body.id)) {
       id = BigInt(body.id as number);
@@ -650,6 +667,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       body.categoryId = Math.trunc(body.categoryId);
     }
     if (has('create-accepts-status-number') && typeof body.status === 'number') delete body.status;
+    const index = typeof body.status === 'number' || typeof body.status === 'string';
+    if (has('create-reads-status-by-index') && index && /^[0-9]+$/.test(`${body.status}`)) {
+      // Jackson's enum reader (and System.Text.Json's for numbers): an index is the value there.
+      body.status = PET_STATUSES[Number(body.status)] ?? body.status;
+    }
     if (has('create-drops-unknown-status') && !PET_STATUSES.includes(body.status as PetStatus)) {
       delete body.status;
     }
@@ -701,6 +723,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // Beyond 2^53-1 the reference refuses; a lenient server keeps the digits; a JavaScript one
     // takes the double (an int64 check on a double: 2^63 - 1 is 2^63).
     let big: bigint | undefined;
+    // Jackson's default for a primitive long: the empty string is 0, kept with no range check.
+    if (has('create-reads-empty-category-id-as-0') && body.categoryId === '') big = 0n;
     if (typeof body.categoryId === 'number' && body.categoryId > ID_MAX) {
       const literal = /"categoryId"\s*:\s*(-?\d+)\s*[,}]/.exec(raw)?.[1];
       const int64 = literal !== undefined && BigInt(literal) < 2n ** 63n;
