@@ -215,6 +215,11 @@ const CAUGHT: readonly [
     ['getPet.path-boundaries', 'errors.no-server-errors'],
   ],
   [
+    'answers 500 to a body that is not JSON (Express 5: no parser ran, the body is undefined)',
+    'create-500-without-json-body',
+    ['createPet.other-media-types', 'errors.no-server-errors'],
+  ],
+  [
     "takes a field missing from the body from the query string (Laravel's $request->input())",
     'create-reads-fields-from-query',
     ['createPet.missing-name-in-query', 'createPet.missing-category-id-in-query'],

@@ -87,6 +87,21 @@ const ADVISED: readonly Row[] = [
   ],
   ['stores categoryIds beyond 2^53 exactly', 'exact-big-category-ids', []],
   [
+    'reads a body as JSON whatever its Content-Type',
+    'reads-any-media-type',
+    ['createPet.other-media-types-rejected'],
+  ],
+  [
+    'reads a form body as it reads JSON',
+    'reads-form-bodies',
+    ['createPet.other-media-types-rejected'],
+  ],
+  [
+    'answers 400 to a body that is not application/json',
+    'other-media-types-400',
+    ['createPet.other-media-types-rejected'],
+  ],
+  [
     'parses bodies with JSON.parse and validates the parsed value (a JavaScript server)',
     'javascript-json',
     ['createPet.invalid-category-id-literal', 'createPet.category-id-beyond-double-exact'],

@@ -1,7 +1,9 @@
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { HttpClient, RequestError } from '../src/http/client.js';
+import { HttpClient, type HttpRequest, RequestError } from '../src/http/client.js';
+import { curlLine } from '../src/http/replay.js';
 
 /** A server that answers every request with `head` and `body`, then closes the connection. */
 async function rawServer(head: string, body: string) {
@@ -197,6 +199,46 @@ describe('HttpClient', () => {
       } finally {
         await server.close();
       }
+    });
+  });
+
+  describe("a body's Content-Type", () => {
+    /** Sends `request` to a server that answers `{}` and keeps what it received. */
+    async function received(request: HttpRequest) {
+      let got: { headers: IncomingHttpHeaders; body: string } | undefined;
+      const server = createHttpServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        req.on('end', () => {
+          got = { headers: req.headers, body };
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        await client(`http://127.0.0.1:${port}/v1`).send(request);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+      return got;
+    }
+
+    it.each([
+      ['application/json by default', {}, 'application/json'],
+      ['the one given in headers', { headers: { 'Content-Type': 'text/plain' } }, 'text/plain'],
+      ['none with withoutContentType', { withoutContentType: true }, undefined],
+    ] as const)('is %s', async (_, shape, expected) => {
+      const request: HttpRequest = { method: 'POST', path: '/pets', rawBody: '{"a":1}', ...shape };
+      const got = await received(request);
+      expect(got?.headers['content-type']).toBe(expected);
+      expect(got?.body).toBe('{"a":1}');
+      // The replay line sends what the kit sent: one Content-Type, or curl's form type removed.
+      const line = curlLine(request, 'http://127.0.0.1/v1/pets');
+      expect(line.match(/Content-Type/gi)?.length).toBe(1);
+      expect(line).toContain(expected === undefined ? "-H 'Content-Type:'" : expected);
     });
   });
 });

@@ -35,6 +35,8 @@ const ACCEPTS_EVERYTHING: readonly GapChoice[] = [
   'ignores-unknown-fields',
   'null-status-absent',
   'serves-any-limit',
+  'reads-any-media-type',
+  'reads-form-bodies',
 ];
 
 describe("the README's numbers", () => {

@@ -49,6 +49,8 @@ export interface HttpRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** Sends the body with `Transfer-Encoding: chunked` instead of a `Content-Length`. */
   readonly chunked?: boolean;
+  /** Sends the body with no `Content-Type` at all. */
+  readonly withoutContentType?: boolean;
 }
 
 /** A response with its body read and, when it is JSON, parsed. */
@@ -219,14 +221,16 @@ export class HttpClient {
       this.options.redactor?.add(request.authorization.value);
       this.options.redactor?.add(request.authorization.value.replace(/^\S+\s+/, ''));
     }
-    let body: string | ReadableStream<Uint8Array> | undefined;
+    let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined;
     let sentText: string | undefined;
     if (request.json !== undefined || request.rawBody !== undefined) {
-      headers['content-type'] = 'application/json';
       sentText = request.rawBody ?? JSON.stringify(request.json);
       body = sentText;
+      // fetch names a string body text/plain; bytes go without a Content-Type.
+      if (request.withoutContentType) body = new TextEncoder().encode(sentText);
+      else headers['content-type'] = 'application/json';
       // A stream has no length known in advance: fetch sends it chunked.
-      if (request.chunked) body = chunkedBody(body);
+      if (request.chunked) body = chunkedBody(sentText);
     }
     for (const [name, value] of Object.entries(request.headers ?? {})) {
       headers[name.toLowerCase()] = value;
@@ -251,7 +255,7 @@ export class HttpClient {
             headers,
             body,
             signal: AbortSignal.timeout(this.options.timeoutMs),
-            ...(typeof body === 'object' ? { duplex: 'half' } : {}),
+            ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
           } as RequestInit);
       const bytes = await readAll(res);
       const text = new TextDecoder().decode(bytes);

@@ -49,7 +49,13 @@ export function curlLine(request: HttpRequest, url: string): string {
   const body =
     request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
   if (body !== undefined) {
-    parts.push("-H 'Content-Type: application/json'", `--data-raw ${shellWord(body)}`);
+    const named = Object.keys(request.headers ?? {}).some(
+      (n) => n.toLowerCase() === 'content-type',
+    );
+    // `Content-Type:` with no value stops curl from naming the body a form.
+    if (request.withoutContentType) parts.push("-H 'Content-Type:'");
+    else if (!named) parts.push("-H 'Content-Type: application/json'");
+    parts.push(`--data-raw ${shellWord(body)}`);
   }
   return parts.join(' ');
 }

@@ -52,6 +52,58 @@ export const MEDIA_TYPE_SPELLINGS = [
   'APPLICATION/JSON; CHARSET=UTF-8',
 ] as const;
 
+/** A NewPet sent as another media type than JSON, and how to describe it. */
+interface OtherMediaType {
+  readonly what: string;
+  readonly shape: Partial<HttpRequest>;
+  readonly body: (sent: SentPet) => string;
+}
+
+/**
+ * Bodies the spec does not define (its bodies are `application/json`): JSON text with no
+ * Content-Type or named text, and the NewPet's fields as a form, which many frameworks read.
+ */
+const OTHER_MEDIA_TYPES: readonly OtherMediaType[] = [
+  { what: 'no Content-Type', shape: { withoutContentType: true }, body: newPetJson },
+  {
+    what: 'Content-Type: text/plain',
+    shape: { headers: { 'Content-Type': 'text/plain' } },
+    body: newPetJson,
+  },
+  {
+    what: 'a form (application/x-www-form-urlencoded)',
+    shape: { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
+    body: (sent) =>
+      String(
+        new URLSearchParams({
+          name: sent.name,
+          categoryId: sent.categoryId,
+          ...(sent.status === undefined ? {} : { status: sent.status }),
+        }),
+      ),
+  },
+];
+
+/** The answers to a NewPet sent as each of OTHER_MEDIA_TYPES, sent once per run. */
+function otherMediaTypeAnswers(
+  ctx: CheckContext,
+): Promise<{ type: OtherMediaType; sent: SentPet; res: HttpResponse }[]> {
+  return ctx.memo('createPet: other media types', async () => {
+    const answers = [];
+    for (const type of OTHER_MEDIA_TYPES) {
+      const sent = ctx.fixtures.nextPet('sold');
+      const res = await ctx.send({
+        method: 'POST',
+        path: '/pets',
+        rawBody: type.body(sent),
+        ...type.shape,
+      });
+      answers.push({ type, sent, res });
+    }
+    return answers;
+  });
+}
+
 /** A request body `createPet` must refuse with 400, and how to describe it. */
 interface InvalidBody {
   readonly id: string;
@@ -429,6 +481,15 @@ export const createPetSection: SpecSection = {
         'createPet.location-header',
       ],
     },
+    {
+      section: '§1, §4.2',
+      statement:
+        'All request bodies are JSON (application/json); the spec gives no answer to others',
+      oracle:
+        'a 4xx Error, or 201 with the pet as sent (a server may read them); never a 5xx (advisory: 415)',
+      inputs: 'a NewPet as JSON with no Content-Type and with text/plain, and as a form',
+      checks: ['createPet.other-media-types', 'createPet.other-media-types-rejected'],
+    },
   ],
   checks: [
     ...INVALID_BODIES.map(rejectionCheck),
@@ -574,6 +635,39 @@ export const createPetSection: SpecSection = {
           expectPet(res, how);
         }
         return pass(`${shapes.length} request shapes answered 201 with a Pet`);
+      },
+    }),
+    check({
+      id: 'createPet.other-media-types',
+      title: `answers a NewPet sent with ${OTHER_MEDIA_TYPES.map((t) => t.what).join(', ')} with a 4xx Error, or with 201 and the pet as sent; never a server error`,
+      section: '§1, §4.2',
+      async run(ctx) {
+        const seen: string[] = [];
+        for (const { type, sent, res } of await otherMediaTypeAnswers(ctx)) {
+          const how = `with ${type.what}`;
+          if (res.status === 201) {
+            const problem = difference(expectPet(res, how), sentFields(sent));
+            if (problem !== undefined) fail(`${described(res, how)}: ${problem}`, res);
+          } else if (res.status >= 400 && res.status <= 499) {
+            expectError(res, res.status, how);
+          } else {
+            fail(`${described(res, how)} answered ${res.status}, expected a 4xx or 201`, res);
+          }
+          seen.push(`${type.what}: ${res.status}`);
+        }
+        return pass(seen.join(', '));
+      },
+    }),
+    check({
+      id: 'createPet.other-media-types-rejected',
+      title:
+        'refuses a body that is not application/json with 415 and an Error (the spec leaves it open)',
+      rule: 'the reference: a body of another media type is refused with 415, not guessed at',
+      async run(ctx) {
+        for (const { type, res } of await otherMediaTypeAnswers(ctx)) {
+          expectError(res, 415, `with ${type.what}`);
+        }
+        return pass(`${OTHER_MEDIA_TYPES.length} other media types answered 415 with an Error`);
       },
     }),
     check({

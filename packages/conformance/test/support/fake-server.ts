@@ -142,6 +142,7 @@ export const FAULTS = [
   'create-reads-empty-category-id-as-0',
   'create-unwraps-one-element-arrays',
   'create-reads-fields-from-query',
+  'create-500-without-json-body',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -193,6 +194,9 @@ export const GAP_CHOICES = [
   'sunset-unreadable',
   'deprecation-only-on-found',
   'malformed-id-422',
+  'reads-any-media-type',
+  'reads-form-bodies',
+  'other-media-types-400',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -566,7 +570,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     | { ok: false; fail: (res: ServerResponse, extra: Record<string, string>) => void };
 
   /** Reads a NewPet from the raw body, as the spec and the faults say. */
-  function parseNewPet(raw: string, req: IncomingMessage): Parsed {
+  function parseNewPet(received: string, req: IncomingMessage): Parsed {
+    let raw = received;
     const refuse = (status: ErrorStatus, message: string): Parsed => ({
       ok: false,
       fail: (res, extra) =>
@@ -577,7 +582,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const header = req.headers['content-type'] ?? '';
     // RFC 9110 §8.3.1: type and subtype are case-insensitive, parameters may follow.
     const contentType = header.split(';')[0]?.trim().toLowerCase();
-    if (contentType !== 'application/json') return refuse(415, 'send application/json');
+    if (contentType === 'application/x-www-form-urlencoded' && gap('reads-form-bodies')) {
+      // Rails, Laravel and Django read a form into the same parameters as JSON.
+      const form = Object.fromEntries(new URLSearchParams(raw));
+      raw = JSON.stringify({ ...form, categoryId: Number(form.categoryId) });
+    } else if (contentType !== 'application/json' && !gap('reads-any-media-type')) {
+      // Express 5: no parser ran, so the handler reads the fields of an undefined body.
+      if (has('create-500-without-json-body')) return refuse(500, 'cannot read name of undefined');
+      if (gap('other-media-types-400')) return refuse(400, 'send application/json');
+      return refuse(415, 'send application/json');
+    }
     if (has('create-refuses-charset') && header.includes(';')) {
       return refuse(415, 'send application/json without parameters');
     }
