@@ -215,6 +215,11 @@ const CAUGHT: readonly [
     ['getPet.path-boundaries', 'errors.no-server-errors'],
   ],
   [
+    "answers a browser's Accept (text/html first, */* after) with HTML (DRF's browsable API)",
+    'html-for-browsers',
+    ['listPets.request-shapes'],
+  ],
+  [
     'answers 500 to a body that is not JSON (Express 5: no parser ran, the body is undefined)',
     'create-500-without-json-body',
     ['createPet.other-media-types', 'errors.no-server-errors'],

@@ -14,6 +14,8 @@ export function ordinaryHeaders(runId: string): Record<string, string>[] {
         'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
     },
     { Accept: 'application/json, text/plain, */*' },
+    // A browser's navigation: HTML and XML first, anything (JSON too) after.
+    { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
   ];
 }
 

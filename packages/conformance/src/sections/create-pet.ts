@@ -474,7 +474,7 @@ export const createPetSection: SpecSection = {
       statement: 'createPet answers 201 with the created Pet',
       oracle: 'whatever shape a client sends the body in: 201',
       inputs:
-        'a body with Content-Length and chunked; with and without Cache-Control, Accept */*, an axios Accept, a browser User-Agent, Pragma; Content-Type application/json with charset=utf-8, in other letter case, with white space around ";" and a quoted parameter value',
+        'a body with Content-Length and chunked; with and without Cache-Control, Accept */*, an axios Accept, a browser navigation Accept (text/html first), a browser User-Agent, Pragma; Content-Type application/json with charset=utf-8, in other letter case, with white space around ";" and a quoted parameter value',
       checks: [
         'createPet.request-shapes',
         'createPet.media-type-spellings',

@@ -494,7 +494,7 @@ export const listPetsSection: SpecSection = {
       statement: 'A read answers with the spec’s answer whatever ordinary headers a client adds',
       oracle: '200 with the Pet array or the Pet, as without them',
       inputs:
-        'Cache-Control: no-cache, If-None-Match, Accept */*, an axios Accept, a browser User-Agent, Pragma, all at once',
+        'Cache-Control: no-cache, If-None-Match, Accept */*, an axios Accept, a browser navigation Accept (text/html first), a browser User-Agent, Pragma, all at once',
       checks: ['listPets.request-shapes'],
     },
     {

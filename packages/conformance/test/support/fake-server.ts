@@ -143,6 +143,7 @@ export const FAULTS = [
   'create-unwraps-one-element-arrays',
   'create-reads-fields-from-query',
   'create-500-without-json-body',
+  'html-for-browsers',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -960,6 +961,15 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('read-304-on-if-none-match') && method === 'GET' && req.headers['if-none-match']) {
       res.writeHead(304);
       return res.end();
+    }
+    if (
+      has('html-for-browsers') &&
+      method === 'GET' &&
+      /^text\/html/.test(`${req.headers.accept}`)
+    ) {
+      // Django REST framework's browsable API: HTML to a client that puts text/html first.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end('<!DOCTYPE html><html><body><h1>Pet List</h1><pre>[]</pre></body></html>');
     }
     let route = url.pathname.slice('/v1'.length);
     // Another spelling of a path: a trailing or doubled slash, another letter case.
