@@ -214,6 +214,8 @@ export interface FakeServerOptions {
   readonly hang?: (method: string, path: string) => boolean;
   /** The message of every Error body (e.g. one with terminal escape sequences). */
   readonly errorMessage?: string;
+  /** The first id the store gives (1 unless a gap choice says otherwise). */
+  readonly firstId?: bigint;
 }
 
 /** The categories a `known-categories-only` server knows. */
@@ -312,7 +314,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       ? 1_790_000_000_000_000_123n
       : gap('ids-from-2-53-minus-2')
         ? BigInt(ID_MAX) - 2n
-        : 1n;
+        : (options.firstId ?? 1n);
   let creations = 0;
   let stored = 0;
   let rateLimited = 0;
