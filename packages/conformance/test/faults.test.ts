@@ -220,6 +220,11 @@ const CAUGHT: readonly [
     ['listPets.request-shapes'],
   ],
   [
+    "answers 500 to a body that is no UTF-8 (Django's json.loads raises UnicodeDecodeError)",
+    'create-500-on-invalid-utf8',
+    ['createPet.not-utf8', 'errors.no-server-errors'],
+  ],
+  [
     'answers 500 to a body that is not JSON (Express 5: no parser ran, the body is undefined)',
     'create-500-without-json-body',
     ['createPet.other-media-types', 'errors.no-server-errors'],

@@ -87,6 +87,11 @@ const ADVISED: readonly Row[] = [
   ],
   ['stores categoryIds beyond 2^53 exactly', 'exact-big-category-ids', []],
   [
+    'reads each byte of a body that is no UTF-8 as U+FFFD',
+    'replaces-invalid-utf8',
+    ['createPet.not-utf8-rejected'],
+  ],
+  [
     'reads a body as JSON whatever its Content-Type',
     'reads-any-media-type',
     ['createPet.other-media-types-rejected'],

@@ -241,4 +241,46 @@ describe('HttpClient', () => {
       expect(line).toContain(expected === undefined ? "-H 'Content-Type:'" : expected);
     });
   });
+
+  it.each([
+    ['rawBody', { rawBody: '{"a":1}' }],
+    ['rawBytes', { rawBytes: new TextEncoder().encode('{"a":1}') }],
+    ['no Content-Type', { rawBody: '{"a":1}', withoutContentType: true }],
+  ] as const)('sends a body (%s) again where a 308 sends it, every time', async (_, shape) => {
+    // Node 22's fetch cannot send a Uint8Array body again after a redirect: it is detached.
+    const bodies: string[] = [];
+    const server = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        if (req.url === '/v1/pets/') return res.writeHead(308, { Location: '/v1/pets' }).end();
+        bodies.push(body);
+        res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const http = client(`http://127.0.0.1:${port}/v1`);
+      const request: HttpRequest = { method: 'POST', path: '/pets/', ...shape };
+      for (let i = 0; i < 2; i++) expect((await http.send(request)).status).toBe(201);
+      expect(bodies).toEqual(['{"a":1}', '{"a":1}']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('writes a replay line that sends the bytes the kit sent', () => {
+    const url = 'http://127.0.0.1/v1/pets';
+    // é is sent as its UTF-8 (C3 A9): $'\u00e9' in bash, never the one byte $'\xe9'.
+    expect(curlLine({ method: 'POST', path: '/pets', rawBody: '{"name":"é\n"}' }, url)).toContain(
+      `--data-raw $'{"name":"\\u00e9\\x0a"}'`,
+    );
+    const rawBytes = new Uint8Array([0x7b, 0xc3, 0x28, 0x27, 0x7d]);
+    expect(curlLine({ method: 'POST', path: '/pets', rawBytes }, url)).toContain(
+      `--data-raw $'{\\xc3(\\'}'`,
+    );
+  });
 });

@@ -37,6 +37,8 @@ export interface HttpRequest {
   readonly json?: unknown;
   /** A body sent as-is with `Content-Type: application/json` (malformed JSON, big numbers). */
   readonly rawBody?: string;
+  /** A body of bytes no string holds (not UTF-8), sent as `rawBody` is. */
+  readonly rawBytes?: Uint8Array;
   /**
    * Query parameters appended to `path`, each carrying a look-alike of the key (`api_key=<look-alike>`):
    * the same length and kinds of characters, random, never valid. The valid key never goes into a
@@ -221,16 +223,15 @@ export class HttpClient {
       this.options.redactor?.add(request.authorization.value);
       this.options.redactor?.add(request.authorization.value.replace(/^\S+\s+/, ''));
     }
-    let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined;
-    let sentText: string | undefined;
-    if (request.json !== undefined || request.rawBody !== undefined) {
-      sentText = request.rawBody ?? JSON.stringify(request.json);
-      body = sentText;
-      // fetch names a string body text/plain; bytes go without a Content-Type.
-      if (request.withoutContentType) body = new TextEncoder().encode(sentText);
-      else headers['content-type'] = 'application/json';
+    let body: string | Blob | ReadableStream<Uint8Array> | undefined;
+    const sent = sentBytes(request);
+    if (sent !== undefined) {
+      // A Blob without a type goes with no Content-Type (fetch names a string text/plain) and,
+      // unlike a Uint8Array, can be sent again when fetch follows a 307 or 308.
+      body = new Blob([sent]);
+      if (!request.withoutContentType) headers['content-type'] = 'application/json';
       // A stream has no length known in advance: fetch sends it chunked.
-      if (request.chunked) body = chunkedBody(sentText);
+      if (request.chunked) body = chunkedBody(sent);
     }
     for (const [name, value] of Object.entries(request.headers ?? {})) {
       headers[name.toLowerCase()] = value;
@@ -247,7 +248,7 @@ export class HttpClient {
     const elapsed = () => Math.round(performance.now() - started);
     try {
       const res = resent
-        ? await sendInOneWrite(url, request.method, headers, sentText, request.chunked === true, {
+        ? await sendInOneWrite(url, request.method, headers, sent, request.chunked === true, {
             timeoutMs: this.options.timeoutMs,
           })
         : await this.options.fetch(url, {
@@ -282,8 +283,7 @@ export class HttpClient {
         failure.kind === 'network' &&
         !(error instanceof BodyCutShort) &&
         CLOSED_BEFORE_ANSWER.test(failure.reason);
-      const bodyNotAllSent =
-        sentText !== undefined && /^write (EPIPE|ECONNRESET)/.test(failure.reason);
+      const bodyNotAllSent = sent !== undefined && /^write (EPIPE|ECONNRESET)/.test(failure.reason);
       const again =
         bodyNotAllSent || (closedBeforeAnswer && IDEMPOTENT.has(request.method.toUpperCase()));
       this.log.push({
@@ -335,14 +335,13 @@ function sendInOneWrite(
   url: string,
   method: string,
   headers: Record<string, string>,
-  text: string | undefined,
+  body: Uint8Array | undefined,
   chunked: boolean,
   { timeoutMs }: { timeoutMs: number },
 ): Promise<Response> {
-  const bytes = Buffer.from(text ?? '');
   const head = { ...headers };
-  if (text !== undefined && chunked) head['transfer-encoding'] = 'chunked';
-  else if (text !== undefined) head['content-length'] = String(bytes.length);
+  if (body !== undefined && chunked) head['transfer-encoding'] = 'chunked';
+  else if (body !== undefined) head['content-length'] = String(body.length);
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = send(url, { method, headers: head, agent: false, timeout: timeoutMs }, (res) => {
@@ -363,7 +362,7 @@ function sendInOneWrite(
       req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' }));
     });
     req.on('error', reject);
-    req.end(text === undefined ? undefined : bytes);
+    req.end(body);
   });
 }
 
@@ -407,8 +406,15 @@ async function readAll(res: Response): Promise<Uint8Array> {
 }
 
 /** `text` as a stream of two chunks, so that fetch sends it with `Transfer-Encoding: chunked`. */
-function chunkedBody(text: string): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
+/** The body `request` carries, as bytes; undefined when it carries none. */
+export function sentBytes(request: HttpRequest): Uint8Array | undefined {
+  if (request.rawBytes !== undefined) return request.rawBytes;
+  const text =
+    request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
+  return text === undefined ? undefined : new TextEncoder().encode(text);
+}
+
+function chunkedBody(bytes: Uint8Array): ReadableStream<Uint8Array> {
   const half = Math.floor(bytes.length / 2);
   return new ReadableStream({
     start(controller) {

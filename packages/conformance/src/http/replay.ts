@@ -11,7 +11,8 @@ function shellWord(text: string): string {
     const code = char.codePointAt(0) as number;
     if (char === "'" || char === '\\') out += `\\${char}`;
     else if (code >= 0x20 && code <= 0x7e) out += char;
-    else if (code <= 0xff) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    // In $'…', `\xHH` is one byte and `\uHHHH` the character's UTF-8, which is what the kit sent.
+    else if (code <= 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
     else if (code <= 0xffff) out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += `\\U${code.toString(16).padStart(8, '0')}`;
   }
@@ -31,6 +32,18 @@ export function keyCredential(prefix: string, key: string, suffix = ''): Credent
   };
 }
 
+/** Bytes as one shell word: printable ASCII as it is, every other byte as `\xHH` in $'…'. */
+function bytesWord(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) {
+    const char = String.fromCharCode(byte);
+    if (char === "'" || char === '\\') out += `\\${char}`;
+    else if (byte >= 0x20 && byte <= 0x7e) out += char;
+    else out += `\\x${byte.toString(16).padStart(2, '0')}`;
+  }
+  return `$'${out}'`;
+}
+
 /**
  * A request the kit sent to `url`, as one curl command line. The key appears only as
  * `$ANIMAL_STORE_API_KEY`: a report may be pasted anywhere.
@@ -47,7 +60,13 @@ export function curlLine(request: HttpRequest, url: string): string {
   }
   if (request.chunked) parts.push("-H 'Transfer-Encoding: chunked'");
   const body =
-    request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
+    request.rawBytes !== undefined
+      ? bytesWord(request.rawBytes)
+      : request.rawBody !== undefined
+        ? shellWord(request.rawBody)
+        : request.json === undefined
+          ? undefined
+          : shellWord(JSON.stringify(request.json));
   if (body !== undefined) {
     const named = Object.keys(request.headers ?? {}).some(
       (n) => n.toLowerCase() === 'content-type',
@@ -55,7 +74,7 @@ export function curlLine(request: HttpRequest, url: string): string {
     // `Content-Type:` with no value stops curl from naming the body a form.
     if (request.withoutContentType) parts.push("-H 'Content-Type:'");
     else if (!named) parts.push("-H 'Content-Type: application/json'");
-    parts.push(`--data-raw ${shellWord(body)}`);
+    parts.push(`--data-raw ${body}`);
   }
   return parts.join(' ');
 }

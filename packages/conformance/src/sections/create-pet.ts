@@ -104,6 +104,34 @@ function otherMediaTypeAnswers(
   });
 }
 
+/**
+ * Byte sequences that are no UTF-8 (RFC 3629), each put inside a name: a lead byte without its
+ * continuation, a lone continuation byte, an overlong `/`, an encoded surrogate (CESU-8), a byte
+ * UTF-8 never uses.
+ */
+const NOT_UTF8: readonly [what: string, bytes: readonly number[]][] = [
+  ['a lead byte without its continuation (C3 28)', [0xc3, 0x28]],
+  ['a lone continuation byte (80)', [0x80]],
+  ['an overlong "/" (C0 AF)', [0xc0, 0xaf]],
+  ['an encoded surrogate (ED A0 80)', [0xed, 0xa0, 0x80]],
+  ['a byte UTF-8 never uses (FF)', [0xff]],
+];
+
+/** The answers to a NewPet whose name holds each of NOT_UTF8, sent once per run. */
+function notUtf8Answers(ctx: CheckContext): Promise<{ what: string; res: HttpResponse }[]> {
+  return ctx.memo('createPet: not UTF-8', async () => {
+    const answers = [];
+    for (const [what, bytes] of NOT_UTF8) {
+      const pet = ctx.fixtures.nextPet('available');
+      const head = new TextEncoder().encode(`{"name":${JSON.stringify(pet.name).slice(0, -1)}`);
+      const tail = new TextEncoder().encode(`","categoryId":${pet.categoryId}}`);
+      const rawBytes = new Uint8Array([...head, ...bytes, ...tail]);
+      answers.push({ what, res: await ctx.send({ method: 'POST', path: '/pets', rawBytes }) });
+    }
+    return answers;
+  });
+}
+
 /** A request body `createPet` must refuse with 400, and how to describe it. */
 interface InvalidBody {
   readonly id: string;
@@ -490,6 +518,14 @@ export const createPetSection: SpecSection = {
       inputs: 'a NewPet as JSON with no Content-Type and with text/plain, and as a form',
       checks: ['createPet.other-media-types', 'createPet.other-media-types-rejected'],
     },
+    {
+      section: '§1, §4.2',
+      statement: 'A request body is JSON, which is UTF-8 text (RFC 8259 §8.1)',
+      oracle:
+        'a body holding bytes that are no UTF-8: a 4xx Error, or 201 (a parser may read them); never a 5xx (advisory: 400)',
+      inputs: 'a name holding C3 28, 80, C0 AF, ED A0 80 (an encoded surrogate), FF',
+      checks: ['createPet.not-utf8', 'createPet.not-utf8-rejected'],
+    },
   ],
   checks: [
     ...INVALID_BODIES.map(rejectionCheck),
@@ -635,6 +671,34 @@ export const createPetSection: SpecSection = {
           expectPet(res, how);
         }
         return pass(`${shapes.length} request shapes answered 201 with a Pet`);
+      },
+    }),
+    check({
+      id: 'createPet.not-utf8',
+      title: `answers a NewPet whose name holds bytes that are no UTF-8 (${NOT_UTF8.map(([what]) => what).join(', ')}) with a 4xx Error or 201; never a server error`,
+      section: '§1, §4.2',
+      async run(ctx) {
+        const seen: string[] = [];
+        for (const { what, res } of await notUtf8Answers(ctx)) {
+          const how = `with ${what} in the name`;
+          if (res.status >= 400 && res.status <= 499) expectError(res, res.status, how);
+          else if (res.status !== 201) {
+            fail(`${described(res, how)} answered ${res.status}, expected a 4xx or 201`, res);
+          }
+          seen.push(`${what}: ${res.status}`);
+        }
+        return pass(seen.join(', '));
+      },
+    }),
+    check({
+      id: 'createPet.not-utf8-rejected',
+      title: 'refuses a body that is no UTF-8 with 400 and an Error (the spec leaves it open)',
+      rule: 'RFC 8259 §8.1: JSON text is UTF-8; the reference refuses other bytes rather than alter the name',
+      async run(ctx) {
+        for (const { what, res } of await notUtf8Answers(ctx)) {
+          expectError(res, 400, `with ${what} in the name`);
+        }
+        return pass(`${NOT_UTF8.length} bodies that are no UTF-8 answered 400 with an Error`);
       },
     }),
     check({

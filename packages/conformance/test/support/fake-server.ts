@@ -1,6 +1,7 @@
 // A small in-memory Animal Store for the kit's self-tests: the spec plus DESIGN.md's gap decisions
 // (the reference), a lenient variant that fills every gap differently but still conforms, and a
 // switch per fault that breaks exactly one rule of the spec.
+import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -144,6 +145,7 @@ export const FAULTS = [
   'create-reads-fields-from-query',
   'create-500-without-json-body',
   'html-for-browsers',
+  'create-500-on-invalid-utf8',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -198,6 +200,7 @@ export const GAP_CHOICES = [
   'reads-any-media-type',
   'reads-form-bodies',
   'other-media-types-400',
+  'replaces-invalid-utf8',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -573,7 +576,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     | { ok: false; fail: (res: ServerResponse, extra: Record<string, string>) => void };
 
   /** Reads a NewPet from the raw body, as the spec and the faults say. */
-  function parseNewPet(received: string, req: IncomingMessage): Parsed {
+  function parseNewPet(received: string, req: IncomingMessage, utf8: boolean): Parsed {
     let raw = received;
     const refuse = (status: ErrorStatus, message: string): Parsed => ({
       ok: false,
@@ -602,6 +605,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return refuse(415, 'send application/json');
     }
     if (Buffer.byteLength(raw) > BODY_LIMIT_BYTES) return refuse(413, 'too large');
+    if (!utf8) {
+      // Django's json.loads(request.body): a UnicodeDecodeError no JSONDecodeError handler catches.
+      if (has('create-500-on-invalid-utf8')) return refuse(500, "'utf-8' codec can't decode");
+      // Express and most stacks: each byte that is no UTF-8 read as U+FFFD.
+      if (!gap('replaces-invalid-utf8')) return refuse(400, 'the body is not UTF-8');
+    }
     // Hand-written parsers that know one spelling of JSON only.
     if (has('create-refuses-unicode-escapes') && /\\u[0-9a-fA-F]{4}/.test(raw)) {
       return refuse(400, 'unsupported escape');
@@ -936,7 +945,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const path = `${url.pathname.replace(/^\/v1/, '')}${url.search}`;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const received = Buffer.concat(chunks);
+    const raw = received.toString('utf8');
+    const utf8 = isUtf8(received);
     requests.push({ method, path, body: raw });
     if (options.hang?.(method, path)) return; // never answers
     if (rateLimited < (options.rateLimitFirst ?? 0) || options.alwaysRateLimit?.(method, path)) {
@@ -1010,7 +1021,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       }
       if (method === 'POST') {
         // A server may validate before it authenticates: the kit sends valid bodies to test auth.
-        const parsed = parseNewPet(raw, req);
+        const parsed = parseNewPet(raw, req, utf8);
         if (gap('validates-before-auth') && !parsed.ok) return parsed.fail(res, extra);
         if (!has('auth-skipped-on-create') && !skipAuth && !authenticate(req, res, extra)) return;
         return createPet(parsed, res, extra);
