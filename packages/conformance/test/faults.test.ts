@@ -257,7 +257,11 @@ const CAUGHT: readonly [
   [
     'matches body members to fields in any letter case ("Name" is name)',
     'create-keys-case-insensitive',
-    ['createPet.missing-name-other-case', 'createPet.missing-category-id-other-case'],
+    [
+      'createPet.missing-name-other-case',
+      'createPet.missing-category-id-other-case',
+      'createPet.recased-members',
+    ],
   ],
   [
     'reads a petId with JavaScript\'s Number ("0x1" is pet 1)',

@@ -651,15 +651,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     body = { ...body };
     if (has('create-keys-case-insensitive')) {
-      // Go's encoding/json and ASP.NET's binder: a member matches a field in any letter case.
-      for (const key of Object.keys(body)) {
+      // Go's encoding/json and System.Text.Json (case-insensitive): a member matches a field in
+      // any letter case, and of two members that match one field, the last one wins.
+      const read: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(body)) {
         const field = ['name', 'categoryId', 'status'].find(
           (name) => name.toLowerCase() === key.toLowerCase(),
         );
-        if (field === undefined || field === key) continue;
-        body[field] ??= body[key];
-        delete body[key];
+        read[field ?? key] = value;
       }
+      body = read;
     }
     if (has('create-reads-fields-from-query')) {
       // Laravel's $request->input(): the query string and the JSON body merged, the body first.
