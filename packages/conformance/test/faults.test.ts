@@ -215,6 +215,11 @@ const CAUGHT: readonly [
     ['getPet.path-boundaries', 'errors.no-server-errors'],
   ],
   [
+    "reads LIMIT=1 as limit=1 (ASP.NET Core's binder takes a parameter's name in any letter case)",
+    'list-query-keys-case-insensitive',
+    ['listPets.recased-limit'],
+  ],
+  [
     "answers a browser's Accept (text/html first, */* after) with HTML (DRF's browsable API)",
     'html-for-browsers',
     ['listPets.request-shapes'],

@@ -451,9 +451,10 @@ export const listPetsSection: SpecSection = {
       oracle:
         'exactly limit pets when more exist, never more; fewer only when they are every match (a store empty before the run, or no next page)',
       inputs:
-        'every limit from 1 to 100, and none; each status with limit=1, 2, 100 and with no limit; on a store the kit tops up to 101 pets when it holds fewer, and on one that held more before the run',
+        'every limit from 1 to 100, and none; LIMIT=1 and Limit=1 (no limit: parameter names are case-sensitive); each status with limit=1, 2, 100 and with no limit; on a store the kit tops up to 101 pets when it holds fewer, and on one that held more before the run',
       checks: [
         'listPets.default-limit',
+        'listPets.recased-limit',
         'listPets.limit-1',
         'listPets.limit-100',
         'listPets.every-limit',
@@ -525,6 +526,29 @@ export const listPetsSection: SpecSection = {
       `limit=${LIMIT_MAX} returns exactly ${LIMIT_MAX} pets when more exist`,
     ),
     everyLimitCheck,
+    check({
+      id: 'listPets.recased-limit',
+      title: `answers LIMIT=${LIMIT_MIN} and Limit=${LIMIT_MIN}, which are not limit, as a list without limit (at most ${LIMIT_DEFAULT} pets, exactly ${LIMIT_DEFAULT} when more exist) or with a 4xx Error`,
+      section: '§4.1, §8',
+      async run(ctx) {
+        // Query parameter names are case-sensitive (OpenAPI): ASP.NET Core's binder reads them in
+        // any letter case, and pages by the wrong parameter.
+        const seen: string[] = [];
+        for (const name of ['LIMIT', 'Limit']) {
+          const res = await listAfterData(ctx, `?${name}=${LIMIT_MIN}`);
+          if (res.status >= 400 && res.status <= 499) {
+            expectError(res, res.status);
+            seen.push(`${name}: ${res.status}`);
+            continue;
+          }
+          expectStatus(res, 200);
+          const judged = await judgeLimit(ctx, LIMIT_DEFAULT, res);
+          if ('cannot' in judged) skip(judged.cannot);
+          seen.push(`${name}: ${countPets(judged.n)}`);
+        }
+        return pass(seen.join(', '));
+      },
+    }),
     largeAnswerCheck,
     ...PET_STATUSES.flatMap(statusFilterChecks),
     check({

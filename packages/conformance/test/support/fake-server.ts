@@ -146,6 +146,7 @@ export const FAULTS = [
   'create-500-without-json-body',
   'html-for-browsers',
   'create-500-on-invalid-utf8',
+  'list-query-keys-case-insensitive',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -448,7 +449,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
 
   function listPets(url: URL, res: ServerResponse, extra: Record<string, string>) {
-    const params = url.searchParams;
+    let params = url.searchParams;
+    if (has('list-query-keys-case-insensitive')) {
+      // ASP.NET Core's model binding: a query parameter's name in any letter case.
+      params = new URLSearchParams([...params].map(([key, value]) => [key.toLowerCase(), value]));
+    }
     if (has('list-500-on-limit-0') && params.get('limit') === '0') {
       return error(res, 500, 'division by zero', extra);
     }
