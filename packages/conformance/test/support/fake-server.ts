@@ -452,7 +452,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     let params = url.searchParams;
     if (has('list-query-keys-case-insensitive')) {
       // ASP.NET Core's model binding: a query parameter's name in any letter case.
-      params = new URLSearchParams([...params].map(([key, value]) => [key.toLowerCase(), value]));
+      params = new URLSearchParams(
+        [...params].map(([key, value]): [string, string] => [key.toLowerCase(), value]),
+      );
     }
     if (has('list-500-on-limit-0') && params.get('limit') === '0') {
       return error(res, 500, 'division by zero', extra);
