@@ -215,6 +215,11 @@ const CAUGHT: readonly [
     ['getPet.path-boundaries', 'errors.no-server-errors'],
   ],
   [
+    "answers a body above 1 MiB with nginx's own HTML 413 (a proxy in front, as installed)",
+    'html-413-from-proxy',
+    ['createPet.large-body', 'errors.json-body'],
+  ],
+  [
     "reads LIMIT=1 as limit=1 (ASP.NET Core's binder takes a parameter's name in any letter case)",
     'list-query-keys-case-insensitive',
     ['listPets.recased-limit'],

@@ -86,6 +86,7 @@ const ADVISED: readonly Row[] = [
     ['auth.createPet.before-validation'],
   ],
   ['stores categoryIds beyond 2^53 exactly', 'exact-big-category-ids', []],
+  ['takes bodies of any size', 'takes-large-bodies', []],
   [
     'reads each byte of a body that is no UTF-8 as U+FFFD',
     'replaces-invalid-utf8',

@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { HttpClient, type HttpRequest, RequestError } from '../src/http/client.js';
+import { HttpClient, type HttpRequest, RequestError, sentBytes } from '../src/http/client.js';
 import { curlLine } from '../src/http/replay.js';
 
 /** A server that answers every request with `head` and `body`, then closes the connection. */
@@ -272,15 +273,19 @@ describe('HttpClient', () => {
     }
   });
 
-  it('writes a replay line that sends the bytes the kit sent', () => {
-    const url = 'http://127.0.0.1/v1/pets';
-    // é is sent as its UTF-8 (C3 A9): $'\u00e9' in bash, never the one byte $'\xe9'.
-    expect(curlLine({ method: 'POST', path: '/pets', rawBody: '{"name":"é\n"}' }, url)).toContain(
-      `--data-raw $'{"name":"\\u00e9\\x0a"}'`,
-    );
-    const rawBytes = new Uint8Array([0x7b, 0xc3, 0x28, 0x27, 0x7d]);
-    expect(curlLine({ method: 'POST', path: '/pets', rawBytes }, url)).toContain(
-      `--data-raw $'{\\xc3(\\'}'`,
-    );
+  it.each([
+    ['a name beyond ASCII and a control character', { rawBody: '{"name":"é\n🐈"}' }],
+    ['bytes that are no UTF-8', { rawBytes: new Uint8Array([0x7b, 0xc3, 0x28, 0x27, 0x7d]) }],
+    ['a body padded with white space', { rawBody: '{"a":1,"b":"\'"}', padding: 5 }],
+  ] as const)('writes a replay line whose body is the bytes the kit sent: %s', (_, shape) => {
+    const request: HttpRequest = { method: 'POST', path: '/pets', ...shape };
+    const line = curlLine(request, 'http://127.0.0.1/v1/pets');
+    const word = /--data-raw (.+)$/.exec(line)?.[1] as string;
+    // What the shell hands curl: bash (in a UTF-8 locale) writes the word's bytes.
+    const written = execFileSync('bash', ['-c', `printf %s ${word}`], {
+      env: { ...process.env, LC_ALL: 'C.UTF-8' },
+    });
+    expect([...written]).toEqual([...(sentBytes(request) as Uint8Array)]);
+    expect(line.length).toBeLessThan(200);
   });
 });

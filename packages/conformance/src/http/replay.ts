@@ -1,4 +1,10 @@
-import { type Credential, type HttpRequest, type HttpResponse, KEY_VARIABLE } from './client.js';
+import {
+  type Credential,
+  type HttpRequest,
+  type HttpResponse,
+  KEY_VARIABLE,
+  paddedAt,
+} from './client.js';
 
 /** Longest piece of a server's text a report quotes. */
 export const QUOTE_MAX = 200;
@@ -44,6 +50,12 @@ function bytesWord(bytes: Uint8Array): string {
   return `$'${out}'`;
 }
 
+/** `text` with `padding` spaces after its first `,`, as printf writes it: the line stays short. */
+function paddedWord(text: string, padding: number): string {
+  const [head, tail] = paddedAt(text);
+  return `"$(printf '%s%*s%s' ${shellWord(head)} ${padding} '' ${shellWord(tail)})"`;
+}
+
 /**
  * A request the kit sent to `url`, as one curl command line. The key appears only as
  * `$ANIMAL_STORE_API_KEY`: a report may be pasted anywhere.
@@ -59,14 +71,16 @@ export function curlLine(request: HttpRequest, url: string): string {
     parts.push(`-H ${shellWord(`${name}: ${value}`)}`);
   }
   if (request.chunked) parts.push("-H 'Transfer-Encoding: chunked'");
+  const text =
+    request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
   const body =
     request.rawBytes !== undefined
       ? bytesWord(request.rawBytes)
-      : request.rawBody !== undefined
-        ? shellWord(request.rawBody)
-        : request.json === undefined
-          ? undefined
-          : shellWord(JSON.stringify(request.json));
+      : text === undefined
+        ? undefined
+        : request.padding === undefined
+          ? shellWord(text)
+          : paddedWord(text, request.padding);
   if (body !== undefined) {
     const named = Object.keys(request.headers ?? {}).some(
       (n) => n.toLowerCase() === 'content-type',

@@ -148,6 +148,12 @@ function expectCreatedOrRefused(res: HttpResponse, how: string, sent?: SentPet):
   }
 }
 
+/**
+ * White space a NewPet is padded with for `createPet.large-body`: 2 MiB, above what proxies and
+ * frameworks take by default (nginx and Fastify 1 MiB, Express 100 KiB).
+ */
+export const LARGE_BODY_PADDING = 2 * 1024 * 1024;
+
 /** A request body `createPet` must refuse with 400, and how to describe it. */
 interface InvalidBody {
   readonly id: string;
@@ -528,6 +534,13 @@ export const createPetSection: SpecSection = {
       ],
     },
     {
+      section: '§4.2, §7, §8',
+      statement: 'Request-size limits are not shown; error responses carry the Error body',
+      oracle: '201 with the pet as sent, or a 4xx Error (413); never a 5xx nor a body of its own',
+      inputs: 'a NewPet padded with 2 MiB of white space between its members',
+      checks: ['createPet.large-body'],
+    },
+    {
       section: '§1, §4.2',
       statement:
         'All request bodies are JSON (application/json); the spec gives no answer to others',
@@ -689,6 +702,25 @@ export const createPetSection: SpecSection = {
           expectPet(res, how);
         }
         return pass(`${shapes.length} request shapes answered 201 with a Pet`);
+      },
+    }),
+    check({
+      id: 'createPet.large-body',
+      title: `answers a NewPet padded with ${LARGE_BODY_PADDING / 1024 / 1024} MiB of white space (larger than proxies and frameworks take by default) with 201 and the pet as sent, or a 4xx Error such as 413; never a server error nor another body`,
+      section: '§4.2, §7, §8',
+      async run(ctx) {
+        // The spec sets no request-size limit, and every error carries an Error: a proxy's own
+        // 413 page is no answer of the spec's. The pet itself is small: only white space grows.
+        const sent = ctx.fixtures.nextPet('pending');
+        const res = await ctx.send({
+          method: 'POST',
+          path: '/pets',
+          rawBody: newPetJson(sent),
+          padding: LARGE_BODY_PADDING,
+        });
+        const how = `padded to ${res.request.padding} bytes of white space`;
+        expectCreatedOrRefused(res, how, sent);
+        return pass(`${described(res, how)} answered ${res.status}`);
       },
     }),
     check({

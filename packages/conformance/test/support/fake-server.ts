@@ -147,6 +147,7 @@ export const FAULTS = [
   'html-for-browsers',
   'create-500-on-invalid-utf8',
   'list-query-keys-case-insensitive',
+  'html-413-from-proxy',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -202,6 +203,7 @@ export const GAP_CHOICES = [
   'reads-form-bodies',
   'other-media-types-400',
   'replaces-invalid-utf8',
+  'takes-large-bodies',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -611,7 +613,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('create-media-type-case-sensitive') && !header.startsWith('application/json')) {
       return refuse(415, 'send application/json');
     }
-    if (Buffer.byteLength(raw) > BODY_LIMIT_BYTES) return refuse(413, 'too large');
+    if (Buffer.byteLength(raw) > BODY_LIMIT_BYTES && !gap('takes-large-bodies')) {
+      return refuse(413, 'too large');
+    }
     if (!utf8) {
       // Django's json.loads(request.body): a UnicodeDecodeError no JSONDecodeError handler catches.
       if (has('create-500-on-invalid-utf8')) return refuse(500, "'utf-8' codec can't decode");
@@ -958,6 +962,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const utf8 = isUtf8(received);
     requests.push({ method, path, body: raw });
     if (options.hang?.(method, path)) return; // never answers
+    if (has('html-413-from-proxy') && received.length > 1024 * 1024) {
+      // nginx in front, as installed: client_max_body_size 1m, and its own HTML page.
+      res.writeHead(413, { 'content-type': 'text/html' });
+      return res.end('<html><head><title>413 Request Entity Too Large</title></head></html>');
+    }
     if (rateLimited < (options.rateLimitFirst ?? 0) || options.alwaysRateLimit?.(method, path)) {
       rateLimited += 1;
       if (has('rate-limit-text-body')) {
