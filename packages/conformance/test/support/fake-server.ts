@@ -204,6 +204,7 @@ export const GAP_CHOICES = [
   'other-media-types-400',
   'replaces-invalid-utf8',
   'takes-large-bodies',
+  'closes-on-large-bodies',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -955,6 +956,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const url = new URL(req.url ?? '/', 'http://fake');
     const method = req.method ?? 'GET';
     const path = `${url.pathname.replace(/^\/v1/, '')}${url.search}`;
+    const large = Number(req.headers['content-length']) > 1024 * 1024;
+    if (gap('closes-on-large-bodies') && !gap('takes-large-bodies') && large) {
+      // A server that refuses a large body by closing the connection, as HTTP lets it.
+      return req.socket.destroy();
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const received = Buffer.concat(chunks);
