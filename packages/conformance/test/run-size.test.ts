@@ -37,6 +37,8 @@ const ACCEPTS_EVERYTHING: readonly GapChoice[] = [
   'serves-any-limit',
   'reads-any-media-type',
   'reads-form-bodies',
+  'replaces-invalid-utf8',
+  'takes-large-bodies',
 ];
 
 describe("the README's numbers", () => {
