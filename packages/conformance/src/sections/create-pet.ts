@@ -16,7 +16,7 @@ import {
 } from '../cases/new-pet.js';
 import type { CheckContext } from '../context.js';
 import { newPetJson, type SentPet } from '../fixtures.js';
-import { type HttpRequest, type HttpResponse, RequestError } from '../http/client.js';
+import type { HttpRequest, HttpResponse } from '../http/client.js';
 import { integerText, numberText } from '../http/json.js';
 import { quote } from '../http/replay.js';
 import { createdSamples } from './read-back.js';
@@ -25,6 +25,7 @@ import {
   declarer,
   described,
   difference,
+  expectCreatedOrRefused,
   expectError,
   expectPet,
   expectStatus,
@@ -35,7 +36,6 @@ import {
   type SpecSection,
   sameAsDouble,
   sentFields,
-  skip,
 } from './support.js';
 
 const check = declarer('§2, §4.2');
@@ -52,108 +52,6 @@ export const MEDIA_TYPE_SPELLINGS = [
   'Application/JSON',
   'APPLICATION/JSON; CHARSET=UTF-8',
 ] as const;
-
-/** A NewPet sent as another media type than JSON, and how to describe it. */
-interface OtherMediaType {
-  readonly what: string;
-  readonly shape: Partial<HttpRequest>;
-  readonly body: (sent: SentPet) => string;
-}
-
-/**
- * Bodies the spec does not define (its bodies are `application/json`): JSON text with no
- * Content-Type or named text, and the NewPet's fields as a form, which many frameworks read.
- */
-const OTHER_MEDIA_TYPES: readonly OtherMediaType[] = [
-  { what: 'no Content-Type', shape: { withoutContentType: true }, body: newPetJson },
-  {
-    what: 'Content-Type: text/plain',
-    shape: { headers: { 'Content-Type': 'text/plain' } },
-    body: newPetJson,
-  },
-  {
-    what: 'a form (application/x-www-form-urlencoded)',
-    shape: { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
-    body: (sent) =>
-      String(
-        new URLSearchParams({
-          name: sent.name,
-          categoryId: sent.categoryId,
-          ...(sent.status === undefined ? {} : { status: sent.status }),
-        }),
-      ),
-  },
-];
-
-/** The answers to a NewPet sent as each of OTHER_MEDIA_TYPES, sent once per run. */
-function otherMediaTypeAnswers(
-  ctx: CheckContext,
-): Promise<{ type: OtherMediaType; sent: SentPet; res: HttpResponse }[]> {
-  return ctx.memo('createPet: other media types', async () => {
-    const answers = [];
-    for (const type of OTHER_MEDIA_TYPES) {
-      const sent = ctx.fixtures.nextPet('sold');
-      const res = await ctx.send({
-        method: 'POST',
-        path: '/pets',
-        rawBody: type.body(sent),
-        ...type.shape,
-      });
-      answers.push({ type, sent, res });
-    }
-    return answers;
-  });
-}
-
-/**
- * Byte sequences that are no UTF-8 (RFC 3629), each put inside a name: a lead byte without its
- * continuation, a lone continuation byte, an overlong `/`, an encoded surrogate (CESU-8), a byte
- * UTF-8 never uses.
- */
-const NOT_UTF8: readonly [what: string, bytes: readonly number[]][] = [
-  ['a lead byte without its continuation (C3 28)', [0xc3, 0x28]],
-  ['a lone continuation byte (80)', [0x80]],
-  ['an overlong "/" (C0 AF)', [0xc0, 0xaf]],
-  ['an encoded surrogate (ED A0 80)', [0xed, 0xa0, 0x80]],
-  ['a byte UTF-8 never uses (FF)', [0xff]],
-];
-
-/** The answers to a NewPet whose name holds each of NOT_UTF8, sent once per run. */
-function notUtf8Answers(ctx: CheckContext): Promise<{ what: string; res: HttpResponse }[]> {
-  return ctx.memo('createPet: not UTF-8', async () => {
-    const answers = [];
-    for (const [what, bytes] of NOT_UTF8) {
-      const pet = ctx.fixtures.nextPet('available');
-      const head = new TextEncoder().encode(`{"name":${JSON.stringify(pet.name).slice(0, -1)}`);
-      const tail = new TextEncoder().encode(`","categoryId":${pet.categoryId}}`);
-      const rawBytes = new Uint8Array([...head, ...bytes, ...tail]);
-      answers.push({ what, res: await ctx.send({ method: 'POST', path: '/pets', rawBytes }) });
-    }
-    return answers;
-  });
-}
-
-/**
- * Holds an answer to a body the spec gives no answer to: a 4xx Error, or 201 with (when `sent`
- * is known) the pet as sent; never a 5xx nor another status.
- */
-function expectCreatedOrRefused(res: HttpResponse, how: string, sent?: SentPet): void {
-  if (res.status === 201) {
-    if (sent === undefined) return;
-    const problem = difference(expectPet(res, how), sentFields(sent));
-    if (problem !== undefined) fail(`${described(res, how)}: ${problem}`, res);
-  } else if (res.status >= 400 && res.status <= 499) {
-    expectError(res, res.status, how);
-  } else {
-    fail(`${described(res, how)} answered ${res.status}, expected 201 or a 4xx`, res);
-  }
-}
-
-/**
- * White space a NewPet is padded with for `createPet.large-body`: 2 MiB, above what proxies and
- * frameworks take by default (nginx and Fastify 1 MiB, Express 100 KiB).
- */
-export const LARGE_BODY_PADDING = 2 * 1024 * 1024;
 
 /** A request body `createPet` must refuse with 400, and how to describe it. */
 interface InvalidBody {
@@ -534,30 +432,6 @@ export const createPetSection: SpecSection = {
         'createPet.location-header',
       ],
     },
-    {
-      section: '§4.2, §7, §8',
-      statement: 'Request-size limits are not shown; error responses carry the Error body',
-      oracle: '201 with the pet as sent, or a 4xx Error (413); never a 5xx nor a body of its own',
-      inputs: 'a NewPet padded with 2 MiB of white space between its members',
-      checks: ['createPet.large-body'],
-    },
-    {
-      section: '§1, §4.2',
-      statement:
-        'All request bodies are JSON (application/json); the spec gives no answer to others',
-      oracle:
-        'a 4xx Error, or 201 with the pet as sent (a server may read them); never a 5xx (advisory: 415)',
-      inputs: 'a NewPet as JSON with no Content-Type and with text/plain, and as a form',
-      checks: ['createPet.other-media-types', 'createPet.other-media-types-rejected'],
-    },
-    {
-      section: '§1, §4.2',
-      statement: 'A request body is JSON, which is UTF-8 text (RFC 8259 §8.1)',
-      oracle:
-        'a body holding bytes that are no UTF-8: a 4xx Error, or 201 (a parser may read them); never a 5xx (advisory: 400)',
-      inputs: 'a name holding C3 28, 80, C0 AF, ED A0 80 (an encoded surrogate), FF',
-      checks: ['createPet.not-utf8', 'createPet.not-utf8-rejected'],
-    },
   ],
   checks: [
     ...INVALID_BODIES.map(rejectionCheck),
@@ -706,36 +580,6 @@ export const createPetSection: SpecSection = {
       },
     }),
     check({
-      id: 'createPet.large-body',
-      title: `answers a NewPet padded with ${LARGE_BODY_PADDING / 1024 / 1024} MiB of white space (larger than proxies and frameworks take by default) with 201 and the pet as sent, or a 4xx Error such as 413; never a server error nor another body (a connection closed with no answer is not judged)`,
-      section: '§4.2, §7, §8',
-      async run(ctx) {
-        // The spec sets no request-size limit, and every error carries an Error: a proxy's own
-        // 413 page is no answer of the spec's. The pet itself is small: only white space grows.
-        const sent = ctx.fixtures.nextPet('pending');
-        const res = await ctx
-          .send({
-            method: 'POST',
-            path: '/pets',
-            rawBody: newPetJson(sent),
-            padding: LARGE_BODY_PADDING,
-          })
-          .catch((error: unknown) => {
-            // HTTP lets a server refuse a body by closing the connection (RFC 9110 §15.5.14):
-            // then no answer came to judge.
-            if (error instanceof RequestError && error.kind === 'network') {
-              skip(
-                `the connection closed before an answer came (${error.reason}): HTTP lets a server refuse a body so`,
-              );
-            }
-            throw error;
-          });
-        const how = `padded to ${res.request.padding} bytes of white space`;
-        expectCreatedOrRefused(res, how, sent);
-        return pass(`${described(res, how)} answered ${res.status}`);
-      },
-    }),
-    check({
       id: 'createPet.recased-members',
       title:
         'keeps each field’s own value when the body also holds a member of the same name in another letter case (Name, CategoryId, Status): 201 with the field’s value, or a 4xx Error',
@@ -769,56 +613,6 @@ export const createPetSection: SpecSection = {
           seen.push(`${capitalised(field.name)}: ${res.status}`);
         }
         return pass(seen.join(', '));
-      },
-    }),
-    check({
-      id: 'createPet.not-utf8',
-      title: `answers a NewPet whose name holds bytes that are no UTF-8 (${NOT_UTF8.map(([what]) => what).join(', ')}) with a 4xx Error or 201; never a server error`,
-      section: '§1, §4.2',
-      async run(ctx) {
-        const seen: string[] = [];
-        for (const { what, res } of await notUtf8Answers(ctx)) {
-          // The name a 201 shows is the server's reading of bytes that are no text: not judged.
-          expectCreatedOrRefused(res, `with ${what} in the name`);
-          seen.push(`${what}: ${res.status}`);
-        }
-        return pass(seen.join(', '));
-      },
-    }),
-    check({
-      id: 'createPet.not-utf8-rejected',
-      title: 'refuses a body that is no UTF-8 with 400 and an Error (the spec leaves it open)',
-      rule: 'RFC 8259 §8.1: JSON text is UTF-8; the reference refuses other bytes rather than alter the name',
-      async run(ctx) {
-        for (const { what, res } of await notUtf8Answers(ctx)) {
-          expectError(res, 400, `with ${what} in the name`);
-        }
-        return pass(`${NOT_UTF8.length} bodies that are no UTF-8 answered 400 with an Error`);
-      },
-    }),
-    check({
-      id: 'createPet.other-media-types',
-      title: `answers a NewPet sent with ${OTHER_MEDIA_TYPES.map((t) => t.what).join(', ')} with a 4xx Error, or with 201 and the pet as sent; never a server error`,
-      section: '§1, §4.2',
-      async run(ctx) {
-        const seen: string[] = [];
-        for (const { type, sent, res } of await otherMediaTypeAnswers(ctx)) {
-          expectCreatedOrRefused(res, `with ${type.what}`, sent);
-          seen.push(`${type.what}: ${res.status}`);
-        }
-        return pass(seen.join(', '));
-      },
-    }),
-    check({
-      id: 'createPet.other-media-types-rejected',
-      title:
-        'refuses a body that is not application/json with 415 and an Error (the spec leaves it open)',
-      rule: 'the reference: a body of another media type is refused with 415, not guessed at',
-      async run(ctx) {
-        for (const { type, res } of await otherMediaTypeAnswers(ctx)) {
-          expectError(res, 415, `with ${type.what}`);
-        }
-        return pass(`${OTHER_MEDIA_TYPES.length} other media types answered 415 with an Error`);
       },
     }),
     check({

@@ -3,6 +3,7 @@
 import { GROUPS } from '../types.js';
 import { authSection } from './auth.js';
 import { createPetSection } from './create-pet.js';
+import { unspecifiedBodiesSection } from './create-pet-unspecified-bodies.js';
 import { createdPetsSection } from './created-pets.js';
 import { everyAnswerSection } from './every-answer.js';
 import { getPetSection } from './get-pet.js';
@@ -17,6 +18,7 @@ export const SECTIONS: readonly SpecSection[] = [
   createdPetsSection,
   listPetsSection,
   createPetSection,
+  unspecifiedBodiesSection,
   jsonSpellingsSection,
   getPetSection,
   authSection,

@@ -260,3 +260,19 @@ export function sameAsDouble(a: string | undefined, b: string): boolean {
 
 /** The largest int64. */
 export const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Holds an answer to a body the spec gives no answer to: a 4xx Error, or 201 with (when `sent`
+ * is known) the pet as sent; never a 5xx nor another status.
+ */
+export function expectCreatedOrRefused(res: HttpResponse, how: string, sent?: SentPet): void {
+  if (res.status === 201) {
+    if (sent === undefined) return;
+    const problem = difference(expectPet(res, how), sentFields(sent));
+    if (problem !== undefined) fail(`${described(res, how)}: ${problem}`, res);
+  } else if (res.status >= 400 && res.status <= 499) {
+    expectError(res, res.status, how);
+  } else {
+    fail(`${described(res, how)} answered ${res.status}, expected 201 or a 4xx`, res);
+  }
+}
