@@ -410,12 +410,15 @@ async function readAll(res: Response): Promise<Uint8Array> {
   return out;
 }
 
-/** `text` as a stream of two chunks, so that fetch sends it with `Transfer-Encoding: chunked`. */
+/** The text of the body `request` carries before any padding; undefined for none or bytes. */
+export function sentText(request: HttpRequest): string | undefined {
+  return request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
+}
+
 /** The body `request` carries, as bytes; undefined when it carries none. */
 export function sentBytes(request: HttpRequest): Uint8Array | undefined {
   if (request.rawBytes !== undefined) return request.rawBytes;
-  const text =
-    request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
+  const text = sentText(request);
   if (text === undefined) return undefined;
   const [head, tail] = paddedAt(text);
   return new TextEncoder().encode(
@@ -429,6 +432,7 @@ export function paddedAt(text: string): [head: string, tail: string] {
   return [text.slice(0, at), text.slice(at)];
 }
 
+/** `bytes` as a stream of two chunks, so that fetch sends them with `Transfer-Encoding: chunked`. */
 function chunkedBody(bytes: Uint8Array): ReadableStream<Uint8Array> {
   const half = Math.floor(bytes.length / 2);
   return new ReadableStream({

@@ -4,6 +4,7 @@ import {
   type HttpResponse,
   KEY_VARIABLE,
   paddedAt,
+  sentText,
 } from './client.js';
 
 /** Longest piece of a server's text a report quotes. */
@@ -71,8 +72,7 @@ export function curlLine(request: HttpRequest, url: string): string {
     parts.push(`-H ${shellWord(`${name}: ${value}`)}`);
   }
   if (request.chunked) parts.push("-H 'Transfer-Encoding: chunked'");
-  const text =
-    request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
+  const text = sentText(request);
   const body =
     request.rawBytes !== undefined
       ? bytesWord(request.rawBytes)
