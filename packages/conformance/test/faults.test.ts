@@ -235,6 +235,11 @@ const CAUGHT: readonly [
     ['createPet.not-utf8', 'errors.no-server-errors'],
   ],
   [
+    "answers 500 to JSON nested 1,000 deep (CPython's json.loads raises RecursionError, no ValueError)",
+    'create-500-on-deep-nesting',
+    ['createPet.deep-nesting', 'errors.no-server-errors'],
+  ],
+  [
     'answers 500 to a body that is not JSON (Express 5: no parser ran, the body is undefined)',
     'create-500-without-json-body',
     ['createPet.other-media-types', 'errors.no-server-errors'],

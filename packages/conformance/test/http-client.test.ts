@@ -277,6 +277,7 @@ describe('HttpClient', () => {
     ['a name beyond ASCII and a control character', { rawBody: '{"name":"é\n🐈"}' }],
     ['bytes that are no UTF-8', { rawBytes: new Uint8Array([0x7b, 0xc3, 0x28, 0x27, 0x7d]) }],
     ['a body padded with white space', { rawBody: '{"a":1,"b":"\'"}', padding: 5 }],
+    ['a body nested deep', { rawBody: '{"a":[],"b":"\'[]"}', nesting: 3000 }],
   ] as const)('writes a replay line whose body is the bytes the kit sent: %s', (_, shape) => {
     const request: HttpRequest = { method: 'POST', path: '/pets', ...shape };
     const line = curlLine(request, 'http://127.0.0.1/v1/pets');
@@ -286,6 +287,14 @@ describe('HttpClient', () => {
       env: { ...process.env, LC_ALL: 'C.UTF-8' },
     });
     expect([...written]).toEqual([...(sentBytes(request) as Uint8Array)]);
-    expect(line.length).toBeLessThan(200);
+    expect(line.length).toBeLessThan(300);
+  });
+
+  it('nests the first [] of a body as deep as asked, and refuses a body without one', () => {
+    const nested = (rawBody: string, nesting: number) =>
+      new TextDecoder().decode(sentBytes({ method: 'POST', path: '/pets', rawBody, nesting }));
+    expect(nested('{"a":[],"b":[]}', 3)).toBe('{"a":[[[]]],"b":[]}');
+    expect(nested('{"a":[]}', 1)).toBe('{"a":[]}');
+    expect(() => nested('{"a":1}', 2)).toThrow(/needs \[\] to nest/);
   });
 });

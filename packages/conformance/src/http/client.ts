@@ -45,6 +45,12 @@ export interface HttpRequest {
    */
   readonly padding?: number;
   /**
+   * How deep the first `[]` of `rawBody` is nested: that many arrays, one in another (`[[[]]]`
+   * for 3). JSON sets no depth (RFC 8259 §9 lets a parser set one), and the request stays short
+   * to describe however deep it goes. Not sent with `padding`.
+   */
+  readonly nesting?: number;
+  /**
    * Query parameters appended to `path`, each carrying a look-alike of the key (`api_key=<look-alike>`):
    * the same length and kinds of characters, random, never valid. The valid key never goes into a
    * URL, where proxies and access logs would keep it.
@@ -418,12 +424,23 @@ export function sentText(request: HttpRequest): string | undefined {
 /** The body `request` carries, as bytes; undefined when it carries none. */
 export function sentBytes(request: HttpRequest): Uint8Array | undefined {
   if (request.rawBytes !== undefined) return request.rawBytes;
-  const text = sentText(request);
+  let text = sentText(request);
   if (text === undefined) return undefined;
+  if (request.nesting !== undefined) {
+    const [head, tail] = nestedAt(text);
+    text = `${head}${'['.repeat(request.nesting)}${']'.repeat(request.nesting)}${tail}`;
+  }
   const [head, tail] = paddedAt(text);
   return new TextEncoder().encode(
     request.padding === undefined ? text : `${head}${' '.repeat(request.padding)}${tail}`,
   );
+}
+
+/** `text` around its first `[]`, which `nesting` writes deeper. */
+export function nestedAt(text: string): [head: string, tail: string] {
+  const at = text.indexOf('[]');
+  if (at === -1) throw new Error(`a nested body needs [] to nest: ${text}`);
+  return [text.slice(0, at), text.slice(at + 2)];
 }
 
 /** `text` cut after its first `,`: where `padding` goes. */

@@ -3,6 +3,7 @@ import {
   type HttpRequest,
   type HttpResponse,
   KEY_VARIABLE,
+  nestedAt,
   paddedAt,
   sentText,
 } from './client.js';
@@ -57,6 +58,13 @@ function paddedWord(text: string, padding: number): string {
   return `"$(printf '%s%*s%s' ${shellWord(head)} ${padding} '' ${shellWord(tail)})"`;
 }
 
+/** `text` with its first `[]` nested `depth` deep, as printf and tr write it: the line stays short. */
+function nestedWord(text: string, depth: number): string {
+  const [head, tail] = nestedAt(text);
+  const run = (bracket: string) => `$(printf '%*s' ${depth}|tr ' ' '${bracket}')`;
+  return `${shellWord(head)}"${run('[')}${run(']')}"${shellWord(tail)}`;
+}
+
 /**
  * A request the kit sent to `url`, as one curl command line. The key appears only as
  * `$ANIMAL_STORE_API_KEY`: a report may be pasted anywhere.
@@ -78,9 +86,11 @@ export function curlLine(request: HttpRequest, url: string): string {
       ? bytesWord(request.rawBytes)
       : text === undefined
         ? undefined
-        : request.padding === undefined
-          ? shellWord(text)
-          : paddedWord(text, request.padding);
+        : request.nesting !== undefined
+          ? nestedWord(text, request.nesting)
+          : request.padding === undefined
+            ? shellWord(text)
+            : paddedWord(text, request.padding);
   if (body !== undefined) {
     const named = Object.keys(request.headers ?? {}).some(
       (n) => n.toLowerCase() === 'content-type',

@@ -1,5 +1,6 @@
 // createPet with bodies the spec gives no answer to (spec §1, §4.2, §7, §8): another media type
-// than JSON, bytes that are no UTF-8, a body larger than proxies and frameworks take by default.
+// than JSON, bytes that are no UTF-8, a body larger than proxies and frameworks take by default,
+// JSON nested deeper than parsers go.
 // Each is answered with a 4xx Error or with the pet: never a server error, never a body of its own.
 import type { CheckContext } from '../context.js';
 import { newPetJson, type SentPet } from '../fixtures.js';
@@ -102,6 +103,41 @@ function notUtf8Answers(ctx: CheckContext): Promise<{ what: string; res: HttpRes
  */
 const LARGE_BODY_PADDING = 2 * 1024 * 1024;
 
+/**
+ * How deep `createPet.deep-nesting` nests arrays: past the depth limits parsers set (RFC 8259 §9:
+ * Jackson's and CPython's 1,000, Go's 10,000), and past what a recursive parser's stack holds.
+ */
+const NESTING_DEPTHS = [1_001, 10_001, 100_001] as const;
+
+/** A NewPet sent with arrays nested `depth` deep, where `where` says. */
+interface NestedBody {
+  readonly depth: number;
+  readonly where: 'in a member of its own' | 'as the name';
+  readonly sent: SentPet;
+  readonly res: HttpResponse;
+}
+
+/** The answers to NewPets nested each of NESTING_DEPTHS deep, sent once per run. */
+function nestedBodyAnswers(ctx: CheckContext): Promise<NestedBody[]> {
+  return ctx.memo('createPet: deep nesting', async () => {
+    const answers: NestedBody[] = [];
+    for (const depth of NESTING_DEPTHS) {
+      // The nested member comes first: its `[]` is the one the client nests.
+      const sent = ctx.fixtures.nextPet('pending');
+      const rawBody = `{"nested":[],${newPetJson(sent).slice(1)}`;
+      const res = await ctx.send({ method: 'POST', path: '/pets', rawBody, nesting: depth });
+      answers.push({ depth, where: 'in a member of its own', sent, res });
+    }
+    for (const depth of NESTING_DEPTHS) {
+      const sent = ctx.fixtures.nextPet('sold');
+      const rawBody = `{"name":[],"categoryId":${sent.categoryId}}`;
+      const res = await ctx.send({ method: 'POST', path: '/pets', rawBody, nesting: depth });
+      answers.push({ depth, where: 'as the name', sent, res });
+    }
+    return answers;
+  });
+}
+
 /** `createPet` with bodies the spec leaves open: their answers are held to an Error or a pet. */
 export const unspecifiedBodiesSection: SpecSection = {
   rows: [
@@ -128,6 +164,15 @@ export const unspecifiedBodiesSection: SpecSection = {
         'a body holding bytes that are no UTF-8: a 4xx Error, or 201 (a parser may read them); never a 5xx (advisory: 400)',
       inputs: 'a name holding C3 28, 80, C0 AF, ED A0 80 (an encoded surrogate), FF',
       checks: ['createPet.not-utf8', 'createPet.not-utf8-rejected'],
+    },
+    {
+      section: '§2, §4.2, §7',
+      statement:
+        'Invalid values are answered 400 with an Error; JSON sets no nesting depth (RFC 8259 §9 lets a parser limit it)',
+      oracle:
+        'arrays nested as the name: 400 (or 413) with an Error; in a member of its own: 201 with the pet as sent, or a 4xx Error; never a 5xx',
+      inputs: `arrays nested ${NESTING_DEPTHS.map((d) => d.toLocaleString('en')).join(', ')} deep, in a member of their own and as the name`,
+      checks: ['createPet.deep-nesting'],
     },
   ],
   checks: [
@@ -159,6 +204,25 @@ export const unspecifiedBodiesSection: SpecSection = {
         const how = `padded to ${res.request.padding} bytes of white space`;
         expectCreatedOrRefused(res, how, sent);
         return pass(`${described(res, how)} answered ${res.status}`);
+      },
+    }),
+    check({
+      id: 'createPet.deep-nesting',
+      title: `answers a NewPet holding arrays nested ${NESTING_DEPTHS.map((d) => d.toLocaleString('en')).join(', ')} deep (past parsers' depth limits and stacks) in a member of its own with 201 and the pet as sent or a 4xx Error, and as its name with 400 (or 413) and an Error; never a server error`,
+      section: '§2, §4.2, §7',
+      async run(ctx) {
+        const seen: string[] = [];
+        for (const { depth, where, sent, res } of await nestedBodyAnswers(ctx)) {
+          const how = `with arrays nested ${depth} deep ${where}`;
+          if (where === 'as the name') {
+            // An invalid value (§4.2: 400), or a body past a size limit the spec leaves open.
+            expectError(res, res.status === 413 ? 413 : 400, how);
+          } else {
+            expectCreatedOrRefused(res, how, sent);
+          }
+          seen.push(`${depth} ${where}: ${res.status}`);
+        }
+        return pass(seen.join(', '));
       },
     }),
     check({

@@ -148,6 +148,7 @@ export const FAULTS = [
   'create-500-on-invalid-utf8',
   'list-query-keys-case-insensitive',
   'html-413-from-proxy',
+  'create-500-on-deep-nesting',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -252,6 +253,20 @@ type StoredPet = Omit<SpecPet, 'id' | 'categoryId'> & {
   /** True when the status is the default given to a pet sent without one. */
   defaulted?: boolean;
 };
+
+/** How deep arrays and objects nest in JSON `text`, strings skipped. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
+    else if (c === ']' || c === '}') depth--;
+  }
+  return deepest;
+}
 
 /** JSON with bigint values written as plain integers. */
 function stringify(value: unknown): string {
@@ -622,6 +637,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (has('create-500-on-invalid-utf8')) return refuse(500, "'utf-8' codec can't decode");
       // Express and most stacks: each byte that is no UTF-8 read as U+FFFD.
       if (!gap('replaces-invalid-utf8')) return refuse(400, 'the body is not UTF-8');
+    }
+    // CPython's json.loads past ~1,000 levels: a RecursionError, which handlers of ValueError
+    // (Flask's get_json, DRF's JSONParser) do not catch.
+    if (has('create-500-on-deep-nesting') && nestingDepth(raw) >= 1000) {
+      return refuse(500, 'maximum recursion depth exceeded while decoding a JSON array');
     }
     // Hand-written parsers that know one spelling of JSON only.
     if (has('create-refuses-unicode-escapes') && /\\u[0-9a-fA-F]{4}/.test(raw)) {
