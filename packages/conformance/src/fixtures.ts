@@ -19,7 +19,7 @@ export const STORE_TARGET = LIMIT_MAX + 1;
  * pets that fill the store (`STORE_TARGET`): the name-shape probe, the spellings of accepted
  * bodies, the media types, the repeats and the boundary values the server may accept.
  */
-export const CHECK_PETS_MAX = 48;
+export const CHECK_PETS_MAX = 56;
 /**
  * How many pets a run creates at most, on an empty store and a server that accepts every valid
  * body: the store filled to `STORE_TARGET` pets (the samples and the bulk pets among them), and

@@ -240,6 +240,11 @@ const CAUGHT: readonly [
     ['createPet.deep-nesting', 'errors.no-server-errors'],
   ],
   [
+    "serves a POST as the method X-HTTP-Method-Override or _method names (Laravel's Symfony Request, Rails' Rack::MethodOverride)",
+    'honours-method-override',
+    ['createPet.method-override', 'errors.success-status'],
+  ],
+  [
     'answers 500 to a body that is not JSON (Express 5: no parser ran, the body is undefined)',
     'create-500-without-json-body',
     ['createPet.other-media-types', 'errors.no-server-errors'],

@@ -3,6 +3,7 @@
 import { GROUPS } from '../types.js';
 import { authSection } from './auth.js';
 import { createPetSection } from './create-pet.js';
+import { methodOverrideSection } from './create-pet-method-override.js';
 import { unspecifiedBodiesSection } from './create-pet-unspecified-bodies.js';
 import { createdPetsSection } from './created-pets.js';
 import { everyAnswerSection } from './every-answer.js';
@@ -18,6 +19,7 @@ export const SECTIONS: readonly SpecSection[] = [
   createdPetsSection,
   listPetsSection,
   createPetSection,
+  methodOverrideSection,
   unspecifiedBodiesSection,
   jsonSpellingsSection,
   getPetSection,

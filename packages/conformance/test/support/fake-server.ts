@@ -149,6 +149,7 @@ export const FAULTS = [
   'list-query-keys-case-insensitive',
   'html-413-from-proxy',
   'create-500-on-deep-nesting',
+  'honours-method-override',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -253,6 +254,15 @@ type StoredPet = Omit<SpecPet, 'id' | 'categoryId'> & {
   /** True when the status is the default given to a pet sent without one. */
   defaulted?: boolean;
 };
+
+/** The `_method` member of a JSON body, if it has one. */
+function bodyMethod(raw: string): unknown {
+  try {
+    return (JSON.parse(raw) as Record<string, unknown> | null)?._method;
+  } catch {
+    return undefined;
+  }
+}
 
 /** How deep arrays and objects nest in JSON `text`, strings skipped. */
 function nestingDepth(text: string): number {
@@ -974,7 +984,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
-    const method = req.method ?? 'GET';
+    let method = req.method ?? 'GET';
     const path = `${url.pathname.replace(/^\/v1/, '')}${url.search}`;
     const large = Number(req.headers['content-length']) > 1024 * 1024;
     if (gap('closes-on-large-bodies') && !gap('takes-large-bodies') && large) {
@@ -988,6 +998,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const utf8 = isUtf8(received);
     requests.push({ method, path, body: raw });
     if (options.hang?.(method, path)) return; // never answers
+    if (has('honours-method-override') && method === 'POST') {
+      // Symfony's Request (Laravel) and Rack::MethodOverride (Rails): a POST names another
+      // method in X-HTTP-Method-Override, or as _method in the query string or the body.
+      const asked =
+        req.headers['x-http-method-override'] ?? url.searchParams.get('_method') ?? bodyMethod(raw);
+      if (typeof asked === 'string' && asked !== '') method = asked.toUpperCase();
+    }
     if (has('html-413-from-proxy') && received.length > 1024 * 1024) {
       // nginx in front, as installed: client_max_body_size 1m, and its own HTML page.
       res.writeHead(413, { 'content-type': 'text/html' });
