@@ -225,6 +225,11 @@ const CAUGHT: readonly [
     ['listPets.recased-limit'],
   ],
   [
+    "reads limit[]=1 and limit[0]=1 as limit=1 (Express 4's qs makes them ['1'], and Number(['1']) is 1)",
+    'list-reads-bracketed-limit',
+    ['listPets.bracketed-limit'],
+  ],
+  [
     "answers a browser's Accept (text/html first, */* after) with HTML (DRF's browsable API)",
     'html-for-browsers',
     ['listPets.request-shapes'],

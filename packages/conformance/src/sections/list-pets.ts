@@ -16,6 +16,7 @@ import type { HttpResponse } from '../http/client.js';
 import { linkTargets } from '../http/link.js';
 import { laterPages } from '../http/pages.js';
 import { routeOf, strictJsonProblem } from '../oracles.js';
+import type { Verdict } from '../types.js';
 import { createdSamples, missingPetsCause } from './read-back.js';
 import {
   type DeclaredCheck,
@@ -429,6 +430,27 @@ export function statusLimitCheck(def: StatusLimitCheck): DeclaredCheck {
 const STATUS_LIMITS = [1, 2, LIMIT_MAX] as const;
 
 /** `listPets`: the status filter, limit, and how reads are sent (spec §4.1, §8). */
+/**
+ * Lists with `names`, none of them `limit`, each set to the smallest limit: each answer is a list
+ * as without limit (`LIMIT_DEFAULT` pets, fewer only when they are every match) or a 4xx Error.
+ */
+async function limitNotGiven(ctx: CheckContext, names: readonly string[]): Promise<Verdict> {
+  const seen: string[] = [];
+  for (const name of names) {
+    const res = await listAfterData(ctx, `?${encodeURIComponent(name)}=${LIMIT_MIN}`);
+    if (res.status >= 400 && res.status <= 499) {
+      expectError(res, res.status);
+      seen.push(`${name}: ${res.status}`);
+      continue;
+    }
+    expectStatus(res, 200);
+    const judged = await judgeLimit(ctx, LIMIT_DEFAULT, res);
+    if ('cannot' in judged) skip(judged.cannot);
+    seen.push(`${name}: ${countPets(judged.n)}`);
+  }
+  return pass(seen.join(', '));
+}
+
 export const listPetsSection: SpecSection = {
   rows: [
     {
@@ -451,10 +473,11 @@ export const listPetsSection: SpecSection = {
       oracle:
         'exactly limit pets when more exist, never more; fewer only when they are every match (a store empty before the run, or no next page)',
       inputs:
-        'every limit from 1 to 100, and none; LIMIT=1 and Limit=1 (no limit: parameter names are case-sensitive); each status with limit=1, 2, 100 and with no limit; on a store the kit tops up to 101 pets when it holds fewer, and on one that held more before the run',
+        'every limit from 1 to 100, and none; LIMIT=1 and Limit=1 (no limit: parameter names are case-sensitive), limit[]=1 and limit[0]=1 (no limit either); each status with limit=1, 2, 100 and with no limit; on a store the kit tops up to 101 pets when it holds fewer, and on one that held more before the run',
       checks: [
         'listPets.default-limit',
         'listPets.recased-limit',
+        'listPets.bracketed-limit',
         'listPets.limit-1',
         'listPets.limit-100',
         'listPets.every-limit',
@@ -530,24 +553,17 @@ export const listPetsSection: SpecSection = {
       id: 'listPets.recased-limit',
       title: `answers LIMIT=${LIMIT_MIN} and Limit=${LIMIT_MIN}, which are not limit, as a list without limit (at most ${LIMIT_DEFAULT} pets, exactly ${LIMIT_DEFAULT} when more exist) or with a 4xx Error`,
       section: '§4.1, §8',
-      async run(ctx) {
-        // Query parameter names are case-sensitive (OpenAPI): ASP.NET Core's binder reads them in
-        // any letter case, and pages by the wrong parameter.
-        const seen: string[] = [];
-        for (const name of ['LIMIT', 'Limit']) {
-          const res = await listAfterData(ctx, `?${name}=${LIMIT_MIN}`);
-          if (res.status >= 400 && res.status <= 499) {
-            expectError(res, res.status);
-            seen.push(`${name}: ${res.status}`);
-            continue;
-          }
-          expectStatus(res, 200);
-          const judged = await judgeLimit(ctx, LIMIT_DEFAULT, res);
-          if ('cannot' in judged) skip(judged.cannot);
-          seen.push(`${name}: ${countPets(judged.n)}`);
-        }
-        return pass(seen.join(', '));
-      },
+      // Query parameter names are case-sensitive (OpenAPI): ASP.NET Core's binder reads them in
+      // any letter case, and pages by the wrong parameter.
+      run: (ctx) => limitNotGiven(ctx, ['LIMIT', 'Limit']),
+    }),
+    check({
+      id: 'listPets.bracketed-limit',
+      title: `answers limit[]=${LIMIT_MIN} and limit[0]=${LIMIT_MIN}, which are not limit, as a list without limit (at most ${LIMIT_DEFAULT} pets, exactly ${LIMIT_DEFAULT} when more exist) or with a 4xx Error`,
+      section: '§4.1, §8',
+      // The spec's limit is one integer named limit: brackets are no spelling of it. Express 4's
+      // query parser and PHP read them as an array, which Number() or (int) turns into a limit.
+      run: (ctx) => limitNotGiven(ctx, ['limit[]', 'limit[0]']),
     }),
     largeAnswerCheck,
     ...PET_STATUSES.flatMap(statusFilterChecks),

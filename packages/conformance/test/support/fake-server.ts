@@ -150,6 +150,7 @@ export const FAULTS = [
   'html-413-from-proxy',
   'create-500-on-deep-nesting',
   'honours-method-override',
+  'list-reads-bracketed-limit',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -482,6 +483,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // ASP.NET Core's model binding: a query parameter's name in any letter case.
       params = new URLSearchParams(
         [...params].map(([key, value]): [string, string] => [key.toLowerCase(), value]),
+      );
+    }
+    if (has('list-reads-bracketed-limit')) {
+      // Express 4's query parser (qs) reads limit[]=1 and limit[0]=1 as ['1'], and
+      // Number(['1']) is 1.
+      params = new URLSearchParams(
+        [...params].map(([key, value]): [string, string] => [key.replace(/\[\d*\]$/, ''), value]),
       );
     }
     if (has('list-500-on-limit-0') && params.get('limit') === '0') {
