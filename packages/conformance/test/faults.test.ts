@@ -107,6 +107,11 @@ const CAUGHT: readonly [
     ['createPet.invalid-category-id'],
   ],
   [
+    "answers 500 to categoryId 1e400 (Ruby's JSON reads Infinity, whose to_i raises FloatDomainError)",
+    'create-500-on-infinite-category-id',
+    ['createPet.invalid-category-id', 'errors.no-server-errors'],
+  ],
+  [
     'truncates a fractional categoryId',
     'create-truncates-category-id',
     ['createPet.invalid-category-id'],

@@ -139,7 +139,7 @@ function wrongTypes(field: SpecField, seed: number): FieldCase[] {
  * keeps, a value beyond int64 by more than a double's rounding: 2^64, 10^19) is `invalid`; what
  * only the JSON text shows (a fraction that rounds to an integer, 2^63 and values within 500 of
  * it, which a double reads as ±2^63) is `literal`. `1.0` and `1e2` are integers (JSON Schema):
- * never sent as invalid.
+ * never sent as invalid; `1e400`, beyond a double's range, is invalid as far beyond int64.
  */
 function notInt64(seed: number): FieldCase[] {
   const whole = draw(fc.integer({ min: 1, max: 9999 }), seed);
@@ -166,6 +166,9 @@ function notInt64(seed: number): FieldCase[] {
     invalid(`10^19 (${FAR_FROM_INT64})`, `${FAR_FROM_INT64}`),
     invalid(`-10^19 (${-FAR_FROM_INT64})`, `${-FAR_FROM_INT64}`),
     invalid(`a number far beyond the int64 range (${far})`, `${far}`),
+    // Beyond a double's range: Infinity to JavaScript, inf to Python, which int() refuses.
+    invalid("a number beyond a double's range (1e400)", '1e400'),
+    invalid("a negative number beyond a double's range (-1e400)", '-1e400'),
     invalid(`an integer in a string ("${whole}")`, `"${whole}"`),
     literal(
       `a fraction a double rounds to an integer (${whole}.0000000000000001)`,

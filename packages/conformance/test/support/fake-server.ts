@@ -151,6 +151,7 @@ export const FAULTS = [
   'create-500-on-deep-nesting',
   'honours-method-override',
   'list-reads-bracketed-limit',
+  'create-500-on-infinite-category-id',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -739,6 +740,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     if (has('create-coerces-category-id-string') && typeof body.categoryId === 'string') {
       body.categoryId = Number(body.categoryId);
+    }
+    if (has('create-500-on-infinite-category-id') && !Number.isFinite(body.categoryId ?? 0)) {
+      // Ruby's JSON reads 1e400 as Infinity, and Infinity.to_i raises FloatDomainError.
+      return refuse(500, 'FloatDomainError: Infinity');
     }
     if (has('create-truncates-category-id') && typeof body.categoryId === 'number') {
       body.categoryId = Math.trunc(body.categoryId);
