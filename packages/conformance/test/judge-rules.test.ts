@@ -30,6 +30,8 @@ interface Entry {
   noBody?: boolean;
   /** Request headers beside Authorization. */
   requestHeaders?: Record<string, string>;
+  /** The request's `bodySize`, as a recorder writes it. */
+  bodySize?: number;
   /** Chrome's `_fromCache` mark: the browser answered from its cache. */
   fromCache?: string;
   /** Milliseconds after the entry before it that it was sent, beyond the usual 10. */
@@ -54,6 +56,7 @@ function har(name: string, entries: Entry[]): string {
           ...(auth === null ? [] : [{ name: 'Authorization', value: auth }]),
           ...Object.entries(e.requestHeaders ?? {}).map(([name, value]) => ({ name, value })),
         ],
+        ...(e.bodySize === undefined ? {} : { bodySize: e.bodySize }),
         ...(e.sent === undefined && e.sentText === undefined
           ? {}
           : {
@@ -614,6 +617,26 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     expect(messages(report)).toEqual([]);
     expect(report.results.filter((r) => r.outcome === 'advisory')).toEqual([]);
     expect(report.traffic.exercised).not.toContain('createPet.missing-name');
+  });
+
+  it('judges a body sent chunked where the recorder vouches for it with bodySize', async () => {
+    const chunked = { ...JSON_BODY, 'Transfer-Encoding': 'chunked' };
+    const body = '{"categoryId":1,"note":"é"}';
+    const bytes = Buffer.byteLength(body);
+    const sentChunked = (bodySize?: number, text = body) =>
+      post(text, 201, { requestHeaders: chunked, ...(bodySize === undefined ? {} : { bodySize }) });
+    const { report } = await judge(har('chunked-whole', [sentChunked(bytes)]));
+    expect(messages(report)).toContainEqual(expect.stringMatching(/^createPet\.missing-name: /));
+    const { report: unjudged } = await judge(
+      har('chunked-unknown', [
+        // No size, an unknown one (-1), the size in characters, a placeholder in the body's place.
+        sentChunked(),
+        sentChunked(-1),
+        sentChunked(body.length),
+        sentChunked(bytes, '[REDACTED]'),
+      ]),
+    );
+    expect(messages(unjudged)).toEqual([]);
   });
 
   it('counts a 400 to such a body as the check exercised and holding', async () => {

@@ -3,7 +3,7 @@
 // Host names the target), prints each violation as it passes, writes the report when stopped by
 // SIGTERM, and that report is the HAR judge's report of the same traffic.
 import { writeFileSync } from 'node:fs';
-import { createServer, get, type Server } from 'node:http';
+import { createServer, get, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,6 +163,54 @@ describe('the proxy between the official client and the API', () => {
     expect(outcome('listPets.at-most-limit')).toBe('fail');
     expect(outcome('errors.strict-json')).toBe('pass');
     expect(outcome('errors.pet-fields')).toBe('pass');
+  });
+
+  it('judges a createPet body the client sent chunked, once it has all come', async () => {
+    // A server that creates whatever it is sent: once the body has come, or at once (`?early`).
+    const creator = () =>
+      createServer((req, res) => {
+        const answer = () => {
+          res.writeHead(201, { 'content-type': 'application/json' });
+          res.end('{"id":1,"name":"Rex","categoryId":1}');
+        };
+        if (req.url?.endsWith('?early')) answer();
+        else req.resume().on('end', answer);
+      });
+    /** POSTs `first`, then `rest` once the answer has come (`?early`) or right after. */
+    const post = (origin: string, path: string, first: string, rest: string) =>
+      new Promise<void>((resolve, reject) => {
+        const req = request(
+          `${origin}/v1${path}`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: 'Bearer k3y-of-test' },
+          },
+          (res) => {
+            if (path.endsWith('?early')) req.end(rest);
+            res.resume().on('end', resolve);
+          },
+        );
+        req.on('error', reject);
+        // No Content-Length: node:http sends the pieces chunked.
+        req.write(first);
+        if (!path.endsWith('?early')) req.end(rest);
+      });
+
+    const whole = await proxyInFront(creator());
+    await post(whole.proxy.origin, '/pets', '{"categoryId"', ':1}');
+    await whole.proxy.close();
+    const report = await whole.judge.report();
+    const missing = report.results.find((r) => r.id === 'createPet.missing-name');
+    expect(missing?.outcome).toBe('fail');
+    expect(missing?.message).toMatch(/the body has no name/);
+
+    // Answered before the rest of the body came: what the proxy saw is no whole body.
+    const cut = await proxyInFront(creator());
+    await post(cut.proxy.origin, '/pets?early', '{"categoryId"', ':1}');
+    await cut.proxy.close();
+    const unjudged = await cut.judge.report();
+    expect(unjudged.traffic?.judged).toBe(1);
+    expect(unjudged.results.filter((r) => r.outcome === 'fail')).toEqual([]);
   });
 
   it('streams an answer: its first bytes reach the client while the target holds the rest', async () => {

@@ -15,6 +15,11 @@ export interface RecordedExchange {
   readonly requestHeaders: readonly HeaderLine[];
   /** The request body as text, when there was one. */
   readonly requestBody?: string;
+  /**
+   * True when the recorder vouches that `requestBody` is the whole body: the proxy saw it end, a
+   * HAR's `bodySize` is its length. A body sent chunked (no Content-Length) is judged only so.
+   */
+  readonly requestBodyWhole?: boolean;
   /** The answer's status; 0 when no answer came (a failed or blocked request). */
   readonly status: number;
   readonly responseHeaders: readonly HeaderLine[];

@@ -19,6 +19,8 @@ interface HarEntry {
     readonly url?: unknown;
     readonly headers?: unknown;
     readonly postData?: { readonly text?: unknown; readonly encoding?: unknown };
+    /** The body's size in bytes; -1 when the recorder did not know it. */
+    readonly bodySize?: unknown;
   };
   readonly response?: {
     readonly status?: unknown;
@@ -65,7 +67,12 @@ function entryOf(entry: HarEntry, n: number): RecordedExchange {
     method: method.toUpperCase(),
     url,
     requestHeaders: headerLines(request?.headers),
-    ...(body === undefined ? {} : { requestBody: new TextDecoder().decode(body) }),
+    ...(body === undefined
+      ? {}
+      : {
+          requestBody: new TextDecoder().decode(body),
+          requestBodyWhole: body.length > 0 && request?.bodySize === body.length,
+        }),
     status,
     responseHeaders: headerLines(response?.headers),
     responseBody: bytesOf(

@@ -379,17 +379,21 @@ const crossRules: TrafficRule[] = [
 
 /**
  * What is wrong with a createPet request's body, when it was sent as `application/json` and
- * recorded whole: its Content-Length is the recorded body's length. A recorder may cut a body
- * short, and a sanitizer may put a placeholder in its place; the length tells either.
+ * recorded whole: its Content-Length is the recorded body's length, or, for a body sent chunked,
+ * the recorder vouches for it (`requestBodyWhole`). A recorder may cut a body short, and a
+ * sanitizer may put a placeholder in its place; the length tells either.
  */
 function findBodyProblem(ex: Exchange): BodyProblem | undefined {
-  const body = ex.recorded.requestBody;
+  const { requestBody: body, requestBodyWhole } = ex.recorded;
   if (routeOf(ex.res).op !== 'createPet' || body === undefined || body === '') return undefined;
   const headers = headersOf(ex.recorded.requestHeaders);
   if (mediaTypeOf(headers) !== 'application/json') return undefined;
   const length = headers.get('content-length');
-  if (length === null || Number(length) !== new TextEncoder().encode(body).length) return undefined;
-  return newPetBodyProblem(body);
+  const whole =
+    length === null
+      ? requestBodyWhole === true
+      : Number(length) === new TextEncoder().encode(body).length;
+  return whole ? newPetBodyProblem(body) : undefined;
 }
 
 /** Each exchange's body problem, found once for all the rules that ask (one per kind of body). */
