@@ -266,6 +266,29 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(failed(otherKey.report)).toEqual([]);
   });
 
+  it('relates no answers under a placeholder a sanitizer put for every key', async () => {
+    const renamed: Entry = { url: `${BASE}/pets/1`, status: 200, body: { ...rex, name: 'Max' } };
+    for (const placeholder of ['[REDACTED]', 'Bearer [REDACTED]', 'Bearer ***', '<hidden>']) {
+      const hidden = await judge(
+        har('placeholder', [
+          { ...created, auth: placeholder },
+          { ...renamed, auth: placeholder },
+        ]),
+      );
+      expect(failed(hidden.report), placeholder).toEqual([]);
+    }
+    // Credentials of every shape RFC 9110 writes are keys: their answers are related.
+    for (const key of ['Bearer a.b-c_d~e+f/g==', 'Basic dXNlcjpwYXNz', 'Digest username="u"']) {
+      const related = await judge(
+        har('credentials', [
+          { ...created, auth: key },
+          { ...renamed, auth: key },
+        ]),
+      );
+      expect(failed(related.report), key).toContain('errors.same-pet');
+    }
+  });
+
   it('holds no read sent within --settle-ms of a create to it, and every later one', async () => {
     const list = (after: number): Entry => ({
       url: `${BASE}/pets?limit=5`,

@@ -45,6 +45,13 @@ export interface TrafficRule {
   judge(ex: Exchange, state: TrafficState): Judgment | Promise<Judgment>;
 }
 
+/**
+ * An `Authorization` value as RFC 9110 §11.4 writes credentials: a scheme, then a token68 or
+ * auth-params (`Bearer abc`, `Basic dXNlcg==`, `Digest username="u"`, a scheme alone).
+ */
+const CREDENTIALS =
+  /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?: +(?:[0-9A-Za-z._~+/-]+=*|[!#$%&'*+.^_`|~0-9A-Za-z-]+ *=.*))?$/;
+
 /** What the rules learn across the exchanges of one run. */
 export class TrafficState {
   /**
@@ -58,8 +65,14 @@ export class TrafficState {
   /** Per `Authorization` value: what a key sees may differ from what another sees. */
   private readonly models = new Map<string, { created: PetModel; seen: SeenPets }>();
 
-  modelsOf(ex: Exchange): { created: PetModel; seen: SeenPets } {
+  /**
+   * The models of the key `ex` carried; undefined when its `Authorization` is no credentials
+   * (a sanitizer's placeholder, such as `[REDACTED]`): it hides which key that was, and one
+   * placeholder for every key would make one model of stores that may differ.
+   */
+  modelsOf(ex: Exchange): { created: PetModel; seen: SeenPets } | undefined {
     const key = ex.authorization ?? '';
+    if (key !== '' && !CREDENTIALS.test(key)) return undefined;
     let found = this.models.get(key);
     if (found === undefined) {
       found = { created: new PetModel(this.settleMs), seen: new SeenPets() };
@@ -299,7 +312,8 @@ const crossRules: TrafficRule[] = [
       if (changed(state)) return NOT_JUDGED;
       const { op } = routeOf(ex.res);
       if (op !== 'createPet' && op !== 'getPet' && op !== 'listPets') return NOT_JUDGED;
-      const model = state.modelsOf(ex).created;
+      const model = state.modelsOf(ex)?.created;
+      if (model === undefined) return NOT_JUDGED;
       const created = op === 'createPet' && ex.res.status >= 200 && ex.res.status <= 299;
       if (!created && model.pets.size === 0) return NOT_JUDGED;
       return model.judge(ex.res);
@@ -312,11 +326,13 @@ const crossRules: TrafficRule[] = [
     section: '§2, §3, §4',
     level: 'must',
     group: 'errors',
-    needs: 'a pet id shown twice, with the same key',
+    needs:
+      'a pet id shown twice, with the same key (a placeholder a sanitizer put in its place is none)',
     readsBody: true,
     judge(ex, state) {
       if (changed(state)) return NOT_JUDGED;
-      return state.modelsOf(ex).seen.judge(ex.res);
+      const seen = state.modelsOf(ex)?.seen;
+      return seen === undefined ? NOT_JUDGED : seen.judge(ex.res);
     },
   },
   {
