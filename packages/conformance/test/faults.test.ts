@@ -327,6 +327,12 @@ const CAUGHT: readonly [
     { firstId: 1000n },
   ],
   [
+    "reads a petId's digits of any script (Werkzeug's int converter, Java's Long.parseLong), on a store whose ids start at 1000",
+    'get-reads-unicode-digits',
+    ['getPet.path-boundaries'],
+    { firstId: 1000n },
+  ],
+  [
     "reads a petId with Python's int, on a store whose ids start at 1000",
     'get-reads-id-as-python-int',
     ['getPet.path-boundaries'],

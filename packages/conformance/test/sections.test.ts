@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { namesCheck } from '../src/matrix.js';
-import { idSpellings } from '../src/sections/get-pet.js';
+import { ARABIC_INDIC_ZERO, FULLWIDTH_ZERO, idSpellings } from '../src/sections/get-pet.js';
 import { CHECKS, FIXTURE_SET_CHECKS, runOrder, SECTIONS } from '../src/sections/index.js';
 
 describe('the spec sections', () => {
@@ -47,7 +47,7 @@ describe("getPet's spellings of an existing pet's id", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: BigInt(Number.MAX_SAFE_INTEGER) }), (n) => {
         const id = String(n);
-        const [fraction, letters, hex, underscored] = idSpellings(id);
+        const [fraction, letters, hex, underscored, arabic, fullwidth] = idSpellings(id);
         for (const spelling of idSpellings(id)) expect(spelling).not.toMatch(/^-?\d+$/);
         expect(Number.parseInt(fraction as string, 10)).toBe(Number(n));
         expect(Number.parseInt(letters as string, 10)).toBe(Number(n));
@@ -55,10 +55,19 @@ describe("getPet's spellings of an existing pet's id", () => {
         // Python's int drops an underscore between digits.
         expect(underscored).toMatch(/^\d+_\d+$/);
         expect(BigInt((underscored as string).replace('_', ''))).toBe(n);
+        // Python's int and Java's Character.digit: each digit of another script, by its value.
+        for (const [spelled, zero] of [
+          [arabic, ARABIC_INDIC_ZERO],
+          [fullwidth, FULLWIDTH_ZERO],
+        ] as const) {
+          expect(spelled).toMatch(/^\p{Nd}+$/u);
+          const read = [...(spelled as string)].map((c) => (c.codePointAt(0) as number) - zero);
+          expect(read.join('')).toBe(id);
+        }
       }),
     );
-    expect(idSpellings('7')).toEqual(['7.5', '7abc', '0x7', '0_7']);
-    expect(idSpellings('12')).toEqual(['12.5', '12abc', '0xc', '1_2']);
+    expect(idSpellings('7')).toEqual(['7.5', '7abc', '0x7', '0_7', '٧', '７']);
+    expect(idSpellings('12')).toEqual(['12.5', '12abc', '0xc', '1_2', '١٢', '１２']);
   });
 
   it('are none for an id that is no plain integer', () => {

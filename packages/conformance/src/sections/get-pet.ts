@@ -176,13 +176,31 @@ const PATH_ID_BOUNDARIES = [
  * Spellings of an existing pet's id that are no integer, each of which a lenient reader takes for
  * that id: `parseInt` and Ruby's `to_i` read the leading digits (`7.5`, `7abc`), JavaScript's
  * `Number` and Java's `Long.decode` (Spring's binder) read hexadecimal (`0x7`), Python's `int`
- * reads digits split by an underscore (`0_7`). A store whose ids do not start at 1 shows the
- * fixed spellings above no pet; these show one.
+ * reads digits split by an underscore (`0_7`), and Python's `int` (behind Werkzeug's `\d+` int
+ * converter) and Java's `Long.parseLong` read any script's decimal digits: Arabic-Indic `٧`,
+ * fullwidth `７`. An integer in the spec's JSON and OpenAPI is ASCII digits. A store whose ids
+ * do not start at 1 shows the fixed spellings above no pet; these show one.
  */
 export function idSpellings(id: string): string[] {
   if (!/^\d+$/.test(id)) return [];
   const underscored = id.length > 1 ? `${id[0]}_${id.slice(1)}` : `0_${id}`;
-  return [`${id}.5`, `${id}abc`, `0x${BigInt(id).toString(16)}`, underscored];
+  return [
+    `${id}.5`,
+    `${id}abc`,
+    `0x${BigInt(id).toString(16)}`,
+    underscored,
+    inDigitsFrom(id, ARABIC_INDIC_ZERO),
+    inDigitsFrom(id, FULLWIDTH_ZERO),
+  ];
+}
+
+/** The first code points of two runs of decimal digits beyond ASCII (Unicode category Nd). */
+export const ARABIC_INDIC_ZERO = 0x0660;
+export const FULLWIDTH_ZERO = 0xff10;
+
+/** ASCII digits `id` written in the run of digits that starts at `zero`. */
+function inDigitsFrom(id: string, zero: number): string {
+  return [...id].map((digit) => String.fromCodePoint(zero + Number(digit))).join('');
 }
 
 /** `getPet`: not found, ids at the edges, and its deprecation (spec §4.3, §7, §9). */
@@ -193,7 +211,7 @@ export const getPetSection: SpecSection = {
       statement: 'getPet answers 200 with the pet, 404 with an Error when it cannot be found',
       oracle: 'an id no pet has: 404 (or 400 where the server does not take it as an id), an Error',
       inputs:
-        'an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1; an existing id N as N.5, Nabc, N in hexadecimal, N split by an underscore',
+        'an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1; an existing id N as N.5, Nabc, N in hexadecimal, N split by an underscore, N in Arabic-Indic and fullwidth digits',
       checks: ['getPet.not-found', 'getPet.path-boundaries', 'getPet.malformed-id-rejected'],
     },
     {
@@ -343,7 +361,7 @@ export const getPetSection: SpecSection = {
 
     check({
       id: 'getPet.path-boundaries',
-      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, and a pet's id N as N.5, Nabc, N in hexadecimal and N split by an underscore) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no integer`,
+      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, and a pet's id N as N.5, Nabc, N in hexadecimal, N split by an underscore and N in Arabic-Indic and in fullwidth digits) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no integer`,
       section: '§4.3, §7',
       async run(ctx) {
         const seen: string[] = [];

@@ -152,6 +152,7 @@ export const FAULTS = [
   'honours-method-override',
   'list-reads-bracketed-limit',
   'create-500-on-infinite-category-id',
+  'get-reads-unicode-digits',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -917,6 +918,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // JavaScript's Number: "0x1" and "1e0" are 1.
       const read = String(Number(raw));
       if (read !== raw) return getPet(read, res, extra);
+    }
+    if (has('get-reads-unicode-digits') && /^\p{Nd}+$/u.test(raw) && !/^\d+$/.test(raw)) {
+      // Werkzeug's int converter (\d+, then int()) and Java's Long.parseLong: a digit of any
+      // script is its value. Those the kit sends: Arabic-Indic and fullwidth.
+      const read = raw.replace(/[\u0660-\u0669\uff10-\uff19]/g, (c) =>
+        String((c.codePointAt(0) as number) & 0xf),
+      );
+      return getPet(String(BigInt(read)), res, extra);
     }
     if (has('get-reads-id-as-python-int') && /^\s*[+-]?\d+(_\d+)*\s*$/.test(raw)) {
       // Python's int: white space around, a sign, underscores between digits.
