@@ -1,0 +1,111 @@
+"""The service as a Flask developer writes it from the spec, with Flask's own defaults:
+request.get_json() for bodies, the <int:...> converter for petId, jsonify for answers, and an
+error handler that answers every HTTP error (a 500 too) with an Error.
+
+Usage: API_KEY=... python app.py  (listens on 127.0.0.1, port 0; prints "listening on PORT";
+stops when its stdin closes, so that it never outlives the test that started it)
+"""
+
+import os
+import sys
+import threading
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.serving import make_server
+
+STATUSES = ("available", "pending", "sold")
+API_KEY = os.environ["API_KEY"]
+
+app = Flask(__name__)
+pets = []
+
+
+def fail(status, code, message):
+    return jsonify(code=code, message=message, status=status), status
+
+
+@app.errorhandler(HTTPException)
+def http_error(error):
+    return fail(error.code, error.name.lower().replace(" ", "_"), error.description)
+
+
+@app.before_request
+def authenticate():
+    if request.headers.get("Authorization") != f"Bearer {API_KEY}":
+        return fail(401, "unauthorized", "send Authorization: Bearer <key>")
+    return None
+
+
+def is_int64(value):
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and -(2**63) <= value < 2**63
+    )
+
+
+def new_pet_problem(body):
+    if not isinstance(body, dict):
+        return "the body is a NewPet object"
+    if not isinstance(body.get("name"), str):
+        return "name is a string"
+    if not is_int64(body.get("categoryId")):
+        return "categoryId is an int64 integer"
+    if "status" in body and body["status"] not in STATUSES:
+        return "status is one of " + ", ".join(STATUSES)
+    return None
+
+
+@app.get("/v1/pets")
+def list_pets():
+    try:
+        limit = int(request.args.get("limit", "20"))
+    except ValueError:
+        return fail(400, "invalid_limit", "limit is an integer from 1 to 100")
+    if not 1 <= limit <= 100:
+        return fail(400, "invalid_limit", "limit is an integer from 1 to 100")
+    status = request.args.get("status")
+    if status is not None and status not in STATUSES:
+        return fail(400, "invalid_status", "status is one of " + ", ".join(STATUSES))
+    listed = [pet for pet in pets if status is None or pet.get("status") == status]
+    return jsonify(listed[:limit])
+
+
+@app.post("/v1/pets")
+def create_pet():
+    body = request.get_json()
+    problem = new_pet_problem(body)
+    if problem is not None:
+        return fail(400, "validation_failed", problem)
+    pet = {"id": len(pets) + 1, "name": body["name"], "categoryId": body["categoryId"]}
+    if "status" in body:
+        pet["status"] = body["status"]
+    pets.append(pet)
+    return jsonify(pet), 201, {"Location": f"/v1/pets/{pet['id']}"}
+
+
+@app.get("/v1/pets/<int:pet_id>")
+def get_pet(pet_id):
+    headers = {
+        "Deprecation": "@1767225600",
+        "Sunset": "Thu, 05 Dec 2030 00:00:00 GMT",
+        "Link": '</v1/pets>; rel="successor-version"',
+    }
+    for pet in pets:
+        if pet["id"] == pet_id:
+            return jsonify(pet), 200, headers
+    answer, status = fail(404, "not_found", f"no pet {pet_id}")
+    return answer, status, headers
+
+
+def stop_when_stdin_closes():
+    sys.stdin.read()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
+    print(f"listening on {server.port}", flush=True)
+    server.serve_forever()
