@@ -1,7 +1,7 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written
-// from the spec with Express's defaults, on Express 4 and on Express 5, and a Flask app written
-// the same way (Python, pinned in frameworks/flask/requirements.txt). What the kit fails is each
-// framework's doing, named below; no false alarm may come from any of them.
+// from the spec with Express's defaults, on Express 4 and on Express 5, and a Fastify app and a
+// Flask app written the same way (Flask in Python, pinned in frameworks/flask/requirements.txt).
+// What the kit fails is each framework's doing, named below; no false alarm may come from any.
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import express5 from 'express5';
 import { describe, expect, it } from 'vitest';
 import { type ConformanceReport, runConformance } from '../src/index.js';
 import { expressPetApp } from './support/express-pet-app.js';
+import { fastifyPetApp } from './support/fastify-pet-app.js';
 import { notPassed } from './support/run-kit.js';
 
 const API_KEY = 'express-key-0123456789';
@@ -66,6 +67,34 @@ describe('the kit against an Express app written from the spec', () => {
     expect(message(report, 'listPets.bracketed-limit')).toMatch(
       /limit%5B%5D=1 returned 1 pet although at least/,
     );
+  });
+});
+
+describe('the kit against a Fastify app written from the spec', () => {
+  it("fails it where Fastify's validation (Ajv, coerceTypes: 'array') coerces, and nowhere else", async () => {
+    const app = fastifyPetApp(API_KEY);
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    let report: ConformanceReport;
+    try {
+      report = await runConformance({ baseUrl: `${address}/v1`, apiKey: API_KEY });
+    } finally {
+      await app.close();
+    }
+    expect(failed(report).sort()).toEqual([
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.invalid-status',
+      'getPet.path-boundaries',
+    ]);
+    // null becomes "" and 0; ["available"] becomes "available"; "0x1" == +"0x1" is the integer 1.
+    expect(message(report, 'createPet.invalid-name')).toMatch(/name null answered 201/);
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId null answered 201/,
+    );
+    expect(message(report, 'createPet.invalid-status')).toMatch(
+      /an array \(\["\w+"\]\) answered 201/,
+    );
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
   });
 });
 
