@@ -1,14 +1,17 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written
-// from the spec with Express's defaults, on Express 4 and on Express 5, and a Fastify app and a
-// Flask app written the same way (Flask in Python, pinned in frameworks/flask/requirements.txt).
-// What the kit fails is each framework's doing, named below; no false alarm may come from any.
+// from the spec with Express's defaults, on Express 4 and on Express 5, and a Fastify app, a
+// Flask app (Python, pinned in frameworks/flask/requirements.txt) and a Go app (the standard
+// library alone, frameworks/go) written the same way. What the kit fails is each framework's
+// doing, named below; no false alarm may come from any.
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PYTHON_VENV, runProcess, startLogged } from '@animal-store/test-support';
 import express4 from 'express4';
 import express5 from 'express5';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type ConformanceReport, runConformance } from '../src/index.js';
 import { expressPetApp } from './support/express-pet-app.js';
 import { fastifyPetApp } from './support/fastify-pet-app.js';
@@ -37,11 +40,24 @@ const message = (report: ConformanceReport, id: string) =>
 
 const FLASK = fileURLToPath(new URL('./frameworks/flask/', import.meta.url));
 
-/** Runs the kit against the Flask app, in the pinned venv (made on first use: python3 -m venv). */
-async function runOnFlask(): Promise<ConformanceReport> {
-  const venv = await runProcess('bash', [PYTHON_VENV, FLASK, 'python']);
-  if (venv.exitCode !== 0) throw new Error(`no Flask venv:\n${venv.stderr}`);
-  const app = await startLogged(venv.stdout.trim(), [join(FLASK, 'app.py')], {
+const GO_APP = fileURLToPath(new URL('./frameworks/go/', import.meta.url));
+const built = await mkdtemp(join(tmpdir(), 'conformance-go-app-'));
+afterAll(() => rm(built, { recursive: true, force: true }));
+
+/** Builds the Go app with the `go` on PATH (its build cache makes it quick after the first). */
+async function buildGoApp(): Promise<string> {
+  const binary = join(built, 'petapp');
+  const go = await runProcess('go', ['build', '-trimpath', '-buildvcs=false', '-o', binary, '.'], {
+    cwd: GO_APP,
+    env: { ...process.env, GOTOOLCHAIN: 'local' },
+  });
+  if (go.exitCode !== 0) throw new Error(`go build of ${GO_APP} failed:\n${go.stderr}`);
+  return binary;
+}
+
+/** Runs the kit against a server that `command` starts and that prints "listening on PORT". */
+async function runOnProcess(command: string, args: readonly string[]): Promise<ConformanceReport> {
+  const app = await startLogged(command, args, {
     env: { API_KEY, PATH: process.env.PATH ?? '' },
     // The app stops when its stdin closes: it never outlives this process.
     stdin: 'pipe',
@@ -96,6 +112,34 @@ describe('the kit against a Fastify app written from the spec', () => {
     );
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
   });
+});
+
+/** Runs the kit against the Flask app, in the pinned venv (made on first use: python3 -m venv). */
+async function runOnFlask(): Promise<ConformanceReport> {
+  const venv = await runProcess('bash', [PYTHON_VENV, FLASK, 'python']);
+  if (venv.exitCode !== 0) throw new Error(`no Flask venv:\n${venv.stderr}`);
+  return runOnProcess(venv.stdout.trim(), [join(FLASK, 'app.py')]);
+}
+
+describe('the kit against a Go app written from the spec (net/http, encoding/json)', () => {
+  it("fails it where encoding/json's Decoder reads more than the spec's JSON, and nowhere else", async () => {
+    const report = await runOnProcess(await buildGoApp(), []);
+    expect(failed(report).sort()).toEqual([
+      'createPet.missing-category-id-other-case',
+      'createPet.missing-name-other-case',
+      'createPet.recased-members',
+      'createPet.trailing-content',
+      'errors.created-pets-agree',
+    ]);
+    // Members match fields in any letter case, the last one winning; Decode reads one value.
+    expect(message(report, 'createPet.missing-name-other-case')).toMatch(
+      /with Name but no name answered 201/,
+    );
+    expect(message(report, 'createPet.recased-members')).toMatch(/with Name beside name: name is/);
+    expect(message(report, 'createPet.trailing-content')).toMatch(
+      /a second NewPet after the first answered 201/,
+    );
+  }, 600_000);
 });
 
 describe('the kit against a Flask app written from the spec', () => {
