@@ -210,6 +210,7 @@ export const GAP_CHOICES = [
   'replaces-invalid-utf8',
   'takes-large-bodies',
   'closes-on-large-bodies',
+  'closes-on-bodies-over-64-kib',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -1011,6 +1012,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const large = Number(req.headers['content-length']) > 1024 * 1024;
     if (gap('closes-on-large-bodies') && !gap('takes-large-bodies') && large) {
       // A server that refuses a large body by closing the connection, as HTTP lets it.
+      return req.socket.destroy();
+    }
+    const over64KiB = Number(req.headers['content-length']) > 65536;
+    if (gap('closes-on-bodies-over-64-kib') && !gap('takes-large-bodies') && over64KiB) {
+      // The same, with a lower limit: the deepest nested bodies too.
       return req.socket.destroy();
     }
     const chunks: Buffer[] = [];
