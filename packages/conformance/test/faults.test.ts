@@ -250,9 +250,25 @@ const CAUGHT: readonly [
     ['createPet.deep-nesting', 'errors.no-server-errors'],
   ],
   [
-    "serves a POST as the method X-HTTP-Method-Override or _method names (Laravel's Symfony Request, Rails' Rack::MethodOverride)",
-    'honours-method-override',
+    "serves a POST as the method X-HTTP-Method-Override names (method-override's default getter; Rack::MethodOverride, Symfony's Request)",
+    'honours-method-override-header',
     ['createPet.method-override', 'errors.success-status'],
+  ],
+  [
+    'serves a POST as the method ?_method= names (method-override with the getter _method)',
+    'honours-method-override-query',
+    ['createPet.method-override', 'errors.success-status'],
+  ],
+  [
+    "serves a POST as the method the body's _method names (method-override with a body getter; Laravel)",
+    'honours-method-override-body',
+    ['createPet.method-override', 'errors.success-status'],
+  ],
+  [
+    'answers 500 to a NewPet with a member nested 10,001 deep: it keeps the body with JSON.stringify, which runs out of stack',
+    'create-500-storing-deep-bodies',
+    ['createPet.deep-nesting', 'errors.no-server-errors'],
+    { choices: ['ignores-unknown-fields', 'takes-large-bodies'] },
   ],
   [
     'answers 500 to a body that is not JSON (Express 5: no parser ran, the body is undefined)',

@@ -95,6 +95,11 @@ const ADVISED: readonly Row[] = [
     { skipped: ['createPet.large-body'], verdict: 'incomplete' },
   ],
   [
+    'refuses a query parameter the operation does not have with 400 (express-openapi-validator)',
+    'rejects-unknown-query-parameters',
+    [],
+  ],
+  [
     'refuses a body above 64 KiB by closing the connection: a nested one too',
     'closes-on-bodies-over-64-kib',
     [],

@@ -149,10 +149,13 @@ export const FAULTS = [
   'list-query-keys-case-insensitive',
   'html-413-from-proxy',
   'create-500-on-deep-nesting',
-  'honours-method-override',
+  'honours-method-override-header',
+  'honours-method-override-query',
+  'honours-method-override-body',
   'list-reads-bracketed-limit',
   'create-500-on-infinite-category-id',
   'get-reads-unicode-digits',
+  'create-500-storing-deep-bodies',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -211,6 +214,7 @@ export const GAP_CHOICES = [
   'takes-large-bodies',
   'closes-on-large-bodies',
   'closes-on-bodies-over-64-kib',
+  'rejects-unknown-query-parameters',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -702,6 +706,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       return refuse(400, 'not an object');
     }
+    const asSent = body;
     body = { ...body };
     if (has('create-keys-case-insensitive')) {
       // Go's encoding/json and System.Text.Json (case-insensitive): a member matches a field in
@@ -823,6 +828,15 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     const checked = validateNewPet(big === undefined ? body : { ...body, categoryId: 1 });
     if (!checked.ok) return refuse(400, describeDetails(checked.details));
+    if (has('create-500-storing-deep-bodies')) {
+      // The body kept as sent (a document store) with JSON.stringify, which runs out of stack
+      // past about 10,000 levels in V8: a RangeError.
+      try {
+        JSON.stringify(asSent);
+      } catch {
+        return refuse(500, 'Maximum call stack size exceeded');
+      }
+    }
     const { name, categoryId, status } = checked.value;
     const known = (KNOWN_CATEGORY_IDS as readonly string[]).includes(String(big ?? categoryId));
     if (gap('known-categories-only') && !known) {
@@ -1005,6 +1019,23 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     return headers;
   }
 
+  /**
+   * True when it refused a query parameter the operation does not have (`rejects-unknown-query-
+   * parameters`: express-openapi-validator's default), with a 400 Error.
+   */
+  function unknownQuery(
+    url: URL,
+    allowed: readonly string[],
+    res: ServerResponse,
+    extra: Record<string, string>,
+  ): boolean {
+    if (!gap('rejects-unknown-query-parameters')) return false;
+    const unknown = [...url.searchParams.keys()].find((key) => !allowed.includes(key));
+    if (unknown === undefined) return false;
+    error(res, 400, `unknown query parameter ${unknown}`, extra);
+    return true;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
     let method = req.method ?? 'GET';
@@ -1026,12 +1057,15 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const utf8 = isUtf8(received);
     requests.push({ method, path, body: raw });
     if (options.hang?.(method, path)) return; // never answers
-    if (has('honours-method-override') && method === 'POST') {
-      // Symfony's Request (Laravel) and Rack::MethodOverride (Rails): a POST names another
-      // method in X-HTTP-Method-Override, or as _method in the query string or the body.
-      const asked =
-        req.headers['x-http-method-override'] ?? url.searchParams.get('_method') ?? bodyMethod(raw);
-      if (typeof asked === 'string' && asked !== '') method = asked.toUpperCase();
+    if (method === 'POST') {
+      // A POST that names another method, as Express's method-override reads it with each of its
+      // getters (Rails' Rack::MethodOverride and Laravel's Symfony Request read several).
+      const asked = [
+        has('honours-method-override-header') ? req.headers['x-http-method-override'] : undefined,
+        has('honours-method-override-query') ? url.searchParams.get('_method') : undefined,
+        has('honours-method-override-body') ? bodyMethod(raw) : undefined,
+      ].find((m) => typeof m === 'string' && m !== '');
+      if (typeof asked === 'string') method = asked.toUpperCase();
     }
     if (has('html-413-from-proxy') && received.length > 1024 * 1024) {
       // nginx in front, as installed: client_max_body_size 1m, and its own HTML page.
@@ -1105,6 +1139,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         : {};
       if (method === 'GET') {
         if (!has('auth-skipped-on-list') && !skipAuth && !authenticate(req, res, extra)) return;
+        if (unknownQuery(url, ['limit', 'status', 'after'], res, extra)) return;
         return listPets(url, res, extra);
       }
       if (method === 'POST') {
@@ -1112,6 +1147,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         const parsed = parseNewPet(raw, req, utf8);
         if (gap('validates-before-auth') && !parsed.ok) return parsed.fail(res, extra);
         if (!has('auth-skipped-on-create') && !skipAuth && !authenticate(req, res, extra)) return;
+        if (unknownQuery(url, [], res, extra)) return;
         return createPet(parsed, res, extra);
       }
       return error(res, 405, 'use GET or POST', { allow: 'GET, POST' });
@@ -1120,6 +1156,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const extra = deprecationHeaders();
       if (method !== 'GET') return error(res, 405, 'use GET', { ...extra, allow: 'GET' });
       if (!has('auth-skipped-on-get') && !skipAuth && !authenticate(req, res, extra)) return;
+      if (unknownQuery(url, [], res, extra)) return;
       return getPet(decodeURIComponent(petMatch[1] ?? ''), res, extra);
     }
     error(res, 404, 'no such route');
