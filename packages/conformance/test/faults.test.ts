@@ -265,8 +265,8 @@ const CAUGHT: readonly [
     ['createPet.method-override', 'errors.success-status'],
   ],
   [
-    'answers 500 to a NewPet with a member nested 10,001 deep: it keeps the body with JSON.stringify, which runs out of stack',
-    'create-500-storing-deep-bodies',
+    'answers 500 to a NewPet with a member nested past 10,000 levels: after validating, it walks the body recursively and runs out of stack',
+    'create-500-walking-deep-bodies',
     ['createPet.deep-nesting', 'errors.no-server-errors'],
     { choices: ['ignores-unknown-fields', 'takes-large-bodies'] },
   ],
