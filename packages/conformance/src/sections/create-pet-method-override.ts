@@ -1,6 +1,7 @@
 // createPet asked to be another method (spec §4.2): a POST to /pets is createPet, whatever it
-// adds. Frameworks that honour a method override by default (Symfony's Request under Laravel,
-// Rack::MethodOverride in Rails) serve such a POST as the method it names: a GET lists pets.
+// adds. Stacks that honour a method override (by default: Symfony's Request under Laravel,
+// Rack::MethodOverride in Rails; Express's method-override once added) serve such a POST as the
+// method it names: a GET lists pets.
 import type { CheckContext } from '../context.js';
 import { newPetJson, type SentPet } from '../fixtures.js';
 import type { HttpRequest, HttpResponse } from '../http/client.js';

@@ -429,7 +429,6 @@ export function statusLimitCheck(def: StatusLimitCheck): DeclaredCheck {
 /** `status` combined with small limits: the filter and the limit both hold at once. */
 const STATUS_LIMITS = [1, 2, LIMIT_MAX] as const;
 
-/** `listPets`: the status filter, limit, and how reads are sent (spec §4.1, §8). */
 /**
  * Lists with `names`, none of them `limit`, each set to the smallest limit: each answer is a list
  * as without limit (`LIMIT_DEFAULT` pets, fewer only when they are every match) or a 4xx Error.
@@ -451,6 +450,7 @@ async function limitNotGiven(ctx: CheckContext, names: readonly string[]): Promi
   return pass(seen.join(', '));
 }
 
+/** `listPets`: the status filter, limit, and how reads are sent (spec §4.1, §8). */
 export const listPetsSection: SpecSection = {
   rows: [
     {
