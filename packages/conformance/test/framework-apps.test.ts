@@ -17,7 +17,7 @@ import { expressPetApp } from './support/express-pet-app.js';
 import { fastifyPetApp } from './support/fastify-pet-app.js';
 import { notPassed } from './support/run-kit.js';
 
-const API_KEY = 'express-key-0123456789';
+const API_KEY = 'framework-app-key-0123456789';
 
 /** Runs the kit against the app on `express`, listening on 127.0.0.1 for the run alone. */
 async function runOn(express: typeof express4 | typeof express5) {

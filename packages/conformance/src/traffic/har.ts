@@ -71,7 +71,7 @@ function entryOf(entry: HarEntry, n: number): RecordedExchange {
       ? {}
       : {
           requestBody: new TextDecoder().decode(body),
-          requestBodyWhole: body.length > 0 && request?.bodySize === body.length,
+          requestBodyWhole: request?.bodySize === body.length,
         }),
     status,
     responseHeaders: headerLines(response?.headers),

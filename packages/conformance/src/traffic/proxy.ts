@@ -96,14 +96,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       open.delete(finished);
       done();
       const body = Buffer.concat(requestChunks);
-      // A target may answer before the body has all come (a 413, a 401): then it is not whole.
       const answer = kept ? decoded(Buffer.concat(responseChunks), responseLines) : undefined;
       options.onExchange({
         method: req.method ?? 'GET',
         url,
         requestHeaders: requestLines,
+        // A target may answer before the body has all come (a 413, a 401): then it is not whole.
         ...(body.length > 0
-          ? { requestBody: body.toString('utf8'), requestBodyWhole: requestEnded }
+          ? { requestBody: body.toString('utf8'), requestBodyWhole: req.readableEnded }
           : {}),
         status,
         responseHeaders: responseLines,
@@ -152,11 +152,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    let requestEnded = false;
     req.on('data', (chunk: Buffer) => requestChunks.push(chunk));
-    req.on('end', () => {
-      requestEnded = true;
-    });
     req.pipe(upstream);
   };
 
