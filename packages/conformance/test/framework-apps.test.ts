@@ -38,7 +38,7 @@ const failed = (report: ConformanceReport) =>
 const message = (report: ConformanceReport, id: string) =>
   report.results.find((r) => r.id === id)?.message;
 
-const FLASK = fileURLToPath(new URL('./frameworks/flask/', import.meta.url));
+const PYTHON_APPS = fileURLToPath(new URL('./frameworks/', import.meta.url));
 
 const GO_APP = fileURLToPath(new URL('./frameworks/go/', import.meta.url));
 const built = await mkdtemp(join(tmpdir(), 'conformance-go-app-'));
@@ -114,11 +114,12 @@ describe('the kit against a Fastify app written from the spec', () => {
   });
 });
 
-/** Runs the kit against the Flask app, in the pinned venv (made on first use: python3 -m venv). */
-async function runOnFlask(): Promise<ConformanceReport> {
-  const venv = await runProcess('bash', [PYTHON_VENV, FLASK, 'python']);
-  if (venv.exitCode !== 0) throw new Error(`no Flask venv:\n${venv.stderr}`);
-  return runOnProcess(venv.stdout.trim(), [join(FLASK, 'app.py')]);
+/** Runs the kit against frameworks/NAME/app.py, in its pinned venv (made on first use). */
+async function runOnPythonApp(name: 'flask' | 'fastapi'): Promise<ConformanceReport> {
+  const dir = join(PYTHON_APPS, name);
+  const venv = await runProcess('bash', [PYTHON_VENV, dir, 'python']);
+  if (venv.exitCode !== 0) throw new Error(`no ${name} venv:\n${venv.stderr}`);
+  return runOnProcess(venv.stdout.trim(), [join(dir, 'app.py')]);
 }
 
 describe('the kit against a Go app written from the spec (net/http, encoding/json)', () => {
@@ -144,7 +145,7 @@ describe('the kit against a Go app written from the spec (net/http, encoding/jso
 
 describe('the kit against a Flask app written from the spec', () => {
   it("fails it where Python's defaults break the spec, and nowhere else", async () => {
-    const report = await runOnFlask();
+    const report = await runOnPythonApp('flask');
     expect(failed(report).sort()).toEqual([
       'createPet.deep-nesting',
       'errors.no-server-errors',
@@ -154,5 +155,28 @@ describe('the kit against a Flask app written from the spec', () => {
     expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
     // Werkzeug's int converter: \d+ matches any script's digits, and int() reads them.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a FastAPI app written from the spec', () => {
+  it("fails it where Pydantic's lax mode and Python's json break the spec, and nowhere else", async () => {
+    const report = await runOnPythonApp('fastapi');
+    expect(failed(report).sort()).toEqual([
+      'createPet.invalid-category-id',
+      'createPet.not-utf8',
+      'errors.json-body',
+      'errors.no-server-errors',
+      'errors.pet-fields',
+      'getPet.path-boundaries',
+    ]);
+    // Lax mode reads true as 1 and "0_1" as 1, as Python's int() does.
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId a boolean \(true\) answered 201/,
+    );
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0_1 answered 200/);
+    // `Status | None` takes null, and the answer carries it.
+    expect(message(report, 'errors.pet-fields')).toMatch(/answered 201: not a valid Pet: status/);
+    // json.loads decodes bytes with 'surrogatepass': the lone surrogate fails only on the way out.
+    expect(message(report, 'createPet.not-utf8')).toMatch(/surrogate .* answered 500/);
   }, 600_000);
 });
