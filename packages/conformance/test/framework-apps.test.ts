@@ -5,7 +5,7 @@
 // doing, named below; no false alarm may come from any.
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PYTHON_VENV, runProcess, startLogged } from '@animal-store/test-support';
@@ -53,6 +53,24 @@ async function buildGoApp(): Promise<string> {
   });
   if (go.exitCode !== 0) throw new Error(`go build of ${GO_APP} failed:\n${go.stderr}`);
   return binary;
+}
+
+const AXUM_APP = fileURLToPath(new URL('./frameworks/axum/', import.meta.url));
+// Kept between runs, as Go's build cache is: the pinned crates are compiled once.
+const CARGO_TARGET = join(
+  process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+  'animal-store',
+  'cargo-target-framework-apps',
+);
+
+/** Builds the axum app with the `cargo` on PATH, from the crates its Cargo.lock pins. */
+async function buildAxumApp(): Promise<string> {
+  const cargo = await runProcess('cargo', ['build', '--locked', '--quiet'], {
+    cwd: AXUM_APP,
+    env: { ...process.env, CARGO_TARGET_DIR: CARGO_TARGET },
+  });
+  if (cargo.exitCode !== 0) throw new Error(`cargo build of ${AXUM_APP} failed:\n${cargo.stderr}`);
+  return join(CARGO_TARGET, 'debug', 'petapp');
 }
 
 /** Runs the kit against a server that `command` starts and that prints "listening on PORT". */
@@ -178,5 +196,16 @@ describe('the kit against a FastAPI app written from the spec', () => {
     expect(message(report, 'errors.pet-fields')).toMatch(/answered 201: not a valid Pet: status/);
     // json.loads decodes bytes with 'surrogatepass': the lone surrogate fails only on the way out.
     expect(message(report, 'createPet.not-utf8')).toMatch(/surrogate .* answered 500/);
+  }, 600_000);
+});
+
+describe('the kit against an axum app written from the spec (serde, serde_json)', () => {
+  it("fails it where axum's Json extractor reads Content-Type more narrowly than HTTP, and nowhere else", async () => {
+    const report = await runOnProcess(await buildAxumApp(), []);
+    expect(failed(report)).toEqual(['createPet.media-type-spellings']);
+    // The mime crate takes no white space before ";", which RFC 9110 allows: axum answers 415.
+    expect(message(report, 'createPet.media-type-spellings')).toMatch(
+      /Content-Type: application\/json ; charset="utf-8" answered 415/,
+    );
   }, 600_000);
 });

@@ -1,0 +1,176 @@
+//! The service as an axum developer writes it from the spec, with axum's and serde's defaults:
+//! `Json`, `Query` and `Path` extractors over serde-derived types, a middleware for the key, and
+//! rejections answered with an Error.
+//!
+//! Usage: API_KEY=... petapp  (listens on 127.0.0.1, port 0; prints "listening on PORT"; stops
+//! when its stdin closes, so that it never outlives the test that started it)
+
+use std::sync::{Arc, Mutex};
+
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[derive(Clone, Copy, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Available,
+    Pending,
+    Sold,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NewPet {
+    name: String,
+    category_id: i64,
+    status: Option<Status>,
+}
+
+#[derive(Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Pet {
+    id: i64,
+    name: String,
+    category_id: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<Status>,
+}
+
+#[derive(Deserialize)]
+struct ListParams {
+    limit: Option<i64>,
+    status: Option<Status>,
+}
+
+type Pets = Arc<Mutex<Vec<Pet>>>;
+
+fn fail(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+    let body = json!({ "code": code, "message": message.into(), "status": status.as_u16() });
+    (status, Json(body)).into_response()
+}
+
+/// A rejection's own status, but 400 where axum would say 422: the spec's status for a bad value.
+fn rejected(status: StatusCode, message: String) -> Response {
+    match status {
+        StatusCode::UNPROCESSABLE_ENTITY => {
+            fail(StatusCode::BAD_REQUEST, "validation_failed", message)
+        }
+        status => fail(status, "bad_request", message),
+    }
+}
+
+fn deprecated() -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    headers.insert("Deprecation", "@1767225600".parse().unwrap());
+    headers.insert("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT".parse().unwrap());
+    headers.insert(
+        header::LINK,
+        "</v1/pets>; rel=\"successor-version\"".parse().unwrap(),
+    );
+    headers
+}
+
+async fn authenticate(request: Request, next: Next) -> Response {
+    let expected = format!("Bearer {}", std::env::var("API_KEY").unwrap());
+    match request.headers().get(header::AUTHORIZATION) {
+        Some(value) if value.as_bytes() == expected.as_bytes() => next.run(request).await,
+        _ => fail(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "send Authorization: Bearer <key>",
+        ),
+    }
+}
+
+async fn list_pets(
+    State(pets): State<Pets>,
+    params: Result<Query<ListParams>, QueryRejection>,
+) -> Response {
+    let Query(params) = match params {
+        Ok(params) => params,
+        Err(rejection) => return rejected(rejection.status(), rejection.body_text()),
+    };
+    let limit = params.limit.unwrap_or(20);
+    if !(1..=100).contains(&limit) {
+        return fail(
+            StatusCode::BAD_REQUEST,
+            "invalid_limit",
+            "limit is an integer from 1 to 100",
+        );
+    }
+    let pets = pets.lock().unwrap();
+    let listed: Vec<&Pet> = pets
+        .iter()
+        .filter(|pet| params.status.is_none() || pet.status == params.status)
+        .take(limit as usize)
+        .collect();
+    Json(listed).into_response()
+}
+
+async fn create_pet(
+    State(pets): State<Pets>,
+    body: Result<Json<NewPet>, JsonRejection>,
+) -> Response {
+    let Json(new_pet) = match body {
+        Ok(body) => body,
+        Err(rejection) => return rejected(rejection.status(), rejection.body_text()),
+    };
+    let mut pets = pets.lock().unwrap();
+    let pet = Pet {
+        id: pets.len() as i64 + 1,
+        name: new_pet.name,
+        category_id: new_pet.category_id,
+        status: new_pet.status,
+    };
+    pets.push(pet.clone());
+    let location = [(header::LOCATION, format!("/v1/pets/{}", pet.id))];
+    (StatusCode::CREATED, location, Json(pet)).into_response()
+}
+
+async fn get_pet(State(pets): State<Pets>, pet_id: Result<Path<i64>, PathRejection>) -> Response {
+    let Path(pet_id) = match pet_id {
+        Ok(pet_id) => pet_id,
+        Err(rejection) => return rejected(rejection.status(), rejection.body_text()),
+    };
+    let pets = pets.lock().unwrap();
+    match pets.iter().find(|pet| pet.id == pet_id) {
+        Some(pet) => (deprecated(), Json(pet.clone())).into_response(),
+        None => (
+            deprecated(),
+            fail(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("no pet {pet_id}"),
+            ),
+        )
+            .into_response(),
+    }
+}
+
+async fn not_found() -> Response {
+    fail(StatusCode::NOT_FOUND, "not_found", "no such resource")
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let app = Router::new()
+        .route("/v1/pets", get(list_pets).post(create_pet))
+        .route("/v1/pets/{pet_id}", get(get_pet))
+        .fallback(not_found)
+        .layer(middleware::from_fn(authenticate))
+        .with_state(Pets::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    std::thread::spawn(|| {
+        std::io::copy(&mut std::io::stdin(), &mut std::io::sink()).ok();
+        std::process::exit(0);
+    });
+    println!("listening on {}", listener.local_addr().unwrap().port());
+    axum::serve(listener, app).await.unwrap();
+}
