@@ -3,8 +3,8 @@
 // Host names the target), prints each violation as it passes, writes the report when stopped by
 // SIGTERM, and that report is the HAR judge's report of the same traffic.
 import { writeFileSync } from 'node:fs';
-import { createServer, get, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, get, request } from 'node:http';
+import { type AddressInfo, createServer as createTcpServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -55,6 +55,19 @@ async function proxyInFront(server: Server) {
   const proxy = await startProxy({ target, onExchange: (e) => void judge.add(e) });
   stoppable.push({ stop: () => proxy.close() });
   return { judge, proxy };
+}
+
+/** The body of a chunked HTTP/1.1 message, as its bytes came (text). */
+function bodyOf(message: string): string {
+  let rest = message.slice(message.indexOf('\r\n\r\n') + 4);
+  let body = '';
+  for (;;) {
+    const size = Number.parseInt(rest, 16);
+    if (!(size > 0)) return body;
+    const start = rest.indexOf('\r\n') + 2;
+    body += rest.slice(start, start + size);
+    rest = rest.slice(start + size + 2);
+  }
 }
 
 /** The request head with its Host line, the one the proxy sets to the target, set aside. */
@@ -211,6 +224,172 @@ describe('the proxy between the official client and the API', () => {
     const unjudged = await cut.judge.report();
     expect(unjudged.traffic?.judged).toBe(1);
     expect(unjudged.results.filter((r) => r.outcome === 'fail')).toEqual([]);
+  });
+
+  it('passes on an answer the target gave before the body and closed after, as axum does', async () => {
+    // hyper answers a request it refuses on its head alone and closes the connection (RFC 9112
+    // §9.6 lets it), with a TCP reset when the body's first bytes came unread. A later write of
+    // the body then fails, and node:http drops the answer when that failure comes first: here the
+    // client's next piece reaches the proxy as the answer does, and is read first; or it comes
+    // once the client has the answer.
+    const refusal = '{"code":"unauthorized","message":"no key","status":401}';
+    let beforeAnswer = () => {};
+    let received: string[] = [];
+    const early = (close: 'end' | 'reset') =>
+      createTcpServer((socket) => {
+        const index = received.push('') - 1;
+        socket.on('data', (data: Buffer) => {
+          received[index] += data.toString();
+        });
+        socket.once('data', () => {
+          beforeAnswer();
+          socket.write(
+            `HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${refusal.length}\r\n\r\n${refusal}`,
+          );
+          if (close === 'end') socket.end();
+          else socket.resetAndDestroy();
+        });
+        socket.on('error', () => {});
+      });
+    /** POSTs a NewPet without a key, chunked: its first piece, the rest as the target answers or after. */
+    const post = (origin: string, restAfterAnswer: boolean) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${origin}/v1/pets`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+        });
+        req.on('response', (res) => {
+          if (restAfterAnswer) req.end('"categoryId":1}');
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            body += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        beforeAnswer = () => {
+          beforeAnswer = () => {};
+          if (!restAfterAnswer) req.end('"categoryId":1}');
+        };
+        req.write('{"name":"Rex",');
+      });
+    for (const [close, restAfterAnswer] of [
+      ['end', false],
+      ['reset', false],
+      ['end', true],
+      ['reset', true],
+    ] as const) {
+      received = [];
+      const { judge, proxy } = await proxyInFront(early(close));
+      const how = `${close}, the rest ${restAfterAnswer ? 'after' : 'as'} the answer`;
+      expect(await post(proxy.origin, restAfterAnswer), how).toEqual({
+        status: 401,
+        body: refusal,
+      });
+      await proxy.close();
+      const report = await judge.report();
+      expect(report.traffic?.judged, how).toBe(1);
+      expect(report.traffic?.notAnswered, how).toBe(0);
+      // Sent again at most once (never once the answer came), and then with the whole body.
+      expect(received.length, how).toBeLessThanOrEqual(restAfterAnswer ? 1 : 2);
+      for (const again of received.slice(1)) {
+        expect(bodyOf(again), how).toBe('{"name":"Rex","categoryId":1}');
+      }
+    }
+  });
+
+  it('answers 502 when the target closes without an answer on the request sent again too', async () => {
+    const rest = '"categoryId":1}';
+    let connections = 0;
+    let sendRest = () => {};
+    const target = createTcpServer((socket) => {
+      connections += 1;
+      socket.once('data', () => {
+        sendRest();
+        socket.resetAndDestroy();
+      });
+      socket.on('error', () => {});
+    });
+    const { judge, proxy } = await proxyInFront(target);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${proxy.origin}/v1/pets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
+      req.on('response', (res) => {
+        res.resume().on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      sendRest = () => {
+        sendRest = () => {};
+        req.end(rest);
+      };
+      req.write('{"name":"Rex",');
+    });
+    expect(status).toBe(502);
+    expect(connections).toBe(2);
+    await proxy.close();
+    expect((await judge.report()).traffic?.notAnswered).toBe(1);
+  });
+
+  it('sends nothing again when the client goes away before its body has all come', async () => {
+    let connections = 0;
+    let goAway = () => {};
+    const target = createTcpServer((socket) => {
+      connections += 1;
+      socket.once('data', () => {
+        goAway();
+        socket.write('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n');
+        socket.resetAndDestroy();
+      });
+      socket.on('error', () => {});
+    });
+    const { judge, proxy } = await proxyInFront(target);
+    await new Promise<void>((resolve) => {
+      const req = request(`${proxy.origin}/v1/pets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
+      req.on('error', () => {});
+      req.on('close', () => resolve());
+      // The next piece reaches the proxy with the answer and the reset; when its write fails
+      // first, the answer is lost, and the client then goes away with its body cut.
+      goAway = () => {
+        goAway = () => {};
+        req.write('"categoryId"', () => setTimeout(() => req.destroy(), 50));
+      };
+      req.write('{"name":"Rex",');
+    });
+    await proxy.close();
+    // Whether the answer or the failed write came first, the cut body went nowhere again.
+    expect(connections).toBe(1);
+    expect((await judge.report()).traffic?.exchanges).toBe(1);
+  });
+
+  it('cuts the answer off where the target does, and counts the exchange once, unanswered', async () => {
+    const target = createTcpServer((socket) => {
+      socket.once('data', () => {
+        socket.write(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[{"id":1',
+        );
+        setImmediate(() => socket.resetAndDestroy());
+      });
+      socket.on('error', () => {});
+    });
+    const { judge, proxy } = await proxyInFront(target);
+    const seen = await new Promise<string>((resolve) => {
+      get(`${proxy.origin}/v1/pets`, (res) => {
+        res.on('error', (error) => resolve(`${res.statusCode}, then ${error.message}`));
+        res.on('end', () => resolve(`${res.statusCode}, whole`));
+        res.resume();
+      }).on('error', (error) => resolve(error.message));
+    });
+    expect(seen).toBe('200, then aborted');
+    await proxy.close();
+    const report = await judge.report();
+    expect(report.traffic?.judged).toBe(0);
+    expect(report.traffic?.notAnswered).toBe(1);
   });
 
   it('streams an answer: its first bytes reach the client while the target holds the rest', async () => {

@@ -10,6 +10,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { finished } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { HeaderLine, RecordedExchange } from './exchange.js';
 
@@ -88,12 +89,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const requestChunks: Buffer[] = [];
     const responseChunks: Buffer[] = [];
     let done: () => void = () => {};
-    const finished = new Promise<void>((resolve) => {
+    const settled = new Promise<void>((resolve) => {
       done = resolve;
     });
-    open.add(finished);
+    open.add(settled);
     const record = (status: number, responseLines: HeaderLine[], kept: boolean) => {
-      open.delete(finished);
+      open.delete(settled);
       done();
       const body = Buffer.concat(requestChunks);
       const answer = kept ? decoded(Buffer.concat(responseChunks), responseLines) : undefined;
@@ -112,48 +113,67 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         receivedAt: Date.now(),
       });
     };
-    const upstream = send(
-      {
-        protocol: target.protocol,
-        hostname: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: req.url,
-        headers: upstreamHeaders,
-        agent,
-        setHost: false,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
-        // HTTP/1.1 framing is the one thing per hop: Node writes the bytes with the same framing
-        // header (Content-Length or chunked) the target sent.
-        res.flushHeaders();
-        answer.on('data', (chunk: Buffer) => responseChunks.push(chunk));
-        answer.pipe(res);
-        answer.on('end', () => record(answer.statusCode ?? 0, linesOf(answer.rawHeaders), true));
-        answer.on('error', () => {
-          res.destroy();
-          record(0, [], false);
-        });
-      },
-    );
-    upstream.on('error', (error) => {
-      if (!res.headersSent) {
+    let answered = false;
+    /** Sends the request to the target: streamed as it comes, or (`again`) whole, in one write. */
+    const sendUpstream = (again: boolean) => {
+      const upstream = send(
+        {
+          protocol: target.protocol,
+          hostname: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: upstreamHeaders,
+          agent,
+          setHost: false,
+        },
+        (received) => {
+          answered = true;
+          res.writeHead(received.statusCode ?? 502, received.statusMessage, received.rawHeaders);
+          // HTTP/1.1 framing is the one thing per hop: Node writes the bytes with the same
+          // framing header (Content-Length or chunked) the target sent.
+          res.flushHeaders();
+          received.on('data', (chunk: Buffer) => responseChunks.push(chunk));
+          received.pipe(res);
+          received.on('end', () =>
+            record(received.statusCode ?? 0, linesOf(received.rawHeaders), true),
+          );
+          received.on('error', () => {
+            res.destroy();
+            record(0, [], false);
+          });
+        },
+      );
+      upstream.on('error', (error) => {
+        // Once the answer has begun, its own end or failure finishes the exchange.
+        if (answered) return;
+        if (!again && (error as NodeJS.ErrnoException).syscall === 'write') {
+          // The target answered on the head alone and closed the connection (RFC 9112 §9.6 lets
+          // it); node:http drops that answer when a later write of the body fails first. The
+          // request goes again, once, whole and in one write once the client's body has come,
+          // so that its answer can be read, as the kit's own client does.
+          finished(req.resume(), (cut) => {
+            if (cut) return record(0, [], false);
+            current = sendUpstream(true);
+            current.end(Buffer.concat(requestChunks));
+          });
+          return;
+        }
         res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
         res.end(
           `animal-store-conformance proxy: ${target.host} gave no answer: ${error.message}\n`,
         );
-      } else {
-        res.destroy();
-      }
-      record(0, [], false);
-    });
+        record(0, [], false);
+      });
+      return upstream;
+    };
+    let current = sendUpstream(false);
     // A client that goes away mid-exchange takes the request to the target with it.
     res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
+      if (!res.writableFinished) current.destroy();
     });
     req.on('data', (chunk: Buffer) => requestChunks.push(chunk));
-    req.pipe(upstream);
+    req.pipe(current);
   };
 
   const server = createServer(forward);
