@@ -73,6 +73,15 @@ async function buildAxumApp(): Promise<string> {
   return join(CARGO_TARGET, 'debug', 'petapp');
 }
 
+/** Builds the Spring app with the `mvn` on PATH (frameworks/spring/build.sh); gives its jar. */
+async function buildSpringApp(): Promise<string> {
+  const out = join(built, 'spring');
+  const script = fileURLToPath(new URL('./frameworks/spring/build.sh', import.meta.url));
+  const maven = await runProcess('bash', [script, out]);
+  if (maven.exitCode !== 0) throw new Error(`the Spring app's build failed:\n${maven.stderr}`);
+  return join(out, 'app.jar');
+}
+
 /** Runs the kit against a server that `command` starts and that prints "listening on PORT". */
 async function runOnProcess(command: string, args: readonly string[]): Promise<ConformanceReport> {
   const app = await startLogged(command, args, {
@@ -206,6 +215,36 @@ describe('the kit against an axum app written from the spec (serde, serde_json)'
     // The mime crate takes no white space before ";", which RFC 9110 allows: axum answers 415.
     expect(message(report, 'createPet.media-type-spellings')).toMatch(
       /Content-Type: application\/json ; charset="utf-8" answered 415/,
+    );
+  }, 600_000);
+});
+
+describe('the kit against a Spring Boot app written from the spec (Spring MVC, Tomcat, Jackson)', () => {
+  it("fails it where Jackson's coercions and Spring's readers of numbers and parameters break the spec, and nowhere else", async () => {
+    const report = await runOnProcess('java', ['-jar', await buildSpringApp()]);
+    expect(failed(report).sort()).toEqual([
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.invalid-status',
+      'errors.created-pets-agree',
+      'getPet.path-boundaries',
+      'listPets.bracketed-limit',
+    ]);
+    // Jackson reads 1.5 as the long 1 (ACCEPT_FLOAT_AS_INT), true as the string "true", and 0 as
+    // the enum's first value; the pet then shows a categoryId other than the one sent.
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId a fraction \(1\.5\) answered 201/,
+    );
+    expect(message(report, 'createPet.invalid-name')).toMatch(
+      /name a boolean \(true\) answered 201/,
+    );
+    expect(message(report, 'createPet.invalid-status')).toMatch(
+      /status a number \(0\) answered 201/,
+    );
+    // Spring's number reader takes 0x1 as Long.decode does; its parameter reader takes limit[].
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
+    expect(message(report, 'listPets.bracketed-limit')).toMatch(
+      /limit%5B%5D=1 returned 1 pet although at least/,
     );
   }, 600_000);
 });
