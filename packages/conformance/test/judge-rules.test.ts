@@ -676,6 +676,45 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
   });
 });
 
+describe('judge --har holds createPet to every spelling of application/json', () => {
+  const refused = (contentType: string, more: Record<string, string> = {}): Entry => ({
+    ...created,
+    requestHeaders: { 'Content-Type': contentType, ...more },
+    status: 415,
+    body: { code: 'unsupported_media_type', message: 'no', status: 415 },
+  });
+  const outcome = (report: JsonReport) =>
+    report.results.find((r) => r.id === 'createPet.media-type-spellings');
+
+  it.each([
+    'application/json',
+    'application/json ; charset="utf-8"',
+    'Application/JSON;charset=UTF-8',
+    'application/json;',
+  ])('fails a 415 to Content-Type: %s', async (contentType) => {
+    const { report } = await judge(har('refused-json', [refused(contentType)]));
+    expect(outcome(report)?.outcome).toBe('fail');
+    expect(outcome(report)?.message).toMatch(
+      `POST /pets answered 415: Content-Type: ${contentType} is application/json, yet it answered 415`,
+    );
+  });
+
+  it('leaves alone a 415 to another type, another charset or a coding, and holds on a success', async () => {
+    const { report } = await judge(
+      har('other-types', [
+        refused('text/plain'),
+        refused('application/json; charset=iso-8859-1'),
+        refused('application/json; charset = utf-8'),
+        refused('application/json; version=2'),
+        refused('application/json', { 'Content-Encoding': 'gzip' }),
+        { ...created, requestHeaders: { 'Content-Type': 'APPLICATION/JSON ; charset=utf-8' } },
+      ]),
+    );
+    expect(outcome(report)?.outcome).toBe('pass');
+    expect(report.traffic.exercised).toContain('createPet.media-type-spellings');
+  });
+});
+
 describe('judge --har on a recording that kept no key (a sanitized HAR)', () => {
   it('judges no request as sent without a key, and says why', async () => {
     const sanitized = await judge(

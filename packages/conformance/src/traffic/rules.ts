@@ -441,6 +441,34 @@ const bodyRules: TrafficRule[] = BODY_PROBLEM_CHECKS.map((id) =>
 );
 
 /**
+ * `application/json` as RFC 9110 (§8.3.1, §5.6.6) lets a client write it: in any letter case,
+ * with white space around `;`, empty parameters, and at most a charset of UTF-8 (JSON's one
+ * encoding, RFC 8259 §8.1), quoted or not.
+ */
+const JSON_SPELLING =
+  /^application\/json(?:[ \t]*;[ \t]*)*(?:charset=(?:utf-8|"utf-8")(?:[ \t]*;[ \t]*)*)?$/i;
+
+/**
+ * createPet takes a body sent as `application/json` however that is spelled (§1, §4.2): a 415 to
+ * one fails, a success holds, and any other answer may have another cause. A request with a
+ * Content-Encoding is left alone: a server may refuse a coding with 415 (RFC 9110 §15.5.16).
+ */
+const mediaTypeRule: TrafficRule = asKitCheck('createPet.media-type-spellings', {
+  needs:
+    'a createPet request sent as application/json (no Content-Encoding), answered 415 or a success',
+  readsBody: false,
+  judge(ex) {
+    if (routeOf(ex.res).op !== 'createPet') return NOT_JUDGED;
+    const headers = headersOf(ex.recorded.requestHeaders);
+    const type = headers.get('content-type') ?? '';
+    if (headers.has('content-encoding') || !JSON_SPELLING.test(type.trim())) return NOT_JUDGED;
+    const { status } = ex.res;
+    if (status === 415) return `Content-Type: ${type} is application/json, yet it answered 415`;
+    return status >= 200 && status <= 299 ? undefined : NOT_JUDGED;
+  },
+});
+
+/**
  * `getPet.path-boundaries` on the ids the traffic sent: a petId that is no integer (`abc`, `1.5`,
  * `0x1`) is never answered with a success, and a 200 to an integer written otherwise than plainly
  * (`0`, `007`, beyond int64) shows that very pet, digit for digit. A plain positive id is the
@@ -474,6 +502,7 @@ export const TRAFFIC_RULES: readonly TrafficRule[] = [
   ...oracleRules,
   ...crossRules.slice(2),
   ...bodyRules,
+  mediaTypeRule,
   pathIdRule,
   ...deprecationRules,
 ];
