@@ -22,6 +22,8 @@ interface Entry {
   sent?: unknown;
   /** The request body exactly as sent (for a body that is no JSON); else `sent` as JSON. */
   sentText?: string;
+  /** The request body's bytes, recorded base64-encoded (for bytes that are no UTF-8). */
+  sentBytes?: Buffer;
   status: number;
   body?: unknown;
   /** A body that is no JSON, sent as text/plain. */
@@ -57,6 +59,15 @@ function har(name: string, entries: Entry[]): string {
           ...Object.entries(e.requestHeaders ?? {}).map(([name, value]) => ({ name, value })),
         ],
         ...(e.bodySize === undefined ? {} : { bodySize: e.bodySize }),
+        ...(e.sentBytes === undefined
+          ? {}
+          : {
+              postData: {
+                mimeType: 'application/json',
+                text: e.sentBytes.toString('base64'),
+                encoding: 'base64',
+              },
+            }),
         ...(e.sent === undefined && e.sentText === undefined
           ? {}
           : {
@@ -545,10 +556,16 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     report.results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.message}`);
 
   const REFUSED: readonly (readonly [body: string, check: string, why: string])[] = [
+    ['{"name":"Rex","categoryId":1', 'malformed-json', 'the body is not JSON \\(.+\\)'],
     [
-      '{"name":"Rex","categoryId":1}{"name":"Max","categoryId":2}',
-      'malformed-json',
-      'the body is not JSON \\(.+\\)',
+      '{"name":"Rex","categoryId":1}\n{"name":"Max","categoryId":2}',
+      'trailing-content',
+      'the body holds one JSON value, then "\\\\n.+"…',
+    ],
+    [
+      '{"name":"R}e\\"x","categoryId":1}}',
+      'trailing-content',
+      'the body holds one JSON value, then "\\}"',
     ],
     ['[{"name":"Rex","categoryId":1}]', 'body-not-object', 'the body is an array'],
     ['null', 'body-not-object', 'the body is null'],
@@ -660,6 +677,24 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
       ]),
     );
     expect(messages(unjudged)).toEqual([]);
+  });
+
+  it('leaves alone a body that is no UTF-8, or holds U+FFFD a recorder may have put for such bytes', async () => {
+    // A lone surrogate encoded (ED A0 80): Python's json.loads reads it, and the 201 shows it.
+    const surrogate = Buffer.concat([
+      Buffer.from('{"name":"Rex'),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('","categoryId":1}'),
+    ]);
+    const shown = { id: 7, name: 'Rex\ud800', categoryId: 1 };
+    const { report } = await judge(
+      har('not-utf8', [
+        { ...created, sent: undefined, sentBytes: surrogate, status: 201, body: shown },
+        { url: `${BASE}/pets/7`, status: 200, body: shown, headers: GET_PET_DEPRECATION_HEADERS },
+        post('{"categoryId":1,"nick":"\uFFFD"}'),
+      ]),
+    );
+    expect(messages(report)).toEqual([]);
   });
 
   it('counts a 400 to such a body as the check exercised and holding', async () => {

@@ -13,7 +13,7 @@ export interface RecordedExchange {
   /** The absolute URL requested. */
   readonly url: string;
   readonly requestHeaders: readonly HeaderLine[];
-  /** The request body as text, when there was one. */
+  /** The request body as text (`requestBodyText`), when there was one that is UTF-8. */
   readonly requestBody?: string;
   /**
    * True when the recorder vouches that `requestBody` is the whole body: the proxy saw it end, a
@@ -33,6 +33,17 @@ export interface RecordedExchange {
   /** When the request was sent and the answer had arrived, in milliseconds (any common clock). */
   readonly sentAt: number;
   readonly receivedAt: number;
+}
+
+/**
+ * A request body as the rules read it: its text (a byte order mark taken off, as RFC 8259 §8.1
+ * lets a parser do), or undefined when it holds U+FFFD: bytes that are no UTF-8 decode to it, and
+ * a recorder may have put it in their place. Such a body says nothing sure of what was sent, and
+ * a server may read such bytes its own way.
+ */
+export function requestBodyText(bytes: Uint8Array): string | undefined {
+  const text = new TextDecoder().decode(bytes);
+  return text.includes('\uFFFD') ? undefined : text;
 }
 
 /** Where an exchange stands towards the spec's operations at a base URL. */

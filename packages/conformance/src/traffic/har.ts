@@ -2,7 +2,7 @@
 // `recordHar`, mitmproxy and most HTTP tools export it, into recorded exchanges.
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../run.js';
-import type { HeaderLine, RecordedExchange } from './exchange.js';
+import { type HeaderLine, type RecordedExchange, requestBodyText } from './exchange.js';
 
 interface HarHeader {
   readonly name?: unknown;
@@ -63,16 +63,14 @@ function entryOf(entry: HarEntry, n: number): RecordedExchange {
   const sentAt = Number.isFinite(started) ? started : 0;
   const time = typeof entry.time === 'number' && entry.time > 0 ? entry.time : 0;
   const body = bytesOf(request?.postData?.text, request?.postData?.encoding);
+  const text = body === undefined ? undefined : requestBodyText(body);
   return {
     method: method.toUpperCase(),
     url,
     requestHeaders: headerLines(request?.headers),
-    ...(body === undefined
+    ...(body === undefined || text === undefined
       ? {}
-      : {
-          requestBody: new TextDecoder().decode(body),
-          requestBodyWhole: request?.bodySize === body.length,
-        }),
+      : { requestBody: text, requestBodyWhole: request?.bodySize === body.length }),
     status,
     responseHeaders: headerLines(response?.headers),
     responseBody: bytesOf(

@@ -15,6 +15,7 @@ const INT64_LIMIT = 2 ** 63;
 /** The check ids a `BodyProblem` may name, each the kit's own. */
 export const BODY_PROBLEM_CHECKS: readonly string[] = [
   'createPet.malformed-json',
+  'createPet.trailing-content',
   'createPet.body-not-object',
   ...NEW_PET_FIELDS.filter((f) => f.required).flatMap((f) => [
     `createPet.missing-${kebab(f.name)}`,
@@ -49,14 +50,55 @@ function kindOf(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/**
+ * Where the object or array that `text` opens with ends (past its closing bracket), read as
+ * brackets outside strings; undefined when it opens with neither or never closes.
+ */
+function firstValueEnd(text: string): number | undefined {
+  const start = text.search(/[^ \t\n\r]/);
+  if (text[start] !== '{' && text[start] !== '[') return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
+  }
+  return undefined;
+}
+
+/**
+ * Why a body that is no JSON text is none: one JSON value followed by more than white space (a
+ * reader that stops after the first value takes it for that value), or JSON it is not at all.
+ */
+function notJsonProblem(text: string, error: Error): BodyProblem {
+  const end = firstValueEnd(text);
+  if (end !== undefined) {
+    try {
+      JSON.parse(text.slice(0, end));
+      const more = JSON.stringify(text.slice(end, end + 20));
+      return {
+        check: 'createPet.trailing-content',
+        reason: `the body holds one JSON value, then ${more}${text.length > end + 20 ? '…' : ''}`,
+      };
+    } catch {
+      // The first value is no JSON either.
+    }
+  }
+  return { check: 'createPet.malformed-json', reason: `the body is not JSON (${error.message})` };
+}
+
 /** Why the body `text` is no NewPet, or undefined when it is one. */
 export function newPetBodyProblem(text: string): BodyProblem | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const reason = `the body is not JSON (${(error as Error).message})`;
-    return { check: 'createPet.malformed-json', reason };
+    return notJsonProblem(text, error as Error);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { check: 'createPet.body-not-object', reason: `the body is ${kindOf(value)}` };

@@ -12,7 +12,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { finished } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import type { HeaderLine, RecordedExchange } from './exchange.js';
+import { type HeaderLine, type RecordedExchange, requestBodyText } from './exchange.js';
 
 export interface ProxyOptions {
   /** The server's base URL (`https://pets.example.com/v1`): requests go to its origin, paths as sent. */
@@ -96,16 +96,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const record = (status: number, responseLines: HeaderLine[], kept: boolean) => {
       open.delete(settled);
       done();
-      const body = Buffer.concat(requestChunks);
+      const body = requestBodyText(Buffer.concat(requestChunks));
       const answer = kept ? decoded(Buffer.concat(responseChunks), responseLines) : undefined;
       options.onExchange({
         method: req.method ?? 'GET',
         url,
         requestHeaders: requestLines,
         // A target may answer before the body has all come (a 413, a 401): then it is not whole.
-        ...(body.length > 0
-          ? { requestBody: body.toString('utf8'), requestBodyWhole: req.readableEnded }
-          : {}),
+        ...(body === undefined || body === ''
+          ? {}
+          : { requestBody: body, requestBodyWhole: req.readableEnded }),
         status,
         responseHeaders: responseLines,
         ...(answer === undefined ? {} : { responseBody: answer }),
