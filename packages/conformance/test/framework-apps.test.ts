@@ -1,8 +1,11 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written
 // from the spec with Express's defaults, on Express 4 and on Express 5, and a Fastify app, a
-// Flask app (Python, pinned in frameworks/flask/requirements.txt) and a Go app (the standard
-// library alone, frameworks/go) written the same way. What the kit fails is each framework's
-// doing, named below; no false alarm may come from any.
+// Flask app and a FastAPI app (Python, each pinned in its frameworks/*/requirements.txt), a Go
+// app (the standard library alone, frameworks/go), an axum app (Rust, pinned in
+// frameworks/axum/Cargo.lock) and a Spring Boot app (Java, pinned in frameworks/spring/pom.xml)
+// written the same way. What the kit fails is each framework's doing, named below; no false
+// alarm may come from any. Run again through the proxy, the kit fails the same checks, and the
+// traffic judge, holding the kit's traffic as anyone's, fails none that the run does not.
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -12,40 +15,55 @@ import { PYTHON_VENV, runProcess, startLogged } from '@animal-store/test-support
 import express4 from 'express4';
 import express5 from 'express5';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ConformanceReport, runConformance } from '../src/index.js';
+import { type ConformanceReport, runConformance, startProxy, TrafficJudge } from '../src/index.js';
 import { expressPetApp } from './support/express-pet-app.js';
 import { fastifyPetApp } from './support/fastify-pet-app.js';
 import { notPassed } from './support/run-kit.js';
 
 const API_KEY = 'framework-app-key-0123456789';
 
-/** Runs the kit against the app on `express`, listening on 127.0.0.1 for the run alone. */
-async function runOn(express: typeof express4 | typeof express5) {
-  const server = expressPetApp(express, API_KEY).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  try {
-    const { port } = server.address() as AddressInfo;
-    return await runConformance({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: API_KEY });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+/** An app listening on 127.0.0.1: its base URL, and how to stop it. */
+interface RunningApp {
+  readonly baseUrl: string;
+  stop(): Promise<void>;
 }
 
-const failed = (report: ConformanceReport) =>
-  report.results.filter((r) => r.outcome === 'fail').map((r) => r.id);
+/** Starts the Express app on `express`. */
+async function startExpress(express: typeof express4 | typeof express5): Promise<RunningApp> {
+  const server = expressPetApp(express, API_KEY).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
 
-const message = (report: ConformanceReport, id: string) =>
-  report.results.find((r) => r.id === id)?.message;
+async function startFastify(): Promise<RunningApp> {
+  const app = fastifyPetApp(API_KEY);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { baseUrl: `${address}/v1`, stop: () => app.close() };
+}
 
-const PYTHON_APPS = fileURLToPath(new URL('./frameworks/', import.meta.url));
-
-const GO_APP = fileURLToPath(new URL('./frameworks/go/', import.meta.url));
-const built = await mkdtemp(join(tmpdir(), 'conformance-go-app-'));
+const built = await mkdtemp(join(tmpdir(), 'conformance-framework-apps-'));
 afterAll(() => rm(built, { recursive: true, force: true }));
 
+/** Each build once per run, however many tests start its app. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
+const GO_APP = fileURLToPath(new URL('./frameworks/go/', import.meta.url));
+
 /** Builds the Go app with the `go` on PATH (its build cache makes it quick after the first). */
-async function buildGoApp(): Promise<string> {
+const buildGoApp = once(async () => {
   const binary = join(built, 'petapp');
   const go = await runProcess('go', ['build', '-trimpath', '-buildvcs=false', '-o', binary, '.'], {
     cwd: GO_APP,
@@ -53,7 +71,7 @@ async function buildGoApp(): Promise<string> {
   });
   if (go.exitCode !== 0) throw new Error(`go build of ${GO_APP} failed:\n${go.stderr}`);
   return binary;
-}
+});
 
 const AXUM_APP = fileURLToPath(new URL('./frameworks/axum/', import.meta.url));
 // Kept between runs, as Go's build cache is: the pinned crates are compiled once.
@@ -64,49 +82,172 @@ const CARGO_TARGET = join(
 );
 
 /** Builds the axum app with the `cargo` on PATH, from the crates its Cargo.lock pins. */
-async function buildAxumApp(): Promise<string> {
+const buildAxumApp = once(async () => {
   const cargo = await runProcess('cargo', ['build', '--locked', '--quiet'], {
     cwd: AXUM_APP,
     env: { ...process.env, CARGO_TARGET_DIR: CARGO_TARGET },
   });
   if (cargo.exitCode !== 0) throw new Error(`cargo build of ${AXUM_APP} failed:\n${cargo.stderr}`);
   return join(CARGO_TARGET, 'debug', 'petapp');
-}
+});
 
 /** Builds the Spring app with the `mvn` on PATH (frameworks/spring/build.sh); gives its jar. */
-async function buildSpringApp(): Promise<string> {
+const buildSpringApp = once(async () => {
   const out = join(built, 'spring');
   const script = fileURLToPath(new URL('./frameworks/spring/build.sh', import.meta.url));
   const maven = await runProcess('bash', [script, out]);
   if (maven.exitCode !== 0) throw new Error(`the Spring app's build failed:\n${maven.stderr}`);
   return join(out, 'app.jar');
+});
+
+const PYTHON_APPS = fileURLToPath(new URL('./frameworks/', import.meta.url));
+
+/** The python of frameworks/NAME's pinned venv (made on first use). */
+async function venvPython(name: 'flask' | 'fastapi'): Promise<string> {
+  const venv = await runProcess('bash', [PYTHON_VENV, join(PYTHON_APPS, name), 'python']);
+  if (venv.exitCode !== 0) throw new Error(`no ${name} venv:\n${venv.stderr}`);
+  return venv.stdout.trim();
 }
 
-/** Runs the kit against a server that `command` starts and that prints "listening on PORT". */
-async function runOnProcess(command: string, args: readonly string[]): Promise<ConformanceReport> {
+/** Starts a server that `command` runs and that prints "listening on PORT". */
+async function startProcess(command: string, args: readonly string[]): Promise<RunningApp> {
   const app = await startLogged(command, args, {
     env: { API_KEY, PATH: process.env.PATH ?? '' },
     // The app stops when its stdin closes: it never outlives this process.
     stdin: 'pipe',
     ready: /listening on (\d+)/,
   });
+  return { baseUrl: `http://127.0.0.1:${app.match[1]}/v1`, stop: () => app.stop() };
+}
+
+const pythonApp = async (name: 'flask' | 'fastapi') =>
+  startProcess(await venvPython(name), [join(PYTHON_APPS, name, 'app.py')]);
+
+/**
+ * Each app, the checks the kit fails on it (its framework's doing, named below), and those the
+ * traffic judge fails on the kit's traffic to it through the proxy, each sorted. The judge sees
+ * less than the run: no rule of its own relates a bracketed limit, recased members or a 500.
+ */
+const APPS: Readonly<
+  Record<
+    string,
+    {
+      readonly start: () => Promise<RunningApp>;
+      readonly fails: readonly string[];
+      readonly inTraffic: readonly string[];
+    }
+  >
+> = {
+  'Express 5': { start: () => startExpress(express5), fails: [], inTraffic: [] },
+  'Express 4': {
+    start: () => startExpress(express4),
+    fails: ['listPets.bracketed-limit'],
+    inTraffic: [],
+  },
+  Fastify: {
+    start: startFastify,
+    fails: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.invalid-status',
+      'getPet.path-boundaries',
+    ],
+    inTraffic: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.invalid-status',
+      'getPet.path-boundaries',
+    ],
+  },
+  Go: {
+    start: async () => startProcess(await buildGoApp(), []),
+    fails: [
+      'createPet.missing-category-id-other-case',
+      'createPet.missing-name-other-case',
+      'createPet.recased-members',
+      'createPet.trailing-content',
+      'errors.created-pets-agree',
+    ],
+    inTraffic: [
+      'createPet.missing-category-id-other-case',
+      'createPet.missing-name-other-case',
+      'createPet.trailing-content',
+      'errors.created-pets-agree',
+    ],
+  },
+  Flask: {
+    start: () => pythonApp('flask'),
+    fails: ['createPet.deep-nesting', 'errors.no-server-errors', 'getPet.path-boundaries'],
+    inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
+  },
+  FastAPI: {
+    start: () => pythonApp('fastapi'),
+    fails: [
+      'createPet.invalid-category-id',
+      'createPet.not-utf8',
+      'errors.json-body',
+      'errors.no-server-errors',
+      'errors.pet-fields',
+      'getPet.path-boundaries',
+    ],
+    inTraffic: [
+      'createPet.invalid-category-id',
+      'errors.json-body',
+      'errors.no-server-errors',
+      'errors.pet-fields',
+      'getPet.path-boundaries',
+    ],
+  },
+  axum: {
+    start: async () => startProcess(await buildAxumApp(), []),
+    fails: ['createPet.media-type-spellings'],
+    inTraffic: ['createPet.media-type-spellings'],
+  },
+  'Spring Boot': {
+    start: async () => startProcess('java', ['-jar', await buildSpringApp()]),
+    fails: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.invalid-status',
+      'errors.created-pets-agree',
+      'getPet.path-boundaries',
+      'listPets.bracketed-limit',
+    ],
+    inTraffic: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.invalid-status',
+      'errors.created-pets-agree',
+      'getPet.path-boundaries',
+    ],
+  },
+};
+
+/** Starts the app named, runs the kit against it, stops it. */
+async function runOn(name: keyof typeof APPS): Promise<ConformanceReport> {
+  const app = await (APPS[name] as (typeof APPS)[string]).start();
   try {
-    const port = app.match[1] as string;
-    return await runConformance({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: API_KEY });
+    return await runConformance({ baseUrl: app.baseUrl, apiKey: API_KEY });
   } finally {
     await app.stop();
   }
 }
 
+const failed = (report: { results: readonly { id: string; outcome: string }[] }) =>
+  report.results.filter((r) => r.outcome === 'fail').map((r) => r.id);
+
+const message = (report: ConformanceReport, id: string) =>
+  report.results.find((r) => r.id === id)?.message;
+
 describe('the kit against an Express app written from the spec', () => {
   it('passes it on Express 5, whose query parser reads names as sent', async () => {
-    const report = await runOn(express5);
+    const report = await runOn('Express 5');
     expect(report.verdict, notPassed(report).join('\n')).toBe('pass');
   });
 
   it("fails it on Express 4 for limit[]=1 alone: its query parser (qs) reads ['1'], a limit of 1", async () => {
-    const report = await runOn(express4);
-    expect(failed(report)).toEqual(['listPets.bracketed-limit']);
+    const report = await runOn('Express 4');
+    expect(failed(report)).toEqual(APPS['Express 4']?.fails);
     expect(message(report, 'listPets.bracketed-limit')).toMatch(
       /limit%5B%5D=1 returned 1 pet although at least/,
     );
@@ -115,20 +256,8 @@ describe('the kit against an Express app written from the spec', () => {
 
 describe('the kit against a Fastify app written from the spec', () => {
   it("fails it where Fastify's validation (Ajv, coerceTypes: 'array') coerces, and nowhere else", async () => {
-    const app = fastifyPetApp(API_KEY);
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    let report: ConformanceReport;
-    try {
-      report = await runConformance({ baseUrl: `${address}/v1`, apiKey: API_KEY });
-    } finally {
-      await app.close();
-    }
-    expect(failed(report).sort()).toEqual([
-      'createPet.invalid-category-id',
-      'createPet.invalid-name',
-      'createPet.invalid-status',
-      'getPet.path-boundaries',
-    ]);
+    const report = await runOn('Fastify');
+    expect(failed(report).sort()).toEqual(APPS.Fastify?.fails);
     // null becomes "" and 0; ["available"] becomes "available"; "0x1" == +"0x1" is the integer 1.
     expect(message(report, 'createPet.invalid-name')).toMatch(/name null answered 201/);
     expect(message(report, 'createPet.invalid-category-id')).toMatch(
@@ -141,24 +270,10 @@ describe('the kit against a Fastify app written from the spec', () => {
   });
 });
 
-/** Runs the kit against frameworks/NAME/app.py, in its pinned venv (made on first use). */
-async function runOnPythonApp(name: 'flask' | 'fastapi'): Promise<ConformanceReport> {
-  const dir = join(PYTHON_APPS, name);
-  const venv = await runProcess('bash', [PYTHON_VENV, dir, 'python']);
-  if (venv.exitCode !== 0) throw new Error(`no ${name} venv:\n${venv.stderr}`);
-  return runOnProcess(venv.stdout.trim(), [join(dir, 'app.py')]);
-}
-
 describe('the kit against a Go app written from the spec (net/http, encoding/json)', () => {
   it("fails it where encoding/json's Decoder reads more than the spec's JSON, and nowhere else", async () => {
-    const report = await runOnProcess(await buildGoApp(), []);
-    expect(failed(report).sort()).toEqual([
-      'createPet.missing-category-id-other-case',
-      'createPet.missing-name-other-case',
-      'createPet.recased-members',
-      'createPet.trailing-content',
-      'errors.created-pets-agree',
-    ]);
+    const report = await runOn('Go');
+    expect(failed(report).sort()).toEqual(APPS.Go?.fails);
     // Members match fields in any letter case, the last one winning; Decode reads one value.
     expect(message(report, 'createPet.missing-name-other-case')).toMatch(
       /with Name but no name answered 201/,
@@ -172,12 +287,8 @@ describe('the kit against a Go app written from the spec (net/http, encoding/jso
 
 describe('the kit against a Flask app written from the spec', () => {
   it("fails it where Python's defaults break the spec, and nowhere else", async () => {
-    const report = await runOnPythonApp('flask');
-    expect(failed(report).sort()).toEqual([
-      'createPet.deep-nesting',
-      'errors.no-server-errors',
-      'getPet.path-boundaries',
-    ]);
+    const report = await runOn('Flask');
+    expect(failed(report).sort()).toEqual(APPS.Flask?.fails);
     // CPython's json.loads raises RecursionError, no ValueError: get_json lets it through.
     expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
     // Werkzeug's int converter: \d+ matches any script's digits, and int() reads them.
@@ -187,15 +298,8 @@ describe('the kit against a Flask app written from the spec', () => {
 
 describe('the kit against a FastAPI app written from the spec', () => {
   it("fails it where Pydantic's lax mode and Python's json break the spec, and nowhere else", async () => {
-    const report = await runOnPythonApp('fastapi');
-    expect(failed(report).sort()).toEqual([
-      'createPet.invalid-category-id',
-      'createPet.not-utf8',
-      'errors.json-body',
-      'errors.no-server-errors',
-      'errors.pet-fields',
-      'getPet.path-boundaries',
-    ]);
+    const report = await runOn('FastAPI');
+    expect(failed(report).sort()).toEqual(APPS.FastAPI?.fails);
     // Lax mode reads true as 1 and "0_1" as 1, as Python's int() does.
     expect(message(report, 'createPet.invalid-category-id')).toMatch(
       /categoryId a boolean \(true\) answered 201/,
@@ -210,8 +314,8 @@ describe('the kit against a FastAPI app written from the spec', () => {
 
 describe('the kit against an axum app written from the spec (serde, serde_json)', () => {
   it("fails it where axum's Json extractor reads Content-Type more narrowly than HTTP, and nowhere else", async () => {
-    const report = await runOnProcess(await buildAxumApp(), []);
-    expect(failed(report)).toEqual(['createPet.media-type-spellings']);
+    const report = await runOn('axum');
+    expect(failed(report)).toEqual(APPS.axum?.fails);
     // The mime crate takes no white space before ";", which RFC 9110 allows: axum answers 415.
     expect(message(report, 'createPet.media-type-spellings')).toMatch(
       /Content-Type: application\/json ; charset="utf-8" answered 415/,
@@ -221,15 +325,8 @@ describe('the kit against an axum app written from the spec (serde, serde_json)'
 
 describe('the kit against a Spring Boot app written from the spec (Spring MVC, Tomcat, Jackson)', () => {
   it("fails it where Jackson's coercions and Spring's readers of numbers and parameters break the spec, and nowhere else", async () => {
-    const report = await runOnProcess('java', ['-jar', await buildSpringApp()]);
-    expect(failed(report).sort()).toEqual([
-      'createPet.invalid-category-id',
-      'createPet.invalid-name',
-      'createPet.invalid-status',
-      'errors.created-pets-agree',
-      'getPet.path-boundaries',
-      'listPets.bracketed-limit',
-    ]);
+    const report = await runOn('Spring Boot');
+    expect(failed(report).sort()).toEqual(APPS['Spring Boot']?.fails);
     // Jackson reads 1.5 as the long 1 (ACCEPT_FLOAT_AS_INT), true as the string "true", and 0 as
     // the enum's first value; the pet then shows a categoryId other than the one sent.
     expect(message(report, 'createPet.invalid-category-id')).toMatch(
@@ -246,5 +343,31 @@ describe('the kit against a Spring Boot app written from the spec (Spring MVC, T
     expect(message(report, 'listPets.bracketed-limit')).toMatch(
       /limit%5B%5D=1 returned 1 pet although at least/,
     );
+  }, 600_000);
+});
+
+describe('the kit through the proxy, in front of each app', () => {
+  it.each(
+    Object.keys(APPS),
+  )('fails the same checks on %s, and the traffic judge fails what it can see of them', async (name) => {
+    const { start, fails, inTraffic } = APPS[name] as (typeof APPS)[string];
+    const app = await start();
+    try {
+      const judge = new TrafficJudge({ base: app.baseUrl, source: name });
+      const proxy = await startProxy({ target: app.baseUrl, onExchange: (e) => void judge.add(e) });
+      let report: ConformanceReport;
+      try {
+        report = await runConformance({ baseUrl: `${proxy.origin}/v1`, apiKey: API_KEY });
+      } finally {
+        await proxy.close();
+      }
+      expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(fails);
+      const traffic = await judge.report();
+      expect(failed(traffic).sort(), notPassed(traffic).join('\n')).toEqual(inTraffic);
+      // What the judge fails, the run fails too: no false alarm from either.
+      expect(inTraffic.filter((id) => !fails.includes(id))).toEqual([]);
+    } finally {
+      await app.stop();
+    }
   }, 600_000);
 });
