@@ -2,8 +2,8 @@
 // from the spec with Express's defaults, on Express 4 and on Express 5, and a Fastify app, a
 // Flask app and a FastAPI app (Python, each pinned in its frameworks/*/requirements.txt), a Go
 // app (the standard library alone, frameworks/go), an axum app (Rust, pinned in
-// frameworks/axum/Cargo.lock) and a Spring Boot app (Java, pinned in frameworks/spring/pom.xml)
-// written the same way. What the kit fails is each framework's doing, named below; no false
+// frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml) and
+// a Sinatra app (Ruby, Debian's packages) written the same way. What the kit fails is each framework's doing, named below; no false
 // alarm may come from any. Run again through the proxy, the kit fails the same checks, and the
 // traffic judge, holding the kit's traffic as anyone's, fails none that the run does not.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -100,11 +100,11 @@ const buildSpringApp = once(async () => {
   return join(out, 'app.jar');
 });
 
-const PYTHON_APPS = fileURLToPath(new URL('./frameworks/', import.meta.url));
+const FRAMEWORKS = fileURLToPath(new URL('./frameworks/', import.meta.url));
 
 /** The python of frameworks/NAME's pinned venv (made on first use). */
 async function venvPython(name: 'flask' | 'fastapi'): Promise<string> {
-  const venv = await runProcess('bash', [PYTHON_VENV, join(PYTHON_APPS, name), 'python']);
+  const venv = await runProcess('bash', [PYTHON_VENV, join(FRAMEWORKS, name), 'python']);
   if (venv.exitCode !== 0) throw new Error(`no ${name} venv:\n${venv.stderr}`);
   return venv.stdout.trim();
 }
@@ -121,7 +121,7 @@ async function startProcess(command: string, args: readonly string[]): Promise<R
 }
 
 const pythonApp = async (name: 'flask' | 'fastapi') =>
-  startProcess(await venvPython(name), [join(PYTHON_APPS, name, 'app.py')]);
+  startProcess(await venvPython(name), [join(FRAMEWORKS, name, 'app.py')]);
 
 /**
  * Each app, the checks the kit fails on it (its framework's doing, named below), and those the
@@ -202,6 +202,16 @@ const APPS: Readonly<
     start: async () => startProcess(await buildAxumApp(), []),
     fails: ['createPet.media-type-spellings'],
     inTraffic: ['createPet.media-type-spellings'],
+  },
+  Sinatra: {
+    start: () => startProcess('ruby', [join(FRAMEWORKS, 'sinatra', 'app.rb')]),
+    fails: [
+      'createPet.not-utf8',
+      'errors.no-server-errors',
+      'getPet.path-boundaries',
+      'listPets.bracketed-limit',
+    ],
+    inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
   },
   'Spring Boot': {
     start: async () => startProcess('java', ['-jar', await buildSpringApp()]),
@@ -343,6 +353,18 @@ describe('the kit against a Spring Boot app written from the spec (Spring MVC, T
     expect(message(report, 'listPets.bracketed-limit')).toMatch(
       /limit%5B%5D=1 returned 1 pet although at least/,
     );
+  }, 600_000);
+});
+
+describe('the kit against a Sinatra app written from the spec (Rack, Puma)', () => {
+  it("fails it where Ruby's to_i and JSON break the spec, and nowhere else", async () => {
+    const report = await runOn('Sinatra');
+    expect(failed(report).sort()).toEqual(APPS.Sinatra?.fails);
+    // Rack reads limit[]=1 as ["1"], which has no to_i: a 500; "1.5".to_i is 1.
+    expect(message(report, 'listPets.bracketed-limit')).toMatch(/limit%5B%5D=1 answered 500/);
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/1\.5 answered 200/);
+    // JSON.parse keeps bytes that are no UTF-8; JSON.generate refuses them on the way out.
+    expect(message(report, 'createPet.not-utf8')).toMatch(/\(C3 28\) in the name answered 500/);
   }, 600_000);
 });
 
