@@ -47,7 +47,8 @@ describe("getPet's spellings of an existing pet's id", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: BigInt(Number.MAX_SAFE_INTEGER) }), (n) => {
         const id = String(n);
-        const [fraction, letters, hex, underscored, arabic, fullwidth] = idSpellings(id);
+        const [fraction, letters, hex, underscored, arabic, fullwidth, before, after, parameter] =
+          idSpellings(id);
         for (const spelling of idSpellings(id)) expect(spelling).not.toMatch(/^-?\d+$/);
         expect(Number.parseInt(fraction as string, 10)).toBe(Number(n));
         expect(Number.parseInt(letters as string, 10)).toBe(Number(n));
@@ -64,10 +65,20 @@ describe("getPet's spellings of an existing pet's id", () => {
           const read = [...(spelled as string)].map((c) => (c.codePointAt(0) as number) - zero);
           expect(read.join('')).toBe(id);
         }
+        // Spring's number reader takes white space out; a servlet container, `;` parameters.
+        expect(decodeURIComponent(before as string).trim()).toBe(id);
+        expect(decodeURIComponent(after as string).trim()).toBe(id);
+        expect((parameter as string).split(';')[0]).toBe(id);
       }),
     );
-    expect(idSpellings('7')).toEqual(['7.5', '7abc', '0x7', '0_7', '٧', '７']);
-    expect(idSpellings('12')).toEqual(['12.5', '12abc', '0xc', '1_2', '١٢', '１２']);
+    expect(idSpellings('7')).toEqual([
+      ...['7.5', '7abc', '0x7', '0_7', '٧', '７'],
+      ...['%207', '7%20', '7;v=1'],
+    ]);
+    expect(idSpellings('12')).toEqual([
+      ...['12.5', '12abc', '0xc', '1_2', '١٢', '１２'],
+      ...['%2012', '12%20', '12;v=1'],
+    ]);
   });
 
   it('are none for an id that is no plain integer', () => {

@@ -191,6 +191,10 @@ export function idSpellings(id: string): string[] {
     underscored,
     inDigitsFrom(id, ARABIC_INDIC_ZERO),
     inDigitsFrom(id, FULLWIDTH_ZERO),
+    // White space is no digit; a `;` parameter is part of the segment (RFC 3986 §3.3).
+    `%20${id}`,
+    `${id}%20`,
+    `${id};v=1`,
   ];
 }
 
@@ -211,7 +215,7 @@ export const getPetSection: SpecSection = {
       statement: 'getPet answers 200 with the pet, 404 with an Error when it cannot be found',
       oracle: 'an id no pet has: 404 (or 400 where the server does not take it as an id), an Error',
       inputs:
-        'an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1; an existing id N as N.5, Nabc, N in hexadecimal, N split by an underscore, N in Arabic-Indic and fullwidth digits',
+        'an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1; an existing id N as N.5, Nabc, N in hexadecimal, N split by an underscore, N in Arabic-Indic and fullwidth digits, N after and before a space (%20), N;v=1 (a path parameter)',
       checks: ['getPet.not-found', 'getPet.path-boundaries', 'getPet.malformed-id-rejected'],
     },
     {
@@ -361,7 +365,7 @@ export const getPetSection: SpecSection = {
 
     check({
       id: 'getPet.path-boundaries',
-      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, and a pet's id N as N.5, Nabc, N in hexadecimal, N split by an underscore and N in Arabic-Indic and in fullwidth digits) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no integer`,
+      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, and a pet's id N as N.5, Nabc, N in hexadecimal, N split by an underscore, N in Arabic-Indic and in fullwidth digits, N after or before a space, and N;v=1) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no integer`,
       section: '§4.3, §7',
       async run(ctx) {
         const seen: string[] = [];

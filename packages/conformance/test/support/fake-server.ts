@@ -155,6 +155,8 @@ export const FAULTS = [
   'list-reads-bracketed-limit',
   'create-500-on-infinite-category-id',
   'get-reads-unicode-digits',
+  'get-trims-id',
+  'get-drops-path-parameters',
   'create-500-walking-deep-bodies',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
@@ -936,6 +938,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         String((c.codePointAt(0) as number) & 0xf),
       );
       return getPet(String(BigInt(read)), res, extra);
+    }
+    if (has('get-trims-id') && raw.trim() !== raw) {
+      // Spring's number reader (NumberUtils.parseNumber) takes all white space out first.
+      return getPet(raw.trim(), res, extra);
+    }
+    if (has('get-drops-path-parameters') && raw.includes(';')) {
+      // A servlet container (Tomcat, Jetty) takes `;` parameters off a path segment.
+      return getPet(raw.slice(0, raw.indexOf(';')), res, extra);
     }
     if (has('get-reads-id-as-python-int') && /^\s*[+-]?\d+(_\d+)*\s*$/.test(raw)) {
       // Python's int: white space around, a sign, underscores between digits.
