@@ -1,6 +1,7 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written
 // from the spec with Express's defaults, on Express 4 and on Express 5, and a Fastify app, a
-// Flask app and a FastAPI app (Python, each pinned in its frameworks/*/requirements.txt), a Go
+// Flask app, a FastAPI app and a Django REST framework app (Python, each pinned in its
+// frameworks/*/requirements.txt), a Go
 // app (the standard library alone, frameworks/go), an axum app (Rust, pinned in
 // frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml) and
 // a Sinatra app (Ruby, Debian's packages) written the same way. What the kit fails is each framework's doing, named below; no false
@@ -102,8 +103,10 @@ const buildSpringApp = once(async () => {
 
 const FRAMEWORKS = fileURLToPath(new URL('./frameworks/', import.meta.url));
 
+type PythonApp = 'flask' | 'fastapi' | 'django';
+
 /** The python of frameworks/NAME's pinned venv (made on first use). */
-async function venvPython(name: 'flask' | 'fastapi'): Promise<string> {
+async function venvPython(name: PythonApp): Promise<string> {
   const venv = await runProcess('bash', [PYTHON_VENV, join(FRAMEWORKS, name), 'python']);
   if (venv.exitCode !== 0) throw new Error(`no ${name} venv:\n${venv.stderr}`);
   return venv.stdout.trim();
@@ -120,7 +123,7 @@ async function startProcess(command: string, args: readonly string[]): Promise<R
   return { baseUrl: `http://127.0.0.1:${app.match[1]}/v1`, stop: () => app.stop() };
 }
 
-const pythonApp = async (name: 'flask' | 'fastapi') =>
+const pythonApp = async (name: PythonApp) =>
   startProcess(await venvPython(name), [join(FRAMEWORKS, name, 'app.py')]);
 
 /**
@@ -196,6 +199,27 @@ const APPS: Readonly<
       'errors.no-server-errors',
       'errors.pet-fields',
       'getPet.path-boundaries',
+    ],
+  },
+  'Django REST framework': {
+    start: () => pythonApp('django'),
+    fails: [
+      'createPet.deep-nesting',
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.request-shapes',
+      'createPet.string-boundaries',
+      'errors.created-pets-agree',
+      'errors.no-server-errors',
+      'errors.pet-fields',
+      'listPets.request-shapes',
+    ],
+    inTraffic: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'errors.created-pets-agree',
+      'errors.no-server-errors',
+      'errors.pet-fields',
     ],
   },
   axum: {
@@ -319,6 +343,24 @@ describe('the kit against a FastAPI app written from the spec', () => {
     expect(message(report, 'errors.pet-fields')).toMatch(/answered 201: not a valid Pet: status/);
     // json.loads decodes bytes with 'surrogatepass': the lone surrogate fails only on the way out.
     expect(message(report, 'createPet.not-utf8')).toMatch(/surrogate .* answered 500/);
+  }, 600_000);
+});
+
+describe('the kit against a Django REST framework app written from the spec', () => {
+  it("fails it where DRF's serializers, renderers and JSON parser break the spec, and nowhere else", async () => {
+    const report = await runOn('Django REST framework');
+    expect(failed(report).sort()).toEqual(APPS['Django REST framework']?.fails);
+    // CharField takes 7 as "7" and trims white space; IntegerField takes "7" as 7.
+    expect(message(report, 'createPet.invalid-name')).toMatch(/name a number \(7\) answered 201/);
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId an integer in a string \("\d+"\) answered 201/,
+    );
+    expect(message(report, 'createPet.string-boundaries')).toMatch(/padded with spaces: name is/);
+    // The browsable API answers a browser's Accept with HTML; json.loads' RecursionError is a 500.
+    expect(message(report, 'listPets.request-shapes')).toMatch(
+      /Accept: text\/html.* answered 200: Content-Type is "text\/html"/,
+    );
+    expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
   }, 600_000);
 });
 
