@@ -567,6 +567,11 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
       'trailing-content',
       'the body holds one JSON value, then "\\}"',
     ],
+    [
+      '[{"name":"Rex","categoryId":1},[]]]',
+      'trailing-content',
+      'the body holds one JSON value, then "\\]"',
+    ],
     ['[{"name":"Rex","categoryId":1}]', 'body-not-object', 'the body is an array'],
     ['null', 'body-not-object', 'the body is null'],
     ['"Rex"', 'body-not-object', 'the body is a string'],
@@ -732,6 +737,17 @@ describe('judge --har holds createPet to every spelling of application/json', ()
     expect(outcome(report)?.message).toMatch(
       `POST /pets answered 415: Content-Type: ${contentType} is application/json, yet it answered 415`,
     );
+  });
+
+  it('judges a createPet sent as application/json only on a 415 or a success', async () => {
+    const answered = (status: number) => ({ ...refused('application/json'), status });
+    const { report: refusedOnly } = await judge(har('json-400', [answered(400)]));
+    expect(refusedOnly.traffic.exercised).not.toContain('createPet.media-type-spellings');
+    const list = { ...refused('application/json'), method: 'GET', url: `${BASE}/pets` };
+    const { report: listed } = await judge(har('json-list-415', [list]));
+    expect(outcome(listed)?.outcome).not.toBe('fail');
+    const { report: created } = await judge(har('json-200', [{ ...answered(200), body: rex }]));
+    expect(created.traffic.exercised).toContain('createPet.media-type-spellings');
   });
 
   it('leaves alone a 415 to another type, another charset or a coding, and holds on a success', async () => {

@@ -68,9 +68,9 @@ function entryOf(entry: HarEntry, n: number): RecordedExchange {
     method: method.toUpperCase(),
     url,
     requestHeaders: headerLines(request?.headers),
-    ...(body === undefined || text === undefined
+    ...(text === undefined
       ? {}
-      : { requestBody: text, requestBodyWhole: request?.bodySize === body.length }),
+      : { requestBody: text, requestBodyWhole: request?.bodySize === body?.length }),
     status,
     responseHeaders: headerLines(response?.headers),
     responseBody: bytesOf(

@@ -52,14 +52,12 @@ function kindOf(value: unknown): string {
 
 /**
  * Where the object or array that `text` opens with ends (past its closing bracket), read as
- * brackets outside strings; undefined when it opens with neither or never closes.
+ * brackets outside strings; undefined when no bracket closes the first one.
  */
 function firstValueEnd(text: string): number | undefined {
-  const start = text.search(/[^ \t\n\r]/);
-  if (text[start] !== '{' && text[start] !== '[') return undefined;
   let depth = 0;
   let inString = false;
-  for (let i = start; i < text.length; i++) {
+  for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (inString) {
       if (c === '\\') i++;

@@ -461,7 +461,7 @@ const mediaTypeRule: TrafficRule = asKitCheck('createPet.media-type-spellings', 
     if (routeOf(ex.res).op !== 'createPet') return NOT_JUDGED;
     const headers = headersOf(ex.recorded.requestHeaders);
     const type = headers.get('content-type') ?? '';
-    if (headers.has('content-encoding') || !JSON_SPELLING.test(type.trim())) return NOT_JUDGED;
+    if (headers.has('content-encoding') || !JSON_SPELLING.test(type)) return NOT_JUDGED;
     const { status } = ex.res;
     if (status === 415) return `Content-Type: ${type} is application/json, yet it answered 415`;
     return status >= 200 && status <= 299 ? undefined : NOT_JUDGED;
