@@ -1,12 +1,13 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written
 // from the spec with Express's defaults, on Express 4 and on Express 5, and a Fastify app, a
 // Flask app, a FastAPI app and a Django REST framework app (Python, each pinned in its
-// frameworks/*/requirements.txt), a Go
-// app (the standard library alone, frameworks/go), an axum app (Rust, pinned in
-// frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml) and
-// a Sinatra app (Ruby, Debian's packages) written the same way. What the kit fails is each framework's doing, named below; no false
-// alarm may come from any. Run again through the proxy, the kit fails the same checks, and the
-// traffic judge, holding the kit's traffic as anyone's, fails none that the run does not.
+// frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin
+// app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned in frameworks/axum/Cargo.lock),
+// a Spring Boot app (Java, pinned in frameworks/spring/pom.xml) and a Sinatra app (Ruby, Debian's
+// packages) written the same way. What the kit fails is each framework's doing, named below; no
+// false alarm may come from any. Run again through the proxy, the kit fails the same checks, and
+// the traffic judge, holding the kit's traffic as anyone's, fails what it can see of them and
+// nothing else.
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -61,18 +62,25 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   };
 }
 
-const GO_APP = fileURLToPath(new URL('./frameworks/go/', import.meta.url));
-
-/** Builds the Go app with the `go` on PATH (its build cache makes it quick after the first). */
-const buildGoApp = once(async () => {
-  const binary = join(built, 'petapp');
-  const go = await runProcess('go', ['build', '-trimpath', '-buildvcs=false', '-o', binary, '.'], {
-    cwd: GO_APP,
-    env: { ...process.env, GOTOOLCHAIN: 'local' },
+/** Builds the Go app in frameworks/NAME with the `go` on PATH (its build cache keeps it quick). */
+function goApp(name: 'go' | 'gin'): () => Promise<string> {
+  return once(async () => {
+    const dir = fileURLToPath(new URL(`./frameworks/${name}/`, import.meta.url));
+    const binary = join(built, `${name}-petapp`);
+    const go = await runProcess(
+      'go',
+      ['build', '-trimpath', '-buildvcs=false', '-o', binary, '.'],
+      {
+        cwd: dir,
+        env: { ...process.env, GOTOOLCHAIN: 'local' },
+      },
+    );
+    if (go.exitCode !== 0) throw new Error(`go build of ${dir} failed:\n${go.stderr}`);
+    return binary;
   });
-  if (go.exitCode !== 0) throw new Error(`go build of ${GO_APP} failed:\n${go.stderr}`);
-  return binary;
-});
+}
+const buildGoApp = goApp('go');
+const buildGinApp = goApp('gin');
 
 const AXUM_APP = fileURLToPath(new URL('./frameworks/axum/', import.meta.url));
 // Kept between runs, as Go's build cache is: the pinned crates are compiled once.
@@ -126,6 +134,23 @@ async function startProcess(command: string, args: readonly string[]): Promise<R
 const pythonApp = async (name: PythonApp) =>
   startProcess(await venvPython(name), [join(FRAMEWORKS, name, 'app.py')]);
 
+/** What Go's encoding/json Decoder makes the kit fail, and the judge, under any Go framework. */
+const ENCODING_JSON = {
+  fails: [
+    'createPet.missing-category-id-other-case',
+    'createPet.missing-name-other-case',
+    'createPet.recased-members',
+    'createPet.trailing-content',
+    'errors.created-pets-agree',
+  ],
+  inTraffic: [
+    'createPet.missing-category-id-other-case',
+    'createPet.missing-name-other-case',
+    'createPet.trailing-content',
+    'errors.created-pets-agree',
+  ],
+};
+
 /**
  * Each app, the checks the kit fails on it (its framework's doing, named below), and those the
  * traffic judge fails on the kit's traffic to it through the proxy, each sorted. The judge sees
@@ -164,19 +189,13 @@ const APPS: Readonly<
   },
   Go: {
     start: async () => startProcess(await buildGoApp(), []),
-    fails: [
-      'createPet.missing-category-id-other-case',
-      'createPet.missing-name-other-case',
-      'createPet.recased-members',
-      'createPet.trailing-content',
-      'errors.created-pets-agree',
-    ],
-    inTraffic: [
-      'createPet.missing-category-id-other-case',
-      'createPet.missing-name-other-case',
-      'createPet.trailing-content',
-      'errors.created-pets-agree',
-    ],
+    fails: ENCODING_JSON.fails,
+    inTraffic: ENCODING_JSON.inTraffic,
+  },
+  Gin: {
+    start: async () => startProcess(await buildGinApp(), []),
+    fails: [...ENCODING_JSON.fails, 'getPet.path-boundaries'],
+    inTraffic: [...ENCODING_JSON.inTraffic, 'getPet.path-boundaries'],
   },
   Flask: {
     start: () => pythonApp('flask'),
@@ -316,6 +335,15 @@ describe('the kit against a Go app written from the spec (net/http, encoding/jso
     expect(message(report, 'createPet.trailing-content')).toMatch(
       /a second NewPet after the first answered 201/,
     );
+  }, 600_000);
+});
+
+describe('the kit against a Gin app written from the spec', () => {
+  it("fails it where encoding/json does, and where Gin's binding trims a petId", async () => {
+    const report = await runOn('Gin');
+    expect(failed(report).sort()).toEqual(APPS.Gin?.fails);
+    // Gin's form and URI binding takes white space off before strconv.ParseInt reads it.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/%20\d+ answered 200/);
   }, 600_000);
 });
 
