@@ -67,3 +67,8 @@ require (
 	modernc.org/strutil v1.2.0 // indirect
 	modernc.org/token v1.1.0 // indirect
 )
+
+require github.com/animal-store/test-db/wrapper v0.0.0
+
+// The wrappers' shared flags and checks, in this repository.
+replace github.com/animal-store/test-db/wrapper => ../wrapper

@@ -11,8 +11,11 @@ import { Unavailable } from './types.js';
 
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 const STALE_LOCK_MS = 15 * 60_000;
-/** What each of our Go modules holds; their content names the build. */
-const MODULE_FILES = ['go.mod', 'go.sum', 'main.go'];
+/**
+ * What each of our Go modules holds, and the module they share (`replace`d in their go.mod by
+ * `../wrapper`): their content names the build.
+ */
+const MODULE_FILES = ['go.mod', 'go.sum', 'main.go', '../wrapper/go.mod', '../wrapper/wrapper.go'];
 
 const run = promisify(execFile);
 

@@ -24,3 +24,8 @@ require (
 	google.golang.org/protobuf v1.36.1 // indirect
 	gopkg.in/tomb.v1 v1.0.0-20141024135613-dd632973f1e7 // indirect
 )
+
+require github.com/animal-store/test-db/wrapper v0.0.0
+
+// The wrappers' shared flags and checks, in this repository.
+replace github.com/animal-store/test-db/wrapper => ../wrapper

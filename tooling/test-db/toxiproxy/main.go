@@ -8,19 +8,17 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/Shopify/toxiproxy/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
+
+	"github.com/animal-store/test-db/wrapper"
 )
 
 func main() {
@@ -31,16 +29,8 @@ func main() {
 }
 
 func run(args []string) error {
-	fs := flag.NewFlagSet("toxiproxy", flag.ContinueOnError)
-	listenAddr := fs.String("listen-addr", "", "TCP address of the HTTP API; must be 127.0.0.1:<port>")
-	stopOnStdinClose := fs.Bool("stop-on-stdin-close", false, "stop when standard input closes (the parent died)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkListenAddr(*listenAddr); err != nil {
+	options, err := wrapper.Parse("toxiproxy", "TCP address of the HTTP API", args, nil)
+	if err != nil {
 		return err
 	}
 
@@ -48,7 +38,7 @@ func run(args []string) error {
 	server := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(prometheus.NewRegistry()), logger)
 
 	// Bound here, so that a taken port fails the start with the listener's own error.
-	listener, err := net.Listen("tcp", *listenAddr)
+	listener, err := net.Listen("tcp", options.ListenAddr)
 	if err != nil {
 		return err
 	}
@@ -56,15 +46,10 @@ func run(args []string) error {
 
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
-	if *stopOnStdinClose {
-		go func() {
-			_, _ = io.Copy(io.Discard, os.Stdin)
-			stop <- syscall.SIGTERM
-		}()
-	}
+	options.StopWhenStdinCloses(func() { stop <- syscall.SIGTERM })
 	failed := make(chan error, 1)
-	go func() { failed <- server.Listen(*listenAddr) }()
-	fmt.Fprintf(os.Stderr, "toxiproxy: %s on %s\n", toxiproxy.Version, *listenAddr)
+	go func() { failed <- server.Listen(options.ListenAddr) }()
+	fmt.Fprintf(os.Stderr, "toxiproxy: %s on %s\n", toxiproxy.Version, options.ListenAddr)
 	select {
 	case err := <-failed:
 		if err == nil {
@@ -74,20 +59,4 @@ func run(args []string) error {
 	case <-stop:
 		return server.Shutdown()
 	}
-}
-
-// checkListenAddr accepts 127.0.0.1:<port> with a port from 1 to 65535, and nothing else.
-func checkListenAddr(addr string) error {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("--listen-addr must be 127.0.0.1:<port>, got %q", addr)
-	}
-	if host != "127.0.0.1" {
-		return errors.New("--listen-addr must bind 127.0.0.1 only, got host " + strconv.Quote(host))
-	}
-	n, err := strconv.Atoi(port)
-	if err != nil || n < 1 || n > 65535 {
-		return fmt.Errorf("--listen-addr port must be 1-65535, got %q", port)
-	}
-	return nil
 }

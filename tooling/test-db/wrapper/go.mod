@@ -1,0 +1,3 @@
+module github.com/animal-store/test-db/wrapper
+
+go 1.24
