@@ -414,13 +414,18 @@ export async function untilReadiness(
 }
 
 /**
- * A fault's wait: `/readyz` tells the database is down (in time), and at least `count` answers
- * came while the fault lasts.
+ * A fault's wait: `/readyz` tells the database is down (in time), at least `count` answers came
+ * while the fault lasts, and one of them is a 503. The store counts the error behind a 503
+ * before the answer leaves, so a scrape after this sees the fault; answers alone may all be
+ * successes sent as the fault began, with the store's calls still waiting out their deadline.
  */
 export const untilDown =
   (api: ApiProcess, count: number) => async (load: Load, started: number) => {
     await untilReadiness(api, 'down', started);
-    await until(() => load.of('fault').length >= count);
+    await until(
+      () => load.of('fault').length >= count && load.of('fault').some((a) => a.status === 503),
+      `${count} answers during the fault, one of them a 503`,
+    );
   };
 
 /** `/readyz` now: its status and the database's state it reports. */
