@@ -99,6 +99,11 @@ function messagesOf(
   return messages;
 }
 
+/** The requests in the bytes a client sent over one connection, read as the tap reads them. */
+export function requestsIn(data: Buffer): WireMessage[] {
+  return messagesOf(data, false);
+}
+
 /** Starts a relay to `target` (`http://host:port`) that keeps what passes. */
 export async function startTcpTap(target: string): Promise<TcpTap> {
   const { hostname, port } = new URL(target);
