@@ -50,6 +50,9 @@ async function startFastify(): Promise<RunningApp> {
   return { baseUrl: `${address}/v1`, stop: () => app.close() };
 }
 
+/** Where each app's folder is: frameworks/NAME. */
+const FRAMEWORKS = fileURLToPath(new URL('./frameworks/', import.meta.url));
+
 const built = await mkdtemp(join(tmpdir(), 'conformance-framework-apps-'));
 afterAll(() => rm(built, { recursive: true, force: true }));
 
@@ -65,7 +68,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 /** Builds the Go app in frameworks/NAME with the `go` on PATH (its build cache keeps it quick). */
 function goApp(name: 'go' | 'gin'): () => Promise<string> {
   return once(async () => {
-    const dir = fileURLToPath(new URL(`./frameworks/${name}/`, import.meta.url));
+    const dir = join(FRAMEWORKS, name);
     const binary = join(built, `${name}-petapp`);
     const go = await runProcess(
       'go',
@@ -82,7 +85,7 @@ function goApp(name: 'go' | 'gin'): () => Promise<string> {
 const buildGoApp = goApp('go');
 const buildGinApp = goApp('gin');
 
-const AXUM_APP = fileURLToPath(new URL('./frameworks/axum/', import.meta.url));
+const AXUM_APP = join(FRAMEWORKS, 'axum');
 // Kept between runs, as Go's build cache is: the pinned crates are compiled once.
 const CARGO_TARGET = join(
   process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
@@ -103,13 +106,11 @@ const buildAxumApp = once(async () => {
 /** Builds the Spring app with the `mvn` on PATH (frameworks/spring/build.sh); gives its jar. */
 const buildSpringApp = once(async () => {
   const out = join(built, 'spring');
-  const script = fileURLToPath(new URL('./frameworks/spring/build.sh', import.meta.url));
+  const script = join(FRAMEWORKS, 'spring', 'build.sh');
   const maven = await runProcess('bash', [script, out]);
   if (maven.exitCode !== 0) throw new Error(`the Spring app's build failed:\n${maven.stderr}`);
   return join(out, 'app.jar');
 });
-
-const FRAMEWORKS = fileURLToPath(new URL('./frameworks/', import.meta.url));
 
 type PythonApp = 'flask' | 'fastapi' | 'django';
 
