@@ -61,6 +61,8 @@ export interface Exchange {
   readonly standing: Standing;
   /** The answer as the oracles read it (`path` is below the base URL for the spec's exchanges). */
   readonly res: HttpResponse;
+  /** The request's headers, as recorded. */
+  readonly requestHeaders: Headers;
   /** The request's `Authorization` value, or undefined when it sent none. */
   readonly authorization: string | undefined;
   /** False when the recorder kept no body of the answer: rules on bodies leave it alone. */
@@ -152,6 +154,7 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
     recorded,
     standing,
     res,
+    requestHeaders,
     authorization,
     bodyRecorded: recorded.responseBody !== undefined,
   };

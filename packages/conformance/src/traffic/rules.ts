@@ -18,7 +18,7 @@ import {
 import { CHECKS } from '../sections/index.js';
 import { CheckFailed, CheckSkipped } from '../sections/support.js';
 import type { Check, Group, Level } from '../types.js';
-import { type Exchange, headersOf } from './exchange.js';
+import type { Exchange } from './exchange.js';
 import { BODY_PROBLEM_CHECKS, type BodyProblem, newPetBodyProblem } from './new-pet-body.js';
 
 /** What a rule says of one exchange: nothing (`NOT_JUDGED`), that it holds (undefined), or why not. */
@@ -402,7 +402,7 @@ const crossRules: TrafficRule[] = [
 function findBodyProblem(ex: Exchange): BodyProblem | undefined {
   const { requestBody: body, requestBodyWhole } = ex.recorded;
   if (routeOf(ex.res).op !== 'createPet' || body === undefined || body === '') return undefined;
-  const headers = headersOf(ex.recorded.requestHeaders);
+  const headers = ex.requestHeaders;
   if (mediaTypeOf(headers) !== 'application/json') return undefined;
   const length = headers.get('content-length');
   const whole =
@@ -459,7 +459,7 @@ const mediaTypeRule: TrafficRule = asKitCheck('createPet.media-type-spellings', 
   readsBody: false,
   judge(ex) {
     if (routeOf(ex.res).op !== 'createPet') return NOT_JUDGED;
-    const headers = headersOf(ex.recorded.requestHeaders);
+    const headers = ex.requestHeaders;
     const type = headers.get('content-type') ?? '';
     if (headers.has('content-encoding') || !JSON_SPELLING.test(type)) return NOT_JUDGED;
     const { status } = ex.res;
