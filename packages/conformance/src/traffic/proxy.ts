@@ -113,7 +113,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         receivedAt: Date.now(),
       });
     };
-    let answered = false;
     /** Sends the request to the target: streamed as it comes, or (`again`) whole, in one write. */
     const sendUpstream = (again: boolean) => {
       const upstream = send(
@@ -128,7 +127,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           setHost: false,
         },
         (received) => {
-          answered = true;
           res.writeHead(received.statusCode ?? 502, received.statusMessage, received.rawHeaders);
           // HTTP/1.1 framing is the one thing per hop: Node writes the bytes with the same
           // framing header (Content-Length or chunked) the target sent.
@@ -145,8 +143,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         },
       );
       upstream.on('error', (error) => {
-        // Once the answer has begun, its own end or failure finishes the exchange.
-        if (answered) return;
+        // Once the answer has begun (its head passed on), its own end or failure finishes the
+        // exchange.
+        if (res.headersSent) return;
         if (!again && (error as NodeJS.ErrnoException).syscall === 'write') {
           // The target answered on the head alone and closed the connection (RFC 9112 §9.6 lets
           // it); node:http drops that answer when a later write of the body fails first. The
