@@ -72,7 +72,7 @@ export function strictJsonProblem(bytes: Uint8Array): string | undefined {
 
 const INT64_LIMIT = 2 ** 63;
 const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+export const INT64_MAX = 2n ** 63n - 1n;
 
 /**
  * Why an id is outside int64, read digit for digit from its JSON text, or undefined: the service

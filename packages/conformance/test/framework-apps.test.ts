@@ -1,14 +1,15 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written
-// from the spec with Express's defaults, on Express 4 and on Express 5, and a Fastify app, a
-// Flask app, a FastAPI app and a Django REST framework app (Python, each pinned in its
-// frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin
-// app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned in frameworks/axum/Cargo.lock),
-// a Spring Boot app (Java, pinned in frameworks/spring/pom.xml) and a Sinatra app (Ruby, Debian's
-// packages) written the same way. What the kit fails is each framework's doing, named below; no
-// false alarm may come from any. Run again through the proxy, the kit fails the same checks, and
-// the traffic judge, holding the kit's traffic as anyone's, fails what it can see of them and
-// nothing else.
+// from the spec with Express's defaults, on Express 4 and on Express 5, a Fastify app, a Hono
+// app (on @hono/node-server, with Zod), a Flask app, a FastAPI app and a Django REST framework
+// app (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard library
+// alone, frameworks/go), a Gin app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned
+// in frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml)
+// and a Sinatra app (Ruby, Debian's packages) written the same way. What the kit fails is each
+// framework's doing, named below; no false alarm may come from any. Run again through the proxy,
+// the kit fails the same checks, and the traffic judge, holding the kit's traffic as anyone's,
+// fails what it can see of them and nothing else.
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type ConformanceReport, runConformance, startProxy, TrafficJudge } from '../src/index.js';
 import { expressPetApp } from './support/express-pet-app.js';
 import { fastifyPetApp } from './support/fastify-pet-app.js';
+import { honoPetApp, serveHono } from './support/hono-pet-app.js';
 import { notPassed } from './support/run-kit.js';
 
 const API_KEY = 'framework-app-key-0123456789';
@@ -30,10 +32,8 @@ interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** Starts the Express app on `express`. */
-async function startExpress(express: typeof express4 | typeof express5): Promise<RunningApp> {
-  const server = expressPetApp(express, API_KEY).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
+/** A node:http server listening on 127.0.0.1 as a running app. */
+function running(server: Server): RunningApp {
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
@@ -44,11 +44,20 @@ async function startExpress(express: typeof express4 | typeof express5): Promise
   };
 }
 
+/** Starts the Express app on `express`. */
+async function startExpress(express: typeof express4 | typeof express5): Promise<RunningApp> {
+  const server = expressPetApp(express, API_KEY).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  return running(server);
+}
+
 async function startFastify(): Promise<RunningApp> {
   const app = fastifyPetApp(API_KEY);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return { baseUrl: `${address}/v1`, stop: () => app.close() };
 }
+
+const startHono = async () => running(await serveHono(honoPetApp(API_KEY)));
 
 /** Where each app's folder is: frameworks/NAME. */
 const FRAMEWORKS = fileURLToPath(new URL('./frameworks/', import.meta.url));
@@ -152,6 +161,9 @@ const ENCODING_JSON = {
   ],
 };
 
+/** The Authorization shapes carrying no valid key that Hono's bearerAuth answers with 400. */
+const MALFORMED_CREDENTIALS = ['empty-token', 'scheme-prefixed', 'word-after-key', 'wrong-scheme'];
+
 /**
  * Each app, the checks the kit fails on it (its framework's doing, named below), and those the
  * traffic judge fails on the kit's traffic to it through the proxy, each sorted. The judge sees
@@ -187,6 +199,24 @@ const APPS: Readonly<
       'createPet.invalid-status',
       'getPet.path-boundaries',
     ],
+  },
+  Hono: {
+    start: startHono,
+    fails: [
+      ...['createPet', 'getPet', 'listPets'].flatMap((op) =>
+        MALFORMED_CREDENTIALS.map((shape) => `auth.${op}.${shape}`),
+      ),
+      'auth.every-read-shape',
+      'auth.every-write-shape',
+      'getPet.path-boundaries',
+    ].sort(),
+    // The judge knows no key: it sees the 400s to the reads, which have nothing else wrong.
+    inTraffic: [
+      ...['getPet', 'listPets'].flatMap((op) =>
+        MALFORMED_CREDENTIALS.map((shape) => `auth.${op}.${shape}`),
+      ),
+      'getPet.path-boundaries',
+    ].sort(),
   },
   Go: {
     start: async () => startProcess(await buildGoApp(), []),
@@ -320,6 +350,20 @@ describe('the kit against a Fastify app written from the spec', () => {
     expect(message(report, 'createPet.invalid-status')).toMatch(
       /an array \(\["\w+"\]\) answered 201/,
     );
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
+  });
+});
+
+describe('the kit against a Hono app written from the spec (bearerAuth, Zod)', () => {
+  it("fails it where Hono's bearerAuth answers 400 and z.coerce reads petIds, and nowhere else", async () => {
+    const report = await runOn('Hono');
+    expect(failed(report).sort()).toEqual(APPS.Hono?.fails);
+    // bearerAuth answers 400 to an Authorization that is no "Bearer <token>"; §5 says 401.
+    expect(message(report, 'auth.listPets.wrong-scheme')).toMatch(
+      /with "Basic <valid key>" answered 400, expected 401/,
+    );
+    expect(message(report, 'auth.every-read-shape')).toMatch(/answered 400, expected 401/);
+    // z.coerce.number() is Number(): "0x1" is 1.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
   });
 });

@@ -799,6 +799,84 @@ describe('judge --har on a recording that kept no key (a sanitized HAR)', () => 
   });
 });
 
+describe('judge --har holds reads that carry no bearer key to 401', () => {
+  const refusal = (status: number) => ({ code: 'refused', message: 'no', status });
+  const read = (path: string, auth: string | null, status: number, extra: Partial<Entry> = {}) => ({
+    url: `${BASE}${path}`,
+    auth,
+    status,
+    body: refusal(status),
+    ...(path.startsWith('/pets/') ? { headers: { ...GET_PET_DEPRECATION_HEADERS } } : {}),
+    ...extra,
+  });
+  const SHAPES = [
+    ['missing-header', null],
+    ['empty-header', ''],
+    ['empty-token', 'Bearer'],
+    ['wrong-scheme', 'Basic aGFyLWtleQ=='],
+    ['scheme-prefixed', 'XBearer har-key-0123456789'],
+    ['word-after-key', 'bearer har-key-0123456789 x'],
+  ] as const;
+  const READS = [
+    ['listPets', '/pets?limit=5&status=sold'],
+    ['getPet', '/pets/12'],
+  ] as const;
+
+  it.each(
+    SHAPES,
+  )('fails a 400 to a sound read with %s, and lets a 401 stand', async (shape, auth) => {
+    for (const [op, path] of READS) {
+      const refused = await judge(har(`keyless-${shape}`, [created, read(path, auth, 400)]));
+      expect(failed(refused.report)).toEqual([`auth.${op}.${shape}`]);
+      expect(refused.report.results.find((r) => r.id === `auth.${op}.${shape}`)?.message).toMatch(
+        /answered 400, with nothing else wrong in it: a missing or invalid key is 401/,
+      );
+      const right = await judge(har(`keyless-${shape}-401`, [created, read(path, auth, 401)]));
+      expect(failed(right.report)).toEqual([]);
+      expect(right.report.traffic.exercised).toContain(`auth.${op}.${shape}`);
+    }
+  });
+
+  it('leaves alone a 400 to a read something else may be wrong with, and to a createPet', async () => {
+    const { report } = await judge(
+      har('keyless-other-faults', [
+        created,
+        read('/pets?limit=0', null, 400),
+        read('/pets?limit=101', 'Bearer', 400),
+        read('/pets?limit=05', 'Bearer', 400),
+        read('/pets?limit=1&limit=2', 'Basic aGFyLWtleQ==', 400),
+        read('/pets?status=lost', '', 400),
+        read('/pets?limit=1&page=2', 'XBearer k', 400),
+        read('/pets?limit=1&', 'XBearer k', 400),
+        read('/pets/0x1', 'Bearer a b', 400),
+        read('/pets/007', 'Bearer a b', 400),
+        read('/pets/9223372036854775808', 'Bearer a b', 400),
+        read('/pets/12?x=1', 'Bearer a b', 400),
+        read('/pets/12', null, 400, { requestHeaders: { 'Content-Length': '2' } }),
+        read('/pets/12', null, 400, { requestHeaders: { 'Transfer-Encoding': 'chunked' } }),
+        { ...created, auth: 'Basic aGFyLWtleQ==', status: 400, body: refusal(400) },
+      ]),
+    );
+    expect(failed(report)).toEqual([]);
+  });
+
+  it('leaves alone a bearer token alone, and a success to what a sanitizer may have written', async () => {
+    const { report } = await judge(
+      har('keyless-placeholders', [
+        created,
+        read('/pets?limit=1', 'Bearer unknown-key', 400),
+        read('/pets?limit=1', '[REDACTED]', 200, { body: [rex] }),
+        read('/pets/1', 'Bearer <redacted token>', 200, { body: rex }),
+        read('/pets/1', '', 200, { body: rex }),
+      ]),
+    );
+    expect(failed(report)).toEqual([]);
+    expect(report.traffic.exercised).not.toEqual(
+      expect.arrayContaining(['auth.listPets.wrong-scheme']),
+    );
+  });
+});
+
 describe('judge --har holds getPet to the petId it was asked for', () => {
   const get = (petId: string, status: number, body: unknown): Entry => ({
     url: `${BASE}/pets/${petId}`,

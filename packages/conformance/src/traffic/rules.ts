@@ -19,6 +19,7 @@ import { CHECKS } from '../sections/index.js';
 import { CheckFailed, CheckSkipped } from '../sections/support.js';
 import type { Check, Group, Level } from '../types.js';
 import type { Exchange } from './exchange.js';
+import { isSoundRead, KEYLESS_SHAPES, keylessShape } from './keyless.js';
 import { BODY_PROBLEM_CHECKS, type BodyProblem, newPetBodyProblem } from './new-pet-body.js';
 
 /** What a rule says of one exchange: nothing (`NOT_JUDGED`), that it holds (undefined), or why not. */
@@ -372,19 +373,32 @@ const crossRules: TrafficRule[] = [
         },
       }),
   ),
-  ...(['listPets', 'createPet', 'getPet'] as const).map((op) =>
-    asKitCheck(`auth.${op}.missing-header`, {
-      needs: `a ${op} request without Authorization`,
-      readsBody: false,
-      readsKeys: true,
-      judge(ex) {
-        if (routeOf(ex.res).op !== op || ex.authorization !== undefined) return NOT_JUDGED;
-        const { status } = ex.res;
-        return status >= 200 && status <= 299
-          ? `a request without Authorization answered ${status}, a success: a missing key is 401 (§5)`
-          : undefined;
-      },
-    }),
+  ...(['listPets', 'createPet', 'getPet'] as const).flatMap((op) =>
+    KEYLESS_SHAPES.map(({ id, how }) =>
+      asKitCheck(`auth.${op}.${id}`, {
+        needs:
+          op === 'createPet'
+            ? `a createPet request ${how}, answered 401${id === 'missing-header' ? ' or a success' : ''}`
+            : `a ${op} request ${how}, answered 401${id === 'missing-header' ? ', a success' : ''} or, with nothing else wrong in it, 400`,
+        readsBody: false,
+        ...(id === 'missing-header' ? { readsKeys: true } : {}),
+        judge(ex) {
+          if (routeOf(ex.res).op !== op || keylessShape(ex.authorization) !== id) {
+            return NOT_JUDGED;
+          }
+          const { status } = ex.res;
+          if (status === 401) return undefined;
+          // A placeholder a sanitizer put in a key's place may look like any other shape.
+          if (id === 'missing-header' && status >= 200 && status <= 299) {
+            return `a request without Authorization answered ${status}, a success: a missing key is 401 (§5)`;
+          }
+          if (status === 400 && isSoundRead(ex)) {
+            return `a request ${how} answered 400, with nothing else wrong in it: a missing or invalid key is 401 (§5)`;
+          }
+          return NOT_JUDGED;
+        },
+      }),
+    ),
   ),
   answerCheck(
     'getPet.deprecation-only-on-get-pet',

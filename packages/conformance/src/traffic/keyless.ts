@@ -1,0 +1,69 @@
+// Requests that carry no bearer key whatever the server's keys are, told from their
+// `Authorization` alone, and reads with no fault but that: the auth rules judge their answers.
+import { INT64_MAX, routeOf } from '../oracles.js';
+import type { Exchange } from './exchange.js';
+
+/** A way of sending no bearer key that the value of `Authorization` shows: a kit check's id. */
+export interface KeylessShape {
+  readonly id:
+    | 'missing-header'
+    | 'empty-header'
+    | 'empty-token'
+    | 'wrong-scheme'
+    | 'scheme-prefixed'
+    | 'word-after-key';
+  /** How a request of this shape is described. */
+  readonly how: string;
+}
+
+export const KEYLESS_SHAPES: readonly KeylessShape[] = [
+  { id: 'missing-header', how: 'without Authorization' },
+  { id: 'empty-header', how: 'with an empty Authorization header' },
+  { id: 'empty-token', how: 'with "Bearer" and no token' },
+  { id: 'wrong-scheme', how: 'with a scheme other than Bearer' },
+  { id: 'scheme-prefixed', how: 'with a scheme that holds "Bearer" but is another' },
+  { id: 'word-after-key', how: 'with a word after the bearer token' },
+];
+
+/**
+ * The shape of `authorization` (undefined: no such header) when it carries no bearer key
+ * (spec §5: `Bearer <API_KEY>`, the scheme in any case, RFC 9110 §11.1); undefined for
+ * `Bearer` and one token, which only the server's keys tell valid from not.
+ */
+export function keylessShape(authorization: string | undefined): KeylessShape['id'] | undefined {
+  if (authorization === undefined) return 'missing-header';
+  const value = authorization.trim();
+  if (value === '') return 'empty-header';
+  const [scheme = '', ...words] = value.split(/[ \t]+/);
+  if (scheme.toLowerCase() !== 'bearer') {
+    return /bearer/i.test(scheme) ? 'scheme-prefixed' : 'wrong-scheme';
+  }
+  if (words.length === 0) return 'empty-token';
+  return words.length > 1 ? 'word-after-key' : undefined;
+}
+
+const LIST_PARAMETER = /^(?:limit=(?:[1-9]\d?|100)|status=(?:available|pending|sold))$/;
+
+/**
+ * True for a listPets or getPet request with nothing the spec lets a server refuse but its key:
+ * no body, and either a list query of `limit` (1..100, plainly written) and `status` (a
+ * PetStatus), each at most once and nothing else, or a plain positive int64 petId and no query.
+ * With a valid key such a request gets 200 (or 404 for a pet that does not exist), and with none
+ * 401 (§4.1, §4.3, §5): a 400 to it is never right, whatever key it carried.
+ */
+export function isSoundRead(ex: Exchange): boolean {
+  const { requestHeaders: headers, recorded } = ex;
+  const length = headers.get('content-length');
+  if (headers.has('transfer-encoding') || (length !== null && length.trim() !== '0')) return false;
+  if ((recorded.requestBody ?? '') !== '') return false;
+  const route = routeOf(ex.res);
+  const search = new URL(ex.res.url).search.slice(1);
+  if (route.op === 'getPet') {
+    return search === '' && /^[1-9]\d{0,18}$/.test(route.petId) && BigInt(route.petId) <= INT64_MAX;
+  }
+  if (route.op !== 'listPets') return false;
+  if (search === '') return true;
+  const parameters = search.split('&');
+  const names = parameters.map((parameter) => parameter.split('=')[0]);
+  return parameters.every((p) => LIST_PARAMETER.test(p)) && new Set(names).size === names.length;
+}
