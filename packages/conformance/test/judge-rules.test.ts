@@ -819,13 +819,20 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
   ] as const;
   const READS = [
     ['listPets', '/pets?limit=5&status=sold'],
+    ['listPets', '/pets'],
     ['getPet', '/pets/12'],
+    ['getPet', '/pets/9223372036854775807'],
   ] as const;
 
   it.each(
     SHAPES,
   )('fails a 400 to a sound read with %s, and lets a 401 stand', async (shape, auth) => {
     for (const [op, path] of READS) {
+      const bodiless = { requestHeaders: { 'Content-Length': '0' } };
+      const empty = await judge(
+        har(`keyless-${shape}-0`, [created, read(path, auth, 400, bodiless)]),
+      );
+      expect(failed(empty.report)).toEqual([`auth.${op}.${shape}`]);
       const refused = await judge(har(`keyless-${shape}`, [created, read(path, auth, 400)]));
       expect(failed(refused.report)).toEqual([`auth.${op}.${shape}`]);
       expect(refused.report.results.find((r) => r.id === `auth.${op}.${shape}`)?.message).toMatch(
@@ -854,7 +861,17 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
         read('/pets/12?x=1', 'Bearer a b', 400),
         read('/pets/12', null, 400, { requestHeaders: { 'Content-Length': '2' } }),
         read('/pets/12', null, 400, { requestHeaders: { 'Transfer-Encoding': 'chunked' } }),
+        read('/pets/12', null, 400, { sentText: '{}' }),
+        read('/pets/12a', null, 400),
+        read('/pets?limit=1', null, 403),
         { ...created, auth: 'Basic aGFyLWtleQ==', status: 400, body: refusal(400) },
+        {
+          ...created,
+          sent: undefined,
+          auth: 'Basic aGFyLWtleQ==',
+          status: 400,
+          body: refusal(400),
+        },
       ]),
     );
     expect(failed(report)).toEqual([]);
@@ -865,6 +882,7 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
       har('keyless-placeholders', [
         created,
         read('/pets?limit=1', 'Bearer unknown-key', 400),
+        read('/pets?limit=1', 'Bearer  two-spaces-before-it', 400),
         read('/pets?limit=1', '[REDACTED]', 200, { body: [rex] }),
         read('/pets/1', 'Bearer <redacted token>', 200, { body: rex }),
         read('/pets/1', '', 200, { body: rex }),

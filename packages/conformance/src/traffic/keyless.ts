@@ -32,9 +32,10 @@ export const KEYLESS_SHAPES: readonly KeylessShape[] = [
  */
 export function keylessShape(authorization: string | undefined): KeylessShape['id'] | undefined {
   if (authorization === undefined) return 'missing-header';
-  const value = authorization.trim();
-  if (value === '') return 'empty-header';
-  const [scheme = '', ...words] = value.split(/[ \t]+/);
+  if (authorization === '') return 'empty-header';
+  // A recorded header value has no white space around it (RFC 9110 §5.5).
+  const words = authorization.split(/[ \t]+/);
+  const scheme = words.shift() as string;
   if (scheme.toLowerCase() !== 'bearer') {
     return /bearer/i.test(scheme) ? 'scheme-prefixed' : 'wrong-scheme';
   }
@@ -54,7 +55,7 @@ const LIST_PARAMETER = /^(?:limit=(?:[1-9]\d?|100)|status=(?:available|pending|s
 export function isSoundRead(ex: Exchange): boolean {
   const { requestHeaders: headers, recorded } = ex;
   const length = headers.get('content-length');
-  if (headers.has('transfer-encoding') || (length !== null && length.trim() !== '0')) return false;
+  if (headers.has('transfer-encoding') || (length !== null && length !== '0')) return false;
   if ((recorded.requestBody ?? '') !== '') return false;
   const route = routeOf(ex.res);
   const search = new URL(ex.res.url).search.slice(1);
