@@ -1,6 +1,6 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written
 // from the spec with Express's defaults, on Express 4 and on Express 5, a Fastify app, a Hono
-// app (on @hono/node-server, with Zod), a Flask app, a FastAPI app and a Django REST framework
+// app (on @hono/node-server, with Zod), a NestJS app (compiled by tsc), a Flask app, a FastAPI app and a Django REST framework
 // app (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard library
 // alone, frameworks/go), a Gin app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned
 // in frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml)
@@ -8,8 +8,9 @@
 // framework's doing, named below; no false alarm may come from any. Run again through the proxy,
 // the kit fails the same checks, and the traffic judge, holding the kit's traffic as anyone's,
 // fails what it can see of them and nothing else.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +122,26 @@ const buildSpringApp = once(async () => {
   return join(out, 'app.jar');
 });
 
+/**
+ * Compiles the NestJS app with the workspace's tsc (esbuild, which vitest uses, emits no decorator
+ * metadata, and Nest reads its DTOs' types from it); gives its main.js.
+ */
+const buildNestApp = once(async () => {
+  const out = join(built, 'nest');
+  await mkdir(out);
+  // The compiled app is an ES module that finds its packages as it would in this package.
+  await symlink(
+    fileURLToPath(new URL('../node_modules', import.meta.url)),
+    join(out, 'node_modules'),
+  );
+  await writeFile(join(out, 'package.json'), '{"type":"module"}');
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const project = join(FRAMEWORKS, 'nest', 'tsconfig.json');
+  const run = await runProcess(process.execPath, [tsc, '-p', project, '--outDir', out]);
+  if (run.exitCode !== 0) throw new Error(`tsc of the NestJS app failed:\n${run.stdout}`);
+  return join(out, 'main.js');
+});
+
 type PythonApp = 'flask' | 'fastapi' | 'django';
 
 /** The python of frameworks/NAME's pinned venv (made on first use). */
@@ -217,6 +238,22 @@ const APPS: Readonly<
       ),
       'getPet.path-boundaries',
     ].sort(),
+  },
+  NestJS: {
+    start: async () => startProcess(process.execPath, [await buildNestApp()]),
+    fails: [
+      'createPet.deep-nesting',
+      'errors.error-schema',
+      'errors.no-server-errors',
+      'errors.pet-fields',
+      'getPet.path-boundaries',
+    ],
+    inTraffic: [
+      'errors.error-schema',
+      'errors.no-server-errors',
+      'errors.pet-fields',
+      'getPet.path-boundaries',
+    ],
   },
   Go: {
     start: async () => startProcess(await buildGoApp(), []),
@@ -366,6 +403,20 @@ describe('the kit against a Hono app written from the spec (bearerAuth, Zod)', (
     // z.coerce.number() is Number(): "0x1" is 1.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
   });
+});
+
+describe('the kit against a NestJS app written from the spec (ValidationPipe, class-validator)', () => {
+  it("fails it where Nest's pipes and class-validator break the spec, and nowhere else", async () => {
+    const report = await runOn('NestJS');
+    expect(failed(report).sort()).toEqual(APPS.NestJS?.fails);
+    // ValidationPipe({ transform: true }) turns a number-typed path parameter into +value before
+    // ParseIntPipe sees it: "0x1" is 1.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
+    // @IsOptional() lets null through, and the answer carries it.
+    expect(message(report, 'errors.pet-fields')).toMatch(/answered 201: not a valid Pet: status/);
+    // class-transformer copies the body into the DTO recursively: a deep member overflows the stack.
+    expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 10001 deep .* answered 500/);
+  }, 600_000);
 });
 
 describe('the kit against a Go app written from the spec (net/http, encoding/json)', () => {
