@@ -1,13 +1,14 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written
 // from the spec with Express's defaults, on Express 4 and on Express 5, a Fastify app, a Hono
-// app (on @hono/node-server, with Zod), a NestJS app (compiled by tsc), a Flask app, a FastAPI app and a Django REST framework
-// app (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard library
-// alone, frameworks/go), a Gin app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned
-// in frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml)
-// and a Sinatra app (Ruby, Debian's packages) written the same way. What the kit fails is each
-// framework's doing, named below; no false alarm may come from any. Run again through the proxy,
-// the kit fails the same checks, and the traffic judge, holding the kit's traffic as anyone's,
-// fails what it can see of them and nothing else.
+// app (on @hono/node-server, with Zod), a hapi app (with Joi), a NestJS app (compiled by tsc), a
+// Flask app, a FastAPI app and a Django REST framework app (Python, each pinned in its
+// frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin
+// app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned in frameworks/axum/Cargo.lock),
+// a Spring Boot app (Java, pinned in frameworks/spring/pom.xml) and a Sinatra app (Ruby, Debian's
+// packages) written the same way. What the kit fails is each framework's doing, named below; no
+// false alarm may come from any. Run again through the proxy, the kit fails the same checks, and
+// the traffic judge, holding the kit's traffic as anyone's, fails what it can see of them and
+// nothing else.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -22,6 +23,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type ConformanceReport, runConformance, startProxy, TrafficJudge } from '../src/index.js';
 import { expressPetApp } from './support/express-pet-app.js';
 import { fastifyPetApp } from './support/fastify-pet-app.js';
+import { hapiPetApp } from './support/hapi-pet-app.js';
 import { honoPetApp, serveHono } from './support/hono-pet-app.js';
 import { notPassed } from './support/run-kit.js';
 
@@ -59,6 +61,11 @@ async function startFastify(): Promise<RunningApp> {
 }
 
 const startHono = async () => running(await serveHono(honoPetApp(API_KEY)));
+
+async function startHapi(): Promise<RunningApp> {
+  const server = await hapiPetApp(API_KEY);
+  return { baseUrl: `${server.info.uri}/v1`, stop: () => server.stop() };
+}
 
 /** Where each app's folder is: frameworks/NAME. */
 const FRAMEWORKS = fileURLToPath(new URL('./frameworks/', import.meta.url));
@@ -239,6 +246,11 @@ const APPS: Readonly<
       'getPet.path-boundaries',
     ].sort(),
   },
+  hapi: {
+    start: startHapi,
+    fails: ['createPet.invalid-category-id', 'getPet.path-boundaries'],
+    inTraffic: ['createPet.invalid-category-id', 'getPet.path-boundaries'],
+  },
   NestJS: {
     start: async () => startProcess(process.execPath, [await buildNestApp()]),
     fails: [
@@ -402,6 +414,18 @@ describe('the kit against a Hono app written from the spec (bearerAuth, Zod)', (
     expect(message(report, 'auth.every-read-shape')).toMatch(/answered 400, expected 401/);
     // z.coerce.number() is Number(): "0x1" is 1.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
+  });
+});
+
+describe('the kit against a hapi app written from the spec (Joi)', () => {
+  it("fails it where Joi's conversions break the spec, and nowhere else", async () => {
+    const report = await runOn('hapi');
+    expect(failed(report).sort()).toEqual(APPS.hapi?.fails);
+    // Joi converts by default: "7" is the number 7, and " 7" too.
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId an integer in a string \("\d+"\) answered 201/,
+    );
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/%20\d+ answered 200/);
   });
 });
 

@@ -2,15 +2,7 @@
 // Schema on each route (Fastify's Ajv, which coerces types), its body parsers and serialiser,
 // and an error handler that answers every error with an Error.
 import Fastify, { type FastifyInstance } from 'fastify';
-
-const STATUSES = ['available', 'pending', 'sold'];
-
-interface Pet {
-  id: number;
-  name: string;
-  categoryId: number;
-  status?: string;
-}
+import { type Pet, STATUSES } from './pet-app-model.js';
 
 /** A Fastify app serving the spec's three operations under /v1, to holders of `apiKey`. */
 export function fastifyPetApp(apiKey: string): FastifyInstance {
