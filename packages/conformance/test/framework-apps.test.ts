@@ -1,14 +1,14 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written
 // from the spec with Express's defaults, on Express 4 and on Express 5, a Fastify app, a Hono
 // app (on @hono/node-server, with Zod), a hapi app (with Joi), a NestJS app (compiled by tsc), a
-// Flask app, a FastAPI app and a Django REST framework app (Python, each pinned in its
-// frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin
-// app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned in frameworks/axum/Cargo.lock),
-// a Spring Boot app (Java, pinned in frameworks/spring/pom.xml) and a Sinatra app (Ruby, Debian's
-// packages) written the same way. What the kit fails is each framework's doing, named below; no
-// false alarm may come from any. Run again through the proxy, the kit fails the same checks, and
-// the traffic judge, holding the kit's traffic as anyone's, fails what it can see of them and
-// nothing else.
+// Flask app, an aiohttp app, a FastAPI app and a Django REST framework app (Python, each pinned
+// in its frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a
+// Gin app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned in
+// frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml) and
+// a Sinatra app (Ruby, Debian's packages) written the same way. What the kit fails is each
+// framework's doing, named below; no false alarm may come from any. Run again through the proxy,
+// the kit fails the same checks, and the traffic judge, holding the kit's traffic as anyone's,
+// fails what it can see of them and nothing else.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -149,7 +149,7 @@ const buildNestApp = once(async () => {
   return join(out, 'main.js');
 });
 
-type PythonApp = 'flask' | 'fastapi' | 'django';
+type PythonApp = 'flask' | 'fastapi' | 'django' | 'aiohttp';
 
 /** The python of frameworks/NAME's pinned venv (made on first use). */
 async function venvPython(name: PythonApp): Promise<string> {
@@ -279,6 +279,11 @@ const APPS: Readonly<
   },
   Flask: {
     start: () => pythonApp('flask'),
+    fails: ['createPet.deep-nesting', 'errors.no-server-errors', 'getPet.path-boundaries'],
+    inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
+  },
+  aiohttp: {
+    start: () => pythonApp('aiohttp'),
     fails: ['createPet.deep-nesting', 'errors.no-server-errors', 'getPet.path-boundaries'],
     inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
   },
@@ -474,6 +479,17 @@ describe('the kit against a Flask app written from the spec', () => {
     // CPython's json.loads raises RecursionError, no ValueError: get_json lets it through.
     expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
     // Werkzeug's int converter: \d+ matches any script's digits, and int() reads them.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against an aiohttp app written from the spec', () => {
+  it("fails it where Python's json and re break the spec, and nowhere else", async () => {
+    const report = await runOn('aiohttp');
+    expect(failed(report).sort()).toEqual(APPS.aiohttp?.fails);
+    // request.json() is json.loads: RecursionError past about 1,000 levels, no ValueError.
+    expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
+    // The route's \d+ is Python's, which matches any script's digits, and int() reads them.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
   }, 600_000);
 });

@@ -14,7 +14,10 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.serving import make_server
 
-STATUSES = ("available", "pending", "sold")
+# The NewPet rules the Python apps share (frameworks/new_pet_rules.py).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from new_pet_rules import STATUSES, new_pet_problem  # noqa: E402
+
 API_KEY = os.environ["API_KEY"]
 
 app = Flask(__name__)
@@ -34,26 +37,6 @@ def http_error(error):
 def authenticate():
     if request.headers.get("Authorization") != f"Bearer {API_KEY}":
         return fail(401, "unauthorized", "send Authorization: Bearer <key>")
-    return None
-
-
-def is_int64(value):
-    return (
-        isinstance(value, int)
-        and not isinstance(value, bool)
-        and -(2**63) <= value < 2**63
-    )
-
-
-def new_pet_problem(body):
-    if not isinstance(body, dict):
-        return "the body is a NewPet object"
-    if not isinstance(body.get("name"), str):
-        return "name is a string"
-    if not is_int64(body.get("categoryId")):
-        return "categoryId is an int64 integer"
-    if "status" in body and body["status"] not in STATUSES:
-        return "status is one of " + ", ".join(STATUSES)
     return None
 
 
