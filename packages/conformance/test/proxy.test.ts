@@ -326,6 +326,40 @@ describe('the proxy between the official client and the API', () => {
     expect((await judge.report()).traffic?.notAnswered).toBe(1);
   });
 
+  it('sends a request again on a new connection when the target closed the kept-alive one', async () => {
+    // hyper closes a connection after an answer it gave on the head alone, without
+    // Connection: close; the agent may already have sent the next request on it.
+    const pets = '[]';
+    let connections = 0;
+    const target = createTcpServer((socket) => {
+      connections += 1;
+      let answered = false;
+      socket.on('data', () => {
+        if (answered) return void socket.end();
+        answered = true;
+        socket.write(
+          `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${pets.length}\r\n\r\n${pets}`,
+        );
+      });
+      socket.on('error', () => {});
+    });
+    const { judge, proxy } = await proxyInFront(target);
+    const list = () =>
+      new Promise<number>((resolve, reject) => {
+        request(`${proxy.origin}/v1/pets`, (res) => {
+          res.resume().on('end', () => resolve(res.statusCode ?? 0));
+        })
+          .on('error', reject)
+          .end();
+      });
+    expect([await list(), await list()]).toEqual([200, 200]);
+    // The second request on the first connection, and again on a new one.
+    expect(connections).toBe(2);
+    await proxy.close();
+    const { traffic } = await judge.report();
+    expect([traffic?.judged, traffic?.notAnswered]).toEqual([2, 0]);
+  });
+
   it('sends nothing again when the client goes away before its body has all come', async () => {
     let connections = 0;
     let goAway = () => {};

@@ -69,6 +69,15 @@ function linesOf(raw: readonly string[]): HeaderLine[] {
   return lines;
 }
 
+/**
+ * True when the connection to the target failed before any answer: a write of the request
+ * failed, or the target closed (`socket hang up`) or reset the connection.
+ */
+function connectionLost(error: Error): boolean {
+  const { syscall, code } = error as NodeJS.ErrnoException;
+  return syscall === 'write' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
 /** Starts the proxy; resolves once it listens. */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(options.target);
@@ -146,11 +155,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         // Once the answer has begun (its head passed on), its own end or failure finishes the
         // exchange.
         if (res.headersSent) return;
-        if (!again && (error as NodeJS.ErrnoException).syscall === 'write') {
+        if (!again && connectionLost(error)) {
           // The target answered on the head alone and closed the connection (RFC 9112 §9.6 lets
-          // it); node:http drops that answer when a later write of the body fails first. The
-          // request goes again, once, whole and in one write once the client's body has come,
-          // so that its answer can be read, as the kit's own client does.
+          // it); node:http drops that answer when a later write of the body fails first. Or it
+          // closed a kept-alive connection without saying so (hyper does, after such an
+          // answer), and the agent sent this request on it. The request goes again, once,
+          // whole and in one write once the client's body has come, so that its answer can be
+          // read, as the kit's own client does.
           finished(req.resume(), (cut) => {
             if (cut) return record(0, [], false);
             current = sendUpstream(true);
