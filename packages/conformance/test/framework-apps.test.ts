@@ -4,11 +4,11 @@
 // Flask app, an aiohttp app, a FastAPI app and a Django REST framework app (Python, each pinned
 // in its frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a
 // Gin app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned in
-// frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml) and
-// a Sinatra app (Ruby, Debian's packages) written the same way. What the kit fails is each
-// framework's doing, named below; no false alarm may come from any. Run again through the proxy,
-// the kit fails the same checks, and the traffic judge, holding the kit's traffic as anyone's,
-// fails what it can see of them and nothing else.
+// frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml), a
+// Sinatra app (Ruby) and a Lumen app (PHP), both on Debian's packages, written the same way.
+// What the kit fails is each framework's doing, named below; no false alarm may come from any.
+// Run again through the proxy, the kit fails the same checks, and the traffic judge, holding the
+// kit's traffic as anyone's, fails what it can see of them and nothing else.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -159,9 +159,13 @@ async function venvPython(name: PythonApp): Promise<string> {
 }
 
 /** Starts a server that `command` runs and that prints "listening on PORT". */
-async function startProcess(command: string, args: readonly string[]): Promise<RunningApp> {
+async function startProcess(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<RunningApp> {
   const app = await startLogged(command, args, {
-    env: { API_KEY, PATH: process.env.PATH ?? '' },
+    env: { API_KEY, PATH: process.env.PATH ?? '', ...env },
     // The app stops when its stdin closes: it never outlives this process.
     stdin: 'pipe',
     ready: /listening on (\d+)/,
@@ -171,6 +175,14 @@ async function startProcess(command: string, args: readonly string[]): Promise<R
 
 const pythonApp = async (name: PythonApp) =>
   startProcess(await venvPython(name), [join(FRAMEWORKS, name, 'app.py')]);
+
+let lumenStarts = 0;
+
+/** Starts the Lumen app on PHP's built-in server, with a file of its own to keep pets in. */
+const startLumen = () =>
+  startProcess('sh', [join(FRAMEWORKS, 'lumen', 'serve.sh')], {
+    PETS_FILE: join(built, `lumen-pets-${++lumenStarts}.json`),
+  });
 
 /** What Go's encoding/json Decoder makes the kit fail, and the judge, under any Go framework. */
 const ENCODING_JSON = {
@@ -191,6 +203,22 @@ const ENCODING_JSON = {
 
 /** The Authorization shapes carrying no valid key that Hono's bearerAuth answers with 400. */
 const MALFORMED_CREDENTIALS = ['empty-token', 'scheme-prefixed', 'word-after-key', 'wrong-scheme'];
+
+/** The checks whose 400 Laravel's validation answers with 422 (Unprocessable Content). */
+const LARAVEL_422 = [
+  'createPet.body-not-object',
+  'createPet.deep-nesting',
+  'createPet.empty-body',
+  'createPet.invalid-category-id',
+  'createPet.invalid-name',
+  'createPet.invalid-status',
+  'createPet.malformed-json',
+  'createPet.missing-category-id',
+  'createPet.missing-category-id-other-case',
+  'createPet.missing-name',
+  'createPet.missing-name-other-case',
+  'createPet.trailing-content',
+];
 
 /**
  * Each app, the checks the kit fails on it (its framework's doing, named below), and those the
@@ -340,6 +368,30 @@ const APPS: Readonly<
       'listPets.bracketed-limit',
     ],
     inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
+  },
+  Lumen: {
+    start: startLumen,
+    fails: [
+      ...['createPet', 'getPet', 'listPets'].map((op) => `auth.${op}.scheme-prefixed`),
+      ...LARAVEL_422,
+      'createPet.media-type-spellings',
+      'createPet.method-override',
+      'createPet.missing-category-id-in-query',
+      'createPet.missing-name-in-query',
+      'createPet.other-media-types',
+      'createPet.string-boundaries',
+      'errors.pet-fields',
+      'errors.success-status',
+      'listPets.status-default-limit',
+    ].sort(),
+    // A 422 may have another cause than the body, to the judge; a success to a body without
+    // name (given in the query instead) may not.
+    inTraffic: [
+      'createPet.missing-category-id',
+      'createPet.missing-name',
+      'errors.pet-fields',
+      'errors.success-status',
+    ],
   },
   'Spring Boot': {
     start: async () => startProcess('java', ['-jar', await buildSpringApp()]),
@@ -571,6 +623,29 @@ describe('the kit against a Sinatra app written from the spec (Rack, Puma)', () 
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/1\.5 answered 200/);
     // JSON.parse keeps bytes that are no UTF-8; JSON.generate refuses them on the way out.
     expect(message(report, 'createPet.not-utf8')).toMatch(/\(C3 28\) in the name answered 500/);
+  }, 600_000);
+});
+
+describe('the kit against a Lumen app written from the spec (PHP, Laravel validation)', () => {
+  it("fails it where Laravel's requests, validation and bearerToken break the spec, and nowhere else", async () => {
+    const report = await runOn('Lumen');
+    expect(failed(report).sort()).toEqual(APPS.Lumen?.fails);
+    // A failed validation is 422, never the spec's 400.
+    expect(message(report, 'createPet.missing-name')).toMatch(/answered 422, expected 400/);
+    // bearerToken() takes whatever follows the last "Bearer ": "XBearer <key>" carries the key.
+    expect(message(report, 'auth.listPets.scheme-prefixed')).toMatch(
+      /with "XBearer <valid key>" answered 200/,
+    );
+    // $request->input() reads the query string too, and "required" takes "" as missing.
+    expect(message(report, 'createPet.missing-name-in-query')).toMatch(/answered 201/);
+    expect(message(report, 'createPet.string-boundaries')).toMatch(/an empty name answered 422/);
+    // isJson() looks for "/json" as written; Symfony takes X-HTTP-Method-Override on a POST.
+    expect(message(report, 'createPet.media-type-spellings')).toMatch(
+      /Content-Type: Application\/JSON answered 422/,
+    );
+    expect(message(report, 'createPet.method-override')).toMatch(
+      /X-HTTP-Method-Override: GET answered 200/,
+    );
   }, 600_000);
 });
 
