@@ -5,7 +5,8 @@
 // in its frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a
 // Gin app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned in
 // frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml), a
-// Sinatra app (Ruby) and a Lumen app (PHP), both on Debian's packages, written the same way.
+// Sinatra app and a Rails app (Ruby) and a Lumen app (PHP), on Debian's packages, written the
+// same way.
 // What the kit fails is each framework's doing, named below; no false alarm may come from any.
 // Run again through the proxy, the kit fails the same checks, and the traffic judge, holding the
 // kit's traffic as anyone's, fails what it can see of them and nothing else.
@@ -369,6 +370,32 @@ const APPS: Readonly<
     ],
     inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
   },
+  Rails: {
+    start: () => startProcess('ruby', [join(FRAMEWORKS, 'rails', 'app.rb')]),
+    fails: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.invalid-status',
+      'createPet.missing-category-id-in-query',
+      'createPet.missing-name-in-query',
+      'createPet.other-media-types',
+      'errors.no-server-errors',
+      'errors.pet-fields',
+      'getPet.path-boundaries',
+      'listPets.bracketed-limit',
+      'listPets.status-default-limit',
+    ],
+    inTraffic: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.invalid-status',
+      'createPet.missing-category-id-in-query',
+      'createPet.missing-name-in-query',
+      'errors.no-server-errors',
+      'errors.pet-fields',
+      'getPet.path-boundaries',
+    ],
+  },
   Lumen: {
     start: startLumen,
     fails: [
@@ -387,8 +414,8 @@ const APPS: Readonly<
     // A 422 may have another cause than the body, to the judge; a success to a body without
     // name (given in the query instead) may not.
     inTraffic: [
-      'createPet.missing-category-id',
-      'createPet.missing-name',
+      'createPet.missing-category-id-in-query',
+      'createPet.missing-name-in-query',
       'errors.pet-fields',
       'errors.success-status',
     ],
@@ -623,6 +650,28 @@ describe('the kit against a Sinatra app written from the spec (Rack, Puma)', () 
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/1\.5 answered 200/);
     // JSON.parse keeps bytes that are no UTF-8; JSON.generate refuses them on the way out.
     expect(message(report, 'createPet.not-utf8')).toMatch(/\(C3 28\) in the name answered 500/);
+  }, 600_000);
+});
+
+describe('the kit against a Rails app written from the spec (API mode, ActiveModel)', () => {
+  it("fails it where Rails' params and ActiveModel's validations break the spec, and nowhere else", async () => {
+    const report = await runOn('Rails');
+    expect(failed(report).sort()).toEqual(APPS.Rails?.fails);
+    // params holds the query string beside the body; presence and numericality take any type.
+    expect(message(report, 'createPet.missing-name-in-query')).toMatch(/answered 201/);
+    expect(message(report, 'createPet.invalid-name')).toMatch(
+      /name a boolean \(true\) answered 201/,
+    );
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId an integer in a string \("\d+"\) answered 201/,
+    );
+    // permit() drops a member that is no scalar without a word: the pet has no status.
+    expect(message(report, 'createPet.invalid-status')).toMatch(
+      /status an array \(\[\]\) answered 201/,
+    );
+    // Rack reads limit[]=1 as ["1"], which has no to_i; "1.5".to_i is 1.
+    expect(message(report, 'listPets.bracketed-limit')).toMatch(/limit%5B%5D=1 answered 500/);
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/1\.5 answered 200/);
   }, 600_000);
 });
 

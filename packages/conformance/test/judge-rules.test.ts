@@ -614,6 +614,27 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     }
   });
 
+  it('names a body whose required member came in the query string instead as the kit does', async () => {
+    const inQuery = (query: string, text: string, status: number) =>
+      post(text, status, { url: `${BASE}/pets${query}` });
+    const { report } = await judge(
+      har('member-in-query', [
+        inQuery('?name=Rex', '{"categoryId":1}', 201),
+        inQuery('?categoryId=1', '{"name":"Rex"}', 400),
+        inQuery('?nom=Rex', '{"categoryId":1}', 201),
+      ]),
+    );
+    expect(messages(report).sort()).toEqual([
+      expect.stringMatching(
+        /^createPet\.missing-name-in-query: POST \/pets\?name=Rex answered 201: the body has no name, given in the query string instead: /,
+      ),
+      expect.stringMatching(
+        /^createPet\.missing-name: POST \/pets\?nom=Rex answered 201: the body has no name: /,
+      ),
+    ]);
+    expect(report.traffic.exercised).toContain('createPet.missing-category-id-in-query');
+  });
+
   it('judges a body sent as application/json with parameters, and advises on status: null', async () => {
     const { report } = await judge(
       har('more-bodies', [

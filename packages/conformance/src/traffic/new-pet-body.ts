@@ -20,6 +20,7 @@ export const BODY_PROBLEM_CHECKS: readonly string[] = [
   ...NEW_PET_FIELDS.filter((f) => f.required).flatMap((f) => [
     `createPet.missing-${kebab(f.name)}`,
     `createPet.missing-${kebab(f.name)}-other-case`,
+    `createPet.missing-${kebab(f.name)}-in-query`,
   ]),
   ...NEW_PET_FIELDS.map((f) => `createPet.invalid-${kebab(f.name)}`),
   ...NEW_PET_FIELDS.filter((f) => !f.required).map(
@@ -90,8 +91,11 @@ function notJsonProblem(text: string, error: Error): BodyProblem {
   return { check: 'createPet.malformed-json', reason: `the body is not JSON (${error.message})` };
 }
 
-/** Why the body `text` is no NewPet, or undefined when it is one. */
-export function newPetBodyProblem(text: string): BodyProblem | undefined {
+/** Why the body `text` is no NewPet, or undefined when it is one; `query` is the request's. */
+export function newPetBodyProblem(
+  text: string,
+  query: URLSearchParams = new URLSearchParams(),
+): BodyProblem | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -109,12 +113,19 @@ export function newPetBodyProblem(text: string): BodyProblem | undefined {
       // Member names are compared code unit by code unit (RFC 8259 §8.3).
       const lower = field.name.toLowerCase();
       const other = Object.keys(body).find((key) => key.toLowerCase() === lower);
-      return other === undefined
-        ? { check: `createPet.missing-${name}`, reason: `the body has no ${field.name}` }
-        : {
-            check: `createPet.missing-${name}-other-case`,
-            reason: `the body has ${other} but no ${field.name}`,
-          };
+      if (other !== undefined) {
+        return {
+          check: `createPet.missing-${name}-other-case`,
+          reason: `the body has ${other} but no ${field.name}`,
+        };
+      }
+      // A binder that merges the query string with the body may find it there.
+      return query.has(field.name)
+        ? {
+            check: `createPet.missing-${name}-in-query`,
+            reason: `the body has no ${field.name}, given in the query string instead`,
+          }
+        : { check: `createPet.missing-${name}`, reason: `the body has no ${field.name}` };
     }
     const member = body[field.name];
     if (member === null && !field.required) {

@@ -423,7 +423,7 @@ function findBodyProblem(ex: Exchange): BodyProblem | undefined {
     length === null
       ? requestBodyWhole === true
       : Number(length) === new TextEncoder().encode(body).length;
-  return whole ? newPetBodyProblem(body) : undefined;
+  return whole ? newPetBodyProblem(body, new URL(ex.res.url).searchParams) : undefined;
 }
 
 /** Each exchange's body problem, found once for all the rules that ask (one per kind of body). */

@@ -6,8 +6,7 @@
 # stops when its stdin closes, so that it never outlives the test that started it)
 require 'json'
 require 'sinatra/base'
-require 'puma'
-require 'puma/server'
+require_relative '../serve_on_puma'
 
 STATUSES = %w[available pending sold].freeze
 DEPRECATED = {
@@ -83,12 +82,4 @@ class PetApp < Sinatra::Base
   end
 end
 
-Thread.new do
-  $stdin.read
-  exit!(0)
-end
-server = Puma::Server.new(PetApp, Puma::Events.new($stderr, $stderr), min_threads: 0, max_threads: 4)
-server.add_tcp_listener('127.0.0.1', 0)
-puts "listening on #{server.connected_ports.first}"
-$stdout.flush
-server.run.join
+serve_on_puma(PetApp)

@@ -1,0 +1,17 @@
+# Serves a Rack app on Puma (Debian's Puma 5.6) for the Ruby apps (sinatra, rails): listens on
+# 127.0.0.1, port 0; prints "listening on PORT"; stops when its stdin closes, so that it never
+# outlives the test that started it.
+require 'puma'
+require 'puma/server'
+
+def serve_on_puma(app)
+  Thread.new do
+    $stdin.read
+    exit!(0)
+  end
+  server = Puma::Server.new(app, Puma::Events.new($stderr, $stderr), min_threads: 0, max_threads: 4)
+  server.add_tcp_listener('127.0.0.1', 0)
+  puts "listening on #{server.connected_ports.first}"
+  $stdout.flush
+  server.run.join
+end
