@@ -411,11 +411,14 @@ const APPS: Readonly<
       'errors.success-status',
       'listPets.status-default-limit',
     ].sort(),
-    // A 422 may have another cause than the body, to the judge; a success to a body without
-    // name (given in the query instead) may not.
+    // To the judge, a 422 to a JSON object may have a cause other than the body's fault; one to
+    // a body that is no object may not, and nor may a success to a body without name.
     inTraffic: [
+      'createPet.body-not-object',
+      'createPet.malformed-json',
       'createPet.missing-category-id-in-query',
       'createPet.missing-name-in-query',
+      'createPet.trailing-content',
       'errors.pet-fields',
       'errors.success-status',
     ],

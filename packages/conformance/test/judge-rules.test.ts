@@ -635,6 +635,33 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     expect(report.traffic.exercised).toContain('createPet.missing-category-id-in-query');
   });
 
+  it('fails a 422 to a body that is no JSON object, unless it carries an Idempotency-Key', async () => {
+    const unprocessable = { body: { code: 'unprocessable', message: 'no', status: 422 } };
+    const key = {
+      requestHeaders: { ...JSON_BODY, 'Idempotency-Key': 'k1', 'Content-Length': '4' },
+    };
+    const { report } = await judge(
+      har('unprocessable', [
+        post('{"name":"Rex","categoryId":1', 422, unprocessable),
+        post('{"name":"Rex","categoryId":1} {}', 422, unprocessable),
+        post('null', 422, unprocessable),
+      ]),
+    );
+    expect(messages(report).sort()).toEqual(
+      ['body-not-object', 'malformed-json', 'trailing-content'].map((check) =>
+        expect.stringMatching(
+          new RegExp(
+            `^createPet\\.${check}: .*: createPet refuses such a body with 400, not 422\\n`,
+          ),
+        ),
+      ),
+    );
+    const keyed = await judge(
+      har('unprocessable-key', [post('[{}]', 422, { ...unprocessable, ...key })]),
+    );
+    expect(messages(keyed.report)).toEqual([]);
+  });
+
   it('judges a body sent as application/json with parameters, and advises on status: null', async () => {
     const { report } = await judge(
       har('more-bodies', [

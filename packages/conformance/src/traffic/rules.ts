@@ -435,19 +435,35 @@ function bodyProblemOf(ex: Exchange): BodyProblem | undefined {
 }
 
 /**
- * createPet never succeeds with a body that is no NewPet (§4.2): each kind of body the kit's
- * checks send, judged under that check. A 400 holds; an answer that is neither 400 nor a success
- * (401, 415, a 4xx of the server's own) may have another cause and says nothing of the body.
+ * The body problems that leave a server nothing else to refuse the body for: no JSON object at
+ * all, so no member a check of its own (an unknown category) could find wrong first.
+ */
+const NO_OBJECT = new Set([
+  'createPet.malformed-json',
+  'createPet.trailing-content',
+  'createPet.body-not-object',
+]);
+
+/**
+ * createPet refuses a body that is no NewPet with 400 (§4.2): each kind of body the kit's checks
+ * send, judged under that check. A 400 holds and a success fails. A 422 (what Laravel, FastAPI
+ * and Rails' scaffolds answer a body they cannot take) fails too where the body is no JSON
+ * object (`NO_OBJECT`) and carries no `Idempotency-Key`, whose reuse a server may refuse with
+ * 422 whatever the body. Any other answer (401, 415, a 4xx of the server's own, a 422 to an
+ * object) may have another cause and says nothing of the body.
  */
 const bodyRules: TrafficRule[] = BODY_PROBLEM_CHECKS.map((id) =>
   asKitCheck(id, {
-    needs: 'a createPet request with such an application/json body, answered 400 or a success',
+    needs: 'a createPet request with such an application/json body, answered 400, 422 or a success',
     readsBody: false,
     judge(ex) {
       const problem = bodyProblemOf(ex);
       if (problem?.check !== id) return NOT_JUDGED;
       const { status } = ex.res;
       if (status === 400) return undefined;
+      if (status === 422 && NO_OBJECT.has(id) && !ex.requestHeaders.has('idempotency-key')) {
+        return `${problem.reason}: createPet refuses such a body with 400, not 422`;
+      }
       if (status < 200 || status > 299) return NOT_JUDGED;
       return `${problem.reason}: createPet refuses such a body with 400, never with a success`;
     },
