@@ -5,8 +5,8 @@
 // in its frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a
 // Gin app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned in
 // frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml), a
-// Sinatra app and a Rails app (Ruby) and a Lumen app (PHP), on Debian's packages, written the
-// same way.
+// Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a Lumen app (PHP), on
+// Debian's packages, written the same way.
 // What the kit fails is each framework's doing, named below; no false alarm may come from any.
 // Run again through the proxy, the kit fails the same checks, and the traffic judge, holding the
 // kit's traffic as anyone's, fails what it can see of them and nothing else.
@@ -396,6 +396,23 @@ const APPS: Readonly<
       'getPet.path-boundaries',
     ],
   },
+  Mojolicious: {
+    start: () => startProcess('perl', [join(FRAMEWORKS, 'mojolicious', 'app.pl')]),
+    fails: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.method-override',
+      'errors.pet-fields',
+      'errors.success-status',
+      'listPets.status-default-limit',
+    ],
+    inTraffic: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'errors.pet-fields',
+      'errors.success-status',
+    ],
+  },
   Lumen: {
     start: startLumen,
     fails: [
@@ -675,6 +692,20 @@ describe('the kit against a Rails app written from the spec (API mode, ActiveMod
     // Rack reads limit[]=1 as ["1"], which has no to_i; "1.5".to_i is 1.
     expect(message(report, 'listPets.bracketed-limit')).toMatch(/limit%5B%5D=1 answered 500/);
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/1\.5 answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a Mojolicious app written from the spec (Perl)', () => {
+  it("fails it where Perl's scalars and Mojolicious' _method break the spec, and nowhere else", async () => {
+    const report = await runOn('Mojolicious');
+    expect(failed(report).sort()).toEqual(APPS.Mojolicious?.fails);
+    // A Perl scalar is a string and a number at once: ref() tells neither 7 from "7".
+    expect(message(report, 'createPet.invalid-name')).toMatch(/name a number \(7\) answered 201/);
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId an integer in a string \("\d+"\) answered 201/,
+    );
+    // Mojolicious' router takes ?_method=GET on a POST: a list, answered 200.
+    expect(message(report, 'createPet.method-override')).toMatch(/\?_method=GET answered 200/);
   }, 600_000);
 });
 
