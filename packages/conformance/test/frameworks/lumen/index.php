@@ -112,6 +112,21 @@ class PetController extends Controller
 }
 
 $app = new Application(__DIR__);
+// What Lumen writes (its storage/) goes beside the pets, out of this folder.
+$app->useStoragePath(dirname(getenv('PETS_FILE')) . '/lumen-storage');
+// Debian's Lumen ships no config/logging.php: the log goes to stderr, and the deprecation notices
+// PHP 8.2 raises in Laravel 8's code go nowhere (else every request writes them to a file).
+$app->make('config')->set('logging', [
+    'default' => 'stderr',
+    'channels' => [
+        'stderr' => [
+            'driver' => 'monolog',
+            'handler' => Monolog\Handler\StreamHandler::class,
+            'with' => ['stream' => 'php://stderr'],
+        ],
+        'deprecations' => ['driver' => 'monolog', 'handler' => Monolog\Handler\NullHandler::class],
+    ],
+]);
 $app->singleton(Illuminate\Contracts\Debug\ExceptionHandler::class, ErrorAnswers::class);
 $app->routeMiddleware(['key' => RequireKey::class]);
 $app->router->group(['prefix' => 'v1', 'middleware' => 'key'], function ($router) {
