@@ -454,7 +454,8 @@ const NO_OBJECT = new Set([
  */
 const bodyRules: TrafficRule[] = BODY_PROBLEM_CHECKS.map((id) =>
   asKitCheck(id, {
-    needs: 'a createPet request with such an application/json body, answered 400, 422 or a success',
+    needs:
+      'a createPet request with such an application/json body, answered 400 or a success (or, when it is no JSON object, 422)',
     readsBody: false,
     judge(ex) {
       const problem = bodyProblemOf(ex);
