@@ -4,10 +4,9 @@
 // Flask app, an aiohttp app, a FastAPI app and a Django REST framework app (Python, each pinned
 // in its frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a
 // Gin app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned in
-// frameworks/axum/Cargo.lock), a Spring Boot app (Java, pinned in frameworks/spring/pom.xml), a
-// Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a Lumen app (PHP), on
-// Debian's packages, written the same way.
-// What the kit fails is each framework's doing, named below; no false alarm may come from any.
+// frameworks/axum/Cargo.lock), a Spring Boot app and a Javalin app (Java, each pinned in its
+// frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a
+// Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each framework's doing, named below; no false alarm may come from any.
 // Run again through the proxy, the kit fails the same checks, and the traffic judge, holding the
 // kit's traffic as anyone's, fails what it can see of them and nothing else.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -121,14 +120,17 @@ const buildAxumApp = once(async () => {
   return join(CARGO_TARGET, 'debug', 'petapp');
 });
 
-/** Builds the Spring app with the `mvn` on PATH (frameworks/spring/build.sh); gives its jar. */
-const buildSpringApp = once(async () => {
-  const out = join(built, 'spring');
-  const script = join(FRAMEWORKS, 'spring', 'build.sh');
-  const maven = await runProcess('bash', [script, out]);
-  if (maven.exitCode !== 0) throw new Error(`the Spring app's build failed:\n${maven.stderr}`);
-  return join(out, 'app.jar');
-});
+/** Builds the Maven app in frameworks/NAME with the `mvn` on PATH (frameworks/maven-app.sh). */
+function mavenApp(name: 'spring' | 'javalin'): () => Promise<string> {
+  return once(async () => {
+    const out = join(built, name);
+    const maven = await runProcess('bash', [join(FRAMEWORKS, 'maven-app.sh'), name, out]);
+    if (maven.exitCode !== 0) throw new Error(`the ${name} app's build failed:\n${maven.stderr}`);
+    return join(out, 'app.jar');
+  });
+}
+const buildSpringApp = mavenApp('spring');
+const buildJavalinApp = mavenApp('javalin');
 
 /**
  * Compiles the NestJS app with the workspace's tsc (esbuild, which vitest uses, emits no decorator
@@ -440,6 +442,30 @@ const APPS: Readonly<
       'errors.success-status',
     ],
   },
+  Javalin: {
+    start: async () => startProcess('java', ['-jar', await buildJavalinApp()]),
+    fails: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.invalid-status',
+      'createPet.method-override',
+      'createPet.trailing-content',
+      'errors.created-pets-agree',
+      'errors.pet-fields',
+      'errors.success-status',
+      'getPet.path-boundaries',
+    ],
+    inTraffic: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'createPet.invalid-status',
+      'createPet.trailing-content',
+      'errors.created-pets-agree',
+      'errors.pet-fields',
+      'errors.success-status',
+      'getPet.path-boundaries',
+    ],
+  },
   'Spring Boot': {
     start: async () => startProcess('java', ['-jar', await buildSpringApp()]),
     fails: [
@@ -658,6 +684,23 @@ describe('the kit against a Spring Boot app written from the spec (Spring MVC, T
     expect(message(report, 'listPets.bracketed-limit')).toMatch(
       /limit%5B%5D=1 returned 1 pet although at least/,
     );
+  }, 600_000);
+});
+
+describe('the kit against a Javalin app written from the spec (Jetty, Jackson)', () => {
+  it("fails it where Jackson's coercions and Javalin's readers break the spec, and nowhere else", async () => {
+    const report = await runOn('Javalin');
+    expect(failed(report).sort()).toEqual(APPS.Javalin?.fails);
+    // Jackson reads 1.5 as 1, true as "true", 0 as the enum's first value; one value of many.
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(/answered 201/);
+    expect(message(report, 'createPet.trailing-content')).toMatch(
+      /a second NewPet after the first answered 201/,
+    );
+    // Context.method() takes X-HTTP-Method-Override; Long.parseLong takes any script's digits.
+    expect(message(report, 'createPet.method-override')).toMatch(
+      /X-HTTP-Method-Override: GET answered 200/,
+    );
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
   }, 600_000);
 });
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Builds the Spring app into OUT_DIR/app.jar (run it as: API_KEY=... java -jar OUT_DIR/app.jar).
-# Maven's local repository lives under ${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/m2, so the
-# first build downloads Spring Boot once and later builds reuse it.
-# Usage: build.sh OUT_DIR
+# Builds the Maven app in frameworks/APP (spring, javalin) into OUT_DIR/app.jar (run it as:
+# API_KEY=... java -jar OUT_DIR/app.jar). Maven's local repository lives under
+# ${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/m2, so the first build downloads the app's jars
+# once and later builds reuse them.
+# Usage: maven-app.sh APP OUT_DIR
 set -euo pipefail
-out=${1:?usage: build.sh OUT_DIR}
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+app=${1:?usage: maven-app.sh APP OUT_DIR}
+out=${2:?usage: maven-app.sh APP OUT_DIR}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/$app" && pwd)
 repo=${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/m2
 mkdir -p "$out" "$repo"
 out=$(cd "$out" && pwd)
