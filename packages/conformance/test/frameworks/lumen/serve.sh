@@ -1,10 +1,18 @@
 #!/bin/sh
 # Serves the Lumen app (index.php) on PHP's built-in server on 127.0.0.1, a port of the system's
-# choosing; prints "listening on PORT" and stops the server when its stdin closes, so that it
-# never outlives the test that started it. Needs API_KEY and PETS_FILE (a file to keep pets in).
+# choosing; prints "listening on PORT". It stops the server, and itself, when its stdin closes or
+# when it is sent SIGTERM, SIGINT or SIGHUP, so that the server never outlives the test that
+# started it. Needs API_KEY and PETS_FILE (a file to keep pets in).
 set -eu
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+server=
+reader=
+stop() {
+  kill $server $reader 2>/dev/null || true
+  rm -f "$log"
+}
+trap stop EXIT
+trap 'exit 143' TERM INT HUP
 php -d opcache.enable_cli=1 -S 127.0.0.1:0 "$(dirname "$0")/index.php" 2>"$log" </dev/null &
 server=$!
 until grep -q ' started$' "$log"; do
@@ -12,5 +20,9 @@ until grep -q ' started$' "$log"; do
   sleep 0.05
 done
 sed -n 's/.*(http:\/\/127\.0\.0\.1:\([0-9]*\)) started$/listening on \1/p' "$log"
-cat >/dev/null
-kill "$server"
+# A job in the background reads /dev/null unless told otherwise: it reads this script's stdin.
+exec 3<&0
+cat <&3 >/dev/null &
+reader=$!
+# wait returns at once when a trapped signal comes; the trap then exits, and stop() runs.
+wait "$reader" || true
