@@ -28,6 +28,15 @@ const CAUGHT: readonly [
     ['auth.getPet.missing-header', 'auth.getPet.unknown-key'],
   ],
   [
+    'matches the Authorization of a kept-alive connection to the last one in any letter case',
+    'auth-header-cache-case-blind',
+    [
+      'auth.listPets.key-case-changed',
+      'auth.createPet.key-case-changed',
+      'auth.getPet.key-case-changed',
+    ],
+  ],
+  [
     'accepts any bearer key',
     'auth-accepts-unknown-key',
     ['auth.listPets.unknown-key', 'auth.createPet.unknown-key', 'auth.getPet.unknown-key'],

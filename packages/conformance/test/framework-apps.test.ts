@@ -445,6 +445,9 @@ const APPS: Readonly<
   Javalin: {
     start: async () => startProcess('java', ['-jar', await buildJavalinApp()]),
     fails: [
+      'auth.createPet.key-case-changed',
+      'auth.getPet.key-case-changed',
+      'auth.listPets.key-case-changed',
       'createPet.invalid-category-id',
       'createPet.invalid-name',
       'createPet.invalid-status',
@@ -688,9 +691,14 @@ describe('the kit against a Spring Boot app written from the spec (Spring MVC, T
 });
 
 describe('the kit against a Javalin app written from the spec (Jetty, Jackson)', () => {
-  it("fails it where Jackson's coercions and Javalin's readers break the spec, and nowhere else", async () => {
+  it("fails it where Jetty's header cache, Jackson's coercions and Javalin's readers break the spec, and nowhere else", async () => {
     const report = await runOn('Javalin');
     expect(failed(report).sort()).toEqual(APPS.Javalin?.fails);
+    // Jetty matches a header value to the connection's last one in any letter case: right after
+    // the valid key, the valid key case-swapped is the valid key.
+    expect(message(report, 'auth.listPets.key-case-changed')).toMatch(
+      /on a connection that had just carried the valid key answered 200 .*, expected 401/,
+    );
     // Jackson reads 1.5 as 1, true as "true", 0 as the enum's first value; one value of many.
     expect(message(report, 'createPet.invalid-category-id')).toMatch(/answered 201/);
     expect(message(report, 'createPet.trailing-content')).toMatch(

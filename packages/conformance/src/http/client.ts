@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Redactor } from '../redact.js';
 import { parseJson } from './json.js';
 
@@ -64,6 +64,26 @@ export interface HttpRequest {
   readonly chunked?: boolean;
   /** Sends the body with no `Content-Type` at all. */
   readonly withoutContentType?: boolean;
+  /** Sends the request on this kept-alive connection, shared with the others sent on it. */
+  readonly connection?: SharedConnection;
+}
+
+/**
+ * One kept-alive connection that requests share (`HttpRequest.connection`), one after another;
+ * a new one when the server closes it. `close` ends it.
+ */
+export class SharedConnection {
+  readonly #http = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+  readonly #https = new HttpsAgent({ keepAlive: true, maxSockets: 1 });
+
+  agentFor(url: string): HttpAgent {
+    return url.startsWith('https:') ? this.#https : this.#http;
+  }
+
+  close(): void {
+    this.#http.destroy();
+    this.#https.destroy();
+  }
 }
 
 /** A response with its body read and, when it is JSON, parsed. */
@@ -258,17 +278,19 @@ export class HttpClient {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const res = resent
-        ? await sendInOneWrite(url, request.method, headers, sent, request.chunked === true, {
-            timeoutMs: this.options.timeoutMs,
-          })
-        : await this.options.fetch(url, {
-            method: request.method,
-            headers,
-            body,
-            signal: AbortSignal.timeout(this.options.timeoutMs),
-            ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-          } as RequestInit);
+      const res =
+        resent || request.connection !== undefined
+          ? await sendInOneWrite(url, request.method, headers, sent, request.chunked === true, {
+              timeoutMs: this.options.timeoutMs,
+              agent: resent ? undefined : request.connection?.agentFor(url),
+            })
+          : await this.options.fetch(url, {
+              method: request.method,
+              headers,
+              body,
+              signal: AbortSignal.timeout(this.options.timeoutMs),
+              ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+            } as RequestInit);
       const bytes = await readAll(res);
       const text = new TextDecoder().decode(bytes);
       const ms = elapsed();
@@ -340,7 +362,7 @@ export class HttpClient {
 
 /**
  * Sends a request with node:http, its head and whole body handed over at once (chunked when
- * `chunked`), on a connection of its own, and gives the answer as a fetch `Response`.
+ * `chunked`), on a connection of its own or `agent`'s, and gives the answer as a fetch `Response`.
  */
 function sendInOneWrite(
   url: string,
@@ -348,27 +370,31 @@ function sendInOneWrite(
   headers: Record<string, string>,
   body: Uint8Array | undefined,
   chunked: boolean,
-  { timeoutMs }: { timeoutMs: number },
+  { timeoutMs, agent }: { timeoutMs: number; agent?: HttpAgent | undefined },
 ): Promise<Response> {
   const head = { ...headers };
   if (body !== undefined && chunked) head['transfer-encoding'] = 'chunked';
   else if (body !== undefined) head['content-length'] = String(body.length);
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(url, { method, headers: head, agent: false, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const answer = new Headers();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          answer.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
-        }
-        const status = res.statusCode ?? 0;
-        const empty = [204, 205, 304].includes(status);
-        resolve(new Response(empty ? null : Buffer.concat(chunks), { status, headers: answer }));
-      });
-    });
+    const req = send(
+      url,
+      { method, headers: head, agent: agent ?? false, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const answer = new Headers();
+          for (let i = 0; i < res.rawHeaders.length; i += 2) {
+            answer.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
+          }
+          const status = res.statusCode ?? 0;
+          const empty = [204, 205, 304].includes(status);
+          resolve(new Response(empty ? null : Buffer.concat(chunks), { status, headers: answer }));
+        });
+      },
+    );
     req.on('timeout', () => {
       req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' }));
     });

@@ -3,7 +3,12 @@
 import { ID_MAX } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import { newPetJson } from '../fixtures.js';
-import { type Credential, type HttpResponse, KEY_VARIABLE } from '../http/client.js';
+import {
+  type Credential,
+  type HttpResponse,
+  KEY_VARIABLE,
+  SharedConnection,
+} from '../http/client.js';
 import { keyCredential, literalCredential } from '../http/replay.js';
 import { petProblem, routeOf } from '../oracles.js';
 import {
@@ -29,13 +34,14 @@ interface Operation {
   readonly section: string;
   /**
    * Sends the operation with the given `Authorization` (null: none, undefined: the valid key),
-   * and the valid key in the query parameters `keyInQuery` when given.
+   * the valid key in the query parameters `keyInQuery` when given, on `connection` when given.
    */
   send(
     ctx: CheckContext,
     authorization?: Credential | null,
     keyInQuery?: readonly string[],
     realKeyInQuery?: boolean,
+    connection?: SharedConnection,
   ): Promise<HttpResponse>;
   /** The success status a valid key must get, or undefined when no existing pet is known. */
   success(ctx: CheckContext): Promise<number | undefined>;
@@ -54,20 +60,28 @@ const OPERATIONS: readonly Operation[] = [
   {
     name: 'listPets',
     section: '§4.1, §5',
-    send: (ctx, authorization, keyInQuery, realKeyInQuery) =>
-      ctx.send({ method: 'GET', path: '/pets?limit=1', authorization, keyInQuery, realKeyInQuery }),
+    send: (ctx, authorization, keyInQuery, realKeyInQuery, connection) =>
+      ctx.send({
+        method: 'GET',
+        path: '/pets?limit=1',
+        authorization,
+        keyInQuery,
+        realKeyInQuery,
+        connection,
+      }),
     success: async () => 200,
   },
   {
     name: 'createPet',
     section: '§4.2, §5',
-    send: (ctx, authorization, keyInQuery, realKeyInQuery) =>
+    send: (ctx, authorization, keyInQuery, realKeyInQuery, connection) =>
       ctx.send({
         method: 'POST',
         path: '/pets',
         authorization,
         keyInQuery,
         realKeyInQuery,
+        connection,
         rawBody: newPetJson(ctx.fixtures.nextPet()),
       }),
     success: async () => 201,
@@ -75,7 +89,7 @@ const OPERATIONS: readonly Operation[] = [
   {
     name: 'getPet',
     section: '§4.3, §5',
-    send: async (ctx, authorization, keyInQuery, realKeyInQuery) => {
+    send: async (ctx, authorization, keyInQuery, realKeyInQuery, connection) => {
       const id = (await knownPetId(ctx)) ?? String(ID_MAX);
       return ctx.send({
         method: 'GET',
@@ -83,6 +97,7 @@ const OPERATIONS: readonly Operation[] = [
         authorization,
         keyInQuery,
         realKeyInQuery,
+        connection,
       });
     },
     success: async (ctx) => ((await knownPetId(ctx)) === undefined ? undefined : 200),
@@ -104,6 +119,8 @@ const BAD_CREDENTIALS: readonly {
   readonly how: string;
   /** The credential to send; null sends none; undefined means this key allows no such variant. */
   readonly authorization: (ctx: CheckContext) => Credential | null | undefined;
+  /** Sent on one kept-alive connection between two requests with the valid key. */
+  readonly betweenValidKeys?: boolean;
 }[] = [
   {
     id: 'missing-header',
@@ -149,8 +166,10 @@ const BAD_CREDENTIALS: readonly {
   },
   {
     id: 'key-case-changed',
-    title: 'answers 401 to the valid key with its letters in the other case (keys are exact)',
+    title:
+      'answers 401 to the valid key with its letters in the other case (keys are exact), also on a kept-alive connection between two requests with the valid key, which get no 401',
     how: 'with the valid key in the other letter case',
+    betweenValidKeys: true,
     authorization: (ctx) => {
       const swapped = swapCase(ctx.apiKey);
       return swapped === undefined
@@ -191,6 +210,39 @@ export const KEY_QUERY_PARAMETERS = [
   'token',
 ] as const;
 
+/**
+ * `authorization` sent on one kept-alive connection after a request with the valid key, then the
+ * valid key again: requests on one connection are independent (RFC 9112 §9.3), so the one gets
+ * 401 and the next no 401. A server that matches a header value to the one before it on the
+ * connection in any letter case (Jetty's header cache, by default) takes the one for the other.
+ */
+async function betweenValidKeys(
+  ctx: CheckContext,
+  op: Operation,
+  authorization: Credential,
+  how: string,
+) {
+  const connection = new SharedConnection();
+  try {
+    await op.send(ctx, undefined, undefined, undefined, connection);
+    const after = `${how}, on a connection that had just carried the valid key`;
+    const res = await op.send(ctx, authorization, undefined, undefined, connection);
+    expectError(res, 401, after);
+    const again = await op.send(ctx, undefined, undefined, undefined, connection);
+    if (again.status === 401) {
+      fail(
+        `${described(again)} with the valid key, on a connection that had just carried it in the other letter case, answered 401`,
+        again,
+      );
+    }
+    return pass(
+      `${described(res, after)} answered 401 with an Error body, and the valid key after it ${again.status}`,
+    );
+  } finally {
+    connection.close();
+  }
+}
+
 /** The answer to `op` without Authorization, shared by two checks. */
 function withoutKey(ctx: CheckContext, op: Operation): Promise<HttpResponse> {
   return ctx.memo(`auth ${op.name} without key`, () => op.send(ctx, null));
@@ -205,6 +257,9 @@ function checksFor(op: Operation): DeclaredCheck[] {
       async run(ctx) {
         const authorization = bad.authorization(ctx);
         if (authorization === undefined) notApplicable('the key given allows no such variant');
+        if (authorization !== null && bad.betweenValidKeys) {
+          return betweenValidKeys(ctx, op, authorization, bad.how);
+        }
         const res =
           authorization === null ? await withoutKey(ctx, op) : await op.send(ctx, authorization);
         expectError(res, 401, bad.how);

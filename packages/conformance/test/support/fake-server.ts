@@ -3,7 +3,7 @@
 // switch per fault that breaks exactly one rule of the spec.
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import {
   BODY_LIMIT_BYTES,
   DEFAULT_PET_STATUS,
@@ -78,6 +78,7 @@ export const FAULTS = [
   'auth-key-case-insensitive',
   'auth-key-prefix-match',
   'auth-accepts-key-prefix',
+  'auth-header-cache-case-blind',
   'create-loses-writes-when-full',
   'sunset-date-only-wrong-day',
   'create-unwraps-body',
@@ -341,6 +342,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const faults = new Set<Fault>(options.faults ?? []);
   const choices = new Set<GapChoice>(options.lenient ? GAP_CHOICES : (options.choices ?? []));
   const has = (fault: Fault) => faults.has(fault);
+  const lastAuthorization = new WeakMap<Socket, string>();
   const gap = (choice: GapChoice) => choices.has(choice);
   const requests: { method: string; path: string; body: string }[] = [];
   const pets = new Map<bigint, StoredPet>();
@@ -439,7 +441,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 
   /** True when the request may go on; otherwise answers 401 (or the fault's status). */
   function authenticate(req: IncomingMessage, res: ServerResponse, extra: Record<string, string>) {
-    const header = req.headers.authorization ?? '';
+    let header = req.headers.authorization ?? '';
+    if (has('auth-header-cache-case-blind')) {
+      // Jetty's default: the connection's last value stands for one equal to it in any case.
+      const cached = lastAuthorization.get(req.socket);
+      if (cached?.toLowerCase() === header.toLowerCase()) header = cached;
+      lastAuthorization.set(req.socket, header);
+    }
     // A scheme, spaces, and one token68 word: "Bearer <key> x" carries no valid token.
     const words = /^(\S+) +(\S*)$/.exec(header);
     let scheme = words?.[1] ?? header;

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 
 /**
  * The Animal Store pet API as a Javalin developer writes it from the spec, with Javalin's
- * defaults (all but Jetty's case-blind header cache, below): routes, a before-handler for the key, Javalin's validators for the parameters
+ * defaults: routes, a before-handler for the key, Javalin's validators for the parameters
  * (queryParamAsClass, pathParamAsClass), bodyValidator with records read by Javalin's default
  * Jackson mapper, and exception and error handlers that answer errors with an Error.
  *
@@ -54,11 +54,6 @@ public final class AnimalStore {
             config -> {
               config.jetty.host = "127.0.0.1";
               config.jetty.port = 0;
-              // The one default changed: Jetty's per-connection header cache matches a value in
-              // any letter case, so on a kept-alive connection the valid key case-swapped reads
-              // as the valid key, and the valid key after a case-swapped one as that one. Which
-              // requests that reaches depends on how a client reuses connections.
-              config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
 
               config.routes.before(
                   ctx -> {
