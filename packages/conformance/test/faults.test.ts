@@ -37,6 +37,15 @@ const CAUGHT: readonly [
     ],
   ],
   [
+    'refuses on a kept-alive connection any key equal in any letter case to the last one it refused',
+    'auth-refusal-cache-case-blind',
+    [
+      'auth.listPets.key-case-changed',
+      'auth.createPet.key-case-changed',
+      'auth.getPet.key-case-changed',
+    ],
+  ],
+  [
     'accepts any bearer key',
     'auth-accepts-unknown-key',
     ['auth.listPets.unknown-key', 'auth.createPet.unknown-key', 'auth.getPet.unknown-key'],

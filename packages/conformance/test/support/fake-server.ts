@@ -79,6 +79,7 @@ export const FAULTS = [
   'auth-key-prefix-match',
   'auth-accepts-key-prefix',
   'auth-header-cache-case-blind',
+  'auth-refusal-cache-case-blind',
   'create-loses-writes-when-full',
   'sunset-date-only-wrong-day',
   'create-unwraps-body',
@@ -343,6 +344,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const choices = new Set<GapChoice>(options.lenient ? GAP_CHOICES : (options.choices ?? []));
   const has = (fault: Fault) => faults.has(fault);
   const lastAuthorization = new WeakMap<Socket, string>();
+  const lastRefused = new WeakMap<Socket, string>();
   const gap = (choice: GapChoice) => choices.has(choice);
   const requests: { method: string; path: string; body: string }[] = [];
   const pets = new Map<bigint, StoredPet>();
@@ -448,6 +450,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (cached?.toLowerCase() === header.toLowerCase()) header = cached;
       lastAuthorization.set(req.socket, header);
     }
+    // The connection's last refused value refuses one equal to it in any case, unread.
+    const refused = lastRefused.get(req.socket);
+    if (has('auth-refusal-cache-case-blind') && refused?.toLowerCase() === header.toLowerCase()) {
+      error(res, 401, 'a valid API key is required', extra);
+      return false;
+    }
     // A scheme, spaces, and one token68 word: "Bearer <key> x" carries no valid token.
     const words = /^(\S+) +(\S*)$/.exec(header);
     let scheme = words?.[1] ?? header;
@@ -484,6 +492,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       ok = true;
     }
     if (ok) return true;
+    lastRefused.set(req.socket, header);
     const headers = gap('no-www-authenticate')
       ? extra
       : { ...extra, 'www-authenticate': 'Bearer realm="animal-store"' };
