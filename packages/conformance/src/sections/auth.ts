@@ -5,6 +5,7 @@ import type { CheckContext } from '../context.js';
 import { newPetJson } from '../fixtures.js';
 import {
   type Credential,
+  type HttpRequest,
   type HttpResponse,
   KEY_VARIABLE,
   SharedConnection,
@@ -34,18 +35,15 @@ interface Operation {
   readonly section: string;
   /**
    * Sends the operation with the given `Authorization` (null: none, undefined: the valid key),
-   * the valid key in the query parameters `keyInQuery` when given, on `connection` when given.
+   * and `how` it goes: a key in the query parameters, a connection of the check's own.
    */
-  send(
-    ctx: CheckContext,
-    authorization?: Credential | null,
-    keyInQuery?: readonly string[],
-    realKeyInQuery?: boolean,
-    connection?: SharedConnection,
-  ): Promise<HttpResponse>;
+  send(ctx: CheckContext, authorization?: Credential | null, how?: SentWith): Promise<HttpResponse>;
   /** The success status a valid key must get, or undefined when no existing pet is known. */
   success(ctx: CheckContext): Promise<number | undefined>;
 }
+
+/** How the auth checks may send an operation beside its `Authorization`. */
+type SentWith = Pick<HttpRequest, 'keyInQuery' | 'realKeyInQuery' | 'connection'>;
 
 /** An id to fetch: a pet this run created, else one the server lists, else none. */
 async function knownPetId(ctx: CheckContext): Promise<string | undefined> {
@@ -60,28 +58,19 @@ const OPERATIONS: readonly Operation[] = [
   {
     name: 'listPets',
     section: '§4.1, §5',
-    send: (ctx, authorization, keyInQuery, realKeyInQuery, connection) =>
-      ctx.send({
-        method: 'GET',
-        path: '/pets?limit=1',
-        authorization,
-        keyInQuery,
-        realKeyInQuery,
-        connection,
-      }),
+    send: (ctx, authorization, how) =>
+      ctx.send({ method: 'GET', path: '/pets?limit=1', authorization, ...how }),
     success: async () => 200,
   },
   {
     name: 'createPet',
     section: '§4.2, §5',
-    send: (ctx, authorization, keyInQuery, realKeyInQuery, connection) =>
+    send: (ctx, authorization, how) =>
       ctx.send({
         method: 'POST',
         path: '/pets',
         authorization,
-        keyInQuery,
-        realKeyInQuery,
-        connection,
+        ...how,
         rawBody: newPetJson(ctx.fixtures.nextPet()),
       }),
     success: async () => 201,
@@ -89,16 +78,9 @@ const OPERATIONS: readonly Operation[] = [
   {
     name: 'getPet',
     section: '§4.3, §5',
-    send: async (ctx, authorization, keyInQuery, realKeyInQuery, connection) => {
+    send: async (ctx, authorization, how) => {
       const id = (await knownPetId(ctx)) ?? String(ID_MAX);
-      return ctx.send({
-        method: 'GET',
-        path: `/pets/${id}`,
-        authorization,
-        keyInQuery,
-        realKeyInQuery,
-        connection,
-      });
+      return ctx.send({ method: 'GET', path: `/pets/${id}`, authorization, ...how });
     },
     success: async (ctx) => ((await knownPetId(ctx)) === undefined ? undefined : 200),
   },
@@ -224,11 +206,11 @@ async function betweenValidKeys(
 ) {
   const connection = new SharedConnection();
   try {
-    await op.send(ctx, undefined, undefined, undefined, connection);
+    await op.send(ctx, undefined, { connection });
     const after = `${how}, on a connection that had just carried the valid key`;
-    const res = await op.send(ctx, authorization, undefined, undefined, connection);
+    const res = await op.send(ctx, authorization, { connection });
     expectError(res, 401, after);
-    const again = await op.send(ctx, undefined, undefined, undefined, connection);
+    const again = await op.send(ctx, undefined, { connection });
     if (again.status === 401) {
       fail(
         `${described(again)} with the valid key, on a connection that had just carried it in the other letter case, answered 401`,
@@ -296,7 +278,10 @@ function checksFor(op: Operation): DeclaredCheck[] {
         }
         const seen: string[] = [];
         for (const [how, real] of probes) {
-          const res = await op.send(ctx, null, KEY_QUERY_PARAMETERS, real);
+          const res = await op.send(ctx, null, {
+            keyInQuery: KEY_QUERY_PARAMETERS,
+            realKeyInQuery: real,
+          });
           // 401 is what §5 names; a server that refuses unknown query parameters first may say 400.
           if (res.status < 400 || res.status > 499) {
             fail(`${described(res, how)} answered ${res.status}, expected 401`, res);
