@@ -867,6 +867,8 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
   ] as const;
   const READS = [
     ['listPets', '/pets?limit=5&status=sold'],
+    ['listPets', '/pets?status=pending&limit=100'],
+    ['listPets', '/pets?limit=1'],
     ['listPets', '/pets'],
     ['getPet', '/pets/12'],
     ['getPet', '/pets/9223372036854775807'],
@@ -903,6 +905,7 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
         read('/pets?status=lost', '', 400),
         read('/pets?limit=1&page=2', 'XBearer k', 400),
         read('/pets?limit=1&', 'XBearer k', 400),
+        read('/pets?limit=5=6', 'XBearer k', 400),
         read('/pets/0x1', 'Bearer a b', 400),
         read('/pets/007', 'Bearer a b', 400),
         read('/pets/9223372036854775808', 'Bearer a b', 400),

@@ -1,5 +1,6 @@
 // Requests that carry no bearer key whatever the server's keys are, told from their
 // `Authorization` alone, and reads with no fault but that: the auth rules judge their answers.
+import { LIMIT_MAX, LIMIT_MIN, PET_STATUSES } from '@animal-store/contract';
 import { INT64_MAX, routeOf } from '../oracles.js';
 import type { Exchange } from './exchange.js';
 
@@ -43,7 +44,15 @@ export function keylessShape(authorization: string | undefined): KeylessShape['i
   return words.length > 1 ? 'word-after-key' : undefined;
 }
 
-const LIST_PARAMETER = /^(?:limit=(?:[1-9]\d?|100)|status=(?:available|pending|sold))$/;
+/** `limit` (1..100, written plainly) or `status` (a PetStatus), as a query string writes it. */
+function isPlainListParameter(parameter: string): boolean {
+  const [name, value, ...more] = parameter.split('=');
+  if (value === undefined || more.length > 0) return false;
+  if (name === 'status') return (PET_STATUSES as readonly string[]).includes(value);
+  if (name !== 'limit' || !/^[1-9]\d*$/.test(value)) return false;
+  const limit = Number(value);
+  return limit >= LIMIT_MIN && limit <= LIMIT_MAX;
+}
 
 /**
  * True for a listPets or getPet request with nothing the spec lets a server refuse but its key:
@@ -53,18 +62,18 @@ const LIST_PARAMETER = /^(?:limit=(?:[1-9]\d?|100)|status=(?:available|pending|s
  * 401 (§4.1, §4.3, §5): a 400 to it is never right, whatever key it carried.
  */
 export function isSoundRead(ex: Exchange): boolean {
+  const route = routeOf(ex.res);
+  if (route.op !== 'getPet' && route.op !== 'listPets') return false;
   const { requestHeaders: headers, recorded } = ex;
   const length = headers.get('content-length');
   if (headers.has('transfer-encoding') || (length !== null && length !== '0')) return false;
   if ((recorded.requestBody ?? '') !== '') return false;
-  const route = routeOf(ex.res);
   const search = new URL(ex.res.url).search.slice(1);
   if (route.op === 'getPet') {
     return search === '' && /^[1-9]\d{0,18}$/.test(route.petId) && BigInt(route.petId) <= INT64_MAX;
   }
-  if (route.op !== 'listPets') return false;
   if (search === '') return true;
   const parameters = search.split('&');
   const names = parameters.map((parameter) => parameter.split('=')[0]);
-  return parameters.every((p) => LIST_PARAMETER.test(p)) && new Set(names).size === names.length;
+  return parameters.every(isPlainListParameter) && new Set(names).size === names.length;
 }
