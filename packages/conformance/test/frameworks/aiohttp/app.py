@@ -13,9 +13,9 @@ import threading
 
 from aiohttp import web
 
-# The NewPet rules the Python apps share (frameworks/new_pet_rules.py).
+# The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from new_pet_rules import STATUSES, new_pet_problem  # noqa: E402
+from pet_rules import listed, new_pet_problem  # noqa: E402
 
 API_KEY = os.environ["API_KEY"]
 
@@ -50,17 +50,10 @@ routes = web.RouteTableDef()
 
 @routes.get("/v1/pets")
 async def list_pets(request):
-    try:
-        limit = int(request.query.get("limit", "20"))
-    except ValueError:
-        return fail(400, "invalid_limit", "limit is an integer from 1 to 100")
-    if not 1 <= limit <= 100:
-        return fail(400, "invalid_limit", "limit is an integer from 1 to 100")
-    status = request.query.get("status")
-    if status is not None and status not in STATUSES:
-        return fail(400, "invalid_status", "status is one of " + ", ".join(STATUSES))
-    listed = [pet for pet in pets if status is None or pet.get("status") == status]
-    return web.json_response(listed[:limit])
+    page, problem = listed(pets, request.query)
+    if problem is not None:
+        return fail(400, *problem)
+    return web.json_response(page)
 
 
 @routes.post("/v1/pets")

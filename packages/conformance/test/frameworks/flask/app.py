@@ -14,9 +14,9 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.serving import make_server
 
-# The NewPet rules the Python apps share (frameworks/new_pet_rules.py).
+# The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from new_pet_rules import STATUSES, new_pet_problem  # noqa: E402
+from pet_rules import listed, new_pet_problem  # noqa: E402
 
 API_KEY = os.environ["API_KEY"]
 
@@ -42,17 +42,10 @@ def authenticate():
 
 @app.get("/v1/pets")
 def list_pets():
-    try:
-        limit = int(request.args.get("limit", "20"))
-    except ValueError:
-        return fail(400, "invalid_limit", "limit is an integer from 1 to 100")
-    if not 1 <= limit <= 100:
-        return fail(400, "invalid_limit", "limit is an integer from 1 to 100")
-    status = request.args.get("status")
-    if status is not None and status not in STATUSES:
-        return fail(400, "invalid_status", "status is one of " + ", ".join(STATUSES))
-    listed = [pet for pet in pets if status is None or pet.get("status") == status]
-    return jsonify(listed[:limit])
+    page, problem = listed(pets, request.args)
+    if problem is not None:
+        return fail(400, *problem)
+    return jsonify(page)
 
 
 @app.post("/v1/pets")

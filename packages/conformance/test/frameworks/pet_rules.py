@@ -1,0 +1,42 @@
+"""The spec's rules as plain Python, for the apps whose framework validates nothing itself
+(flask, aiohttp): a NewPet's name is a string, its categoryId an int64, its status one of the
+enumeration; a list's limit an integer from 1 to 100 (20 when absent), its status filter one of
+the enumeration."""
+
+STATUSES = ("available", "pending", "sold")
+
+
+def is_int64(value):
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and -(2**63) <= value < 2**63
+    )
+
+
+def new_pet_problem(body):
+    """Why `body` is no NewPet, or None when it is one."""
+    if not isinstance(body, dict):
+        return "the body is a NewPet object"
+    if not isinstance(body.get("name"), str):
+        return "name is a string"
+    if not is_int64(body.get("categoryId")):
+        return "categoryId is an int64 integer"
+    if "status" in body and body["status"] not in STATUSES:
+        return "status is one of " + ", ".join(STATUSES)
+    return None
+
+
+def listed(pets, query):
+    """`pets` as listPets answers the query mapping `query`, and None; or None and the (code,
+    message) of the 400 it answers."""
+    try:
+        limit = int(query.get("limit", "20"))
+    except ValueError:
+        return None, ("invalid_limit", "limit is an integer from 1 to 100")
+    if not 1 <= limit <= 100:
+        return None, ("invalid_limit", "limit is an integer from 1 to 100")
+    status = query.get("status")
+    if status is not None and status not in STATUSES:
+        return None, ("invalid_status", "status is one of " + ", ".join(STATUSES))
+    return [pet for pet in pets if status is None or pet.get("status") == status][:limit], None
