@@ -3,7 +3,7 @@
 // app (on @hono/node-server, with Zod), a hapi app (with Joi), a NestJS app (compiled by tsc), a
 // Flask app, an aiohttp app, a FastAPI app and a Django REST framework app (Python, each pinned
 // in its frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a
-// Gin app (pinned in frameworks/gin/go.mod), an axum app (Rust, pinned in
+// Gin app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app (Rust, pinned in
 // frameworks/axum/Cargo.lock), a Spring Boot app and a Javalin app (Java, each pinned in its
 // frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a
 // Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each framework's doing, named below; no false alarm may come from any.
@@ -83,7 +83,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 /** Builds the Go app in frameworks/NAME with the `go` on PATH (its build cache keeps it quick). */
-function goApp(name: 'go' | 'gin'): () => Promise<string> {
+function goApp(name: 'go' | 'gin' | 'fiber'): () => Promise<string> {
   return once(async () => {
     const dir = join(FRAMEWORKS, name);
     const binary = join(built, `${name}-petapp`);
@@ -101,6 +101,7 @@ function goApp(name: 'go' | 'gin'): () => Promise<string> {
 }
 const buildGoApp = goApp('go');
 const buildGinApp = goApp('gin');
+const buildFiberApp = goApp('fiber');
 
 const AXUM_APP = join(FRAMEWORKS, 'axum');
 // Kept between runs, as Go's build cache is: the pinned crates are compiled once.
@@ -187,22 +188,26 @@ const startLumen = () =>
     PETS_FILE: join(built, `lumen-pets-${++lumenStarts}.json`),
   });
 
-/** What Go's encoding/json Decoder makes the kit fail, and the judge, under any Go framework. */
+/**
+ * What Go's encoding/json makes the kit fail, and the judge, under any Go framework: it matches
+ * members to fields in any letter case, the last one winning.
+ */
 const ENCODING_JSON = {
   fails: [
     'createPet.missing-category-id-other-case',
     'createPet.missing-name-other-case',
     'createPet.recased-members',
-    'createPet.trailing-content',
     'errors.created-pets-agree',
   ],
   inTraffic: [
     'createPet.missing-category-id-other-case',
     'createPet.missing-name-other-case',
-    'createPet.trailing-content',
     'errors.created-pets-agree',
   ],
 };
+
+/** And its Decoder (which net/http apps read bodies with) reads one value and stops there. */
+const DECODER = 'createPet.trailing-content';
 
 /** The Authorization shapes carrying no valid key that Hono's bearerAuth answers with 400. */
 const MALFORMED_CREDENTIALS = ['empty-token', 'scheme-prefixed', 'word-after-key', 'wrong-scheme'];
@@ -300,13 +305,19 @@ const APPS: Readonly<
   },
   Go: {
     start: async () => startProcess(await buildGoApp(), []),
-    fails: ENCODING_JSON.fails,
-    inTraffic: ENCODING_JSON.inTraffic,
+    fails: [...ENCODING_JSON.fails, DECODER].sort(),
+    inTraffic: [...ENCODING_JSON.inTraffic, DECODER].sort(),
   },
   Gin: {
     start: async () => startProcess(await buildGinApp(), []),
-    fails: [...ENCODING_JSON.fails, 'getPet.path-boundaries'],
-    inTraffic: [...ENCODING_JSON.inTraffic, 'getPet.path-boundaries'],
+    fails: [...ENCODING_JSON.fails, DECODER, 'getPet.path-boundaries'].sort(),
+    inTraffic: [...ENCODING_JSON.inTraffic, DECODER, 'getPet.path-boundaries'].sort(),
+  },
+  Fiber: {
+    start: async () => startProcess(await buildFiberApp(), []),
+    fails: [...ENCODING_JSON.fails, 'listPets.bracketed-limit', 'listPets.recased-limit'].sort(),
+    // Fiber reads a body with json.Unmarshal, which refuses what follows the value.
+    inTraffic: ENCODING_JSON.inTraffic,
   },
   Flask: {
     start: () => pythonApp('flask'),
@@ -597,6 +608,22 @@ describe('the kit against a Gin app written from the spec', () => {
     expect(failed(report).sort()).toEqual(APPS.Gin?.fails);
     // Gin's form and URI binding takes white space off before strconv.ParseInt reads it.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/%20\d+ answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a Fiber app written from the spec (fasthttp)', () => {
+  it("fails it where encoding/json matches members and Fiber's binder reads query names, and nowhere else", async () => {
+    const report = await runOn('Fiber');
+    expect(failed(report).sort()).toEqual(APPS.Fiber?.fails);
+    // json.Unmarshal matches members in any letter case, but refuses what follows the value.
+    expect(message(report, 'createPet.missing-name-other-case')).toMatch(
+      /with Name but no name answered 201/,
+    );
+    // Fiber's query binder lowercases each name and reads limit[] as limit.
+    expect(message(report, 'listPets.recased-limit')).toMatch(/LIMIT=1 returned 1 pet/);
+    expect(message(report, 'listPets.bracketed-limit')).toMatch(
+      /limit%5B%5D=1 returned 1 pet although at least/,
+    );
   }, 600_000);
 });
 

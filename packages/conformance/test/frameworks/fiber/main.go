@@ -1,0 +1,159 @@
+// The service as a Fiber developer writes it from the spec, with Fiber's defaults (fasthttp under
+// it, not net/http): Bind().Body and Bind().Query into structs (pointers tell a missing field),
+// strconv for the petId, a middleware for the key, and an ErrorHandler that answers every error
+// with an Error.
+//
+// Usage: API_KEY=... petapp  (listens on 127.0.0.1, port 0; prints "listening on PORT"; stops
+// when its stdin closes, so that it never outlives the test that started it)
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"sync"
+
+	"github.com/gofiber/fiber/v3"
+)
+
+type newPet struct {
+	Name       *string `json:"name"`
+	CategoryID *int64  `json:"categoryId"`
+	Status     *string `json:"status"`
+}
+
+type pet struct {
+	ID         int64   `json:"id"`
+	Name       string  `json:"name"`
+	CategoryID int64   `json:"categoryId"`
+	Status     *string `json:"status,omitempty"`
+}
+
+type listQuery struct {
+	Limit  *int    `query:"limit"`
+	Status *string `query:"status"`
+}
+
+var statuses = map[string]bool{"available": true, "pending": true, "sold": true}
+
+// apiError is an answer that is an Error: its status, code and message.
+type apiError struct {
+	status  int
+	code    string
+	message string
+}
+
+func (e *apiError) Error() string { return e.message }
+
+func fail(status int, code, message string) error {
+	return &apiError{status, code, message}
+}
+
+// answerError answers any error a handler returns, or Fiber raises, with an Error body.
+func answerError(c fiber.Ctx, err error) error {
+	answer := &apiError{500, "internal", "internal error"}
+	var fe *fiber.Error
+	switch {
+	case errors.As(err, &answer):
+	case errors.As(err, &fe):
+		answer = &apiError{fe.Code, "error", fe.Message}
+		if fe.Code == 404 {
+			answer.code = "not_found"
+		}
+	}
+	return c.Status(answer.status).JSON(fiber.Map{
+		"code": answer.code, "message": answer.message, "status": answer.status,
+	})
+}
+
+func main() {
+	key := os.Getenv("API_KEY")
+	var mu sync.Mutex
+	pets := []pet{}
+
+	app := fiber.New(fiber.Config{ErrorHandler: answerError})
+	app.Use(func(c fiber.Ctx) error {
+		if c.Get("Authorization") != "Bearer "+key {
+			return fail(401, "unauthorized", "send Authorization: Bearer <key>")
+		}
+		return c.Next()
+	})
+	v1 := app.Group("/v1")
+	v1.Get("/pets", func(c fiber.Ctx) error {
+		var q listQuery
+		if err := c.Bind().Query(&q); err != nil {
+			return fail(400, "invalid_query", err.Error())
+		}
+		limit := 20
+		if q.Limit != nil {
+			limit = *q.Limit
+		}
+		if limit < 1 || limit > 100 {
+			return fail(400, "invalid_query", "limit must be 1 to 100")
+		}
+		if q.Status != nil && !statuses[*q.Status] {
+			return fail(400, "invalid_query", "status must be available, pending or sold")
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		listed := []pet{}
+		for _, p := range pets {
+			if len(listed) < limit && (q.Status == nil || (p.Status != nil && *p.Status == *q.Status)) {
+				listed = append(listed, p)
+			}
+		}
+		return c.JSON(listed)
+	})
+	v1.Post("/pets", func(c fiber.Ctx) error {
+		var body newPet
+		if err := c.Bind().Body(&body); err != nil {
+			return fail(400, "validation_failed", err.Error())
+		}
+		switch {
+		case body.Name == nil:
+			return fail(400, "validation_failed", "name is required")
+		case body.CategoryID == nil:
+			return fail(400, "validation_failed", "categoryId is required")
+		case body.Status != nil && !statuses[*body.Status]:
+			return fail(400, "validation_failed", "status must be available, pending or sold")
+		}
+		mu.Lock()
+		created := pet{int64(len(pets) + 1), *body.Name, *body.CategoryID, body.Status}
+		pets = append(pets, created)
+		mu.Unlock()
+		c.Location(fmt.Sprintf("/v1/pets/%d", created.ID))
+		return c.Status(201).JSON(created)
+	})
+	v1.Get("/pets/:petId", func(c fiber.Ctx) error {
+		c.Set("Deprecation", "@1767225600")
+		c.Set("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT")
+		c.Set("Link", `</v1/pets>; rel="successor-version"`)
+		id, err := strconv.ParseInt(c.Params("petId"), 10, 64)
+		if err != nil || id < 1 {
+			return fail(400, "invalid_pet_id", "petId must be a positive integer")
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, p := range pets {
+			if p.ID == id {
+				return c.JSON(p)
+			}
+		}
+		return fail(404, "not_found", fmt.Sprintf("no pet %d", id))
+	})
+
+	listener, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	go func() {
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	}()
+	fmt.Printf("listening on %d\n", listener.Addr().(*net.TCPAddr).Port)
+	app.Listener(listener, fiber.ListenConfig{DisableStartupMessage: true})
+}
