@@ -1,14 +1,15 @@
-// The kit against real web frameworks rather than fakes of them: the same Express app, written
-// from the spec with Express's defaults, on Express 4 and on Express 5, a Fastify app, a Hono
-// app (on @hono/node-server, with Zod), a hapi app (with Joi), a NestJS app (compiled by tsc), a
-// Flask app, an aiohttp app, a FastAPI app and a Django REST framework app (Python, each pinned
+// The kit against real web frameworks rather than fakes of them: the same Express app, written from
+// the spec with Express's defaults, on Express 4 and on Express 5, a Fastify app, a Hono app (on
+// @hono/node-server, with Zod), a hapi app (with Joi), a NestJS app (compiled by tsc), a Flask app,
+// an aiohttp app, a Tornado app, a FastAPI app and a Django REST framework app (Python, each pinned
 // in its frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a
-// Gin app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app (Rust, pinned in
-// frameworks/axum/Cargo.lock), a Spring Boot app and a Javalin app (Java, each pinned in its
-// frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a
-// Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each framework's doing, named below; no false alarm may come from any.
-// Run again through the proxy, the kit fails the same checks, and the traffic judge, holding the
-// kit's traffic as anyone's, fails what it can see of them and nothing else.
+// Gin app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app (Rust,
+// pinned in frameworks/axum/Cargo.lock), a Spring Boot app and a Javalin app (Java, each pinned in
+// its frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a
+// Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each
+// framework's doing, named below; no false alarm may come from any. Run again through the proxy,
+// the kit fails the same checks, and the traffic judge, holding the kit's traffic as anyone's,
+// fails what it can see of them and nothing else.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -153,7 +154,7 @@ const buildNestApp = once(async () => {
   return join(out, 'main.js');
 });
 
-type PythonApp = 'flask' | 'fastapi' | 'django' | 'aiohttp';
+type PythonApp = 'flask' | 'fastapi' | 'django' | 'aiohttp' | 'tornado';
 
 /** The python of frameworks/NAME's pinned venv (made on first use). */
 async function venvPython(name: PythonApp): Promise<string> {
@@ -328,6 +329,11 @@ const APPS: Readonly<
     start: () => pythonApp('aiohttp'),
     fails: ['createPet.deep-nesting', 'errors.no-server-errors', 'getPet.path-boundaries'],
     inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
+  },
+  Tornado: {
+    start: () => pythonApp('tornado'),
+    fails: ['createPet.deep-nesting', 'errors.no-server-errors'],
+    inTraffic: ['errors.no-server-errors'],
   },
   FastAPI: {
     start: () => pythonApp('fastapi'),
@@ -646,6 +652,15 @@ describe('the kit against an aiohttp app written from the spec', () => {
     expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
     // The route's \d+ is Python's, which matches any script's digits, and int() reads them.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a Tornado app written from the spec (its own HTTP server)', () => {
+  it("fails it where Python's json breaks the spec, and nowhere else", async () => {
+    const report = await runOn('Tornado');
+    expect(failed(report).sort()).toEqual(APPS.Tornado?.fails);
+    // json.loads raises RecursionError, no ValueError, and Tornado answers what escapes with 500.
+    expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
   }, 600_000);
 });
 
