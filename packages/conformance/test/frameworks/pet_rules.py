@@ -1,7 +1,7 @@
 """The spec's rules as plain Python, for the apps whose framework validates nothing itself
-(flask, aiohttp): a NewPet's name is a string, its categoryId an int64, its status one of the
-enumeration; a list's limit an integer from 1 to 100 (20 when absent), its status filter one of
-the enumeration."""
+(flask, aiohttp, tornado): a NewPet's name is a string, its categoryId an int64, its status one of
+the enumeration; a list's limit an integer from 1 to 100 (20 when absent), its status filter one of
+the enumeration; a pet is a NewPet's members and the next id."""
 
 STATUSES = ("available", "pending", "sold")
 
@@ -40,3 +40,12 @@ def listed(pets, query):
     if status is not None and status not in STATUSES:
         return None, ("invalid_status", "status is one of " + ", ".join(STATUSES))
     return [pet for pet in pets if status is None or pet.get("status") == status][:limit], None
+
+
+def stored(pets, body):
+    """The pet the NewPet `body` makes, with the next id, added to `pets`."""
+    pet = {"id": len(pets) + 1, "name": body["name"], "categoryId": body["categoryId"]}
+    if "status" in body:
+        pet["status"] = body["status"]
+    pets.append(pet)
+    return pet

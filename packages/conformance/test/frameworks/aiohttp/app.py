@@ -15,7 +15,7 @@ from aiohttp import web
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import listed, new_pet_problem  # noqa: E402
+from pet_rules import listed, new_pet_problem, stored  # noqa: E402
 
 API_KEY = os.environ["API_KEY"]
 
@@ -65,10 +65,7 @@ async def create_pet(request):
     problem = new_pet_problem(body)
     if problem is not None:
         return fail(400, "validation_failed", problem)
-    pet = {"id": len(pets) + 1, "name": body["name"], "categoryId": body["categoryId"]}
-    if "status" in body:
-        pet["status"] = body["status"]
-    pets.append(pet)
+    pet = stored(pets, body)
     return web.json_response(pet, status=201, headers={"Location": f"/v1/pets/{pet['id']}"})
 
 

@@ -16,7 +16,7 @@ from werkzeug.serving import make_server
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import listed, new_pet_problem  # noqa: E402
+from pet_rules import listed, new_pet_problem, stored  # noqa: E402
 
 API_KEY = os.environ["API_KEY"]
 
@@ -54,10 +54,7 @@ def create_pet():
     problem = new_pet_problem(body)
     if problem is not None:
         return fail(400, "validation_failed", problem)
-    pet = {"id": len(pets) + 1, "name": body["name"], "categoryId": body["categoryId"]}
-    if "status" in body:
-        pet["status"] = body["status"]
-    pets.append(pet)
+    pet = stored(pets, body)
     return jsonify(pet), 201, {"Location": f"/v1/pets/{pet['id']}"}
 
 

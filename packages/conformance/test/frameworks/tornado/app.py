@@ -19,7 +19,7 @@ import tornado.web
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import STATUSES, new_pet_problem  # noqa: E402
+from pet_rules import STATUSES, new_pet_problem, stored  # noqa: E402
 
 API_KEY = os.environ["API_KEY"]
 
@@ -82,10 +82,7 @@ class PetsHandler(Handler):
         problem = new_pet_problem(body)
         if problem is not None:
             raise ApiError(400, "validation_failed", problem)
-        pet = {"id": len(pets) + 1, "name": body["name"], "categoryId": body["categoryId"]}
-        if "status" in body:
-            pet["status"] = body["status"]
-        pets.append(pet)
+        pet = stored(pets, body)
         self.set_status(201)
         self.set_header("Location", f"/v1/pets/{pet['id']}")
         self.finish(pet)
