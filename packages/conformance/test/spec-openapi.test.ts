@@ -1,6 +1,7 @@
 // The spec as an OpenAPI document: exactly what the spec states, every gap left open. Schemathesis
 // (pinned, tooling/schemathesis) run with it finds nothing on conforming servers that fill the
-// gaps differently, and finds the fault of broken ones.
+// gaps differently, and finds the fault of broken ones; so does the traffic judge, holding
+// Schemathesis' traffic through the kit's proxy.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,8 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { SpecErrorBody, SpecNewPet, SpecPet } from '@animal-store/contract';
 import { runProcess } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import { specOpenApiDocument, specOpenApiDocument30 } from '../src/index.js';
+import {
+  type ConformanceReport,
+  specOpenApiDocument,
+  specOpenApiDocument30,
+  startProxy,
+  TrafficJudge,
+} from '../src/index.js';
 import { type FakeServerOptions, startFakeServer } from './support/fake-server.js';
+import { notPassed } from './support/run-kit.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'conformance-spec-openapi-'));
@@ -91,6 +99,36 @@ const CHECKS = [
 /** The Schemathesis configuration the README's recipe writes. */
 const UNNAMED_METHODS_LEFT_OUT = '[phases.coverage]\nunexpected-methods = []\n';
 
+/** The ids of the checks in `report` with `outcome`. */
+const outcomes = (report: ConformanceReport, outcome: string) =>
+  report.results.filter((r) => r.outcome === outcome).map((r) => r.id);
+
+/**
+ * What the traffic judge passes on every conforming server's answers to Schemathesis: its requests
+ * reach every operation, with and without a key, with valid and invalid members and queries.
+ */
+const JUDGED_ON_EVERY_SERVER = [
+  'auth.getPet.missing-header',
+  'auth.listPets.missing-header',
+  'createPet.body-not-object',
+  'createPet.invalid-category-id',
+  'createPet.invalid-name',
+  'createPet.invalid-status',
+  'createPet.malformed-json',
+  'createPet.missing-category-id',
+  'createPet.missing-name',
+  'errors.error-schema',
+  'errors.json-body',
+  'errors.no-server-errors',
+  'errors.pet-fields',
+  'errors.status-matches',
+  'errors.strict-json',
+  'errors.success-status',
+  'getPet.path-boundaries',
+  'listPets.at-most-limit',
+  'listPets.status-filter.sold',
+];
+
 /** The path of the pinned Schemathesis command, installed on first use; every run shares it. */
 let installed: Promise<string> | undefined;
 function schemathesisCommand(): Promise<string> {
@@ -133,14 +171,18 @@ async function readmeRecipe(
 }
 
 /**
- * Schemathesis with the spec document against a fake server. `options` narrows the run (one
- * operation, stop at the first failure) where a test looks for one fault.
+ * Schemathesis with the spec document against a fake server, through the kit's proxy: what
+ * Schemathesis found, and what the traffic judge made of its traffic, which the kit did not
+ * send. `options` narrows the run (one operation, stop at the first failure) where a test looks
+ * for one fault.
  */
 async function schemathesis(
   server: FakeServerOptions,
   options: readonly string[] = [],
-): Promise<{ code: number | null; out: string }> {
+): Promise<{ code: number | null; out: string; traffic: ConformanceReport }> {
   const fake = await startFakeServer(server);
+  const judge = new TrafficJudge({ base: fake.baseUrl, source: 'Schemathesis' });
+  const proxy = await startProxy({ target: fake.baseUrl, onExchange: (e) => void judge.add(e) });
   try {
     const command = await schemathesisCommand();
     const work = mkdtempSync(join(dir, 'run-'));
@@ -155,15 +197,18 @@ async function schemathesis(
         ...['--config-file', join(work, 'schemathesis-spec.toml')],
         'run',
         file,
-        ...['--url', fake.baseUrl, '-H', `Authorization: Bearer ${fake.apiKey}`],
+        ...['--url', `${proxy.origin}/v1`],
+        ...['-H', `Authorization: Bearer ${fake.apiKey}`],
         ...['--checks', CHECKS, '--mode', 'all', '--max-examples', '15', '--seed', '4646'],
         ...['--phases', 'examples,coverage,fuzzing', '--generation-database', 'none'],
         ...options,
       ],
       { env: { PATH: process.env.PATH, HOME: work }, cwd: work },
     );
-    return { code: run.exitCode, out: `${run.stdout}${run.stderr}` };
+    await proxy.close();
+    return { code: run.exitCode, out: `${run.stdout}${run.stderr}`, traffic: await judge.report() };
   } finally {
+    await proxy.close();
     await fake.close();
   }
 }
@@ -176,9 +221,12 @@ describe.concurrent('Schemathesis with the spec document', () => {
       'a server with its own error codes, huge ids and no status',
       { choices: ['own-error-codes', 'huge-ids', 'omits-status', 'clamps-limit'] },
     ],
-  ])('finds no failure on %s', async (_, server) => {
-    const { code, out } = await schemathesis(server);
+  ])('finds no failure on %s, nor does the traffic judge on its traffic', async (_, server) => {
+    const { code, out, traffic } = await schemathesis(server);
     expect(code, out).toBe(0);
+    expect(outcomes(traffic, 'fail'), notPassed(traffic).join('\n')).toEqual([]);
+    // Valid and invalid requests to each operation, keyless ones too: the judge held each kind.
+    expect(outcomes(traffic, 'pass')).toEqual(expect.arrayContaining(JUDGED_ON_EVERY_SERVER));
   });
 
   it('passes, with the README recipe as printed, a server that answers 501 to methods it does not implement', async () => {
@@ -191,14 +239,30 @@ describe.concurrent('Schemathesis with the spec document', () => {
   // Each fault lies in one operation: Schemathesis tests the operations one by one, so the
   // others could only add findings, and one finding is all a row looks for.
   it.each([
-    ['get-404-as-html', 'getPet', /content_type_conformance|Undocumented Content-Type/i],
-    ['list-500-on-limit-0', 'listPets', /not_a_server_error|Server error/i],
-    ['auth-skipped-on-list', 'listPets', /accepts requests without authentication/i],
-  ] as const)('finds the fault of a server that has %s', async (fault, operation, said) => {
-    const { code, out } = await schemathesis({ faults: [fault] }, [
+    [
+      'get-404-as-html',
+      'getPet',
+      /content_type_conformance|Undocumented Content-Type/i,
+      'errors.json-body',
+    ],
+    [
+      'list-500-on-limit-0',
+      'listPets',
+      /not_a_server_error|Server error/i,
+      'errors.no-server-errors',
+    ],
+    [
+      'auth-skipped-on-list',
+      'listPets',
+      /accepts requests without authentication/i,
+      'auth.listPets.missing-header',
+    ],
+  ] as const)('finds the fault of a server that has %s, and the judge fails it under %s', async (fault, operation, said, judged) => {
+    const { code, out, traffic } = await schemathesis({ faults: [fault] }, [
       ...['--include-operation-id', operation, '--max-failures', '1'],
     ]);
     expect(code, out).not.toBe(0);
     expect(out).toMatch(said);
+    expect(outcomes(traffic, 'fail'), notPassed(traffic).join('\n')).toEqual([judged]);
   });
 });
