@@ -4,8 +4,8 @@
 // an aiohttp app, a Tornado app, a FastAPI app and a Django REST framework app (Python, each pinned
 // in its frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a
 // Gin app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app (Rust,
-// pinned in frameworks/axum/Cargo.lock), a Spring Boot app and a Javalin app (Java, each pinned in
-// its frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a
+// pinned in frameworks/axum/Cargo.lock), a Spring Boot app, a Javalin app and a Vert.x app (Java,
+// each pinned in its frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a
 // Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each
 // framework's doing, named below; no false alarm may come from any. Run again through the proxy,
 // the kit fails the same checks, and the traffic judge, holding the kit's traffic as anyone's,
@@ -123,7 +123,7 @@ const buildAxumApp = once(async () => {
 });
 
 /** Builds the Maven app in frameworks/NAME with the `mvn` on PATH (frameworks/maven-app.sh). */
-function mavenApp(name: 'spring' | 'javalin'): () => Promise<string> {
+function mavenApp(name: 'spring' | 'javalin' | 'vertx'): () => Promise<string> {
   return once(async () => {
     const out = join(built, name);
     const maven = await runProcess('bash', [join(FRAMEWORKS, 'maven-app.sh'), name, out]);
@@ -133,6 +133,7 @@ function mavenApp(name: 'spring' | 'javalin'): () => Promise<string> {
 }
 const buildSpringApp = mavenApp('spring');
 const buildJavalinApp = mavenApp('javalin');
+const buildVertxApp = mavenApp('vertx');
 
 /**
  * Compiles the NestJS app with the workspace's tsc (esbuild, which vitest uses, emits no decorator
@@ -163,7 +164,10 @@ async function venvPython(name: PythonApp): Promise<string> {
   return venv.stdout.trim();
 }
 
-/** Starts a server that `command` runs and that prints "listening on PORT". */
+/**
+ * Starts a server that `command` runs and that prints "listening on PORT", in this run's temporary
+ * folder: what a framework writes beside it (Vert.x's upload folder) stays out of the repository.
+ */
 async function startProcess(
   command: string,
   args: readonly string[],
@@ -171,6 +175,7 @@ async function startProcess(
 ): Promise<RunningApp> {
   const app = await startLogged(command, args, {
     env: { API_KEY, PATH: process.env.PATH ?? '', ...env },
+    cwd: built,
     // The app stops when its stdin closes: it never outlives this process.
     stdin: 'pipe',
     ready: /listening on (\d+)/,
@@ -486,6 +491,22 @@ const APPS: Readonly<
       'getPet.path-boundaries',
     ],
   },
+  'Vert.x': {
+    start: async () => startProcess('java', ['-jar', await buildVertxApp()]),
+    fails: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'errors.created-pets-agree',
+      'getPet.path-boundaries',
+      'listPets.recased-limit',
+    ],
+    inTraffic: [
+      'createPet.invalid-category-id',
+      'createPet.invalid-name',
+      'errors.created-pets-agree',
+      'getPet.path-boundaries',
+    ],
+  },
   'Spring Boot': {
     start: async () => startProcess('java', ['-jar', await buildSpringApp()]),
     fails: [
@@ -750,6 +771,21 @@ describe('the kit against a Javalin app written from the spec (Jetty, Jackson)',
     expect(message(report, 'createPet.method-override')).toMatch(
       /X-HTTP-Method-Override: GET answered 200/,
     );
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a Vert.x app written from the spec (vertx-web, Netty)', () => {
+  it("fails it where JsonObject's getters and Vert.x's query map break the spec, and nowhere else", async () => {
+    const report = await runOn('Vert.x');
+    expect(failed(report).sort()).toEqual(APPS['Vert.x']?.fails);
+    // getString gives any value's text; getLong takes any number's longValue().
+    expect(message(report, 'createPet.invalid-name')).toMatch(/answered 201/);
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId a fraction \(1\.5\) answered 201/,
+    );
+    // Query parameters live in a case-insensitive map; Long.parseLong reads any script's digits.
+    expect(message(report, 'listPets.recased-limit')).toMatch(/LIMIT=1 returned 1 pet/);
     expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
   }, 600_000);
 });

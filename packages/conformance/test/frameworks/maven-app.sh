@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Maven app in frameworks/APP (spring, javalin) into OUT_DIR/app.jar (run it as:
+# Builds the Maven app in frameworks/APP (spring, javalin, vertx) into OUT_DIR/app.jar (run it as:
 # API_KEY=... java -jar OUT_DIR/app.jar). Maven's local repository lives under
 # ${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/m2, so the first build downloads the app's jars
 # once and later builds reuse them.
