@@ -189,6 +189,26 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     }
   });
 
+  it("hides no scheme's name: replay lines after a request with Bearer alone stay runnable", async () => {
+    const refusal = { code: 'unauthorized', message: 'no key', status: 401 };
+    const file = har('schemes', [
+      { url: `${BASE}/pets?limit=1`, auth: 'Bearer', status: 401, body: refusal },
+      { url: `${BASE}/pets?limit=1`, auth: 'basic', status: 401, body: refusal },
+      // A key sent with no scheme is one word too, and stays hidden.
+      { url: `${BASE}/pets?limit=1`, auth: 'rawkey-0123456789', status: 401, body: refusal },
+      {
+        url: `${BASE}/pets?limit=1`,
+        status: 500,
+        body: { code: 'internal_error', message: 'broke on rawkey-0123456789', status: 500 },
+      },
+    ]);
+    const { report } = await judge(file);
+    const message = report.results.find((r) => r.id === 'errors.no-server-errors')?.message;
+    expect(message).toContain('-H "Authorization: Bearer $ANIMAL_STORE_API_KEY"');
+    expect(message).toContain('broke on [redacted key]');
+    expect(JSON.stringify(report)).not.toContain('rawkey-0123456789');
+  });
+
   it('reports when the traffic ran, every rule as exercised or not, and its verdict', async () => {
     const over: Entry = {
       url: `${BASE}/pets?limit=1`,

@@ -53,6 +53,14 @@ interface RuleTally {
 /** Query parameters whose value is a secret in any URL: the keys servers take, and their kin. */
 const SECRET_PARAMETER = /key|token|secret|password|auth|signature|sig$/i;
 
+/**
+ * The names of HTTP's authentication schemes (IANA's registry): an `Authorization` value that is
+ * one of them alone carries no credentials (RFC 9110 §11.4), and hiding it would hide that word
+ * wherever a report prints it, replay lines' `Bearer` among them.
+ */
+const AUTH_SCHEME =
+  /^(basic|bearer|concealed|digest|dpop|gnap|hoba|mutual|negotiate|oauth|privatetoken|scram-sha-1|scram-sha-256|vapid)$/i;
+
 /** A failure's message: what broke, how often, what the server said, a request that replays it. */
 function failureMessage(offenders: RuleTally['offenders']): string {
   const [first] = offenders as [RuleTally['offenders'][number]];
@@ -117,7 +125,7 @@ export class TrafficJudge {
   private learnSecrets(recorded: RecordedExchange): void {
     for (const [name, value] of recorded.requestHeaders) {
       if (!/^(proxy-)?authorization$/i.test(name)) continue;
-      this.redactor.add(value);
+      if (!AUTH_SCHEME.test(value.trim())) this.redactor.add(value);
       const token = /^\S+\s+(.+)$/.exec(value.trim())?.[1];
       if (token !== undefined) this.redactor.add(token);
     }
