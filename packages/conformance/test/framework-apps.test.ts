@@ -1,15 +1,15 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written from
-// the spec with Express's defaults, on Express 4 and on Express 5, a Fastify app, a Hono app (on
-// @hono/node-server, with Zod), a hapi app (with Joi), a NestJS app (compiled by tsc), a Flask app,
-// an aiohttp app, a Tornado app, a FastAPI app and a Django REST framework app (Python, each pinned
-// in its frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a
-// Gin app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app (Rust,
-// pinned in frameworks/axum/Cargo.lock), a Spring Boot app, a Javalin app and a Vert.x app (Java,
-// each pinned in its frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a
-// Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each
-// framework's doing, named below; no false alarm may come from any. Run again through the proxy,
-// the kit fails the same checks, and the traffic judge, holding the kit's traffic as anyone's,
-// fails what it can see of them and nothing else.
+// the spec with Express's defaults, on Express 4 and on Express 5, a Koa app, a Fastify app, a Hono
+// app (on @hono/node-server, with Zod), a hapi app (with Joi), a NestJS app (compiled by tsc), a
+// Flask app, an aiohttp app, a Tornado app, a FastAPI app and a Django REST framework app (Python,
+// each pinned in its frameworks/*/requirements.txt), a Go app (the standard library alone,
+// frameworks/go), a Gin app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod),
+// an axum app (Rust, pinned in frameworks/axum/Cargo.lock), a Spring Boot app, a Javalin app and a
+// Vert.x app (Java, each pinned in its frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby),
+// a Mojolicious app (Perl) and a Lumen app (PHP), on Debian's packages, written the same way. What
+// the kit fails is each framework's doing, named below; no false alarm may come from any. Run again
+// through the proxy, the kit fails the same checks, and the traffic judge, holding the kit's
+// traffic as anyone's, fails what it can see of them and nothing else.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -26,6 +26,7 @@ import { expressPetApp } from './support/express-pet-app.js';
 import { fastifyPetApp } from './support/fastify-pet-app.js';
 import { hapiPetApp } from './support/hapi-pet-app.js';
 import { honoPetApp, serveHono } from './support/hono-pet-app.js';
+import { koaPetApp } from './support/koa-pet-app.js';
 import { notPassed } from './support/run-kit.js';
 
 const API_KEY = 'framework-app-key-0123456789';
@@ -51,6 +52,12 @@ function running(server: Server): RunningApp {
 /** Starts the Express app on `express`. */
 async function startExpress(express: typeof express4 | typeof express5): Promise<RunningApp> {
   const server = expressPetApp(express, API_KEY).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  return running(server);
+}
+
+async function startKoa(): Promise<RunningApp> {
+  const server = koaPetApp(API_KEY).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   return running(server);
 }
@@ -255,6 +262,7 @@ const APPS: Readonly<
     fails: ['listPets.bracketed-limit'],
     inTraffic: [],
   },
+  Koa: { start: startKoa, fails: [], inTraffic: [] },
   Fastify: {
     start: startFastify,
     fails: [
@@ -555,6 +563,14 @@ describe('the kit against an Express app written from the spec', () => {
     expect(message(report, 'listPets.bracketed-limit')).toMatch(
       /limit%5B%5D=1 returned 1 pet although at least/,
     );
+  });
+});
+
+describe('the kit against a Koa app written from the spec (@koa/router, @koa/bodyparser)', () => {
+  it("passes it, @koa/bodyparser's 1 MiB limit answering a larger NewPet 413 (§8 sets no size)", async () => {
+    const report = await runOn('Koa');
+    expect(report.verdict, notPassed(report).join('\n')).toBe('pass');
+    expect(message(report, 'createPet.large-body')).toMatch(/answered 413$/);
   });
 });
 

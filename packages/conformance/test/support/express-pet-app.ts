@@ -4,36 +4,13 @@
 // app runs on Express 4 and Express 5: what differs between the two runs is Express alone.
 
 import type { Express, NextFunction, Request, Response } from 'express';
+import { newPetProblem, type Pet, STATUSES, storedPet } from './pet-app-model.js';
 
 type ExpressModule = typeof import('express');
 
-const STATUSES: readonly unknown[] = ['available', 'pending', 'sold'];
-const INT64_BOUND = 2 ** 63;
-
-/** Why `body` is no NewPet, or undefined when it is one. */
-function newPetProblem(body: unknown): string | undefined {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return 'the body is a NewPet object';
-  }
-  const { name, categoryId, status } = body as Record<string, unknown>;
-  if (typeof name !== 'string') return 'name is a string';
-  if (
-    typeof categoryId !== 'number' ||
-    !Number.isInteger(categoryId) ||
-    categoryId < -INT64_BOUND ||
-    categoryId >= INT64_BOUND
-  ) {
-    return 'categoryId is an int64 integer';
-  }
-  if (status !== undefined && !STATUSES.includes(status)) {
-    return `status is one of ${STATUSES.join(', ')}`;
-  }
-  return undefined;
-}
-
 /** An Express app serving the spec's three operations under /v1, to holders of `apiKey`. */
 export function expressPetApp(express: ExpressModule, apiKey: string): Express {
-  const pets: { id: number; name: string; categoryId: number; status?: string }[] = [];
+  const pets: Pet[] = [];
   const fail = (res: Response, status: number, code: string, message: string) =>
     res.status(status).json({ code, message, status });
   const router = express.Router();
@@ -51,7 +28,7 @@ export function expressPetApp(express: ExpressModule, apiKey: string): Express {
     if (!Number.isInteger(n) || n < 1 || n > 100) {
       return fail(res, 400, 'invalid_limit', 'limit is an integer from 1 to 100');
     }
-    if (status !== undefined && !STATUSES.includes(status)) {
+    if (status !== undefined && !STATUSES.includes(status as string)) {
       return fail(res, 400, 'invalid_status', `status is one of ${STATUSES.join(', ')}`);
     }
     res.json(pets.filter((pet) => status === undefined || pet.status === status).slice(0, n));
@@ -60,14 +37,7 @@ export function expressPetApp(express: ExpressModule, apiKey: string): Express {
   router.post('/pets', (req, res) => {
     const problem = newPetProblem(req.body);
     if (problem !== undefined) return fail(res, 400, 'validation_failed', problem);
-    const { name, categoryId, status } = req.body as (typeof pets)[number];
-    const pet = {
-      id: pets.length + 1,
-      name,
-      categoryId,
-      ...(status === undefined ? {} : { status }),
-    };
-    pets.push(pet);
+    const pet = storedPet(pets, req.body as Pet);
     res.status(201).location(`/v1/pets/${pet.id}`).json(pet);
   });
 
