@@ -24,15 +24,22 @@ api=$!
 proxy=""
 trap 'kill $proxy "$api" 2>/dev/null || true; wait $proxy "$api" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# The API prints its URL on its "listening" line; wait for that line, or for the process to end.
-url=""
-for _ in $(seq 1 1200); do
-  url="$(grep -o '"url":"[^"]*"' "$work/api.log" | head -1 | cut -d'"' -f4 || true)"
-  [ -n "$url" ] && break
-  kill -0 "$api" 2>/dev/null || { echo "schemathesis: the API did not start:" >&2; cat "$work/api.log" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$url" ] || { echo "schemathesis: the API printed no URL in 120 s" >&2; exit 1; }
+# Prints what COMMAND (a pipeline reading LOG) finds once PID has written it to LOG, waiting up to
+# 120 s; fails, with LOG, when PID ends first. Usage: first_line WHAT PID LOG COMMAND
+first_line() {
+  local what=$1 pid=$2 log=$3 command=$4 found=""
+  for _ in $(seq 1 1200); do
+    found="$(bash -c "$command" <"$log" || true)"
+    [ -n "$found" ] && { echo "$found"; return; }
+    kill -0 "$pid" 2>/dev/null || { echo "schemathesis: the $what did not start:" >&2; cat "$log" >&2; return 1; }
+    sleep 0.1
+  done
+  echo "schemathesis: the $what printed no address in 120 s" >&2
+  return 1
+}
+
+# The API prints its URL on its "listening" line.
+url="$(first_line API "$api" "$work/api.log" "grep -o '\"url\":\"[^\"]*\"' | head -1 | cut -d'\"' -f4")"
 echo "schemathesis: API at $url"
 
 # The kit's proxy in front of it: its traffic judge holds every exchange to the spec's rules, and
@@ -40,14 +47,7 @@ echo "schemathesis: API at $url"
 node "$kit" proxy --target "$url" --reporter "json:$work/traffic.json" \
   >"$work/judged.txt" 2>"$work/proxy.log" &
 proxy=$!
-through=""
-for _ in $(seq 1 1200); do
-  through="$(grep -o 'point the client at [^ ]*' "$work/proxy.log" | cut -d' ' -f5 || true)"
-  [ -n "$through" ] && break
-  kill -0 "$proxy" 2>/dev/null || { echo "schemathesis: the proxy did not start:" >&2; cat "$work/proxy.log" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$through" ] || { echo "schemathesis: the proxy printed no address in 120 s" >&2; exit 1; }
+through="$(first_line proxy "$proxy" "$work/proxy.log" "grep -o 'point the client at [^ ]*' | cut -d' ' -f5")"
 echo "schemathesis: through the kit's proxy at $through"
 
 # From the temporary directory: Schemathesis keeps a cache where it runs.
