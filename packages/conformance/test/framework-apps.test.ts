@@ -1,21 +1,21 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written from
 // the spec with Express's defaults, on Express 4 and on Express 5, a Koa app, a Fastify app, a Hono
-// app (on @hono/node-server, with Zod), a hapi app (with Joi), a NestJS app (compiled by tsc), a
-// Flask app, an aiohttp app, a Tornado app, a FastAPI app and a Django REST framework app (Python,
-// each pinned in its frameworks/*/requirements.txt), a Go app (the standard library alone,
-// frameworks/go), a Gin app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod),
-// an axum app (Rust, pinned in frameworks/axum/Cargo.lock), a Spring Boot app, a Javalin app and a
-// Vert.x app (Java, each pinned in its frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby),
-// a Mojolicious app (Perl) and a Lumen app (PHP), on Debian's packages, written the same way. What
-// the kit fails is each framework's doing, named below; no false alarm may come from any. Run again
-// through the proxy, the kit fails the same checks, and the traffic judge, holding the kit's
-// traffic as anyone's, fails what it can see of them and nothing else.
+// app (with Zod, on @hono/node-server and on Bun's own server), a hapi app (with Joi), a NestJS app
+// (compiled by tsc), a Flask app, an aiohttp app, a Tornado app, a FastAPI app and a Django REST
+// framework app (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard
+// library alone, frameworks/go), a Gin app and a Fiber app (on fasthttp; each pinned in its
+// frameworks/*/go.mod), an axum app (Rust, pinned in frameworks/axum/Cargo.lock), a Spring Boot
+// app, a Javalin app and a Vert.x app (Java, each pinned in its frameworks/*/pom.xml), a Sinatra
+// app and a Rails app (Ruby), a Mojolicious app (Perl) and a Lumen app (PHP), on Debian's packages,
+// written the same way. What the kit fails is each framework's doing, named below; no false alarm
+// may come from any. Run again through the proxy, the kit fails the same checks, and the traffic
+// judge, holding the kit's traffic as anyone's, fails what it can see of them and nothing else.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PYTHON_VENV, runProcess, startLogged } from '@animal-store/test-support';
 import express4 from 'express4';
@@ -69,6 +69,18 @@ async function startFastify(): Promise<RunningApp> {
 }
 
 const startHono = async () => running(await serveHono(honoPetApp(API_KEY)));
+
+/**
+ * Bun: the `bun` on PATH, else the one the repository's root installs (its optional dependency
+ * @oven/bun-linux-<arch>, from the npm registry).
+ */
+async function bunCommand(): Promise<string> {
+  const which = await runProcess('bash', ['-c', 'command -v bun']);
+  if (which.exitCode === 0) return which.stdout.trim();
+  const arch = process.arch === 'arm64' ? 'aarch64' : 'x64';
+  const root = createRequire(new URL('../../../package.json', import.meta.url));
+  return join(dirname(root.resolve(`@oven/bun-linux-${arch}/package.json`)), 'bin', 'bun');
+}
 
 async function startHapi(): Promise<RunningApp> {
   const server = await hapiPetApp(API_KEY);
@@ -241,6 +253,25 @@ const LARAVEL_422 = [
   'createPet.trailing-content',
 ];
 
+/** What Hono's bearerAuth and z.coerce make the kit and the judge fail, on any runtime. */
+const HONO = {
+  fails: [
+    ...['createPet', 'getPet', 'listPets'].flatMap((op) =>
+      MALFORMED_CREDENTIALS.map((shape) => `auth.${op}.${shape}`),
+    ),
+    'auth.every-read-shape',
+    'auth.every-write-shape',
+    'getPet.path-boundaries',
+  ].sort(),
+  // The judge knows no key: it sees the 400s to the reads, which have nothing else wrong.
+  inTraffic: [
+    ...['getPet', 'listPets'].flatMap((op) =>
+      MALFORMED_CREDENTIALS.map((shape) => `auth.${op}.${shape}`),
+    ),
+    'getPet.path-boundaries',
+  ].sort(),
+};
+
 /**
  * Each app, the checks the kit fails on it (its framework's doing, named below), and those the
  * traffic judge fails on the kit's traffic to it through the proxy, each sorted. The judge sees
@@ -278,23 +309,11 @@ const APPS: Readonly<
       'getPet.path-boundaries',
     ],
   },
-  Hono: {
-    start: startHono,
-    fails: [
-      ...['createPet', 'getPet', 'listPets'].flatMap((op) =>
-        MALFORMED_CREDENTIALS.map((shape) => `auth.${op}.${shape}`),
-      ),
-      'auth.every-read-shape',
-      'auth.every-write-shape',
-      'getPet.path-boundaries',
-    ].sort(),
-    // The judge knows no key: it sees the 400s to the reads, which have nothing else wrong.
-    inTraffic: [
-      ...['getPet', 'listPets'].flatMap((op) =>
-        MALFORMED_CREDENTIALS.map((shape) => `auth.${op}.${shape}`),
-      ),
-      'getPet.path-boundaries',
-    ].sort(),
+  Hono: { start: startHono, ...HONO },
+  'Hono on Bun': {
+    start: async () => startProcess(await bunCommand(), [join(FRAMEWORKS, 'bun', 'main.ts')]),
+    fails: HONO.fails,
+    inTraffic: HONO.inTraffic,
   },
   hapi: {
     start: startHapi,
@@ -602,6 +621,13 @@ describe('the kit against a Hono app written from the spec (bearerAuth, Zod)', (
     // z.coerce.number() is Number(): "0x1" is 1.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
   });
+});
+
+describe('the kit against the Hono app on Bun (Bun.serve)', () => {
+  it("fails the checks it fails on Node: Bun's HTTP server adds no failure", async () => {
+    const report = await runOn('Hono on Bun');
+    expect(failed(report).sort()).toEqual(APPS.Hono?.fails);
+  }, 600_000);
 });
 
 describe('the kit against a hapi app written from the spec (Joi)', () => {
