@@ -14,40 +14,8 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
+use pet_model::{listed, stored, ListParams, NewPet, Pet};
 use serde_json::json;
-
-#[derive(Clone, Copy, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum Status {
-    Available,
-    Pending,
-    Sold,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NewPet {
-    name: String,
-    category_id: i64,
-    status: Option<Status>,
-}
-
-#[derive(Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Pet {
-    id: i64,
-    name: String,
-    category_id: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    status: Option<Status>,
-}
-
-#[derive(Deserialize)]
-struct ListParams {
-    limit: Option<i64>,
-    status: Option<Status>,
-}
 
 type Pets = Arc<Mutex<Vec<Pet>>>;
 
@@ -97,21 +65,11 @@ async fn list_pets(
         Ok(params) => params,
         Err(rejection) => return rejected(rejection.status(), rejection.body_text()),
     };
-    let limit = params.limit.unwrap_or(20);
-    if !(1..=100).contains(&limit) {
-        return fail(
-            StatusCode::BAD_REQUEST,
-            "invalid_limit",
-            "limit is an integer from 1 to 100",
-        );
-    }
     let pets = pets.lock().unwrap();
-    let listed: Vec<&Pet> = pets
-        .iter()
-        .filter(|pet| params.status.is_none() || pet.status == params.status)
-        .take(limit as usize)
-        .collect();
-    Json(listed).into_response()
+    match listed(&pets, &params) {
+        Ok(page) => Json(page).into_response(),
+        Err(message) => fail(StatusCode::BAD_REQUEST, "invalid_limit", message),
+    }
 }
 
 async fn create_pet(
@@ -122,14 +80,7 @@ async fn create_pet(
         Ok(body) => body,
         Err(rejection) => return rejected(rejection.status(), rejection.body_text()),
     };
-    let mut pets = pets.lock().unwrap();
-    let pet = Pet {
-        id: pets.len() as i64 + 1,
-        name: new_pet.name,
-        category_id: new_pet.category_id,
-        status: new_pet.status,
-    };
-    pets.push(pet.clone());
+    let pet = stored(&mut pets.lock().unwrap(), new_pet);
     let location = [(header::LOCATION, format!("/v1/pets/{}", pet.id))];
     (StatusCode::CREATED, location, Json(pet)).into_response()
 }
