@@ -2,7 +2,10 @@ module github.com/animal-store/conformance/test/frameworks/fiber
 
 go 1.25.0
 
-require github.com/gofiber/fiber/v3 v3.1.0
+require (
+	github.com/animal-store/conformance/test/frameworks/petmodel v0.0.0
+	github.com/gofiber/fiber/v3 v3.1.0
+)
 
 require (
 	github.com/andybalholm/brotli v1.2.0 // indirect
@@ -21,3 +24,5 @@ require (
 	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/text v0.34.0 // indirect
 )
+
+replace github.com/animal-store/conformance/test/frameworks/petmodel => ../petmodel-go

@@ -1,7 +1,8 @@
 // The service as a Fiber developer writes it from the spec, with Fiber's defaults (fasthttp under
 // it, not net/http): Bind().Body and Bind().Query into structs (pointers tell a missing field),
 // strconv for the petId, a middleware for the key, and an ErrorHandler that answers every error
-// with an Error.
+// with an Error. The pets, and the listener, are the Go apps' shared ones
+// (frameworks/petmodel-go).
 //
 // Usage: API_KEY=... petapp  (listens on 127.0.0.1, port 0; prints "listening on PORT"; stops
 // when its stdin closes, so that it never outlives the test that started it)
@@ -10,12 +11,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"os"
 	"strconv"
-	"sync"
 
+	"github.com/animal-store/conformance/test/frameworks/petmodel"
 	"github.com/gofiber/fiber/v3"
 )
 
@@ -25,19 +24,10 @@ type newPet struct {
 	Status     *string `json:"status"`
 }
 
-type pet struct {
-	ID         int64   `json:"id"`
-	Name       string  `json:"name"`
-	CategoryID int64   `json:"categoryId"`
-	Status     *string `json:"status,omitempty"`
-}
-
 type listQuery struct {
 	Limit  *int    `query:"limit"`
 	Status *string `query:"status"`
 }
-
-var statuses = map[string]bool{"available": true, "pending": true, "sold": true}
 
 // apiError is an answer that is an Error: its status, code and message.
 type apiError struct {
@@ -71,8 +61,7 @@ func answerError(c fiber.Ctx, err error) error {
 
 func main() {
 	key := os.Getenv("API_KEY")
-	var mu sync.Mutex
-	pets := []pet{}
+	var pets petmodel.Store
 
 	app := fiber.New(fiber.Config{ErrorHandler: answerError})
 	app.Use(func(c fiber.Ctx) error {
@@ -94,18 +83,14 @@ func main() {
 		if limit < 1 || limit > 100 {
 			return fail(400, "invalid_query", "limit must be 1 to 100")
 		}
-		if q.Status != nil && !statuses[*q.Status] {
+		if q.Status != nil && !petmodel.IsStatus(*q.Status) {
 			return fail(400, "invalid_query", "status must be available, pending or sold")
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		listed := []pet{}
-		for _, p := range pets {
-			if len(listed) < limit && (q.Status == nil || (p.Status != nil && *p.Status == *q.Status)) {
-				listed = append(listed, p)
-			}
+		status := ""
+		if q.Status != nil {
+			status = *q.Status
 		}
-		return c.JSON(listed)
+		return c.JSON(pets.List(limit, status))
 	})
 	v1.Post("/pets", func(c fiber.Ctx) error {
 		var body newPet
@@ -117,13 +102,10 @@ func main() {
 			return fail(400, "validation_failed", "name is required")
 		case body.CategoryID == nil:
 			return fail(400, "validation_failed", "categoryId is required")
-		case body.Status != nil && !statuses[*body.Status]:
+		case body.Status != nil && !petmodel.IsStatus(*body.Status):
 			return fail(400, "validation_failed", "status must be available, pending or sold")
 		}
-		mu.Lock()
-		created := pet{int64(len(pets) + 1), *body.Name, *body.CategoryID, body.Status}
-		pets = append(pets, created)
-		mu.Unlock()
+		created := pets.Add(*body.Name, *body.CategoryID, body.Status)
 		c.Location(fmt.Sprintf("/v1/pets/%d", created.ID))
 		return c.Status(201).JSON(created)
 	})
@@ -135,25 +117,11 @@ func main() {
 		if err != nil || id < 1 {
 			return fail(400, "invalid_pet_id", "petId must be a positive integer")
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		for _, p := range pets {
-			if p.ID == id {
-				return c.JSON(p)
-			}
+		if p, found := pets.Get(id); found {
+			return c.JSON(p)
 		}
 		return fail(404, "not_found", fmt.Sprintf("no pet %d", id))
 	})
 
-	listener, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	go func() {
-		io.Copy(io.Discard, os.Stdin)
-		os.Exit(0)
-	}()
-	fmt.Printf("listening on %d\n", listener.Addr().(*net.TCPAddr).Port)
-	app.Listener(listener, fiber.ListenConfig{DisableStartupMessage: true})
+	app.Listener(petmodel.Listen(), fiber.ListenConfig{DisableStartupMessage: true})
 }

@@ -2,7 +2,10 @@ module github.com/animal-store/conformance/test/frameworks/gin
 
 go 1.25.0
 
-require github.com/gin-gonic/gin v1.12.0
+require (
+	github.com/animal-store/conformance/test/frameworks/petmodel v0.0.0
+	github.com/gin-gonic/gin v1.12.0
+)
 
 require (
 	github.com/bytedance/gopkg v0.1.3 // indirect
@@ -35,3 +38,5 @@ require (
 	golang.org/x/text v0.34.0 // indirect
 	google.golang.org/protobuf v1.36.10 // indirect
 )
+
+replace github.com/animal-store/conformance/test/frameworks/petmodel => ../petmodel-go

@@ -1,6 +1,7 @@
 // The service as a Gin developer writes it from the spec, with Gin's defaults: ShouldBindJSON into
 // a struct with binding tags (pointers tell a missing field), ShouldBindQuery and ShouldBindUri
-// for integers, a middleware for the key, and an Error for every answer that is one.
+// for integers, a middleware for the key, and an Error for every answer that is one. The pets, and
+// the listener, are the Go apps' shared ones (frameworks/petmodel-go).
 //
 // Usage: API_KEY=... petapp  (listens on 127.0.0.1, port 0; prints "listening on PORT"; stops
 // when its stdin closes, so that it never outlives the test that started it)
@@ -8,12 +9,10 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"os"
-	"sync"
 
+	"github.com/animal-store/conformance/test/frameworks/petmodel"
 	"github.com/gin-gonic/gin"
 )
 
@@ -21,13 +20,6 @@ type newPet struct {
 	Name       *string `json:"name" binding:"required"`
 	CategoryID *int64  `json:"categoryId" binding:"required"`
 	Status     *string `json:"status" binding:"omitempty,oneof=available pending sold"`
-}
-
-type pet struct {
-	ID         int64   `json:"id"`
-	Name       string  `json:"name"`
-	CategoryID int64   `json:"categoryId"`
-	Status     *string `json:"status,omitempty"`
 }
 
 type listQuery struct {
@@ -46,8 +38,7 @@ func fail(c *gin.Context, status int, code, message string) {
 func main() {
 	gin.SetMode(gin.ReleaseMode)
 	key := os.Getenv("API_KEY")
-	var mu sync.Mutex
-	pets := []pet{}
+	var pets petmodel.Store
 
 	r := gin.New()
 	r.Use(gin.Recovery())
@@ -68,15 +59,11 @@ func main() {
 		if q.Limit != nil {
 			limit = *q.Limit
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		listed := []pet{}
-		for _, p := range pets {
-			if len(listed) < limit && (q.Status == nil || (p.Status != nil && *p.Status == *q.Status)) {
-				listed = append(listed, p)
-			}
+		status := ""
+		if q.Status != nil {
+			status = *q.Status
 		}
-		c.JSON(200, listed)
+		c.JSON(200, pets.List(limit, status))
 	})
 	v1.POST("/pets", func(c *gin.Context) {
 		var body newPet
@@ -84,10 +71,7 @@ func main() {
 			fail(c, 400, "validation_failed", err.Error())
 			return
 		}
-		mu.Lock()
-		created := pet{int64(len(pets) + 1), *body.Name, *body.CategoryID, body.Status}
-		pets = append(pets, created)
-		mu.Unlock()
+		created := pets.Add(*body.Name, *body.CategoryID, body.Status)
 		c.Header("Location", fmt.Sprintf("/v1/pets/%d", created.ID))
 		c.JSON(201, created)
 	})
@@ -100,26 +84,12 @@ func main() {
 			fail(c, 400, "invalid_pet_id", err.Error())
 			return
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		for _, p := range pets {
-			if p.ID == uri.PetID {
-				c.JSON(200, p)
-				return
-			}
+		if p, found := pets.Get(uri.PetID); found {
+			c.JSON(200, p)
+			return
 		}
 		fail(c, 404, "not_found", fmt.Sprintf("no pet %d", uri.PetID))
 	})
 
-	listener, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	go func() {
-		io.Copy(io.Discard, os.Stdin)
-		os.Exit(0)
-	}()
-	fmt.Printf("listening on %d\n", listener.Addr().(*net.TCPAddr).Port)
-	http.Serve(listener, r)
+	http.Serve(petmodel.Listen(), r)
 }

@@ -1,6 +1,7 @@
 // The service as a Go developer writes it from the spec with the standard library's defaults:
 // net/http's ServeMux patterns, encoding/json's Decoder into a struct (pointers tell a missing
-// field), strconv for integers, and an Error for every answer that is one.
+// field), strconv for integers, and an Error for every answer that is one. The pets, and the
+// listener, are the Go apps' shared ones (frameworks/petmodel-go).
 //
 // Usage: API_KEY=... petapp  (listens on 127.0.0.1, port 0; prints "listening on PORT"; stops
 // when its stdin closes, so that it never outlives the test that started it)
@@ -9,16 +10,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"os"
-	"slices"
 	"strconv"
-	"sync"
-)
 
-var statuses = []string{"available", "pending", "sold"}
+	"github.com/animal-store/conformance/test/frameworks/petmodel"
+)
 
 type newPet struct {
 	Name       *string `json:"name"`
@@ -26,16 +23,8 @@ type newPet struct {
 	Status     *string `json:"status"`
 }
 
-type pet struct {
-	ID         int64   `json:"id"`
-	Name       string  `json:"name"`
-	CategoryID int64   `json:"categoryId"`
-	Status     *string `json:"status,omitempty"`
-}
-
-type store struct {
-	mu   sync.Mutex
-	pets []pet
+type service struct {
+	pets petmodel.Store
 }
 
 func answer(w http.ResponseWriter, status int, body any) {
@@ -48,7 +37,7 @@ func fail(w http.ResponseWriter, status int, code, message string) {
 	answer(w, status, map[string]any{"code": code, "message": message, "status": status})
 }
 
-func (s *store) list(w http.ResponseWriter, r *http.Request) {
+func (s *service) list(w http.ResponseWriter, r *http.Request) {
 	query := r.URL.Query()
 	limit := 20
 	if query.Has("limit") {
@@ -60,22 +49,14 @@ func (s *store) list(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	status := query.Get("status")
-	if query.Has("status") && !slices.Contains(statuses, status) {
+	if query.Has("status") && !petmodel.IsStatus(status) {
 		fail(w, 400, "invalid_status", "status is one of available, pending, sold")
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	listed := []pet{}
-	for _, p := range s.pets {
-		if len(listed) < limit && (status == "" || (p.Status != nil && *p.Status == status)) {
-			listed = append(listed, p)
-		}
-	}
-	answer(w, 200, listed)
+	answer(w, 200, s.pets.List(limit, status))
 }
 
-func (s *store) create(w http.ResponseWriter, r *http.Request) {
+func (s *service) create(w http.ResponseWriter, r *http.Request) {
 	var body newPet
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
 		fail(w, 400, "validation_failed", err.Error())
@@ -85,19 +66,16 @@ func (s *store) create(w http.ResponseWriter, r *http.Request) {
 		fail(w, 400, "validation_failed", "name and categoryId are required")
 		return
 	}
-	if body.Status != nil && !slices.Contains(statuses, *body.Status) {
+	if body.Status != nil && !petmodel.IsStatus(*body.Status) {
 		fail(w, 400, "validation_failed", "status is one of available, pending, sold")
 		return
 	}
-	s.mu.Lock()
-	created := pet{int64(len(s.pets) + 1), *body.Name, *body.CategoryID, body.Status}
-	s.pets = append(s.pets, created)
-	s.mu.Unlock()
+	created := s.pets.Add(*body.Name, *body.CategoryID, body.Status)
 	w.Header().Set("Location", fmt.Sprintf("/v1/pets/%d", created.ID))
 	answer(w, 201, created)
 }
 
-func (s *store) get(w http.ResponseWriter, r *http.Request) {
+func (s *service) get(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Deprecation", "@1767225600")
 	w.Header().Set("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT")
 	w.Header().Set("Link", `</v1/pets>; rel="successor-version"`)
@@ -106,20 +84,16 @@ func (s *store) get(w http.ResponseWriter, r *http.Request) {
 		fail(w, 400, "invalid_pet_id", "petId is an int64 integer")
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range s.pets {
-		if p.ID == id {
-			answer(w, 200, p)
-			return
-		}
+	if p, found := s.pets.Get(id); found {
+		answer(w, 200, p)
+		return
 	}
 	fail(w, 404, "not_found", fmt.Sprintf("no pet %d", id))
 }
 
 func main() {
 	key := os.Getenv("API_KEY")
-	s := &store{}
+	s := &service{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/pets", s.list)
 	mux.HandleFunc("POST /v1/pets", s.create)
@@ -131,15 +105,5 @@ func main() {
 		}
 		mux.ServeHTTP(w, r)
 	})
-	listener, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	go func() {
-		io.Copy(io.Discard, os.Stdin)
-		os.Exit(0)
-	}()
-	fmt.Printf("listening on %d\n", listener.Addr().(*net.TCPAddr).Port)
-	http.Serve(listener, authenticated)
+	http.Serve(petmodel.Listen(), authenticated)
 }

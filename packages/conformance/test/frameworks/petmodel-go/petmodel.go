@@ -1,0 +1,83 @@
+// Package petmodel holds what the Go apps (go, gin, fiber) share that no framework does for them:
+// the spec's Pet, a store of pets kept in memory, and the listener every app serves on. How each
+// app reads a request and writes its answer is its framework's own.
+package petmodel
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"slices"
+	"sync"
+)
+
+// Statuses are the PetStatus values.
+var Statuses = []string{"available", "pending", "sold"}
+
+// IsStatus tells whether s is one of Statuses.
+func IsStatus(s string) bool { return slices.Contains(Statuses, s) }
+
+// Pet is the spec's Pet as JSON writes it.
+type Pet struct {
+	ID         int64   `json:"id"`
+	Name       string  `json:"name"`
+	CategoryID int64   `json:"categoryId"`
+	Status     *string `json:"status,omitempty"`
+}
+
+// Store holds the pets created, in order; it is safe for concurrent use.
+type Store struct {
+	mu   sync.Mutex
+	pets []Pet
+}
+
+// List gives at most limit pets, of status when it is not empty.
+func (s *Store) List(limit int, status string) []Pet {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	listed := []Pet{}
+	for _, p := range s.pets {
+		if len(listed) < limit && (status == "" || (p.Status != nil && *p.Status == status)) {
+			listed = append(listed, p)
+		}
+	}
+	return listed
+}
+
+// Add stores a new pet with the next id and gives it.
+func (s *Store) Add(name string, categoryID int64, status *string) Pet {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	created := Pet{int64(len(s.pets) + 1), name, categoryID, status}
+	s.pets = append(s.pets, created)
+	return created
+}
+
+// Get gives the pet with id, if there is one.
+func (s *Store) Get(id int64) (Pet, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.pets {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Pet{}, false
+}
+
+// Listen listens on 127.0.0.1 on a free port, prints "listening on PORT", and ends the process
+// when its stdin closes, so that an app never outlives the test that started it.
+func Listen() net.Listener {
+	listener, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	go func() {
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	}()
+	fmt.Printf("listening on %d\n", listener.Addr().(*net.TCPAddr).Port)
+	return listener
+}
