@@ -56,14 +56,19 @@ status=0
 "$schemathesis" --no-color --config-file "$here/schemathesis.toml" run \
   "$url/openapi.json" --url "$through" -H "Authorization: Bearer $key" "$@" || status=$?
 
-# SIGINT stops the proxy, which writes its report and exits 1 on a violation.
+# SIGINT stops the proxy, which writes its report and exits 1 on a violation, 2 when no exchange
+# of the spec's operations passed through it.
 kill -INT "$proxy"
 judged=0
 wait "$proxy" || judged=$?
 proxy=""
 if [ "$judged" -ne 0 ]; then
   cat "$work/proxy.log" "$work/judged.txt" >&2
-  echo "schemathesis: the kit's traffic judge found violations in this traffic (exit $judged)" >&2
+  case "$judged" in
+    1) echo "schemathesis: the kit's traffic judge found violations in this traffic" >&2 ;;
+    2) echo "schemathesis: no exchange reached the API through the kit's proxy" >&2 ;;
+    *) echo "schemathesis: the kit's proxy failed (exit $judged)" >&2 ;;
+  esac
   exit 1
 fi
 node -e 'const { verdict, summary, traffic } = require(process.argv[1]);
