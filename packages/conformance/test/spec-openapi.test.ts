@@ -241,23 +241,23 @@ describe.concurrent('Schemathesis with the spec document', () => {
   it.each([
     [
       'get-404-as-html',
+      'errors.json-body',
       'getPet',
       /content_type_conformance|Undocumented Content-Type/i,
-      'errors.json-body',
     ],
     [
       'list-500-on-limit-0',
+      'errors.no-server-errors',
       'listPets',
       /not_a_server_error|Server error/i,
-      'errors.no-server-errors',
     ],
     [
       'auth-skipped-on-list',
+      'auth.listPets.missing-header',
       'listPets',
       /accepts requests without authentication/i,
-      'auth.listPets.missing-header',
     ],
-  ] as const)('finds the fault of a server that has %s, and the judge fails it under %s', async (fault, operation, said, judged) => {
+  ] as const)('finds the fault of a server that has %s, and the judge fails it under %s', async (fault, judged, operation, said) => {
     const { code, out, traffic } = await schemathesis({ faults: [fault] }, [
       ...['--include-operation-id', operation, '--max-failures', '1'],
     ]);
