@@ -72,15 +72,17 @@ async function startFastify(): Promise<RunningApp> {
 const startHono = async () => running(await serveHono(honoPetApp(API_KEY)));
 
 /**
- * Bun: the `bun` on PATH, else the one the repository's root installs (its optional dependency
- * @oven/bun-linux-<arch>, from the npm registry).
+ * Bun: the one the repository's root pins (its optional dependency @oven/bun-linux-<arch>, from
+ * the npm registry), else, on a platform it has none for, the `bun` on PATH.
  */
-async function bunCommand(): Promise<string> {
-  const which = await runProcess('bash', ['-c', 'command -v bun']);
-  if (which.exitCode === 0) return which.stdout.trim();
-  const arch = process.arch === 'arm64' ? 'aarch64' : 'x64';
+function bunCommand(): string {
+  const arch = process.arch === 'arm64' ? 'aarch64' : process.arch;
   const root = createRequire(new URL('../../../package.json', import.meta.url));
-  return join(dirname(root.resolve(`@oven/bun-linux-${arch}/package.json`)), 'bin', 'bun');
+  try {
+    return join(dirname(root.resolve(`@oven/bun-linux-${arch}/package.json`)), 'bin', 'bun');
+  } catch {
+    return 'bun';
+  }
 }
 
 async function startHapi(): Promise<RunningApp> {
@@ -131,7 +133,10 @@ const CARGO_TARGET = join(
   'cargo-target-framework-apps',
 );
 
-/** Builds the Rust app in frameworks/NAME with the `cargo` on PATH, from the crates its Cargo.lock pins. */
+/**
+ * Builds the Rust app in frameworks/NAME with the `cargo` on PATH, from the crates its Cargo.lock
+ * pins.
+ */
 function cargoApp(name: 'axum' | 'actix'): () => Promise<string> {
   return once(async () => {
     const dir = join(FRAMEWORKS, name);
@@ -318,7 +323,7 @@ const APPS: Readonly<
   },
   Hono: { start: startHono, ...HONO },
   'Hono on Bun': {
-    start: async () => startProcess(await bunCommand(), [join(FRAMEWORKS, 'bun', 'main.ts')]),
+    start: () => startProcess(bunCommand(), [join(FRAMEWORKS, 'bun', 'main.ts')]),
     fails: HONO.fails,
     inTraffic: HONO.inTraffic,
   },
