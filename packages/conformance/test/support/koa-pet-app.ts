@@ -64,7 +64,8 @@ export function koaPetApp(apiKey: string): Koa {
         code,
         message,
       } = error as { status?: number; code?: string; message: string };
-      // Errors a client caused are exposed (error.expose); the others say nothing of the server.
+      // A client's fault (4xx, as ctx.throw and the body parser raise it) is told as it is; any
+      // other error is a 500 that says nothing of the server.
       ctx.status = status;
       ctx.body = {
         code: code ?? (status < 500 ? 'bad_request' : 'internal'),
