@@ -11,8 +11,9 @@
 // framework's doing, named below; no false alarm may come from any. Run again through the proxy,
 // the kit fails the same checks, and the traffic judge, holding the kit's traffic as anyone's,
 // fails what it can see of them and nothing else.
+
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -50,18 +51,18 @@ function running(server: Server): RunningApp {
   };
 }
 
-/** Starts the Express app on `express`. */
-async function startExpress(express: typeof express4 | typeof express5): Promise<RunningApp> {
-  const server = expressPetApp(express, API_KEY).listen(0, '127.0.0.1');
+/** Serves `handler` with node:http on 127.0.0.1, once it listens. */
+async function serveOnNode(handler: RequestListener): Promise<RunningApp> {
+  const server = createServer(handler).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   return running(server);
 }
 
-async function startKoa(): Promise<RunningApp> {
-  const server = koaPetApp(API_KEY).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  return running(server);
-}
+/** Starts the Express app on `express`. */
+const startExpress = (express: typeof express4 | typeof express5) =>
+  serveOnNode(expressPetApp(express, API_KEY));
+
+const startKoa = () => serveOnNode(koaPetApp(API_KEY).callback());
 
 async function startFastify(): Promise<RunningApp> {
   const app = fastifyPetApp(API_KEY);
