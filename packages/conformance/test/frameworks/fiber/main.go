@@ -18,12 +18,6 @@ import (
 	"github.com/gofiber/fiber/v3"
 )
 
-type newPet struct {
-	Name       *string `json:"name"`
-	CategoryID *int64  `json:"categoryId"`
-	Status     *string `json:"status"`
-}
-
 type listQuery struct {
 	Limit  *int    `query:"limit"`
 	Status *string `query:"status"`
@@ -93,7 +87,7 @@ func main() {
 		return c.JSON(pets.List(limit, status))
 	})
 	v1.Post("/pets", func(c fiber.Ctx) error {
-		var body newPet
+		var body petmodel.NewPet
 		if err := c.Bind().Body(&body); err != nil {
 			return fail(400, "validation_failed", err.Error())
 		}

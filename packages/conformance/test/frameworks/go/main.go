@@ -17,12 +17,6 @@ import (
 	"github.com/animal-store/conformance/test/frameworks/petmodel"
 )
 
-type newPet struct {
-	Name       *string `json:"name"`
-	CategoryID *int64  `json:"categoryId"`
-	Status     *string `json:"status"`
-}
-
 type service struct {
 	pets petmodel.Store
 }
@@ -57,7 +51,7 @@ func (s *service) list(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *service) create(w http.ResponseWriter, r *http.Request) {
-	var body newPet
+	var body petmodel.NewPet
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
 		fail(w, 400, "validation_failed", err.Error())
 		return

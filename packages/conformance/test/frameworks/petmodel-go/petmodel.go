@@ -1,6 +1,7 @@
 // Package petmodel holds what the Go apps (go, gin, fiber) share that no framework does for them:
-// the spec's Pet, a store of pets kept in memory, and the listener every app serves on. How each
-// app reads a request and writes its answer is its framework's own.
+// the spec's NewPet (Gin's app keeps its own, with binding tags) and Pet, a store of pets kept in
+// memory, and the listener every app serves on. How each app reads a request and writes its answer
+// is its framework's own.
 package petmodel
 
 import (
@@ -17,6 +18,13 @@ var Statuses = []string{"available", "pending", "sold"}
 
 // IsStatus tells whether s is one of Statuses.
 func IsStatus(s string) bool { return slices.Contains(Statuses, s) }
+
+// NewPet is the spec's NewPet as encoding/json reads it: a nil pointer is a missing member.
+type NewPet struct {
+	Name       *string `json:"name"`
+	CategoryID *int64  `json:"categoryId"`
+	Status     *string `json:"status"`
+}
 
 // Pet is the spec's Pet as JSON writes it.
 type Pet struct {
