@@ -34,7 +34,7 @@ const TEST_SETS = {
   // The traffic judge (`judge --har`) on HAR files its tests write, and `--expect-fail` on runs
   // against the fake server; `judge-faults` records its HAR files with Chromium: too slow a mutant.
   traffic: {
-    include: ['packages/conformance/test/{judge-rules,expect-fail}.test.ts'],
+    include: ['packages/conformance/test/{judge-rules,traffic-exchange,expect-fail}.test.ts'],
     setupFiles: [],
   },
 } as const;

@@ -229,7 +229,7 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(full.durationMs).toBe(15);
     expect(full).toMatchObject({ verdict: 'fail', ok: false });
     expect(report.results.find((r) => r.id === 'listPets.at-most-limit')?.message).toMatch(
-      /^GET \/pets\?limit=1 answered 200: 2 pets, more than limit 1 \(and 1 more\)\n/,
+      /^GET \/pets\?limit=1 answered 200: 2 pets, more than limit 1 \(and 1 more\)\nreplay: curl /,
     );
     const { exercised, notExercised } = full.traffic;
     expect([...exercised, ...notExercised].sort()).toEqual(report.results.map((r) => r.id).sort());
@@ -238,8 +238,42 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     // A check's group is its id's first part.
     const groups = new Set(report.results.map((r) => r.id.split('.')[0]));
     expect([...full.groups].sort()).toEqual([...groups].sort());
+    const message = (r: JsonReport, id: string) => r.results.find((x) => x.id === id)?.message;
+    expect(message(report, 'errors.strict-json')).toBe('2 exchanges judged');
+    // A rule that reads keys was not exercised: the recording kept them, so nothing else is said.
+    expect(message(report, 'auth.listPets.missing-header')).toMatch(
+      /^not exercised: the traffic holds no [a-z]/,
+    );
+    expect(message(report, 'errors.json-body')).toBe(
+      'not exercised: the traffic holds no error answer (4xx, 5xx)',
+    );
+    // What a run of the kit reports and traffic has none of is there, empty.
+    expect(full).toMatchObject({
+      readOnly: false,
+      hints: [],
+      inputs: { categoryIds: [], namePrefix: '', settleMs: 0 },
+      created: { count: 0, namePrefix: '', ids: [] },
+      requests: [over, over].map(() => ({
+        method: 'GET',
+        path: '/pets?limit=1',
+        status: 200,
+        ms: 5,
+      })),
+    });
     const passing = await judge(har('span-ok', [{ ...over, body: [rex] }]));
     expect(passing.report).toMatchObject({ verdict: 'pass', ok: true });
+    expect(message(passing.report, 'listPets.at-most-limit')).toBe('1 exchange judged');
+  });
+
+  it('counts an exchange that got no answer apart from one the browser answered itself', async () => {
+    const { report } = await judge(
+      har('unanswered', [
+        { url: `${BASE}/pets?limit=1`, status: 200, body: [rex] },
+        { url: `${BASE}/pets?limit=2`, status: 0, text: '' },
+        { url: `${BASE}/pets?limit=3`, status: 200, body: [rex], fromCache: 'memory' },
+      ]),
+    );
+    expect(report.traffic).toMatchObject({ exchanges: 3, judged: 1, notAnswered: 1, fromCache: 1 });
   });
 
   it('writes each report named with a file there, and exits 2 naming a file it cannot write', async () => {
@@ -285,6 +319,29 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     );
     expect(failed(deleted.report)).toEqual([]);
     expect(deleted.report.traffic.petsChangedBy).toBe('DELETE /pets/1');
+    // A change to pets at another path of the same server may change them too.
+    const elsewhere = (method: string, url: string) =>
+      judge(
+        har(`write-${method}-${new URL(url).host}`, [
+          created,
+          { method, url, status: 204, text: '' },
+          gone,
+        ]),
+      );
+    const moved = await elsewhere('DELETE', 'http://127.0.0.1:9/v2/pets');
+    expect(failed(moved.report)).toEqual([]);
+    expect(moved.report.traffic.petsChangedBy).toBe('DELETE /v2/pets');
+    // A read or a create there, a change to another path or to another host's pets does not.
+    for (const [method, url] of [
+      ['GET', 'http://127.0.0.1:9/v2/pets'],
+      ['POST', 'http://127.0.0.1:9/v2/pets'],
+      ['DELETE', `${BASE}/sessions/1`],
+      ['DELETE', 'http://elsewhere.example/v1/pets/1'],
+    ] as const) {
+      const kept = await elsewhere(method, url);
+      expect(failed(kept.report), `${method} ${url}`).toEqual(['errors.created-pets-agree']);
+      expect(kept.report.traffic.petsChangedBy).toBeUndefined();
+    }
   });
 
   it('relates answers only under one key: another key may see other pets', async () => {
@@ -676,6 +733,10 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
         ),
       ),
     );
+    // Each names what the server said and the request that replays it.
+    for (const message of messages(report)) {
+      expect(message).toMatch(/\nserver said: code "unprocessable", message "no"\nreplay: curl /);
+    }
     const keyed = await judge(
       har('unprocessable-key', [post('[{}]', 422, { ...unprocessable, ...key })]),
     );
@@ -699,6 +760,18 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     const nullStatus = report.results.find((r) => r.id === 'createPet.status-null-rejected');
     expect(nullStatus?.outcome).toBe('advisory');
     expect(nullStatus?.message).toMatch(/status is null: createPet refuses such a body with 400/);
+    // --strict holds traffic to the should checks too, as it holds a run.
+    const strict = await runCli([
+      'judge',
+      '--har',
+      join(files.dir, 'more-bodies.har'),
+      '--strict',
+      '--reporter',
+      'json',
+    ]);
+    const strictReport = JSON.parse(strict.stdout) as JsonReport;
+    expect(strictReport.results.find((r) => r.id === nullStatus?.id)?.outcome).toBe('fail');
+    expect(strict.exitCode).toBe(1);
   });
 
   it('leaves alone a NewPet every JSON stack reads as one, and bodies it cannot judge', async () => {
@@ -838,7 +911,7 @@ describe('judge --har on a recording that kept no key (a sanitized HAR)', () => 
   it('judges no request as sent without a key, and says why', async () => {
     const sanitized = await judge(
       har('sanitized', [
-        { ...created, auth: null },
+        { ...created, auth: null, requestHeaders: { Accept: 'application/json' } },
         { url: `${BASE}/pets?limit=1`, auth: null, status: 200, body: [rex] },
       ]),
     );

@@ -1,0 +1,147 @@
+// How the traffic judge places an exchange it did not send: which base URL the spec's operations
+// sit below, where each exchange stands towards them (only the spec's are judged), and the
+// request and answer the oracles then read.
+import { describe, expect, it } from 'vitest';
+import {
+  baseOfSpecUrl,
+  exchangeOf,
+  inferBase,
+  type RecordedExchange,
+} from '../src/traffic/exchange.js';
+
+const BASE = 'http://127.0.0.1:9/v1';
+
+function recorded(over: Partial<RecordedExchange> & { url: string }): RecordedExchange {
+  return {
+    method: 'GET',
+    requestHeaders: [['Authorization', 'Bearer key-0123456789']],
+    status: 200,
+    responseHeaders: [['Content-Type', 'application/json']],
+    responseBody: new TextEncoder().encode('[]'),
+    sentAt: 1_000,
+    receivedAt: 1_012.4,
+    ...over,
+  };
+}
+
+describe('the base URL of the spec operations in a recording', () => {
+  it('is the path above /pets or /pets/{petId}, and nothing for any other path', () => {
+    expect(baseOfSpecUrl(`${BASE}/pets`)).toBe(BASE);
+    expect(baseOfSpecUrl(`${BASE}/pets/7?x=1`)).toBe(BASE);
+    expect(baseOfSpecUrl('http://127.0.0.1:9/pets')).toBe('http://127.0.0.1:9');
+    expect(baseOfSpecUrl(`${BASE}/pets/7/photos`)).toBeUndefined();
+    expect(baseOfSpecUrl(`${BASE}/petshop`)).toBeUndefined();
+    expect(baseOfSpecUrl('not a url')).toBeUndefined();
+  });
+
+  it('is the one most exchanges go below; other paths do not count, and a tie keeps the first', () => {
+    const other = 'http://127.0.0.1:9/v2';
+    const urls = (...list: string[]) => list.map((url) => recorded({ url }));
+    expect(
+      inferBase(
+        urls(`${other}/pets`, `${BASE}/pets`, `${BASE}/pets/1`, `${other}/pets/2`, `${BASE}/pets`),
+      ),
+    ).toBe(BASE);
+    expect(inferBase(urls(`${other}/pets`, `${BASE}/pets`))).toBe(other);
+    expect(inferBase(urls(`${BASE}/pets`, `${other}/pets`))).toBe(BASE);
+    // Pages and assets outnumber the API calls in a browser's recording.
+    expect(
+      inferBase(urls('http://127.0.0.1:9/', 'http://127.0.0.1:9/app.js', `${BASE}/pets`)),
+    ).toBe(BASE);
+    expect(inferBase(urls('http://127.0.0.1:9/', 'http://127.0.0.1:9/app.js'))).toBeUndefined();
+  });
+});
+
+describe('where an exchange stands towards the spec operations', () => {
+  const standing = (over: Partial<RecordedExchange> & { url: string }, base = BASE) =>
+    exchangeOf(recorded(over), base).standing;
+
+  it("judges the spec's operations below the base, and only those", () => {
+    expect(standing({ url: `${BASE}/pets?limit=2` })).toBe('spec');
+    expect(standing({ url: `${BASE}/pets/3` }, `${BASE}//`)).toBe('spec');
+    expect(standing({ url: 'http://elsewhere.example/v1/pets' })).toBe('other-host');
+    expect(standing({ url: 'http://127.0.0.1:9/v2/pets' })).toBe('other-path');
+    expect(standing({ url: `${BASE}/health` })).toBe('other-path');
+    expect(standing({ url: `${BASE}/pets/3/photos`, method: 'POST' })).toBe('other-path');
+  });
+
+  it('leaves alone an exchange without an answer, a 429 and a cached answer of the spec', () => {
+    expect(standing({ url: `${BASE}/pets`, status: 0 })).toBe('not-answered');
+    expect(standing({ url: 'http://elsewhere.example/v1/pets', status: 0 })).toBe('not-answered');
+    expect(standing({ url: `${BASE}/pets`, status: 429 })).toBe('rate-limited');
+    expect(standing({ url: `${BASE}/pets`, fromCache: true })).toBe('from-cache');
+  });
+
+  it('counts what is outside the spec as such, whatever its answer', () => {
+    const elsewhere = 'http://elsewhere.example/v1/pets';
+    expect(standing({ url: elsewhere, status: 429 })).toBe('other-host');
+    expect(standing({ url: elsewhere, fromCache: true })).toBe('other-host');
+    expect(standing({ url: 'http://127.0.0.1:9/v2/pets', status: 429 })).toBe('other-path');
+    expect(standing({ url: 'http://127.0.0.1:9/v2/pets', fromCache: true })).toBe('other-path');
+  });
+});
+
+describe('the exchange as the oracles read it', () => {
+  it('names the path below the base for the spec, and the whole path elsewhere', () => {
+    expect(exchangeOf(recorded({ url: `${BASE}/pets?limit=2` }), BASE).res.path).toBe(
+      '/pets?limit=2',
+    );
+    expect(exchangeOf(recorded({ url: `${BASE}/pets/4` }), `${BASE}//`).res.path).toBe('/pets/4');
+    expect(exchangeOf(recorded({ url: 'http://127.0.0.1:9/v2/pets?a=1' }), BASE).res.path).toBe(
+      '/v2/pets?a=1',
+    );
+  });
+
+  it('marks a request sent without Authorization, so its replay line sends none either', () => {
+    const keyless = exchangeOf(recorded({ url: `${BASE}/pets`, requestHeaders: [] }), BASE);
+    expect(keyless.authorization).toBeUndefined();
+    expect(keyless.res.request.authorization).toBeNull();
+    const keyed = exchangeOf(recorded({ url: `${BASE}/pets` }), BASE);
+    expect(keyed.authorization).toBe('Bearer key-0123456789');
+    // Undefined: the replay line reads the key from $ANIMAL_STORE_API_KEY.
+    expect('authorization' in keyed.res.request).toBe(false);
+  });
+
+  it('carries the request body as sent, and reads the answer without a leading BOM', () => {
+    const body = '{"name":"Rex","categoryId":1}';
+    const ex = exchangeOf(
+      recorded({
+        url: `${BASE}/pets`,
+        method: 'POST',
+        requestBody: body,
+        status: 201,
+        responseBody: new TextEncoder().encode('\uFEFF{"id":1}'),
+      }),
+      BASE,
+    );
+    expect(ex.res.request).toMatchObject({ method: 'POST', path: '/pets', rawBody: body });
+    expect(ex.res.text).toBe('{"id":1}');
+    expect(ex.res.body).toEqual({ id: 1 });
+    expect(ex.bodyRecorded).toBe(true);
+    const get = exchangeOf(recorded({ url: `${BASE}/pets` }), BASE);
+    expect('rawBody' in get.res.request).toBe(false);
+    const bare = exchangeOf(recorded({ url: `${BASE}/pets`, responseBody: undefined }), BASE);
+    expect(bare.bodyRecorded).toBe(false);
+  });
+
+  it('times the exchange in whole milliseconds, never below zero', () => {
+    expect(exchangeOf(recorded({ url: `${BASE}/pets` }), BASE).res.ms).toBe(12);
+    const skewed = recorded({ url: `${BASE}/pets`, sentAt: 2_000, receivedAt: 1_990 });
+    expect(exchangeOf(skewed, BASE).res.ms).toBe(0);
+  });
+
+  it('skips header lines no HTTP message may carry, such as HTTP/2 pseudo-headers', () => {
+    const ex = exchangeOf(
+      recorded({
+        url: `${BASE}/pets`,
+        requestHeaders: [
+          [':authority', '127.0.0.1:9'],
+          ['Authorization', 'Bearer key-0123456789'],
+          ['X-Bad', 'a\u0000b'],
+        ],
+      }),
+      BASE,
+    );
+    expect([...ex.requestHeaders.keys()]).toEqual(['authorization']);
+  });
+});
