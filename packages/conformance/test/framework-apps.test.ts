@@ -3,8 +3,8 @@
 // app (with Zod, on @hono/node-server and on Bun's own server), a hapi app (with Joi), a NestJS app
 // (compiled by tsc), a Flask app, an aiohttp app, a Tornado app, a FastAPI app and a Django REST
 // framework app (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard
-// library alone, frameworks/go), a Gin app and a Fiber app (on fasthttp; each pinned in its
-// frameworks/*/go.mod), an axum app and an actix-web app (Rust, each pinned in its
+// library alone, frameworks/go), a Gin app, an Echo app and a Fiber app (on fasthttp; each pinned
+// in its frameworks/*/go.mod), an axum app and an actix-web app (Rust, each pinned in its
 // frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app and a Vert.x app (Java, each pinned in
 // its frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a
 // Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each
@@ -107,7 +107,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 /** Builds the Go app in frameworks/NAME with the `go` on PATH (its build cache keeps it quick). */
-function goApp(name: 'go' | 'gin' | 'fiber'): () => Promise<string> {
+function goApp(name: 'go' | 'gin' | 'fiber' | 'echo'): () => Promise<string> {
   return once(async () => {
     const dir = join(FRAMEWORKS, name);
     const binary = join(built, `${name}-petapp`);
@@ -126,6 +126,7 @@ function goApp(name: 'go' | 'gin' | 'fiber'): () => Promise<string> {
 const buildGoApp = goApp('go');
 const buildGinApp = goApp('gin');
 const buildFiberApp = goApp('fiber');
+const buildEchoApp = goApp('echo');
 
 // Kept between runs, as Go's build cache is: the pinned crates are compiled once.
 const CARGO_TARGET = join(
@@ -363,6 +364,17 @@ const APPS: Readonly<
     start: async () => startProcess(await buildFiberApp(), []),
     fails: [...ENCODING_JSON.fails, 'listPets.bracketed-limit', 'listPets.recased-limit'].sort(),
     // Fiber reads a body with json.Unmarshal, which refuses what follows the value.
+    inTraffic: ENCODING_JSON.inTraffic,
+  },
+  Echo: {
+    start: async () => startProcess(await buildEchoApp(), []),
+    fails: [
+      ...ENCODING_JSON.fails,
+      'createPet.media-type-spellings',
+      'listPets.recased-limit',
+    ].sort(),
+    // Its binder answers another spelling of application/json 415, which the app answers 400,
+    // as it does every error of c.Bind: the judge cannot tell that 400 from a body's fault.
     inTraffic: ENCODING_JSON.inTraffic,
   },
   Flask: {
@@ -711,6 +723,22 @@ describe('the kit against a Fiber app written from the spec (fasthttp)', () => {
     expect(message(report, 'listPets.recased-limit')).toMatch(/LIMIT=1 returned 1 pet/);
     expect(message(report, 'listPets.bracketed-limit')).toMatch(
       /limit%5B%5D=1 returned 1 pet although at least/,
+    );
+  }, 600_000);
+});
+
+describe('the kit against an Echo app written from the spec', () => {
+  it("fails it where encoding/json matches members and Echo's binder reads media types and query names, and nowhere else", async () => {
+    const report = await runOn('Echo');
+    expect(failed(report).sort()).toEqual(APPS.Echo?.fails);
+    // Echo's binder compares the media type as written with application/json.
+    expect(message(report, 'createPet.media-type-spellings')).toMatch(
+      /Content-Type: Application\/JSON answered 400, expected 201\nserver said: .*Unsupported Media Type/,
+    );
+    // And it matches query names in any letter case, as encoding/json does members.
+    expect(message(report, 'listPets.recased-limit')).toMatch(/LIMIT=1 returned 1 pet/);
+    expect(message(report, 'createPet.missing-name-other-case')).toMatch(
+      /with Name but no name answered 201/,
     );
   }, 600_000);
 });

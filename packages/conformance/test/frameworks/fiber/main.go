@@ -1,8 +1,8 @@
 // The service as a Fiber developer writes it from the spec, with Fiber's defaults (fasthttp under
 // it, not net/http): Bind().Body and Bind().Query into structs (pointers tell a missing field),
 // strconv for the petId, a middleware for the key, and an ErrorHandler that answers every error
-// with an Error. The pets, and the listener, are the Go apps' shared ones
-// (frameworks/petmodel-go).
+// with an Error. The pets, the listener, the Error answer
+// and the checks after binding are the Go apps' shared ones (frameworks/petmodel-go).
 //
 // Usage: API_KEY=... petapp  (listens on 127.0.0.1, port 0; prints "listening on PORT"; stops
 // when its stdin closes, so that it never outlives the test that started it)
@@ -18,38 +18,20 @@ import (
 	"github.com/gofiber/fiber/v3"
 )
 
-type listQuery struct {
-	Limit  *int    `query:"limit"`
-	Status *string `query:"status"`
-}
-
-// apiError is an answer that is an Error: its status, code and message.
-type apiError struct {
-	status  int
-	code    string
-	message string
-}
-
-func (e *apiError) Error() string { return e.message }
-
-func fail(status int, code, message string) error {
-	return &apiError{status, code, message}
-}
-
 // answerError answers any error a handler returns, or Fiber raises, with an Error body.
 func answerError(c fiber.Ctx, err error) error {
-	answer := &apiError{500, "internal", "internal error"}
+	answer := &petmodel.Problem{Status: 500, Code: "internal", Message: "internal error"}
 	var fe *fiber.Error
 	switch {
 	case errors.As(err, &answer):
 	case errors.As(err, &fe):
-		answer = &apiError{fe.Code, "error", fe.Message}
+		answer = &petmodel.Problem{Status: fe.Code, Code: "error", Message: fe.Message}
 		if fe.Code == 404 {
-			answer.code = "not_found"
+			answer.Code = "not_found"
 		}
 	}
-	return c.Status(answer.status).JSON(fiber.Map{
-		"code": answer.code, "message": answer.message, "status": answer.status,
+	return c.Status(answer.Status).JSON(fiber.Map{
+		"code": answer.Code, "message": answer.Message, "status": answer.Status,
 	})
 }
 
@@ -60,44 +42,29 @@ func main() {
 	app := fiber.New(fiber.Config{ErrorHandler: answerError})
 	app.Use(func(c fiber.Ctx) error {
 		if c.Get("Authorization") != "Bearer "+key {
-			return fail(401, "unauthorized", "send Authorization: Bearer <key>")
+			return petmodel.Fail(401, "unauthorized", "send Authorization: Bearer <key>")
 		}
 		return c.Next()
 	})
 	v1 := app.Group("/v1")
 	v1.Get("/pets", func(c fiber.Ctx) error {
-		var q listQuery
+		var q petmodel.ListQuery
 		if err := c.Bind().Query(&q); err != nil {
-			return fail(400, "invalid_query", err.Error())
+			return petmodel.Fail(400, "invalid_query", err.Error())
 		}
-		limit := 20
-		if q.Limit != nil {
-			limit = *q.Limit
-		}
-		if limit < 1 || limit > 100 {
-			return fail(400, "invalid_query", "limit must be 1 to 100")
-		}
-		if q.Status != nil && !petmodel.IsStatus(*q.Status) {
-			return fail(400, "invalid_query", "status must be available, pending or sold")
-		}
-		status := ""
-		if q.Status != nil {
-			status = *q.Status
+		limit, status, err := q.Page()
+		if err != nil {
+			return err
 		}
 		return c.JSON(pets.List(limit, status))
 	})
 	v1.Post("/pets", func(c fiber.Ctx) error {
 		var body petmodel.NewPet
 		if err := c.Bind().Body(&body); err != nil {
-			return fail(400, "validation_failed", err.Error())
+			return petmodel.Fail(400, "validation_failed", err.Error())
 		}
-		switch {
-		case body.Name == nil:
-			return fail(400, "validation_failed", "name is required")
-		case body.CategoryID == nil:
-			return fail(400, "validation_failed", "categoryId is required")
-		case body.Status != nil && !petmodel.IsStatus(*body.Status):
-			return fail(400, "validation_failed", "status must be available, pending or sold")
+		if err := body.Problem(); err != nil {
+			return err
 		}
 		created := pets.Add(*body.Name, *body.CategoryID, body.Status)
 		c.Location(fmt.Sprintf("/v1/pets/%d", created.ID))
@@ -109,12 +76,12 @@ func main() {
 		c.Set("Link", `</v1/pets>; rel="successor-version"`)
 		id, err := strconv.ParseInt(c.Params("petId"), 10, 64)
 		if err != nil || id < 1 {
-			return fail(400, "invalid_pet_id", "petId must be a positive integer")
+			return petmodel.Fail(400, "invalid_pet_id", "petId must be a positive integer")
 		}
 		if p, found := pets.Get(id); found {
 			return c.JSON(p)
 		}
-		return fail(404, "not_found", fmt.Sprintf("no pet %d", id))
+		return petmodel.Fail(404, "not_found", fmt.Sprintf("no pet %d", id))
 	})
 
 	app.Listener(petmodel.Listen(), fiber.ListenConfig{DisableStartupMessage: true})

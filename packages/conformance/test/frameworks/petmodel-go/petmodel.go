@@ -1,7 +1,8 @@
-// Package petmodel holds what the Go apps (go, gin, fiber) share that no framework does for them:
-// the spec's NewPet (Gin's app keeps its own, with binding tags) and Pet, a store of pets kept in
-// memory, and the listener every app serves on. How each app reads a request and writes its answer
-// is its framework's own.
+// Package petmodel holds what the Go apps (go, gin, echo, fiber) share that no framework does for
+// them: the spec's NewPet (Gin's app keeps its own, with binding tags) and Pet, a store of pets
+// kept in memory, the listener every app serves on, and, for the apps whose handlers return
+// errors, the Error answer and the checks after binding (problem.go). How each app reads a request
+// and writes its answer is its framework's own.
 package petmodel
 
 import (
