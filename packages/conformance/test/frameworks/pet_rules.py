@@ -3,6 +3,8 @@
 the enumeration; a list's limit an integer from 1 to 100 (20 when absent), its status filter one of
 the enumeration; a pet is a NewPet's members and the next id."""
 
+import threading
+
 STATUSES = ("available", "pending", "sold")
 
 
@@ -42,10 +44,16 @@ def listed(pets, query):
     return [pet for pet in pets if status is None or pet.get("status") == status][:limit], None
 
 
+# A threaded server (Flask's) stores from several threads: one pet at a time gets the next id.
+_storing = threading.Lock()
+
+
 def stored(pets, body):
     """The pet the NewPet `body` makes, with the next id, added to `pets`."""
-    pet = {"id": len(pets) + 1, "name": body["name"], "categoryId": body["categoryId"]}
+    pet = {"name": body["name"], "categoryId": body["categoryId"]}
     if "status" in body:
         pet["status"] = body["status"]
-    pets.append(pet)
+    with _storing:
+        pet = {"id": len(pets) + 1, **pet}
+        pets.append(pet)
     return pet

@@ -58,6 +58,7 @@ DEPRECATED = {
     "Link": '</v1/pets>; rel="successor-version"',
 }
 pets = []
+storing = threading.Lock()
 
 
 class Caller:
@@ -117,8 +118,10 @@ class PetList(PetView):
     def post(self, request):
         new_pet = NewPetSerializer(data=request.data)
         new_pet.is_valid(raise_exception=True)
-        pet = {"id": len(pets) + 1, **new_pet.validated_data}
-        pets.append(pet)
+        # waitress serves from several threads: one pet at a time gets the next id.
+        with storing:
+            pet = {"id": len(pets) + 1, **new_pet.validated_data}
+            pets.append(pet)
         answer = Response(PetSerializer(pet).data, status=status.HTTP_201_CREATED)
         answer["Location"] = f"/v1/pets/{pet['id']}"
         return answer

@@ -56,6 +56,7 @@ def authenticate(credentials: Annotated[HTTPAuthorizationCredentials, Depends(be
 
 app = FastAPI(dependencies=[Depends(authenticate)])
 pets: list[Pet] = []
+storing = threading.Lock()
 
 
 @app.exception_handler(StarletteHTTPException)
@@ -79,8 +80,10 @@ def list_pets(
 
 @app.post("/v1/pets", status_code=201, response_model=Pet, response_model_exclude_unset=True)
 def create_pet(new_pet: NewPet, response: Response):
-    pet = Pet(id=len(pets) + 1, **new_pet.model_dump(exclude_unset=True))
-    pets.append(pet)
+    # A sync handler runs in the thread pool: one pet at a time gets the next id.
+    with storing:
+        pet = Pet(id=len(pets) + 1, **new_pet.model_dump(exclude_unset=True))
+        pets.append(pet)
     response.headers["Location"] = f"/v1/pets/{pet.id}"
     return pet
 

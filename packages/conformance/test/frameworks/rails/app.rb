@@ -12,6 +12,7 @@ require_relative '../serve_on_puma'
 
 STATUSES = %w[available pending sold].freeze
 PETS = []
+STORING = Mutex.new
 
 def error_body(status, code, message)
   { code: code, message: message, status: status }
@@ -72,9 +73,10 @@ class PetsController < ActionController::API
     new_pet = NewPet.new(params.permit(:name, :categoryId, :status).to_h)
     return fail!(400, 'validation_failed', new_pet.errors.full_messages.join('; ')) unless new_pet.valid?
 
-    pet = { id: PETS.size + 1, name: new_pet.name, categoryId: new_pet.categoryId }
+    pet = { name: new_pet.name, categoryId: new_pet.categoryId }
     pet[:status] = new_pet.status unless new_pet.status.nil?
-    PETS << pet
+    # Puma serves from several threads: one pet at a time gets the next id.
+    pet = STORING.synchronize { { id: PETS.size + 1 }.merge(pet).tap { |stored| PETS << stored } }
     render json: pet, status: :created, location: "/v1/pets/#{pet[:id]}"
   end
 

@@ -18,6 +18,7 @@ DEPRECATED = {
 class PetApp < Sinatra::Base
   set :environment, :production
   set :pets, []
+  set :storing, Mutex.new
 
   helpers do
     def fail!(status, code, message, headers = {})
@@ -57,9 +58,12 @@ class PetApp < Sinatra::Base
     end
     problem = new_pet_problem(body)
     fail!(400, 'validation_failed', problem) if problem
-    pet = { 'id' => settings.pets.size + 1, 'name' => body['name'], 'categoryId' => body['categoryId'] }
+    pet = { 'name' => body['name'], 'categoryId' => body['categoryId'] }
     pet['status'] = body['status'] if body.key?('status')
-    settings.pets << pet
+    # Puma serves from several threads: one pet at a time gets the next id.
+    pet = settings.storing.synchronize do
+      { 'id' => settings.pets.size + 1 }.merge(pet).tap { |stored| settings.pets << stored }
+    end
     headers 'Location' => "/v1/pets/#{pet['id']}"
     status 201
     JSON.generate(pet)
