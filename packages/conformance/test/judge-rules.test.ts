@@ -1099,6 +1099,9 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
     'listPets.at-most-limit',
     'getPet.deprecation-headers',
     'getPet.deprecation-only-on-get-pet',
+    // Across answers: a pet first seen is compared with nothing yet.
+    'errors.same-pet',
+    'errors.created-pets-agree',
   ];
   const notFound = { code: 'not_found', message: 'no pet 5', status: 404 };
   it.each<[string, Entry, string[]]>([
@@ -1111,6 +1114,8 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
         'errors.success-status',
         'errors.no-server-errors',
         'getPet.deprecation-only-on-get-pet',
+        // Its body is held to the body it was created from.
+        'errors.created-pets-agree',
       ],
     ],
     [
@@ -1167,5 +1172,15 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
     expect(report.traffic.exercised.filter((id) => SCOPED.includes(id)).sort()).toEqual(
       [...exercised].sort(),
     );
+  });
+
+  it('names a pet shown again as exercising the checks across answers, and only then', async () => {
+    const listed = { url: `${BASE}/pets?limit=5`, status: 200, body: [rex] };
+    const across = ['errors.created-pets-agree', 'errors.same-pet'];
+    const once = await judge(har('seen-once', [listed, { ...listed, body: [] }]));
+    expect(once.report.traffic.exercised.filter((id) => across.includes(id))).toEqual([]);
+    const again = await judge(har('seen-again', [created, listed]));
+    expect(again.report.traffic.exercised.filter((id) => across.includes(id))).toEqual(across);
+    expect(failed(again.report)).toEqual([]);
   });
 });
