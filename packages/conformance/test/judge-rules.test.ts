@@ -110,6 +110,9 @@ async function judge(file: string) {
 const failed = (report: JsonReport) =>
   report.results.filter((r) => r.outcome === 'fail').map((r) => r.id);
 
+/** The report's result of check `id`. */
+const result = (report: JsonReport, id: string) => report.results.find((r) => r.id === id);
+
 const rex = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
 const created: Entry = {
   method: 'POST',
@@ -203,7 +206,7 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
       },
     ]);
     const { report } = await judge(file);
-    const message = report.results.find((r) => r.id === 'errors.no-server-errors')?.message;
+    const message = result(report, 'errors.no-server-errors')?.message;
     expect(message).toContain('-H "Authorization: Bearer $ANIMAL_STORE_API_KEY"');
     expect(message).toContain('broke on [redacted key]');
     expect(JSON.stringify(report)).not.toContain('rawkey-0123456789');
@@ -228,7 +231,7 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(full.startedAt).toBe(new Date(first).toISOString());
     expect(full.durationMs).toBe(15);
     expect(full).toMatchObject({ verdict: 'fail', ok: false });
-    expect(report.results.find((r) => r.id === 'listPets.at-most-limit')?.message).toMatch(
+    expect(result(report, 'listPets.at-most-limit')?.message).toMatch(
       /^GET \/pets\?limit=1 answered 200: 2 pets, more than limit 1 \(and 1 more\)\nreplay: curl /,
     );
     const { exercised, notExercised } = full.traffic;
@@ -238,13 +241,12 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     // A check's group is its id's first part.
     const groups = new Set(report.results.map((r) => r.id.split('.')[0]));
     expect([...full.groups].sort()).toEqual([...groups].sort());
-    const message = (r: JsonReport, id: string) => r.results.find((x) => x.id === id)?.message;
-    expect(message(report, 'errors.strict-json')).toBe('2 exchanges judged');
+    expect(result(report, 'errors.strict-json')?.message).toBe('2 exchanges judged');
     // A rule that reads keys was not exercised: the recording kept them, so nothing else is said.
-    expect(message(report, 'auth.listPets.missing-header')).toMatch(
+    expect(result(report, 'auth.listPets.missing-header')?.message).toMatch(
       /^not exercised: the traffic holds no [a-z]/,
     );
-    expect(message(report, 'errors.json-body')).toBe(
+    expect(result(report, 'errors.json-body')?.message).toBe(
       'not exercised: the traffic holds no error answer (4xx, 5xx)',
     );
     // What a run of the kit reports and traffic has none of is there, empty.
@@ -262,7 +264,7 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     });
     const passing = await judge(har('span-ok', [{ ...over, body: [rex] }]));
     expect(passing.report).toMatchObject({ verdict: 'pass', ok: true });
-    expect(message(passing.report, 'listPets.at-most-limit')).toBe('1 exchange judged');
+    expect(result(passing.report, 'listPets.at-most-limit')?.message).toBe('1 exchange judged');
   });
 
   it('counts an exchange that got no answer apart from one the browser answered itself', async () => {
@@ -757,7 +759,7 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     );
     expect(messages(report)).toContainEqual(expect.stringMatching(/^createPet\.missing-name: /));
     // status: null is the reference's rule, not the spec's: a should, an advisory.
-    const nullStatus = report.results.find((r) => r.id === 'createPet.status-null-rejected');
+    const nullStatus = result(report, 'createPet.status-null-rejected');
     expect(nullStatus?.outcome).toBe('advisory');
     expect(nullStatus?.message).toMatch(/status is null: createPet refuses such a body with 400/);
     // --strict holds traffic to the should checks too, as it holds a run.
@@ -770,7 +772,7 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
       'json',
     ]);
     const strictReport = JSON.parse(strict.stdout) as JsonReport;
-    expect(strictReport.results.find((r) => r.id === nullStatus?.id)?.outcome).toBe('fail');
+    expect(result(strictReport, 'createPet.status-null-rejected')?.outcome).toBe('fail');
     expect(strict.exitCode).toBe(1);
   });
 
@@ -864,8 +866,7 @@ describe('judge --har holds createPet to every spelling of application/json', ()
     status: 415,
     body: { code: 'unsupported_media_type', message: 'no', status: 415 },
   });
-  const outcome = (report: JsonReport) =>
-    report.results.find((r) => r.id === 'createPet.media-type-spellings');
+  const outcome = (report: JsonReport) => result(report, 'createPet.media-type-spellings');
 
   it.each([
     'application/json',
@@ -917,9 +918,9 @@ describe('judge --har on a recording that kept no key (a sanitized HAR)', () => 
     );
     expect(failed(sanitized.report)).toEqual([]);
     expect(sanitized.report.traffic.keysRecorded).toBe(false);
-    const result = sanitized.report.results.find((r) => r.id === 'auth.listPets.missing-header');
-    expect(result?.outcome).toBe('skip');
-    expect(result?.message).toMatch(/no Authorization header at all, as a sanitized HAR/);
+    const skipped = result(sanitized.report, 'auth.listPets.missing-header');
+    expect(skipped?.outcome).toBe('skip');
+    expect(skipped?.message).toMatch(/no Authorization header at all, as a sanitized HAR/);
     // Other rules judge it as ever: the pets still agree.
     expect(sanitized.report.traffic.exercised).toContain('errors.created-pets-agree');
     const pretty = await runCli(['judge', '--har', join(files.dir, 'sanitized.har')]);
@@ -978,7 +979,7 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
       expect(failed(empty.report)).toEqual([`auth.${op}.${shape}`]);
       const refused = await judge(har(`keyless-${shape}`, [created, read(path, auth, 400)]));
       expect(failed(refused.report)).toEqual([`auth.${op}.${shape}`]);
-      expect(refused.report.results.find((r) => r.id === `auth.${op}.${shape}`)?.message).toMatch(
+      expect(result(refused.report, `auth.${op}.${shape}`)?.message).toMatch(
         /answered 400, with nothing else wrong in it: a missing or invalid key is 401/,
       );
       const right = await judge(har(`keyless-${shape}-401`, [created, read(path, auth, 401)]));
@@ -1058,7 +1059,7 @@ describe('judge --har holds getPet to the petId it was asked for', () => {
     ] as const) {
       const { report } = await judge(har('odd-id', [get(petId, 200, body)]));
       expect(failed(report)).toContain('getPet.path-boundaries');
-      expect(report.results.find((r) => r.id === 'getPet.path-boundaries')?.message).toMatch(why);
+      expect(result(report, 'getPet.path-boundaries')?.message).toMatch(why);
     }
   });
 
