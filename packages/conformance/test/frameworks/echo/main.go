@@ -1,8 +1,8 @@
 // The service as an Echo developer writes it from the spec, with Echo's defaults (net/http under
 // it): c.Bind into structs (pointers tell a missing field; Echo binds the query of a GET and the
 // body of a POST), strconv for the petId, a middleware for the key, and an HTTPErrorHandler that
-// answers every error with an Error. The pets, the listener, the Error answer
-// and the checks after binding are the Go apps' shared ones (frameworks/petmodel-go).
+// answers every error with an Error. The pets, the deprecation headers, the listener, the Error
+// answer and the checks after binding are the Go apps' shared ones (frameworks/petmodel-go).
 //
 // Usage: API_KEY=... petapp  (listens on 127.0.0.1, port 0; prints "listening on PORT"; stops
 // when its stdin closes, so that it never outlives the test that started it)
@@ -34,9 +34,7 @@ func answerError(c *echo.Context, err error) {
 			answer.Code = "not_found"
 		}
 	}
-	c.JSON(answer.Status, map[string]any{
-		"code": answer.Code, "message": answer.Message, "status": answer.Status,
-	})
+	c.JSON(answer.Status, answer.Body())
 }
 
 func main() {
@@ -78,10 +76,9 @@ func main() {
 		return c.JSON(http.StatusCreated, created)
 	})
 	v1.GET("/pets/:petId", func(c *echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Deprecation", "@1767225600")
-		h.Set("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT")
-		h.Set("Link", `</v1/pets>; rel="successor-version"`)
+		for name, value := range petmodel.Deprecation {
+			c.Response().Header().Set(name, value)
+		}
 		id, err := strconv.ParseInt(c.Param("petId"), 10, 64)
 		if err != nil || id < 1 {
 			return petmodel.Fail(400, "invalid_pet_id", "petId must be a positive integer")

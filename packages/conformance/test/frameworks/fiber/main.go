@@ -1,8 +1,8 @@
 // The service as a Fiber developer writes it from the spec, with Fiber's defaults (fasthttp under
 // it, not net/http): Bind().Body and Bind().Query into structs (pointers tell a missing field),
 // strconv for the petId, a middleware for the key, and an ErrorHandler that answers every error
-// with an Error. The pets, the listener, the Error answer
-// and the checks after binding are the Go apps' shared ones (frameworks/petmodel-go).
+// with an Error. The pets, the deprecation headers, the listener, the Error answer and the checks
+// after binding are the Go apps' shared ones (frameworks/petmodel-go).
 //
 // Usage: API_KEY=... petapp  (listens on 127.0.0.1, port 0; prints "listening on PORT"; stops
 // when its stdin closes, so that it never outlives the test that started it)
@@ -30,9 +30,7 @@ func answerError(c fiber.Ctx, err error) error {
 			answer.Code = "not_found"
 		}
 	}
-	return c.Status(answer.Status).JSON(fiber.Map{
-		"code": answer.Code, "message": answer.Message, "status": answer.Status,
-	})
+	return c.Status(answer.Status).JSON(answer.Body())
 }
 
 func main() {
@@ -71,9 +69,9 @@ func main() {
 		return c.Status(201).JSON(created)
 	})
 	v1.Get("/pets/:petId", func(c fiber.Ctx) error {
-		c.Set("Deprecation", "@1767225600")
-		c.Set("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT")
-		c.Set("Link", `</v1/pets>; rel="successor-version"`)
+		for name, value := range petmodel.Deprecation {
+			c.Set(name, value)
+		}
 		id, err := strconv.ParseInt(c.Params("petId"), 10, 64)
 		if err != nil || id < 1 {
 			return petmodel.Fail(400, "invalid_pet_id", "petId must be a positive integer")

@@ -1,7 +1,8 @@
 // The service as a Gin developer writes it from the spec, with Gin's defaults: ShouldBindJSON into
 // a struct with binding tags (pointers tell a missing field), ShouldBindQuery and ShouldBindUri
-// for integers, a middleware for the key, and an Error for every answer that is one. The pets, and
-// the listener, are the Go apps' shared ones (frameworks/petmodel-go).
+// for integers, a middleware for the key, and an Error for every answer that is one. The pets, the
+// deprecation headers, the Error body and the listener are the Go apps' shared ones
+// (frameworks/petmodel-go).
 //
 // Usage: API_KEY=... petapp  (listens on 127.0.0.1, port 0; prints "listening on PORT"; stops
 // when its stdin closes, so that it never outlives the test that started it)
@@ -32,7 +33,7 @@ type petURI struct {
 }
 
 func fail(c *gin.Context, status int, code, message string) {
-	c.AbortWithStatusJSON(status, gin.H{"code": code, "message": message, "status": status})
+	c.AbortWithStatusJSON(status, petmodel.ErrorBody(status, code, message))
 }
 
 func main() {
@@ -76,9 +77,9 @@ func main() {
 		c.JSON(201, created)
 	})
 	v1.GET("/pets/:petId", func(c *gin.Context) {
-		c.Header("Deprecation", "@1767225600")
-		c.Header("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT")
-		c.Header("Link", `</v1/pets>; rel="successor-version"`)
+		for name, value := range petmodel.Deprecation {
+			c.Header(name, value)
+		}
 		var uri petURI
 		if err := c.ShouldBindUri(&uri); err != nil {
 			fail(c, 400, "invalid_pet_id", err.Error())

@@ -1,7 +1,8 @@
 // The service as a Go developer writes it from the spec with the standard library's defaults:
 // net/http's ServeMux patterns, encoding/json's Decoder into a struct (pointers tell a missing
-// field), strconv for integers, and an Error for every answer that is one. The pets, and the
-// listener, are the Go apps' shared ones (frameworks/petmodel-go).
+// field), strconv for integers, and an Error for every answer that is one. The pets, the
+// deprecation headers, the Error body and the listener are the Go apps' shared ones
+// (frameworks/petmodel-go).
 //
 // Usage: API_KEY=... petapp  (listens on 127.0.0.1, port 0; prints "listening on PORT"; stops
 // when its stdin closes, so that it never outlives the test that started it)
@@ -28,7 +29,7 @@ func answer(w http.ResponseWriter, status int, body any) {
 }
 
 func fail(w http.ResponseWriter, status int, code, message string) {
-	answer(w, status, map[string]any{"code": code, "message": message, "status": status})
+	answer(w, status, petmodel.ErrorBody(status, code, message))
 }
 
 func (s *service) list(w http.ResponseWriter, r *http.Request) {
@@ -70,9 +71,9 @@ func (s *service) create(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *service) get(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Deprecation", "@1767225600")
-	w.Header().Set("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT")
-	w.Header().Set("Link", `</v1/pets>; rel="successor-version"`)
+	for name, value := range petmodel.Deprecation {
+		w.Header().Set(name, value)
+	}
 	id, err := strconv.ParseInt(r.PathValue("petId"), 10, 64)
 	if err != nil {
 		fail(w, 400, "invalid_pet_id", "petId is an int64 integer")

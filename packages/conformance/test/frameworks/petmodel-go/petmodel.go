@@ -1,8 +1,8 @@
 // Package petmodel holds what the Go apps (go, gin, echo, fiber) share that no framework does for
-// them: the spec's NewPet (Gin's app keeps its own, with binding tags) and Pet, a store of pets
-// kept in memory, the listener every app serves on, and, for the apps whose handlers return
-// errors, the Error answer and the checks after binding (problem.go). How each app reads a request
-// and writes its answer is its framework's own.
+// them: the spec's NewPet (Gin's app keeps its own, with binding tags) and Pet, getPet's
+// deprecation headers, a store of pets kept in memory, the listener every app serves on, the Error
+// body, and, for the apps whose handlers return errors, the Error answer and the checks after
+// binding (problem.go). How each app reads a request and writes its answer is its framework's own.
 package petmodel
 
 import (
@@ -13,6 +13,13 @@ import (
 	"slices"
 	"sync"
 )
+
+// Deprecation is the headers of every getPet answer (the spec's deprecation of the operation).
+var Deprecation = map[string]string{
+	"Deprecation": "@1767225600",
+	"Sunset":      "Thu, 05 Dec 2030 00:00:00 GMT",
+	"Link":        `</v1/pets>; rel="successor-version"`,
+}
 
 // Statuses are the PetStatus values.
 var Statuses = []string{"available", "pending", "sold"}

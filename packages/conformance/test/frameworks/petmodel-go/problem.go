@@ -1,5 +1,10 @@
 package petmodel
 
+// ErrorBody is the spec's Error, as every Go app answers one.
+func ErrorBody(status int, code, message string) map[string]any {
+	return map[string]any{"code": code, "message": message, "status": status}
+}
+
 // Problem is an answer that is an Error: its status, code and message. The apps whose handlers
 // return errors (echo, fiber) return one and answer it in their framework's error handler.
 type Problem struct {
@@ -9,6 +14,9 @@ type Problem struct {
 }
 
 func (p *Problem) Error() string { return p.Message }
+
+// Body is the Error the Problem answers with.
+func (p *Problem) Body() map[string]any { return ErrorBody(p.Status, p.Code, p.Message) }
 
 // Fail is a Problem as an error.
 func Fail(status int, code, message string) error {
