@@ -1,11 +1,19 @@
 """The spec's rules as plain Python, for the apps whose framework validates nothing itself
 (flask, aiohttp, tornado): a NewPet's name is a string, its categoryId an int64, its status one of
 the enumeration; a list's limit an integer from 1 to 100 (20 when absent), its status filter one of
-the enumeration; a pet is a NewPet's members and the next id."""
+the enumeration; a pet is a NewPet's members and the next id; getPet answers with the
+deprecation headers."""
 
 import threading
 
 STATUSES = ("available", "pending", "sold")
+
+# The headers of every getPet answer (the spec's deprecation of the operation).
+DEPRECATION = {
+    "Deprecation": "@1767225600",
+    "Sunset": "Thu, 05 Dec 2030 00:00:00 GMT",
+    "Link": '</v1/pets>; rel="successor-version"',
+}
 
 
 def is_int64(value):

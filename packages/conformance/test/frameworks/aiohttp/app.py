@@ -15,7 +15,7 @@ from aiohttp import web
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import listed, new_pet_problem, stored  # noqa: E402
+from pet_rules import DEPRECATION, listed, new_pet_problem, stored  # noqa: E402
 
 API_KEY = os.environ["API_KEY"]
 
@@ -67,13 +67,6 @@ async def create_pet(request):
         return fail(400, "validation_failed", problem)
     pet = stored(pets, body)
     return web.json_response(pet, status=201, headers={"Location": f"/v1/pets/{pet['id']}"})
-
-
-DEPRECATION = {
-    "Deprecation": "@1767225600",
-    "Sunset": "Thu, 05 Dec 2030 00:00:00 GMT",
-    "Link": '</v1/pets>; rel="successor-version"',
-}
 
 
 @routes.get(r"/v1/pets/{pet_id:\d+}")

@@ -16,7 +16,7 @@ from werkzeug.serving import make_server
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import listed, new_pet_problem, stored  # noqa: E402
+from pet_rules import DEPRECATION, listed, new_pet_problem, stored  # noqa: E402
 
 API_KEY = os.environ["API_KEY"]
 
@@ -60,16 +60,11 @@ def create_pet():
 
 @app.get("/v1/pets/<int:pet_id>")
 def get_pet(pet_id):
-    headers = {
-        "Deprecation": "@1767225600",
-        "Sunset": "Thu, 05 Dec 2030 00:00:00 GMT",
-        "Link": '</v1/pets>; rel="successor-version"',
-    }
     for pet in pets:
         if pet["id"] == pet_id:
-            return jsonify(pet), 200, headers
+            return jsonify(pet), 200, DEPRECATION
     answer, status = fail(404, "not_found", f"no pet {pet_id}")
-    return answer, status, headers
+    return answer, status, DEPRECATION
 
 
 def stop_when_stdin_closes():

@@ -19,17 +19,11 @@ import tornado.web
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import STATUSES, new_pet_problem, stored  # noqa: E402
+from pet_rules import DEPRECATION, listed, new_pet_problem, stored  # noqa: E402
 
 API_KEY = os.environ["API_KEY"]
 
 pets = []
-
-DEPRECATION = {
-    "Deprecation": "@1767225600",
-    "Sunset": "Thu, 05 Dec 2030 00:00:00 GMT",
-    "Link": '</v1/pets>; rel="successor-version"',
-}
 
 
 class ApiError(tornado.web.HTTPError):
@@ -61,18 +55,12 @@ class NotFound(Handler):
 
 class PetsHandler(Handler):
     def get(self):
-        try:
-            limit = int(self.get_argument("limit", "20"))
-        except ValueError:
-            raise ApiError(400, "invalid_limit", "limit is an integer from 1 to 100")
-        if not 1 <= limit <= 100:
-            raise ApiError(400, "invalid_limit", "limit is an integer from 1 to 100")
-        status = self.get_argument("status", None)
-        if status is not None and status not in STATUSES:
-            raise ApiError(400, "invalid_status", "status is one of " + ", ".join(STATUSES))
-        listed = [pet for pet in pets if status is None or pet.get("status") == status]
+        query = {name: self.get_argument(name) for name in self.request.query_arguments}
+        page, problem = listed(pets, query)
+        if problem is not None:
+            raise ApiError(400, *problem)
         self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps(listed[:limit]))
+        self.finish(json.dumps(page))
 
     def post(self):
         try:
