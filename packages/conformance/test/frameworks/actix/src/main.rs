@@ -13,7 +13,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{header, StatusCode};
 use actix_web::middleware::{from_fn, Next};
 use actix_web::{error, web, App, HttpResponse, HttpServer, ResponseError};
-use pet_model::{listed, stored, ListParams, NewPet, Pet};
+use pet_model::{listed, stored, ListParams, NewPet, Pet, DEPRECATION};
 use serde_json::json;
 
 type Pets = web::Data<Mutex<Vec<Pet>>>;
@@ -28,12 +28,6 @@ fn rejected(err: impl ResponseError + 'static) -> error::Error {
     let answer = fail(err.status_code(), "bad_request", err.to_string());
     error::InternalError::from_response(err, answer).into()
 }
-
-const DEPRECATION: [(&str, &str); 3] = [
-    ("Deprecation", "@1767225600"),
-    ("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT"),
-    ("Link", "</v1/pets>; rel=\"successor-version\""),
-];
 
 async fn authenticate(
     request: ServiceRequest,
@@ -83,7 +77,7 @@ async fn get_pet(pets: Pets, pet_id: web::Path<i64>) -> HttpResponse {
     };
     for (name, value) in DEPRECATION {
         answer.headers_mut().insert(
-            header::HeaderName::from_static(name.to_lowercase().leak()),
+            header::HeaderName::from_static(name),
             header::HeaderValue::from_static(value),
         );
     }

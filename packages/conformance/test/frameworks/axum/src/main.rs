@@ -9,12 +9,12 @@ use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, Request, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use pet_model::{listed, stored, ListParams, NewPet, Pet};
+use pet_model::{listed, stored, ListParams, NewPet, Pet, DEPRECATION};
 use serde_json::json;
 
 type Pets = Arc<Mutex<Vec<Pet>>>;
@@ -36,12 +36,12 @@ fn rejected(status: StatusCode, message: String) -> Response {
 
 fn deprecated() -> HeaderMap {
     let mut headers = HeaderMap::new();
-    headers.insert("Deprecation", "@1767225600".parse().unwrap());
-    headers.insert("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT".parse().unwrap());
-    headers.insert(
-        header::LINK,
-        "</v1/pets>; rel=\"successor-version\"".parse().unwrap(),
-    );
+    for (name, value) in DEPRECATION {
+        headers.insert(
+            HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
+    }
     headers
 }
 

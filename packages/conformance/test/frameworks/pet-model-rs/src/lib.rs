@@ -1,7 +1,16 @@
-//! The spec's types as serde reads and writes them, and its list and create rules, for the Rust
-//! apps (axum, actix-web): how each framework reads a request and writes the answer is its own.
+//! The spec's types as serde reads and writes them, its list and create rules, and getPet's
+//! deprecation headers, for the Rust apps (axum, actix-web): how each framework reads a request
+//! and writes the answer is its own.
 
 use serde::{Deserialize, Serialize};
+
+/// The headers of every getPet answer (the spec's deprecation of the operation), names in lower
+/// case as HTTP/2 and `from_static` want them.
+pub const DEPRECATION: [(&str, &str); 3] = [
+    ("deprecation", "@1767225600"),
+    ("sunset", "Thu, 05 Dec 2030 00:00:00 GMT"),
+    ("link", "</v1/pets>; rel=\"successor-version\""),
+];
 
 #[derive(Clone, Copy, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
