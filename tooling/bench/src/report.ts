@@ -182,7 +182,11 @@ function table(header: string[], rows: string[][]): string {
 function heading(report: Report): string {
   const { machine: m, source, settings: s } = report;
   const code = `${source.commit}${source.changed ? ' with uncommitted changes' : ''}`;
-  const pinned = s.pin ? ', each server alone on CPU 1, the driver on CPU 0' : '';
+  const servers = Object.keys(report.endpoints[0]?.rounds[0] ?? {}).length;
+  const pinned = s.pin
+    ? `, every server on CPU 1 (at saturation all ${servers} at once, for ${servers} times as long; ` +
+      'at the fixed rate one at a time), the driver on CPU 0'
+    : '';
   return (
     `${report.complete ? 'Run' : 'INCOMPLETE run'} ${report.finishedAt.slice(0, 10)} (${report.mode}) ` +
     `of ${code} on ${m.cpus} × ${m.cpuModel}, Node ${m.node}: ${report.endpoints[0]?.rounds.length ?? 0} ` +

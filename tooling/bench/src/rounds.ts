@@ -2,7 +2,7 @@ import { fixedRate, type RunSummary, saturate } from './load.js';
 import type { ReplayAnswer } from './peers/replay-answers.js';
 import { type BenchRequest, ENDPOINTS, type EndpointId } from './scenario.js';
 import { type ServerChild, type ServerDef, seed, startServer } from './servers.js';
-import type { Settings } from './settings.js';
+import type { RunLength, Settings } from './settings.js';
 import { assertSame, type Captured, capture } from './verify.js';
 
 /** One server's runs of one endpoint in one round. */
@@ -28,10 +28,17 @@ export function rotated<T>(round: number, items: readonly T[]): T[] {
 
 type Requests = Record<EndpointId, BenchRequest[]>;
 
+/** A server of a round, started, and its answers checked. */
+interface Started {
+  def: ServerDef;
+  server: ServerChild;
+}
+
 /**
- * Every round: each server in turn (`rotated`), a fresh process alone on the server core, its
- * pets created over HTTP, its answers checked against the API's, then each endpoint warmed up
- * and run at saturation, then at the fixed rate. `onRound` sees the runs after every round.
+ * Every round: a fresh process of each server (`rotated`), all on the server core, each with its
+ * pets created over HTTP and its answers checked against the API's; then, for each endpoint, every
+ * server warmed up and run at saturation at the same time (`together`), then each alone at the
+ * fixed rate. `onRound` sees the runs after every round.
  */
 export async function runRounds(
   settings: Settings,
@@ -56,10 +63,13 @@ export async function runRounds(
   });
   const peakRssMb: Record<string, number> = {};
   for (let r = 0; r < settings.rounds; r++) {
-    for (const def of rotated(r, defs)) {
-      const env: Record<string, string> = def.stores ? {} : { REPLAY: JSON.stringify(replay()) };
-      const server = await startServer(def, settings, env);
-      try {
+    const started: Started[] = [];
+    try {
+      for (const def of rotated(r, defs)) {
+        // The replaying servers need the API's answers: the API starts first in the first round.
+        const env: Record<string, string> = def.stores ? {} : { REPLAY: JSON.stringify(replay()) };
+        const server = await startServer(def, settings, env);
+        started.push({ def, server });
         if (def.stores) await seed(server.origin, 1, settings.pets);
         const got = await captureAll(server, settings.endpoints, requests);
         answers ??= got;
@@ -71,9 +81,12 @@ export async function runRounds(
             assertSame(what, api, other, expectStatus, def.match);
           }
         }
-        await warmReads(settings, server, requests);
-        for (const endpoint of runs) {
-          const result = await runEndpoint(settings, server, endpoint, requests[endpoint.endpoint]);
+      }
+      await warmReads(settings, started, requests);
+      for (const endpoint of runs) {
+        const results = await runEndpoint(settings, started, endpoint, requests[endpoint.endpoint]);
+        for (const [i, { def }] of started.entries()) {
+          const result = results[i] as ServerRuns;
           endpoint.rounds[r] = { ...endpoint.rounds[r], [def.name]: result };
           const { saturation: s, fixedRate: f } = result;
           progress(
@@ -82,10 +95,12 @@ export async function runRounds(
               `${f.cpuUsPerRequest} µs/req, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms`,
           );
         }
-        peakRssMb[def.name] = Math.max(peakRssMb[def.name] ?? 0, server.rssMb('VmHWM'));
-      } finally {
-        await server.stop();
       }
+      for (const { def, server } of started) {
+        peakRssMb[def.name] = Math.max(peakRssMb[def.name] ?? 0, server.rssMb('VmHWM'));
+      }
+    } finally {
+      await Promise.all(started.map(({ server }) => server.stop()));
     }
     onRound(runs, peakRssMb);
   }
@@ -102,15 +117,34 @@ async function captureAll(server: ServerChild, endpoints: EndpointId[], requests
 }
 
 /**
- * A warm-up of endpoint `id` at saturation, nothing measured. Creates grow the store: every
- * server gets the same number of them before its runs.
+ * A run of the same length on every server at once, all on the server core: the kernel gives each
+ * an equal share of it, so each gets the CPU time it would have alone in a run `servers` times
+ * shorter. Runs measured together meet the same machine: on a shared host, the speed of a core
+ * changes from one second to the next, and runs taken one after another would differ by that
+ * as much as by their servers. A smoke run counts requests, which need no stretching.
  */
-function warmUp(settings: Settings, server: ServerChild, id: EndpointId, requests: BenchRequest[]) {
-  const warmup =
-    id === 'create' ? { ...settings.warmup, amount: settings.createWarmup } : settings.warmup;
+export function together(length: RunLength, servers: number): RunLength {
+  return length.amount === undefined ? { durationS: length.durationS * servers } : length;
+}
+
+/**
+ * A warm-up of endpoint `id` on every server at once, nothing measured. Creates grow the store:
+ * every server gets the same number of them before its runs.
+ */
+async function warmUp(
+  settings: Settings,
+  started: readonly Started[],
+  id: EndpointId,
+  requests: BenchRequest[],
+): Promise<void> {
+  const length =
+    id === 'create'
+      ? { ...settings.warmup, amount: settings.createWarmup }
+      : together(settings.warmup, started.length);
   const { connections, pipelining } = settings;
   const { expectStatus } = ENDPOINTS[id];
-  return saturate(server, requests, { connections, pipelining, expectStatus, ...warmup });
+  const load = { connections, pipelining, expectStatus, ...length };
+  await Promise.all(started.map(({ server }) => saturate(server, requests, load)));
 }
 
 /**
@@ -118,28 +152,45 @@ function warmUp(settings: Settings, server: ServerChild, id: EndpointId, request
  * its hot paths, and the first endpoint measured would pay for the code every endpoint shares
  * (the creates are warmed up just before their run).
  */
-async function warmReads(settings: Settings, server: ServerChild, requests: Requests) {
+async function warmReads(settings: Settings, started: readonly Started[], requests: Requests) {
   for (const id of settings.endpoints) {
-    if (id !== 'create') await warmUp(settings, server, id, requests[id]);
+    if (id !== 'create') await warmUp(settings, started, id, requests[id]);
   }
 }
 
-/** One endpoint on one server: a warm-up, a run at saturation, a run at the fixed rate. */
+/**
+ * One endpoint on every server: a warm-up, a run at saturation (every server at once), then a run
+ * at the fixed rate on each server alone, so that its latency is its own.
+ */
 async function runEndpoint(
   settings: Settings,
-  server: ServerChild,
+  started: readonly Started[],
   endpoint: EndpointRuns,
   requests: BenchRequest[],
-): Promise<ServerRuns> {
+): Promise<ServerRuns[]> {
   const { expectStatus } = ENDPOINTS[endpoint.endpoint];
   const load = { connections: settings.connections, expectStatus };
-  const saturated = { ...load, pipelining: settings.pipelining };
-  await warmUp(settings, server, endpoint.endpoint, requests);
-  const saturation = await saturate(server, requests, { ...saturated, ...settings.measure });
-  // The API runs first in the first round: its req/s there sets the rate for every server.
+  const saturated = {
+    ...load,
+    pipelining: settings.pipelining,
+    ...together(settings.measure, started.length),
+  };
+  await warmUp(settings, started, endpoint.endpoint, requests);
+  const saturation = await Promise.all(
+    started.map(({ server }) => saturate(server, requests, saturated)),
+  );
+  // The API runs in every round: its req/s at saturation in the first round sets the rate for
+  // every server. Together it had a share of the core; alone it would answer that many times more.
   if (endpoint.rate === 0) {
-    endpoint.rate = Math.max(1, Math.round(saturation.rps * settings.rateFraction));
+    const api = saturation[started.findIndex(({ def }) => def.name === 'api')] ?? saturation[0];
+    const alone = (api?.rps ?? 1) * (settings.measure.amount === undefined ? started.length : 1);
+    endpoint.rate = Math.max(1, Math.round(alone * settings.rateFraction));
   }
   const rate = { ...load, ...settings.measure, rate: endpoint.rate };
-  return { saturation, fixedRate: await fixedRate(server, requests, rate) };
+  const results: ServerRuns[] = [];
+  for (const [i, { server }] of started.entries()) {
+    const fixed = await fixedRate(server, requests, rate);
+    results.push({ saturation: saturation[i] as RunSummary, fixedRate: fixed });
+  }
+  return results;
 }

@@ -169,7 +169,7 @@ export interface StartOptions {
 }
 
 /**
- * Starts `def` (alone on the server CPU when pinning) on a free port, with `extraEnv`, and
+ * Starts `def` (on the server CPU when pinning) on a free port, with `extraEnv`, and
  * returns it once it accepts connections. Its stdout (the access log) goes to /dev/null:
  * written for real, kept nowhere. `BENCH_CPU_PROF=DIR` has it write a V8 CPU profile there.
  */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedRate, saturate } from '../src/load.js';
 import { processCpuByThread, processCpuSeconds } from '../src/process-cpu.js';
-import { rotated } from '../src/rounds.js';
+import { rotated, together } from '../src/rounds.js';
 import { type ServerChild, untilIdle } from '../src/servers.js';
 
 const server = createServer((req, res) => {
@@ -77,5 +77,16 @@ describe('the rotation of the rounds', () => {
     expect(rotated(0, servers)).toEqual(servers);
     expect(rotated(1, servers)).toEqual(['traced', 'fastify', 'limit', 'api']);
     expect(rotated(4, servers)).toEqual(servers);
+  });
+});
+
+describe('runs together on one core', () => {
+  it('last as many times as long as there are servers, so each gets its CPU time alone', () => {
+    expect(together({ durationS: 2.5 }, 8)).toEqual({ durationS: 20 });
+    expect(together({ durationS: 1 }, 1)).toEqual({ durationS: 1 });
+  });
+
+  it("keep a smoke run's count of requests, which needs no stretching", () => {
+    expect(together({ durationS: 1, amount: 20 }, 8)).toEqual({ durationS: 1, amount: 20 });
   });
 });
