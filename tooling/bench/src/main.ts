@@ -51,4 +51,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A bench stopped by a signal stops its servers too (a round runs them all at once); its report
+// is already on disk up to the last whole round.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.once(signal, () => {
+    killAll();
+    process.exit(code);
+  });
+}
+
 process.exitCode = await main(process.argv.slice(2));

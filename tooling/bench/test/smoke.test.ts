@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,4 +94,56 @@ describe('pnpm bench --smoke', () => {
     expect(failed?.code).toBe(2);
     expect(failed?.stderr).toContain('Usage: pnpm bench');
   });
+});
+
+/** The pids of `pid`'s children now (from /proc, as `ps --ppid` would list them). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Field 4, after the parenthesised command name (which may hold spaces).
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return children;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('a bench stopped by SIGTERM', () => {
+  it('stops the servers it started and exits 143', async () => {
+    const bench = spawn(process.execPath, [MAIN, '--smoke', '--out', 'stopped'], {
+      env: { ...process.env, INIT_CWD: dir },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    bench.stderr.setEncoding('utf8');
+    // Its first progress line comes once a round has servers running.
+    const servers = await new Promise<number[]>((resolve, reject) => {
+      bench.stderr.on('data', (chunk: string) => {
+        stderr += chunk;
+        const running = childrenOf(bench.pid as number);
+        if (running.length > 0) resolve(running);
+      });
+      bench.once('exit', () => reject(new Error(`the bench ended first:\n${stderr}`)));
+    });
+    const exited = once(bench, 'exit');
+    bench.kill('SIGTERM');
+    const [code] = await exited;
+    expect(code).toBe(143);
+    // SIGKILL is sent before the bench exits; the kernel reaps them at once.
+    await expect.poll(() => servers.filter(alive), { timeout: 30_000 }).toEqual([]);
+  }, 240_000);
 });
