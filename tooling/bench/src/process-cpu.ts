@@ -96,10 +96,18 @@ export function processCpuByThread(pid: number): ThreadCpu | undefined {
   return cpu;
 }
 
+/**
+ * The fields of `/proc/PID/stat` from the third (the state) on: those before it end with the
+ * command name in parentheses, which may hold spaces. Index `n - 3` holds field `n`.
+ */
+export function statFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** Utime + stime (fields 14 and 15 of /proc/PID/stat, in 1/100 s). */
 function statCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 

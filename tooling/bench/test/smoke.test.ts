@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { statFields } from '../src/process-cpu.js';
 import type { Report } from '../src/report.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -102,10 +103,8 @@ function childrenOf(pid: number): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Field 4, after the parenthesised command name (which may hold spaces).
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === pid) children.push(Number(entry));
+      // Field 4: the parent's pid.
+      if (Number(statFields(entry)[1]) === pid) children.push(Number(entry));
     } catch {
       // The process ended between the listing and the read.
     }
