@@ -124,7 +124,13 @@ async function captureAll(server: ServerChild, endpoints: EndpointId[], requests
  * as much as by their servers. A smoke run counts requests, which need no stretching.
  */
 export function together(length: RunLength, servers: number): RunLength {
-  return length.amount === undefined ? { durationS: length.durationS * servers } : length;
+  const times = stretch(length, servers);
+  return times === 1 ? length : { durationS: length.durationS * times };
+}
+
+/** How many times longer a run of `length` lasts with `servers` at once (`together`). */
+function stretch(length: RunLength, servers: number): number {
+  return length.amount === undefined ? servers : 1;
 }
 
 /**
@@ -183,7 +189,7 @@ async function runEndpoint(
   // every server. Together it had a share of the core; alone it would answer that many times more.
   if (endpoint.rate === 0) {
     const api = saturation[started.findIndex(({ def }) => def.name === 'api')] ?? saturation[0];
-    const alone = (api?.rps ?? 1) * (settings.measure.amount === undefined ? started.length : 1);
+    const alone = (api?.rps ?? 1) * stretch(settings.measure, started.length);
     endpoint.rate = Math.max(1, Math.round(alone * settings.rateFraction));
   }
   const rate = { ...load, ...settings.measure, rate: endpoint.rate };
