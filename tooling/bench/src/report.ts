@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import type { RunSummary } from './load.js';
+import { type LoadGroup, loadGroups } from './load-groups.js';
 import type { RssPerPet } from './memory.js';
 import { THREAD_KINDS, threadCpu } from './process-cpu.js';
 import type { EndpointRuns, ServerRuns } from './rounds.js';
@@ -11,7 +12,7 @@ import { median, round, type Spread, spread } from './stats.js';
 
 /** What `results/latest.json` holds: every run of every round, as measured. */
 export interface Report {
-  version: 10;
+  version: 11;
   mode: 'full' | 'smoke';
   /** False while the run is still going (or was stopped): the rounds so far. */
   complete: boolean;
@@ -21,8 +22,8 @@ export interface Report {
   /** The code measured: its commit, and whether tracked files had changes beside it. */
   source: { commit: string; changed: boolean };
   settings: Omit<Settings, 'out' | 'writeReadme' | 'from'>;
-  /** Every server of the run: name and the variables the bench set for it. */
-  servers: { name: string; env: Record<string, string> }[];
+  /** Every server of the run: name, load group and the variables the bench set for it. */
+  servers: { name: string; group: LoadGroup; env: Record<string, string> }[];
   endpoints: EndpointRuns[];
   /** The highest peak RSS of each server's processes, MiB. */
   peakRssMb: Record<string, number>;
@@ -108,9 +109,9 @@ export const FIGURES: readonly Figure[] = [
   FASTIFY_ABOVE,
   // The API's own work may be at most 5% above the Fastify peer's, each above its own floor.
   over('(API − Koa floor)/(Fastify peer − Fastify floor)', API_ABOVE, FASTIFY_ABOVE, 1.05),
-  ratio('traced/API', 'traced', 'api', 1.05),
+  ratio('traced/untraced', 'traced', 'untraced', 1.05),
   // Every request left out by the sampler: tracing's cost to the requests it does not record.
-  ratio('unsampled/API', 'unsampled', 'api', 1.05),
+  ratio('unsampled/untraced', 'unsampled', 'untraced', 1.05),
   // With --undone: a change kept for speed stays where undoing it costs at least 5%, a ratio of
   // 1.05 or more (apps/api/PERFORMANCE.md); a floor, so it carries no ✓ or ✗.
   ratio('undone/traced', 'undone', 'traced'),
@@ -182,10 +183,13 @@ function table(header: string[], rows: string[][]): string {
 function heading(report: Report): string {
   const { machine: m, source, settings: s } = report;
   const code = `${source.commit}${source.changed ? ' with uncommitted changes' : ''}`;
-  const servers = Object.keys(report.endpoints[0]?.rounds[0] ?? {}).length;
+  const groups = loadGroups(report.servers, (x) => x.group).map((servers) =>
+    servers.map((x) => x.name).join(', '),
+  );
   const pinned = s.pin
-    ? `, every server on CPU 1 (at saturation all ${servers} at once, for ${servers} times as long; ` +
-      'at the fixed rate one at a time), the driver on CPU 0'
+    ? ', every server on CPU 1 (at saturation the servers of a group at once, for as many times ' +
+      `as long as it has servers: ${groups.join('; then ')}; at the fixed rate one at a time), ` +
+      'the driver on CPU 0'
     : '';
   return (
     `${report.complete ? 'Run' : 'INCOMPLETE run'} ${report.finishedAt.slice(0, 10)} (${report.mode}) ` +

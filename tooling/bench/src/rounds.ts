@@ -1,4 +1,5 @@
 import { fixedRate, type RunSummary, saturate } from './load.js';
+import { loadGroups } from './load-groups.js';
 import type { ReplayAnswer } from './peers/replay-answers.js';
 import { type BenchRequest, ENDPOINTS, type EndpointId } from './scenario.js';
 import { type ServerChild, type ServerDef, seed, startServer } from './servers.js';
@@ -36,9 +37,10 @@ interface Started {
 
 /**
  * Every round: a fresh process of each server (`rotated`), all on the server core, each with its
- * pets created over HTTP and its answers checked against the API's; then, for each endpoint, every
- * server warmed up and run at saturation at the same time (`together`), then each alone at the
- * fixed rate. `onRound` sees the runs after every round.
+ * pets created over HTTP and its answers checked against the API's; then, for each endpoint, the
+ * servers of each group (`ServerDef.group`) warmed up and run at saturation at the same time
+ * (`together`), one group after the other, then each server alone at the fixed rate. `onRound`
+ * sees the runs after every round.
  */
 export async function runRounds(
   settings: Settings,
@@ -117,11 +119,11 @@ async function captureAll(server: ServerChild, endpoints: EndpointId[], requests
 }
 
 /**
- * A run of the same length on every server at once, all on the server core: the kernel gives each
- * an equal share of it, so each gets the CPU time it would have alone in a run `servers` times
- * shorter. Runs measured together meet the same machine: on a shared host, the speed of a core
- * changes from one second to the next, and runs taken one after another would differ by that
- * as much as by their servers. A smoke run counts requests, which need no stretching.
+ * A run of the same length on `servers` servers at once, all on the server core: the kernel gives
+ * each an equal share of it, so each gets the CPU time it would have alone in a run `servers`
+ * times shorter. Runs measured together meet the same machine: on a shared host, the speed of a
+ * core changes from one second to the next, and runs taken one after another would differ by
+ * that as much as by their servers. A smoke run counts requests, which need no stretching.
  */
 export function together(length: RunLength, servers: number): RunLength {
   const times = stretch(length, servers);
@@ -165,8 +167,10 @@ async function warmReads(settings: Settings, started: readonly Started[], reques
 }
 
 /**
- * One endpoint on every server: a warm-up, a run at saturation (every server at once), then a run
- * at the fixed rate on each server alone, so that its latency is its own.
+ * One endpoint on every server: for each load group, a warm-up and a run at saturation (the
+ * group's servers at once, so that each figure's servers meet the same machine, and no more of
+ * them than that, as each more shares the core's caches too); then a run at the fixed rate on
+ * each server alone, so that its latency is its own. The runs come back in `started`'s order.
  */
 async function runEndpoint(
   settings: Settings,
@@ -176,27 +180,32 @@ async function runEndpoint(
 ): Promise<ServerRuns[]> {
   const { expectStatus } = ENDPOINTS[endpoint.endpoint];
   const load = { connections: settings.connections, expectStatus };
-  const saturated = {
-    ...load,
-    pipelining: settings.pipelining,
-    ...together(settings.measure, started.length),
-  };
-  await warmUp(settings, started, endpoint.endpoint, requests);
-  const saturation = await Promise.all(
-    started.map(({ server }) => saturate(server, requests, saturated)),
-  );
-  // The API runs in every round: its req/s at saturation in the first round sets the rate for
-  // every server. Together it had a share of the core; alone it would answer that many times more.
-  if (endpoint.rate === 0) {
-    const api = saturation[started.findIndex(({ def }) => def.name === 'api')] ?? saturation[0];
-    const alone = (api?.rps ?? 1) * stretch(settings.measure, started.length);
-    endpoint.rate = Math.max(1, Math.round(alone * settings.rateFraction));
+  const saturation = new Map<Started, RunSummary>();
+  for (const group of loadGroups(started, ({ def }) => def.group)) {
+    const saturated = {
+      ...load,
+      pipelining: settings.pipelining,
+      ...together(settings.measure, group.length),
+    };
+    await warmUp(settings, group, endpoint.endpoint, requests);
+    const runs = await Promise.all(
+      group.map(({ server }) => saturate(server, requests, saturated)),
+    );
+    for (const [i, one] of group.entries()) saturation.set(one, runs[i] as RunSummary);
+    // The API runs in every round: its req/s at saturation in the first round sets the rate for
+    // every server. In its group it had a share of the core; alone it would answer that many
+    // times more.
+    const api = group.findIndex(({ def }) => def.name === 'api');
+    if (endpoint.rate === 0 && api !== -1) {
+      const alone = (runs[api]?.rps ?? 1) * stretch(settings.measure, group.length);
+      endpoint.rate = Math.max(1, Math.round(alone * settings.rateFraction));
+    }
   }
   const rate = { ...load, ...settings.measure, rate: endpoint.rate };
   const results: ServerRuns[] = [];
-  for (const [i, { server }] of started.entries()) {
-    const fixed = await fixedRate(server, requests, rate);
-    results.push({ saturation: saturation[i] as RunSummary, fixedRate: fixed });
+  for (const one of started) {
+    const fixed = await fixedRate(one.server, requests, rate);
+    results.push({ saturation: saturation.get(one) as RunSummary, fixedRate: fixed });
   }
   return results;
 }

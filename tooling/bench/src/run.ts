@@ -22,7 +22,7 @@ export async function run(settings: Settings, progress: (line: string) => void):
   const sink = await spanSink();
   const defs = lineup(settings.tracing, sink.origin, settings.undone);
   const report: Report = {
-    version: 10,
+    version: 11,
     mode: settings.smoke ? 'smoke' : 'full',
     complete: false,
     startedAt: new Date().toISOString(),
@@ -30,7 +30,7 @@ export async function run(settings: Settings, progress: (line: string) => void):
     machine: describeMachine(),
     source: describeSource(PACKAGE_ROOT),
     settings: kept,
-    servers: defs.map(({ name, env }) => ({ name, env: { ...env } })),
+    servers: defs.map(({ name, group, env }) => ({ name, group, env: { ...env } })),
     endpoints: [],
     peakRssMb: {},
   };

@@ -14,6 +14,7 @@ import {
   waitUntil,
 } from '@animal-store/test-support';
 import { Pool } from 'undici';
+import type { LoadGroup } from './load-groups.js';
 import { processCpuByThread, processCpuSeconds, type ThreadCpu } from './process-cpu.js';
 import { BENCH_API_KEY, type BenchRequest } from './scenario.js';
 
@@ -26,6 +27,8 @@ export interface ServerDef {
    * `fastify-floor`.
    */
   name: string;
+  /** The servers it runs beside at saturation (`load-groups.ts`). */
+  group: LoadGroup;
   script: string;
   env: Readonly<Record<string, string>>;
   /** Node options before the script (the RSS measure's garbage collection on a signal). */
@@ -40,20 +43,20 @@ export interface ServerDef {
 const API_ENV = { API_KEYS: BENCH_API_KEY, RATE_LIMIT_REQUESTS: '0', LOG_LEVEL: 'info' };
 
 /**
- * The servers of a run, in the order of the first round: the API, the API traced at `tracing`
- * (its spans go to `sinkOrigin`), the API traced at a ratio of 0 (every request left out by the
- * sampler: what tracing costs a request it does not record), the `undone` build traced alike (a
- * change kept for speed undone), the Koa and Fastify peers, the replay limit, and the Koa and
- * Fastify floors (these three send the API's recorded answers, `replay-answers.ts`).
+ * The servers of a run, in the order of the first round. The `frameworks` group: the API, the Koa
+ * and Fastify peers, the replay limit, and the Koa and Fastify floors (these three send the API's
+ * recorded answers, `replay-answers.ts`). The `tracing` group: the API again (`untraced`), the API
+ * traced at `tracing` (its spans go to `sinkOrigin`), the API traced at a ratio of 0 (every
+ * request left out by the sampler: what tracing costs a request it does not record), and the
+ * `undone` build traced alike (a change kept for speed undone).
  */
 export function lineup(
   tracing: number | undefined,
   sinkOrigin: string,
   undone?: string,
 ): ServerDef[] {
-  const servers: ServerDef[] = [
-    { name: 'api', script: API_MAIN, env: API_ENV, stores: true, match: 'exact' },
-  ];
+  const api = { script: API_MAIN, stores: true, match: 'exact' } as const;
+  const servers: ServerDef[] = [{ name: 'api', group: 'frameworks', env: API_ENV, ...api }];
   if (tracing !== undefined) {
     const env = {
       ...API_ENV,
@@ -61,43 +64,31 @@ export function lineup(
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: String(tracing),
     };
-    servers.push({ name: 'traced', script: API_MAIN, env, stores: true, match: 'exact' });
-    servers.push({
-      name: 'unsampled',
-      script: API_MAIN,
-      env: { ...env, OTEL_TRACES_SAMPLER_ARG: '0' },
-      stores: true,
-      match: 'exact',
-    });
+    const unsampled = { ...env, OTEL_TRACES_SAMPLER_ARG: '0' };
+    servers.push(
+      { name: 'untraced', group: 'tracing', env: API_ENV, ...api },
+      { name: 'traced', group: 'tracing', env, ...api },
+      { name: 'unsampled', group: 'tracing', env: unsampled, ...api },
+    );
     if (undone !== undefined) {
-      servers.push({ name: 'undone', script: undone, env, stores: true, match: 'exact' });
+      servers.push({ ...api, name: 'undone', group: 'tracing', script: undone, env });
     }
   }
-  const key = { API_KEY: BENCH_API_KEY };
+  /** A server of `src/peers/`: one of the two peers, the replay limit or one of the floors. */
+  const peer = (name: string, file: string, match: ServerDef['match']): ServerDef => ({
+    name,
+    group: 'frameworks',
+    script: own(`./peers/${file}.js`),
+    env: { API_KEY: BENCH_API_KEY },
+    stores: name === 'koa' || name === 'fastify',
+    match,
+  });
   servers.push(
-    { name: 'koa', script: own('./peers/koa.js'), env: key, stores: true, match: 'exact' },
-    {
-      name: 'fastify',
-      script: own('./peers/fastify.js'),
-      env: key,
-      stores: true,
-      match: 'unordered',
-    },
-    { name: 'limit', script: own('./peers/replay.js'), env: key, stores: false, match: 'exact' },
-    {
-      name: 'koa-floor',
-      script: own('./peers/koa-floor.js'),
-      env: key,
-      stores: false,
-      match: 'exact',
-    },
-    {
-      name: 'fastify-floor',
-      script: own('./peers/fastify-floor.js'),
-      env: key,
-      stores: false,
-      match: 'unordered',
-    },
+    peer('koa', 'koa', 'exact'),
+    peer('fastify', 'fastify', 'unordered'),
+    peer('limit', 'replay', 'exact'),
+    peer('koa-floor', 'koa-floor', 'exact'),
+    peer('fastify-floor', 'fastify-floor', 'unordered'),
   );
   return servers;
 }

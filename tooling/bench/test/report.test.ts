@@ -40,7 +40,7 @@ function endpoint(id: 'list' | 'create', cpu: Record<string, [number, number, nu
 function report(...endpoints: EndpointRuns[]): Report {
   const { out: _o, writeReadme: _w, from: _f, ...settings } = parseSettings([]) as Settings;
   return {
-    version: 10,
+    version: 11,
     mode: 'full',
     complete: true,
     startedAt: '2026-11-24T10:00:00.000Z',
@@ -48,10 +48,10 @@ function report(...endpoints: EndpointRuns[]): Report {
     machine: { cpus: 2, cpuModel: 'test CPU', memoryGiB: 8, node: 'v24.21.0', kernel: '6.1' },
     source: { commit: '0123456789ab', changed: false },
     settings,
-    servers: ['api', 'traced', 'unsampled', 'koa', 'fastify', 'limit'].map((name) => ({
-      name,
-      env: {},
-    })),
+    servers: [
+      ...['api', 'koa', 'fastify', 'limit'].map((name) => ({ name, group: 'frameworks' as const })),
+      ...['untraced', 'traced', 'unsampled'].map((name) => ({ name, group: 'tracing' as const })),
+    ].map((server) => ({ ...server, env: {} })),
     endpoints,
     peakRssMb: { api: 120 },
     rss: { pets: [11_000, 101_000], rssMb: [100, 115], bytesPerPet: 175 },
@@ -66,6 +66,7 @@ describe('the summary table', () => {
     report(
       endpoint('list', {
         api: [40, 90, 30],
+        untraced: [40, 90, 30],
         traced: [46, 99, 33],
         unsampled: [42, 90, 30],
         koa: [50, 100, 20],
@@ -73,6 +74,7 @@ describe('the summary table', () => {
       }),
       endpoint('create', {
         api: [50, 60, 51],
+        untraced: [50, 60, 51],
         traced: [51, 61, 52],
         koa: [50, 50, 50],
         fastify: [50, 50, 50],
@@ -143,11 +145,11 @@ describe('the summary table', () => {
 
   it('marks each ratio against its target: 1.00 for API/Koa peer, 1.05 for tracing', () => {
     expect(row(text, 'create', 'API/Koa peer')).toContain('| **1.02** (1.00–1.20) ✗ |');
-    expect(row(text, 'create', 'traced/API')).toContain('| **1.02** (1.02–1.02) ✓ |');
-    expect(row(text, 'list', 'traced/API')).toContain('| **1.10** (1.10–1.15) ✗ |');
-    expect(row(text, 'list', 'unsampled/API')).toContain('| **1.00** (1.00–1.05) ✓ |');
+    expect(row(text, 'create', 'traced/untraced')).toContain('| **1.02** (1.02–1.02) ✓ |');
+    expect(row(text, 'list', 'traced/untraced')).toContain('| **1.10** (1.10–1.15) ✗ |');
+    expect(row(text, 'list', 'unsampled/untraced')).toContain('| **1.00** (1.00–1.05) ✓ |');
     expect(text).toContain(
-      '✓ at most the target (API/Koa peer 1.00, (API − Koa floor)/(Fastify peer − Fastify floor) 1.05, traced/API 1.05, unsampled/API 1.05)',
+      '✓ at most the target (API/Koa peer 1.00, (API − Koa floor)/(Fastify peer − Fastify floor) 1.05, traced/untraced 1.05, unsampled/untraced 1.05)',
     );
   });
 
@@ -157,6 +159,14 @@ describe('the summary table', () => {
     expect(text).toContain('RSS per stored pet: **175 B** ✓ (11 000 to 101 000 pets');
     expect(text).toMatch(
       /^Run 2026-11-24 \(full\) of 0123456789ab on 2 × test CPU, Node v24\.21\.0: 3 rounds/,
+    );
+  });
+
+  it('names the servers loaded together at saturation, group by group', () => {
+    expect(text).toContain(
+      'at saturation the servers of a group at once, for as many times as long as it has ' +
+        'servers: api, koa, fastify, limit; then untraced, traced, unsampled; at the fixed rate ' +
+        'one at a time',
     );
   });
 });

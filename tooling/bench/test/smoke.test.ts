@@ -42,6 +42,7 @@ describe('pnpm bench --smoke', () => {
     expect(report).toMatchObject({ mode: 'smoke', complete: true });
     const servers = [
       'api',
+      'untraced',
       'traced',
       'unsampled',
       'koa',
@@ -51,8 +52,9 @@ describe('pnpm bench --smoke', () => {
       'fastify-floor',
     ];
     expect(report.servers.map((s) => s.name)).toEqual(servers);
-    expect(report.servers[1]?.env.OTEL_TRACES_SAMPLER_ARG).toBe('0.01');
-    expect(report.servers[2]?.env.OTEL_TRACES_SAMPLER_ARG).toBe('0');
+    expect(report.servers[1]?.env.OTEL_TRACES_SAMPLER_ARG).toBeUndefined();
+    expect(report.servers[2]?.env.OTEL_TRACES_SAMPLER_ARG).toBe('0.01');
+    expect(report.servers[3]?.env.OTEL_TRACES_SAMPLER_ARG).toBe('0');
     expect(report.endpoints.map((e) => e.endpoint)).toEqual(['list', 'sold', 'get', 'create']);
     for (const e of report.endpoints) {
       expect(e.rate).toBeGreaterThan(0);
@@ -71,8 +73,8 @@ describe('pnpm bench --smoke', () => {
     expect(stdout).toContain('| `GET /v1/pets/{id}` | API/Koa peer |');
     expect(stdout).toContain('| `GET /v1/pets/{id}` | API/Fastify peer |');
     expect(stdout).toContain('| `GET /v1/pets?limit=20` | Koa peer − Koa floor, µs |');
-    expect(stdout).toContain('| `POST /v1/pets` | traced/API |');
-    expect(stdout).toContain('| `POST /v1/pets` | unsampled/API |');
+    expect(stdout).toContain('| `POST /v1/pets` | traced/untraced |');
+    expect(stdout).toContain('| `POST /v1/pets` | unsampled/untraced |');
     expect(stdout).toContain('| `POST /v1/pets` | Koa floor/Fastify floor |');
     expect(readFileSync(join(dir, 'smoke.md'), 'utf8')).toBe(stdout.slice(1));
   });
