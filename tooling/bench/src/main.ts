@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// A bench stopped by a signal stops its servers too (a round runs them all at once); its report
+// A bench stopped by a signal stops its servers too (a round runs them all); its report
 // is already on disk up to the last whole round.
 for (const [signal, code] of [
   ['SIGINT', 130],

@@ -24,8 +24,9 @@ const OPTIONS = {
 export const HELP = `Usage: pnpm bench [options]
 
 Benchmarks the API (apps/api/dist/main.js) against its Koa and Fastify peers, the replay limit
-and the Koa and Fastify floors, every server on one core (at saturation all at once, at the fixed
-rate one at a time), and prints the tables.
+and the Koa and Fastify floors, and its tracing against an untraced API, every server on one
+core (at saturation the servers of each figure at once, at the fixed rate one at a time), and
+prints the tables.
 
 Options:
 ${Object.entries(OPTIONS)
