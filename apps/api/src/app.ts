@@ -8,6 +8,7 @@ import type { AppState } from './http/app-state.js';
 import { requireApiKey } from './http/auth.js';
 import { corsFor } from './http/cors.js';
 import { errorAnswers } from './http/error-answers.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from './http/json-body.js';
 import { PLATFORM_PATHS } from './http/platform-paths.js';
 import {
   FixedWindowRateLimiter,
@@ -19,6 +20,7 @@ import { requestChecks } from './http/request-checks.js';
 import { requestId } from './http/request-id.js';
 import { routerAnswers } from './http/router-answers.js';
 import { DEFAULT_MAX_URL_BYTES } from './http/server-limits.js';
+import { DISCARD_LIMIT_BYTES, unreadBodies } from './http/unread-bodies.js';
 import type { ApiKeyVerifier } from './keys/api-key.js';
 import { ApiMetrics } from './metrics/api-metrics.js';
 import { Readiness } from './readiness.js';
@@ -120,6 +122,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       (method, route, status, ms) => metrics.observeRequest(method, route, status, ms / 1000),
       deps.observeProbes,
     ),
+  );
+  app.use(
+    unreadBodies({
+      limitBytes: DISCARD_LIMIT_BYTES,
+      timeoutMs: deps.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    }),
   );
   app.use(errorAnswers(deps.logger));
   app.use(requestChecks(deps.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES));

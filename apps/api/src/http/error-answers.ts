@@ -57,9 +57,6 @@ export function errorAnswers(logger: Logger): Middleware<AppState> {
       }
       const error = toHttpError(caught, logger.child({ requestId: ctx.state.requestId }));
       ctx.set(error.headers);
-      // A body still to come would be read and thrown away, for as long as the client sends it
-      // (until Node's request timeout answers an unrequested 408): close after the answer.
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
       answer(ctx, error.status, JSON.stringify(errorBody(error)));
     }
   };

@@ -1,0 +1,61 @@
+import type { IncomingMessage } from 'node:http';
+import { finished } from 'node:stream';
+import type { Middleware } from 'koa';
+import type { AppState } from './app-state.js';
+
+/**
+ * The most of an answered request's unread body that the API reads and drops: twice the 2 MiB
+ * body the conformance kit sends to a `413`, far beyond the JSON body limit.
+ */
+export const DISCARD_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/** How `unreadBodies` bounds what it drops. */
+export interface DiscardLimits {
+  /** The most bytes read and dropped; a body declared or found longer closes the connection. */
+  limitBytes: number;
+  /** How long the rest of the body may take; then the connection closes. */
+  timeoutMs: number;
+}
+
+/**
+ * Starts reading and dropping the rest of `req`'s body, and returns true; or returns false,
+ * reading nothing, when its declared length is beyond the limit. The connection is destroyed
+ * if more than the limit comes, or if the body has not ended in time.
+ */
+function discardRest(req: IncomingMessage, { limitBytes, timeoutMs }: DiscardLimits): boolean {
+  // A chunked body declares no length: it is counted as it comes.
+  if (Number(req.headers['content-length']) > limitBytes) return false;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, timeoutMs);
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > limitBytes) cut();
+  });
+  finished(req, () => clearTimeout(timer));
+  req.resume();
+  return true;
+}
+
+/** Whether a `Connection` header's value closes the connection after the answer. */
+const closes = (connection: unknown) => /(?:^|,)\s*close\s*(?:,|$)/i.test(String(connection ?? ''));
+
+/**
+ * What becomes of a body the request's answer leaves unread (a `413`, a `415`, a body on a
+ * `GET`): an authenticated request's is read and dropped, within `limits`, so that its answer
+ * goes out at once and the connection stays open for the next request. Closing it at once
+ * instead would leave the body's bytes unread in the socket, and the kernel would answer them
+ * with a reset that can reach the client (or a balancer) before the answer does. Any other
+ * body, and one beyond the limits, gets `Connection: close`: the body of a client without a
+ * valid key is never read.
+ */
+export function unreadBodies(limits: DiscardLimits): Middleware<AppState> {
+  return async (ctx, next) => {
+    await next();
+    const { req } = ctx;
+    if (req.complete || ctx.respond === false || closes(ctx.response.get('Connection'))) return;
+    if (ctx.state.apiKeyId === undefined || !discardRest(req, limits)) {
+      ctx.set('Connection', 'close');
+    }
+  };
+}
