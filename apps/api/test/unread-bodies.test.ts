@@ -99,3 +99,33 @@ describe('a body left unread by the answer to a request with a valid key', () =>
     }
   });
 });
+
+describe('a request waiting for 100 Continue, with a valid key', () => {
+  it('is refused a body declared too long before it is asked for it, and the connection closes', async () => {
+    const { data, closedByServer } = await exchange(
+      api.origin,
+      head('POST', `Content-Length: ${2 * MIB}`, 'Expect: 100-continue'),
+      SERVER_ENDS,
+    );
+    expect(data.toString('latin1')).toMatch(/^HTTP\/1\.1 413 /);
+    const responses = parseResponses(data);
+    expect(responses.map((r) => r.status)).toEqual([413]);
+    expect(responses[0]?.headers.connection).toBe('close');
+    expect(closedByServer).toBe(true);
+  });
+
+  it('has the connection closed when refused before its body (a 415)', async () => {
+    const { data, closedByServer } = await exchange(
+      api.origin,
+      head('POST', 'Content-Length: 20', 'Expect: 100-continue').replace(
+        'application/json',
+        'text/plain',
+      ),
+      SERVER_ENDS,
+    );
+    const responses = parseResponses(data);
+    expect(responses.map((r) => r.status)).toEqual([415]);
+    expect(responses[0]?.headers.connection).toBe('close');
+    expect(closedByServer).toBe(true);
+  });
+});

@@ -35,6 +35,10 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** An `Expect` Node hands over as `checkContinue` (its own test). */
 const EXPECT_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
+/** Whether `req` waits for `100 Continue` before it sends its body. */
+export const expectsContinue = (req: IncomingMessage) =>
+  EXPECT_CONTINUE.test(req.headers.expect ?? '');
+
 /**
  * Reads the body's bytes, giving up after `timeoutMs`: a client trickling its body must not hold
  * a request open until Node's request timeout, and gets a `408` with an Error body.
@@ -102,9 +106,12 @@ export async function readJsonBody(
       message: `request body must be UTF-8, not ${charset}`,
     });
   }
+  // A body declared too long is refused before it is asked for.
+  if (Number(headers['content-length']) > limitBytes)
+    throw new PayloadTooLargeError({ limitBytes });
   // The server leaves `100 Continue` to the reader (`server-limits.ts`): a client that waits for
   // it sends its body only now that the request has passed every check before the body.
-  if (EXPECT_CONTINUE.test(headers.expect ?? '')) res.writeContinue();
+  if (expectsContinue(req)) res.writeContinue();
   let bytes: Buffer;
   try {
     bytes = await readBytes(req, limitBytes, timeoutMs);

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream';
 import type { Middleware } from 'koa';
 import type { AppState } from './app-state.js';
+import { expectsContinue } from './json-body.js';
 
 /**
  * The most of an answered request's unread body that the API reads and drops: twice the 2 MiB
@@ -47,14 +48,15 @@ const closes = (connection: unknown) => /(?:^|,)\s*close\s*(?:,|$)/i.test(String
  * instead would leave the body's bytes unread in the socket, and the kernel would answer them
  * with a reset that can reach the client (or a balancer) before the answer does. Any other
  * body, and one beyond the limits, gets `Connection: close`: the body of a client without a
- * valid key is never read.
+ * valid key is never read, and a client waiting for `100 Continue` may never send its body
+ * (RFC 9110 §10.1.1: the server says it closes the connection).
  */
 export function unreadBodies(limits: DiscardLimits): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
     const { req } = ctx;
     if (req.complete || ctx.respond === false || closes(ctx.response.get('Connection'))) return;
-    if (ctx.state.apiKeyId === undefined || !discardRest(req, limits)) {
+    if (ctx.state.apiKeyId === undefined || expectsContinue(req) || !discardRest(req, limits)) {
       ctx.set('Connection', 'close');
     }
   };
