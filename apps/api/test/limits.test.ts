@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { BODY_LIMIT_BYTES } from '@animal-store/contract';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_URL_BYTES, DEFAULT_SERVER_LIMITS } from '../src/http/server-limits.js';
@@ -252,5 +253,15 @@ describe('body size', () => {
     });
     expect(res.status).toBe(413);
     expect((await errorBody(res)).code).toBe('payload_too_large');
+  });
+
+  it('takes a body of exactly the limit, and refuses one byte more', async () => {
+    const pet = JSON.stringify({ name: 'Rex', categoryId: 1 });
+    const post = (bytes: number) =>
+      fetch(`${api.base}/pets`, { method: 'POST', headers: json, body: pet.padEnd(bytes, ' ') });
+    expect((await post(BODY_LIMIT_BYTES)).status).toBe(201);
+    const beyond = await post(BODY_LIMIT_BYTES + 1);
+    expect(beyond.status).toBe(413);
+    expect((await errorBody(beyond)).code).toBe('payload_too_large');
   });
 });
