@@ -380,6 +380,8 @@ describe('what an Error answer says', () => {
       const error = onlyErrorBody(data, 408);
       expect(error.code).toBe('request_timeout');
       expect(error.message).toBe('request body did not arrive within 300 ms');
+      // The rest of a body that came too slowly is not waited for.
+      expect(parseResponses(data)[0]?.headers.connection).toBe('close');
     } finally {
       await slow.close();
     }
