@@ -38,9 +38,6 @@ function discardRest(req: IncomingMessage, { limitBytes, timeoutMs }: DiscardLim
   return true;
 }
 
-/** Whether a `Connection` header's value closes the connection after the answer. */
-const closes = (connection: unknown) => /(?:^|,)\s*close\s*(?:,|$)/i.test(String(connection ?? ''));
-
 /**
  * What becomes of a body the request's answer leaves unread (a `413`, a `415`, a body on a
  * `GET`): an authenticated request's is read and dropped, within `limits`, so that its answer
@@ -55,7 +52,8 @@ export function unreadBodies(limits: DiscardLimits): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
     const { req } = ctx;
-    if (req.complete || ctx.respond === false || closes(ctx.response.get('Connection'))) return;
+    // An answer that closes the connection says so as the errors write it (`errors.ts`).
+    if (req.complete || ctx.respond === false || ctx.response.get('Connection') === 'close') return;
     if (ctx.state.apiKeyId === undefined || expectsContinue(req) || !discardRest(req, limits)) {
       ctx.set('Connection', 'close');
     }
