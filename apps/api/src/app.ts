@@ -78,6 +78,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   const metrics = deps.metrics ?? new ApiMetrics();
   const clock = deps.clock ?? systemClock;
+  // One body timeout for the body a route reads and for the rest of one it leaves unread.
+  const bodyTimeoutMs = deps.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const store = new InstrumentedPetStore(
     deps.tracing ? deps.tracing.traceStore(deps.store) : deps.store,
     metrics,
@@ -99,7 +101,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     store,
     clock,
     bodyLimitBytes: deps.bodyLimitBytes ?? BODY_LIMIT_BYTES,
-    bodyTimeoutMs: deps.bodyTimeoutMs,
+    bodyTimeoutMs,
     guard: rateLimit ? [authenticate, rateLimit.middleware()] : [authenticate],
   });
   v1.use(documentRoutes().routes());
@@ -126,7 +128,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(
     unreadBodies({
       limitBytes: DISCARD_LIMIT_BYTES,
-      timeoutMs: deps.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+      timeoutMs: bodyTimeoutMs,
     }),
   );
   app.use(errorAnswers(deps.logger));
