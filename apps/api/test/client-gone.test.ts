@@ -47,4 +47,32 @@ describe('a client that goes away before its answer', () => {
       api.logs.some((line) => line.msg === 'client closed the connection before its answer'),
     ).toBe(true);
   });
+
+  it('is logged as gone when it ends its side of the connection inside its body', async () => {
+    const api = await startTestApi();
+    const socket = connect(Number(new URL(api.origin).port), '127.0.0.1');
+    socket.on('error', () => {});
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    // The server asks for the body (100 Continue) as its reader starts: only then is it sent.
+    socket.write(
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 40\r\nExpect: 100-continue\r\n\r\n',
+    );
+    await until(() => answer.includes('100 Continue'));
+    socket.end('{"name":');
+    await closed;
+    await until(() => api.logs.some((line) => line.msg === 'request'));
+    // Node refuses the cut request (400); the body reader's failure is the client's leaving.
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 400 /);
+    const gone = api.logs.find(
+      (line) => line.msg === 'client closed the connection before its answer',
+    );
+    expect(gone).toMatchObject({ err: 'request body could not be read completely' });
+    expect(api.logs.find((line) => line.msg === 'request')).toMatchObject({ status: 499 });
+    expect(api.logs.filter((line) => Number(line.level) >= 40)).toEqual([]);
+  });
 });

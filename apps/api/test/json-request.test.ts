@@ -42,7 +42,7 @@ describe('readJsonBody (the JSON body reader)', () => {
     });
   });
 
-  it('takes a JSON media type that needs type-is, such as application/json with other parameters', async () => {
+  it('takes application/json in any case, with white space and parameters of its own', async () => {
     const got = await post('[1]', { 'Content-Type': 'Application/JSON ; foo=bar' });
     expect(got).toMatchObject({ status: 200, json: { value: [1] } });
   });
@@ -78,5 +78,26 @@ describe('readJsonBody (the JSON body reader)', () => {
     const json = { 'Content-Type': 'application/json' };
     expect((await post(JSON.stringify('x'.repeat(100)), json)).status).toBe(413);
     expect((await post('{}', { ...json, 'Content-Encoding': 'gzip' })).status).toBe(415);
+  });
+
+  it('takes a body marked Content-Encoding identity, in any case', async () => {
+    const got = await post('{"a":1}', {
+      'Content-Type': 'application/json',
+      'Content-Encoding': 'Identity',
+    });
+    expect(got).toEqual({ status: 200, json: { value: { a: 1 }, bytes: 7 } });
+  });
+
+  it('reads a Charset parameter in any case, and refuses a list of media types', async () => {
+    const upper = await post('{}', { 'Content-Type': 'application/json; Charset=Latin1' });
+    expect(upper).toMatchObject({
+      status: 415,
+      json: { message: expect.stringContaining('Latin1') },
+    });
+    const list = await post('{}', { 'Content-Type': 'application/json, text/plain' });
+    expect(list).toEqual({
+      status: 415,
+      json: { message: 'request body must be application/json, not application/json, text/plain' },
+    });
   });
 });

@@ -3,7 +3,6 @@ import { parseJsonText } from '@animal-store/contract';
 import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import typeis from 'type-is';
 import { withDeadline } from '../deadline.js';
 import {
   MalformedJsonError,
@@ -44,9 +43,10 @@ export const expectsContinue = (req: IncomingMessage) =>
  * a request open until Node's request timeout, and gets a `408` with an Error body.
  */
 function readBytes(req: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<Buffer> {
-  const length = req.headers['content-length'] || undefined;
+  // No `length`: Node's parser already ends the body at its Content-Length, and one declared
+  // beyond the limit is refused before it is read (`readJsonBody`).
   return withDeadline(
-    getRawBody(req, { limit: limitBytes, length }),
+    getRawBody(req, { limit: limitBytes }),
     timeoutMs,
     () =>
       new RequestTimeoutError({ message: `request body did not arrive within ${timeoutMs} ms` }),
@@ -59,15 +59,6 @@ const bodyRequired = () =>
     message: 'request body is required',
     details: [{ path: '', message: 'is required' }],
   });
-
-/** The `charset` parameter of the request's Content-Type, `''` when absent or unparseable. */
-function charsetOf(contentType: string): string {
-  try {
-    return parseContentType(contentType).parameters.charset ?? '';
-  } catch {
-    return '';
-  }
-}
 
 /**
  * Reads a JSON request body: 415 unless `application/json`, 413 beyond `limitBytes`,
@@ -86,7 +77,8 @@ export async function readJsonBody(
     throw bodyRequired();
   }
   const rawEncoding = headers['content-encoding'] ?? '';
-  const encoding = rawEncoding.trim().toLowerCase();
+  // Node's parser has trimmed the value already; its case is not significant.
+  const encoding = rawEncoding.toLowerCase();
   if (encoding !== '' && encoding !== 'identity') {
     // A compressed body would be read as garbled JSON, or worse, as a different one.
     throw new UnsupportedMediaTypeError({
@@ -95,12 +87,14 @@ export async function readJsonBody(
     });
   }
   const contentType = headers['content-type'] ?? '';
-  if (typeis(req, ['application/json']) === false) {
+  // Parsed leniently (it never throws): a malformed field has no `application/json` type.
+  const { type, parameters } = parseContentType(contentType);
+  if (type !== 'application/json') {
     throw new UnsupportedMediaTypeError({
       message: `request body must be application/json, not ${contentType || 'untyped'}`,
     });
   }
-  const charset = charsetOf(contentType);
+  const charset = parameters.charset ?? '';
   if (charset !== '' && charset.toLowerCase() !== 'utf-8') {
     throw new UnsupportedMediaTypeError({
       message: `request body must be UTF-8, not ${charset}`,
