@@ -5,6 +5,7 @@
  * answers. Configured by `HOST`, `PORT`, `API_KEY` and `REPLAY`.
  */
 import { createServer } from 'node:http';
+import { readDeclaredBody } from './declared-body.js';
 import { keyCheck, serveUntilStopped } from './key.js';
 import { REFUSAL, recordedAnswers } from './replay-answers.js';
 
@@ -13,9 +14,8 @@ const answers = recordedAnswers();
 
 const server = createServer(async (req, res) => {
   const answer = verify(req.headers.authorization) && answers.get(`${req.method} ${req.url}`);
-  // A request body (POST) is read to its end, as the API reads it, before answering.
-  for await (const _ of req) {
-  }
+  // A request body (POST) is read to its end before answering, as the floors read it.
+  await readDeclaredBody(req);
   if (!answer) {
     res.writeHead(401, { 'Content-Type': 'application/json' }).end(REFUSAL);
     return;
