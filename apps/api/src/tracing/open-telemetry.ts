@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   type Context,
   context,
@@ -16,9 +17,7 @@ import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { defaultResource, detectResources, envDetector } from '@opentelemetry/resources';
 import {
   BatchSpanProcessor,
-  type IdGenerator,
   NodeTracerProvider,
-  RandomIdGenerator,
   type Sampler,
   SamplingDecision,
 } from '@opentelemetry/sdk-trace-node';
@@ -38,54 +37,40 @@ import type {
 import { exportFailure } from './export-failure.js';
 import { ExportProblems } from './export-problems.js';
 import type { RequestTracing } from './request-tracing.js';
+import { RequestTraceIds, RootTraces } from './root-traces.js';
 import { samplerFromEnv } from './sampler-from-env.js';
 import { WorkerSpanExporter } from './worker-span-exporter.js';
 
 const TRACER_NAME = '@animal-store/api';
 
 /**
- * Trace and span ids, random as the SDK's own (`RandomIdGenerator`), except that a request's
- * server span takes the trace id its sampling was decided on: `serverSpans` hands it over just
- * before it starts the span, and the span takes it at once.
- */
-class RequestTraceIds implements IdGenerator {
-  readonly #random = new RandomIdGenerator();
-  #decided: string | undefined;
-
-  /** A new trace id, for a request without a caller's trace. */
-  next(): string {
-    return this.#random.generateTraceId();
-  }
-
-  /** Has the next root span take `traceId`. */
-  handOver(traceId: string): void {
-    this.#decided = traceId;
-  }
-
-  generateTraceId(): string {
-    const id = this.#decided ?? this.#random.generateTraceId();
-    this.#decided = undefined;
-    return id;
-  }
-
-  generateSpanId(): string {
-    return this.#random.generateSpanId();
-  }
-}
-
-/**
  * The server span of each request: its parent is the caller's `traceparent` (and `tracestate`),
  * if any; it is the active span while the request is served, so the store's spans (and the
  * MongoDB driver's) are its children. Named `METHOD /route/template` once routed, never by the
- * raw path; a 5xx marks it as an error. The configured sampler is asked first, with the trace id
- * the span would have (the caller's, else a new one the span then takes): a request it leaves
- * out gets no span and runs outside any trace context, so its store calls make no span either
- * and it costs what an untraced request does (PERFORMANCE.md). The access log gets the trace id
- * of a recorded request and of a caller's trace; an unsampled root request has none, as nothing
- * anywhere would carry it.
+ * raw path; a 5xx marks it as an error. The configured sampler decides first, on the trace id
+ * the span would have, and the span takes that id: a request without any of the propagator's
+ * fields is a new trace, whose id and decision come from `RootTraces`; any other has the
+ * propagator extract the caller's context and the sampler asked on it (on the caller's trace id,
+ * else a new one). A request the sampler leaves out gets no span and runs outside any trace
+ * context, so its store calls make no span either (PERFORMANCE.md). The access log gets the
+ * trace id of a recorded request and of a caller's trace; an unsampled root request has none, as
+ * nothing anywhere would carry it.
  */
 function serverSpans(tracer: Tracer, sampler: Sampler, ids: RequestTraceIds): Middleware<AppState> {
+  const fields = propagation.fields().map((field) => field.toLowerCase());
+  const roots = new RootTraces(sampler, ids);
   return (ctx, next) => {
+    if (!carriesAny(ctx.req.headers, fields)) {
+      const traceId = roots.next();
+      if (traceId === undefined) return next();
+      ids.handOver(traceId);
+      return serveInSpan(
+        ctx,
+        next,
+        tracer.startSpan(ctx.method, SERVER, ROOT_CONTEXT),
+        ROOT_CONTEXT,
+      );
+    }
     const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers);
     const caller = trace.getSpanContext(parent);
     const traceId = caller?.traceId ?? ids.next();
@@ -97,6 +82,12 @@ function serverSpans(tracer: Tracer, sampler: Sampler, ids: RequestTraceIds): Mi
     if (caller === undefined) ids.handOver(traceId);
     return serveInSpan(ctx, next, tracer.startSpan(ctx.method, SERVER, parent), parent);
   };
+}
+
+/** Whether `headers` has any of `fields` (a propagator's header names, in lower case). */
+function carriesAny(headers: IncomingHttpHeaders, fields: readonly string[]): boolean {
+  for (const field of fields) if (headers[field] !== undefined) return true;
+  return false;
 }
 
 const SERVER = { kind: SpanKind.SERVER };
