@@ -31,6 +31,13 @@ const TEST_SETS = {
     include: ['packages/conformance/test/{faults,gaps,run-size,preflight}.test.ts'],
     setupFiles: [],
   },
+  // The tracing modules' in-process tests (the spans a process sends are tested through processes).
+  tracing: {
+    include: [
+      'apps/api/test/{root-traces,span-data,export-failure,export-problems,sampler-from-env}.test.ts',
+    ],
+    setupFiles: [],
+  },
   // The traffic judge (`judge --har`) on HAR files its tests write, and `--expect-fail` on runs
   // against the fake server; `judge-faults` records its HAR files with Chromium: too slow a mutant.
   traffic: {

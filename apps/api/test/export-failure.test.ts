@@ -32,6 +32,18 @@ describe('what the log says of spans the exporter could not send', () => {
     const said = exportFailure(error);
     expect(said).toBe('request to https://collector.example:4318/v1/traces failed; HTTP://x/');
     expect(said).not.toContain('s3cret');
+    // A scheme of letters, digits, `+`, `.` and `-`, after a letter.
+    expect(exportFailure(new Error('at svn+ssh.2-x://u:p@h/ and (h2c://k@y)'))).toBe(
+      'at svn+ssh.2-x://h/ and (h2c://y)',
+    );
+    expect(exportFailure(new Error('https://u:p@h/ refused, x2://u@h'))).toBe(
+      'https://h/ refused, x2://h',
+    );
+  });
+
+  it('says no code when the error has none, or a null one', () => {
+    const error = Object.assign(new Error('socket hang up'), { code: null });
+    expect(exportFailure(error)).toBe('socket hang up');
   });
 
   it('takes what is not an Error as its text, and at most 300 characters of anything', () => {

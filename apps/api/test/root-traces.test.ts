@@ -72,3 +72,18 @@ describe('RootTraces', () => {
     expect(draw(new AlwaysOffSampler(), count).every((id) => id === undefined)).toBe(true);
   });
 });
+
+describe('RequestTraceIds', () => {
+  it('gives the next trace the id handed over, once, and random ids otherwise', () => {
+    const ids = new RequestTraceIds();
+    const decided = ids.next();
+    ids.handOver(decided);
+    expect(ids.generateTraceId()).toBe(decided);
+    const after = [ids.generateTraceId(), ids.generateTraceId()];
+    for (const id of after) expect(id).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
+    expect(new Set([decided, ...after]).size).toBe(3);
+    const spans = [ids.generateSpanId(), ids.generateSpanId()];
+    for (const id of spans) expect(id).toMatch(/^(?!0{16})[0-9a-f]{16}$/);
+    expect(spans[0]).not.toBe(spans[1]);
+  });
+});

@@ -40,15 +40,27 @@ function asExported(span: ReadableSpan) {
   };
 }
 
+/** A tracer whose spans end in an in-memory exporter, with its resource. */
+function recordedTracer() {
+  const exporter = new InMemorySpanExporter();
+  const resource = resourceFromAttributes({ 'service.name': 'span-data-test' });
+  const provider = new BasicTracerProvider({
+    resource,
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  const tracer = provider.getTracer('@animal-store/api', '1.2.3');
+  /** The one span ended so far. */
+  const ended = () => {
+    const [span] = exporter.getFinishedSpans();
+    if (span === undefined) throw new Error('no span ended');
+    return span;
+  };
+  return { tracer, resource, ended };
+}
+
 describe('a span sent to the export worker', () => {
   it('arrives as the exporter would have read it in the process that ended it', () => {
-    const exporter = new InMemorySpanExporter();
-    const resource = resourceFromAttributes({ 'service.name': 'span-data-test' });
-    const provider = new BasicTracerProvider({
-      resource,
-      spanProcessors: [new SimpleSpanProcessor(exporter)],
-    });
-    const tracer = provider.getTracer('@animal-store/api', '1.2.3');
+    const { tracer, resource, ended: endedSpan } = recordedTracer();
     const caller = {
       traceId: '0af7651916cd43dd8448eb211c80319c',
       spanId: 'b7ad6b7169203331',
@@ -69,8 +81,7 @@ describe('a span sent to the export worker', () => {
     span.recordException(new Error('store unavailable'));
     span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
-    const [ended] = exporter.getFinishedSpans();
-    if (ended === undefined) throw new Error('no span ended');
+    const ended = endedSpan();
 
     // Across the thread as structured clone carries it: plain data, no functions.
     const received = readableSpan(structuredClone(spanData(ended)), resource);
@@ -80,5 +91,19 @@ describe('a span sent to the export worker', () => {
     expect(received.events.map((e) => e.name)).toEqual(['exception']);
     expect(received.resource).toBe(resource);
     expect(received.spanContext().traceState?.serialize()).toBe('caller=abc,other=1');
+  });
+
+  it('arrives without a trace state or a parent when it had none', () => {
+    const { tracer, resource, ended: endedSpan } = recordedTracer();
+    tracer.startSpan('GET /v1/pets').end();
+    const ended = endedSpan();
+    expect(ended.spanContext().traceState).toBeUndefined();
+
+    const sent = structuredClone(spanData(ended));
+    expect(sent.context).not.toHaveProperty('traceState');
+    const received = readableSpan(sent, resource);
+    expect(asExported(received)).toEqual(asExported(ended));
+    expect(received.spanContext().traceState).toBeUndefined();
+    expect(received.parentSpanContext).toBeUndefined();
   });
 });
