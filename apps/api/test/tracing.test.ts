@@ -144,9 +144,17 @@ describe.concurrent('OpenTelemetry tracing', () => {
 
   it('traces every root request under parentbased_always_on, each in a trace of its own', async () => {
     const { receiver, api } = await tracedApi({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' });
-    const count = 5;
-    for (let i = 0; i < count; i++) {
-      expect((await fetch(`${api.base}/pets`, { headers: auth })).status).toBe(200);
+    // No caller's span context: no propagator header, baggage alone, a traceparent that is not one.
+    const roots = [
+      auth,
+      auth,
+      { ...auth, baggage: 'tenant=a' },
+      { ...auth, traceparent: 'not-a-traceparent' },
+      { ...auth, traceparent: traceparent('0'.repeat(32), '01') },
+    ];
+    const count = roots.length;
+    for (const headers of roots) {
+      expect((await fetch(`${api.base}/pets`, { headers })).status).toBe(200);
     }
     const traceIds = (await requestLines(api, count)).map((l) => l.traceId as string);
     expect(new Set(traceIds).size).toBe(count);
@@ -182,7 +190,9 @@ describe.concurrent('OpenTelemetry tracing', () => {
     });
     const count = 24;
     for (let i = 0; i < count; i++) {
-      expect((await fetch(`${api.base}/pets`, { headers: auth })).status).toBe(200);
+      // Half of them with baggage alone: still root requests, decided as the others are.
+      const headers = i % 2 === 0 ? auth : { ...auth, baggage: 'tenant=a' };
+      expect((await fetch(`${api.base}/pets`, { headers })).status).toBe(200);
     }
     const lines = await requestLines(api, count);
     const sampled = lines.flatMap((l) => (typeof l.traceId === 'string' ? [l.traceId] : []));

@@ -48,38 +48,42 @@ const TRACER_NAME = '@animal-store/api';
  * if any; it is the active span while the request is served, so the store's spans (and the
  * MongoDB driver's) are its children. Named `METHOD /route/template` once routed, never by the
  * raw path; a 5xx marks it as an error. The configured sampler decides first, on the trace id
- * the span would have, and the span takes that id: a request without any of the propagator's
- * fields is a new trace, whose id and decision come from `RootTraces`; any other has the
- * propagator extract the caller's context and the sampler asked on it (on the caller's trace id,
- * else a new one). A request the sampler leaves out gets no span and runs outside any trace
- * context, so its store calls make no span either (PERFORMANCE.md). The access log gets the
- * trace id of a recorded request and of a caller's trace; an unsampled root request has none, as
- * nothing anywhere would carry it.
+ * the span would have, and the span takes that id. A request that carries none of the
+ * propagator's fields has nothing to extract; one without a caller's span context (none, or
+ * only baggage) is a new trace, whose id and decision come from `RootTraces`; a caller's trace
+ * is decided by the sampler asked on the caller's context. A request the sampler leaves out gets
+ * no span and runs outside any trace context, so its store calls make no span either
+ * (PERFORMANCE.md). The access log gets the trace id of a recorded request and of a caller's
+ * trace; an unsampled root request has none, as nothing anywhere would carry it.
  */
 function serverSpans(tracer: Tracer, sampler: Sampler, ids: RequestTraceIds): Middleware<AppState> {
   const fields = propagation.fields().map((field) => field.toLowerCase());
   const roots = new RootTraces(sampler, ids);
   return (ctx, next) => {
-    if (!carriesAny(ctx.req.headers, fields)) {
+    const { headers } = ctx.req;
+    const parent = carriesAny(headers, fields)
+      ? propagation.extract(ROOT_CONTEXT, headers)
+      : ROOT_CONTEXT;
+    const caller = trace.getSpanContext(parent);
+    if (caller === undefined) {
       const traceId = roots.next();
       if (traceId === undefined) return next();
       ids.handOver(traceId);
-      return serveInSpan(
-        ctx,
-        next,
-        tracer.startSpan(ctx.method, SERVER, ROOT_CONTEXT),
-        ROOT_CONTEXT,
+    } else {
+      const { traceId } = caller;
+      const { decision } = sampler.shouldSample(
+        parent,
+        traceId,
+        ctx.method,
+        SpanKind.SERVER,
+        {},
+        [],
       );
+      if (decision === SamplingDecision.NOT_RECORD) {
+        ctx.state.traceId = traceId;
+        return next();
+      }
     }
-    const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers);
-    const caller = trace.getSpanContext(parent);
-    const traceId = caller?.traceId ?? ids.next();
-    const { decision } = sampler.shouldSample(parent, traceId, ctx.method, SpanKind.SERVER, {}, []);
-    if (decision === SamplingDecision.NOT_RECORD) {
-      if (caller !== undefined) ctx.state.traceId = traceId;
-      return next();
-    }
-    if (caller === undefined) ids.handOver(traceId);
     return serveInSpan(ctx, next, tracer.startSpan(ctx.method, SERVER, parent), parent);
   };
 }
