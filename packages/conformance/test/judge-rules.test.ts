@@ -457,6 +457,19 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(empty.stderr).toMatch(/holds no request to \/pets/);
     expect((await runCli(['judge'])).stderr).toMatch(/judge: --har FILE is required/);
   });
+
+  it('exits 2 when every request to /pets was left alone: a PASS would say nothing', async () => {
+    const file = har('left-alone', [
+      { url: `${BASE}/pets?limit=1`, status: 429, text: 'slow down' },
+      { url: `${BASE}/pets/1`, status: 429, text: 'slow down' },
+    ]);
+    const run = await runCli(['judge', '--har', file]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(
+      /holds no exchange of the spec's operations below .*\(2 exchanges\)/,
+    );
+    expect(run.stdout).toBe('');
+  });
 });
 
 describe('judge --har holds each answer to the others and to its request', () => {
