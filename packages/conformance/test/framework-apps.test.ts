@@ -514,6 +514,7 @@ const APPS: Readonly<
     // a body that is no object may not, and nor may a success to a body without name.
     inTraffic: [
       'createPet.body-not-object',
+      'createPet.empty-body',
       'createPet.malformed-json',
       'createPet.missing-category-id-in-query',
       'createPet.missing-name-in-query',

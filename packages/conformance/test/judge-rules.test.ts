@@ -664,6 +664,7 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
       'trailing-content',
       'the body holds one JSON value, then "\\]"',
     ],
+    ['', 'empty-body', 'the body is empty'],
     ['[{"name":"Rex","categoryId":1}]', 'body-not-object', 'the body is an array'],
     ['null', 'body-not-object', 'the body is null'],
     ['"Rex"', 'body-not-object', 'the body is a string'],
@@ -737,10 +738,11 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
         post('{"name":"Rex","categoryId":1', 422, unprocessable),
         post('{"name":"Rex","categoryId":1} {}', 422, unprocessable),
         post('null', 422, unprocessable),
+        post('', 422, unprocessable),
       ]),
     );
     expect(messages(report).sort()).toEqual(
-      ['body-not-object', 'malformed-json', 'trailing-content'].map((check) =>
+      ['body-not-object', 'empty-body', 'malformed-json', 'trailing-content'].map((check) =>
         expect.stringMatching(
           new RegExp(
             `^createPet\\.${check}: .*: createPet refuses such a body with 400, not 422\\n`,
@@ -804,6 +806,11 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
         }),
         // A sanitizer's placeholder for the body, without the length that would tell.
         post('[REDACTED]', 201, { requestHeaders: JSON_BODY }),
+        // An empty text without Content-Length: 0, as a recorder that kept no body writes it,
+        // even where it says the body had no bytes.
+        post('', 201, { requestHeaders: JSON_BODY }),
+        post('', 201, { requestHeaders: JSON_BODY, bodySize: 0 }),
+        post('', 201, { requestHeaders: { ...JSON_BODY, 'Content-Length': '25' } }),
         // Refused for a cause of its own (no valid key, a 4xx of the server's): not the body's.
         post('{"categoryId":1}', 401, {
           body: { code: 'unauthorized', message: 'no', status: 401 },
@@ -818,6 +825,7 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     expect(messages(report)).toEqual([]);
     expect(report.results.filter((r) => r.outcome === 'advisory')).toEqual([]);
     expect(report.traffic.exercised).not.toContain('createPet.missing-name');
+    expect(report.traffic.exercised).not.toContain('createPet.empty-body');
   });
 
   it('judges a body sent chunked where the recorder vouches for it with bodySize', async () => {
@@ -863,11 +871,16 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
       har('refused-bodies', [
         post('{"categoryId":1}', 400),
         post('{"Name":"Rex","categoryId":1}', 400),
+        post('', 400),
       ]),
     );
     expect(messages(report)).toEqual([]);
     expect(report.traffic.exercised).toEqual(
-      expect.arrayContaining(['createPet.missing-name', 'createPet.missing-name-other-case']),
+      expect.arrayContaining([
+        'createPet.missing-name',
+        'createPet.missing-name-other-case',
+        'createPet.empty-body',
+      ]),
     );
   });
 });

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type StartedProcess, startLogged } from '@animal-store/test-support';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startProxy, TrafficJudge } from '../src/index.js';
+import { type RecordedExchange, startProxy, TrafficJudge } from '../src/index.js';
 import { startFakeServer } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
 import {
@@ -51,14 +51,23 @@ async function startKitProxy(target: string, ...more: string[]): Promise<Started
   return proxy;
 }
 
-/** Listens with `server` on 127.0.0.1, and starts the proxy (from the library) in front of it. */
-async function proxyInFront(server: Server) {
+/**
+ * Listens with `server` on 127.0.0.1, and starts the proxy (from the library) in front of it;
+ * `onExchange` sees each exchange the proxy records before the judge does.
+ */
+async function proxyInFront(server: Server, onExchange?: (e: RecordedExchange) => void) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   stoppable.push({ stop: () => new Promise((resolve) => server.close(() => resolve())) });
   const { port } = server.address() as AddressInfo;
   const target = `http://127.0.0.1:${port}/v1`;
   const judge = new TrafficJudge({ base: target, source: 'test' });
-  const proxy = await startProxy({ target, onExchange: (e) => void judge.add(e) });
+  const proxy = await startProxy({
+    target,
+    onExchange: (e) => {
+      onExchange?.(e);
+      void judge.add(e);
+    },
+  });
   stoppable.push({ stop: () => proxy.close() });
   return { judge, proxy };
 }
@@ -217,6 +226,29 @@ describe('the proxy between the official client and the API', () => {
     const unjudged = await cut.judge.report();
     expect(unjudged.traffic?.judged).toBe(1);
     expect(unjudged.results.filter((r) => r.outcome === 'fail')).toEqual([]);
+  });
+
+  it('judges a createPet body declared empty, and keeps no body for a request that declared none', async () => {
+    const server = createServer((req, res) => {
+      req.resume().on('end', () => {
+        res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+        res.end(req.method === 'POST' ? '{"id":1,"name":"Rex","categoryId":1}' : '[]');
+      });
+    });
+    const seen: (string | undefined)[] = [];
+    const { judge, proxy } = await proxyInFront(server, (e) => seen.push(e.requestBody));
+    const headers = { 'content-type': 'application/json', authorization: 'Bearer k3y-of-test' };
+    // fetch declares an empty body with Content-Length: 0; a GET declares none.
+    await (await fetch(`${proxy.origin}/v1/pets`, { method: 'POST', headers, body: '' })).text();
+    await (await fetch(`${proxy.origin}/v1/pets?limit=1`, { headers })).text();
+    await proxy.close();
+    const report = await judge.report();
+    expect(seen).toEqual(['', undefined]);
+    const empty = report.results.find((r) => r.id === 'createPet.empty-body');
+    expect(empty?.outcome).toBe('fail');
+    expect(empty?.message).toMatch(
+      /POST \/pets answered 201: the body is empty: createPet refuses/,
+    );
   });
 
   it('passes on an answer the target gave before the body and closed after, as axum does', async () => {

@@ -17,6 +17,7 @@ export const BODY_PROBLEM_CHECKS: readonly string[] = [
   'createPet.malformed-json',
   'createPet.trailing-content',
   'createPet.body-not-object',
+  'createPet.empty-body',
   ...NEW_PET_FIELDS.filter((f) => f.required).flatMap((f) => [
     `createPet.missing-${kebab(f.name)}`,
     `createPet.missing-${kebab(f.name)}-other-case`,
@@ -96,6 +97,7 @@ export function newPetBodyProblem(
   text: string,
   query: URLSearchParams = new URLSearchParams(),
 ): BodyProblem | undefined {
+  if (text === '') return { check: 'createPet.empty-body', reason: 'the body is empty' };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -112,7 +112,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         url,
         requestHeaders: requestLines,
         // A target may answer before the body has all come (a 413, a 401): then it is not whole.
-        ...(body === undefined || body === ''
+        // No body is kept for a request that declared none, only an empty one it declared.
+        ...(body === undefined || (body === '' && req.headers['content-length'] !== '0')
           ? {}
           : { requestBody: body, requestBodyWhole: req.readableEnded }),
         status,

@@ -411,14 +411,16 @@ const crossRules: TrafficRule[] = [
  * What is wrong with a createPet request's body, when it was sent as `application/json` and
  * recorded whole: its Content-Length is the recorded body's length, or, for a body sent chunked,
  * the recorder vouches for it (`requestBodyWhole`). A recorder may cut a body short, and a
- * sanitizer may put a placeholder in its place; the length tells either.
+ * sanitizer may put a placeholder in its place; the length tells either. An empty body counts
+ * only with `Content-Length: 0`: a recorder that kept no body may write an empty one.
  */
 function findBodyProblem(ex: Exchange): BodyProblem | undefined {
   const { requestBody: body, requestBodyWhole } = ex.recorded;
-  if (routeOf(ex.res).op !== 'createPet' || body === undefined || body === '') return undefined;
+  if (routeOf(ex.res).op !== 'createPet' || body === undefined) return undefined;
   const headers = ex.requestHeaders;
   if (mediaTypeOf(headers) !== 'application/json') return undefined;
   const length = headers.get('content-length');
+  if (body === '' && length === null) return undefined;
   const whole =
     length === null
       ? requestBodyWhole === true
@@ -442,6 +444,7 @@ const NO_OBJECT = new Set([
   'createPet.malformed-json',
   'createPet.trailing-content',
   'createPet.body-not-object',
+  'createPet.empty-body',
 ]);
 
 /**
