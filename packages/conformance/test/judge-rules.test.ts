@@ -30,6 +30,8 @@ interface Entry {
   text?: string;
   /** Leaves the answer's body out, as some recorders do. */
   noBody?: boolean;
+  /** Records the answer's body base64-encoded, as recorders keep bytes. */
+  base64?: boolean;
   /** Request headers beside Authorization. */
   requestHeaders?: Record<string, string>;
   /** The request's `bodySize`, as a recorder writes it. */
@@ -39,6 +41,14 @@ interface Entry {
   /** Milliseconds after the entry before it that it was sent, beyond the usual 10. */
   after?: number;
   headers?: Record<string, string>;
+}
+
+/** An answer's `content` as recorders write it: its size in bytes, and its text. */
+function contentOf(text: string, base64: boolean) {
+  const bytes = Buffer.from(text);
+  return base64
+    ? { size: bytes.length, text: bytes.toString('base64'), encoding: 'base64' }
+    : { size: bytes.length, text };
 }
 
 /** A HAR file of `entries`, one after another, 5 ms each. */
@@ -88,7 +98,7 @@ function har(name: string, entries: Entry[]): string {
         ],
         content: e.noBody
           ? { size: 120, mimeType: 'application/json', text: '' }
-          : { text: e.text ?? JSON.stringify(e.body) },
+          : contentOf(e.text ?? JSON.stringify(e.body), e.base64 ?? false),
       },
     };
   });
@@ -424,6 +434,21 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(cached.report.traffic).toMatchObject({ judged: 1, fromCache: 1 });
     const pretty = await runCli(['judge', '--har', join(files.dir, 'cache.har')]);
     expect(pretty.stdout).toMatch(/left alone: 1 from the browser's cache/);
+  });
+
+  it('reads an answer recorded base64-encoded as its bytes', async () => {
+    const list = (limit: number, body: unknown[]): Entry => ({
+      url: `${BASE}/pets?limit=${limit}`,
+      status: 200,
+      body,
+      base64: true,
+    });
+    const { report } = await judge(har('base64', [list(1, [rex]), list(1, [rex, rex])]));
+    expect(failed(report)).toEqual(['listPets.at-most-limit']);
+    expect(result(report, 'listPets.at-most-limit')?.message).toMatch(
+      /GET \/pets\?limit=1 answered 200: 2 pets, more than limit 1/,
+    );
+    expect(report.traffic).toMatchObject({ judged: 2, bodiesNotRecorded: 0 });
   });
 
   it('judges an answer recorded without its body on its status alone', async () => {
