@@ -38,10 +38,13 @@ const TEST_SETS = {
     ],
     setupFiles: [],
   },
-  // The traffic judge (`judge --har`) on HAR files its tests write, and `--expect-fail` on runs
-  // against the fake server; `judge-faults` records its HAR files with Chromium: too slow a mutant.
+  // The traffic judge (`judge --har`) and its HAR reader on HAR files its tests write, and
+  // `--expect-fail` on runs against the fake server; `judge-faults` records its HAR files with
+  // Chromium: too slow a mutant.
   traffic: {
-    include: ['packages/conformance/test/{judge-rules,traffic-exchange,expect-fail}.test.ts'],
+    include: [
+      'packages/conformance/test/{judge-rules,har-reading,traffic-exchange,expect-fail}.test.ts',
+    ],
     setupFiles: [],
   },
 } as const;

@@ -51,7 +51,8 @@ function bytesOf(text: unknown, encoding: unknown, size?: unknown): Uint8Array |
 }
 
 /** One entry as a recorded exchange; throws a message on an entry that is no HAR entry. */
-function entryOf(entry: HarEntry, n: number): RecordedExchange {
+function entryOf(value: unknown, n: number): RecordedExchange {
+  const entry: HarEntry = typeof value === 'object' && value !== null ? value : {};
   const { request, response } = entry;
   const method = request?.method;
   const url = request?.url;
@@ -98,16 +99,14 @@ export function parseHar(text: string, source = 'the HAR file'): RecordedExchang
   }
   const recorded = entries.map((entry, i) => {
     try {
-      return entryOf(entry as HarEntry, i);
+      return entryOf(entry, i);
     } catch (error) {
       throw new UsageError(`${source}: ${(error as Error).message}`);
     }
   });
   // Answers are judged in the order they arrived: a read sees the writes answered before it.
-  return recorded
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => a.r.receivedAt - b.r.receivedAt || a.i - b.i)
-    .map(({ r }) => r);
+  // The sort is stable: answers that arrived together keep the file's order.
+  return recorded.sort((a, b) => a.receivedAt - b.receivedAt);
 }
 
 /** Reads and parses a HAR file; throws `UsageError` when it cannot be read or is no HAR. */

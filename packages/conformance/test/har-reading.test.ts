@@ -1,0 +1,239 @@
+// How the kit reads a HAR file into exchanges: what each field becomes, what a recorder may leave
+// out, and the clear error a file that is no HAR gets (recorders differ; none may crash the judge).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseHar, readHar } from '../src/index.js';
+import { UsageError } from '../src/run.js';
+import { scratch } from './support/traffic.js';
+
+const files = scratch();
+afterAll(() => files.remove());
+
+const URL_ = 'http://127.0.0.1:9/v1/pets';
+
+/** A HAR document of `entries`, as text. */
+const harOf = (...entries: unknown[]) => JSON.stringify({ log: { version: '1.2', entries } });
+
+/** An entry with `request` and `response` fields over a GET with a 200 and no headers. */
+function entry(fields: Record<string, unknown> = {}, request = {}, response = {}) {
+  return {
+    startedDateTime: '2026-01-01T00:00:00.000Z',
+    time: 5,
+    request: { method: 'GET', url: URL_, headers: [], ...request },
+    response: { status: 200, headers: [], content: { size: 2, text: '[]' }, ...response },
+    ...fields,
+  };
+}
+
+const only = (...entries: unknown[]) => {
+  const exchanges = parseHar(harOf(...entries));
+  expect(exchanges).toHaveLength(entries.length);
+  return exchanges[0];
+};
+
+describe('reading a HAR entry', () => {
+  it('keeps its method (in upper case), URL, status, headers and times', () => {
+    const got = only(
+      entry(
+        { startedDateTime: '2026-01-01T00:00:01.000Z', time: 7.5 },
+        { method: 'post', headers: [{ name: 'Authorization', value: 'Bearer k' }] },
+        { status: 201, headers: [{ name: 'Content-Type', value: 'application/json' }] },
+      ),
+    );
+    expect(got).toMatchObject({
+      method: 'POST',
+      url: URL_,
+      status: 201,
+      requestHeaders: [['Authorization', 'Bearer k']],
+      responseHeaders: [['Content-Type', 'application/json']],
+      sentAt: Date.parse('2026-01-01T00:00:01.000Z'),
+      receivedAt: Date.parse('2026-01-01T00:00:01.000Z') + 7.5,
+    });
+    expect(got?.fromCache).toBeUndefined();
+  });
+
+  it('skips header lines without a string name and value, and headers that are no list', () => {
+    const got = only(
+      entry(
+        {},
+        {
+          headers: [
+            null,
+            { name: 'X-A', value: 1 },
+            { name: 2, value: 'b' },
+            { value: 'c' },
+            { name: 'X-D' },
+            { name: 'X-E', value: 'e' },
+          ],
+        },
+        { headers: { 'Content-Type': 'application/json' } },
+      ),
+    );
+    expect(got?.requestHeaders).toEqual([['X-E', 'e']]);
+    expect(got?.responseHeaders).toEqual([]);
+  });
+
+  it('reads an entry without an answer, a start time or a duration as unanswered at time 0', () => {
+    const got = only({ request: { method: 'GET', url: URL_ } });
+    expect(got).toMatchObject({
+      status: 0,
+      sentAt: 0,
+      receivedAt: 0,
+      requestHeaders: [],
+      responseHeaders: [],
+    });
+    expect(got?.responseBody).toBeUndefined();
+    expect(got).not.toHaveProperty('requestBody');
+  });
+
+  it('takes a start time that is no date as 0, and a duration that is no positive number as 0', () => {
+    for (const [fields, sentAt, receivedAt] of [
+      [{ startedDateTime: 'yesterday', time: 3 }, 0, 3],
+      [{ startedDateTime: 17, time: 3 }, 0, 3],
+      [{ startedDateTime: ['2026-01-01T00:00:00.000Z'], time: 3 }, 0, 3],
+      [
+        { time: -1 },
+        Date.parse('2026-01-01T00:00:00.000Z'),
+        Date.parse('2026-01-01T00:00:00.000Z'),
+      ],
+      [{ time: 0 }, Date.parse('2026-01-01T00:00:00.000Z'), Date.parse('2026-01-01T00:00:00.000Z')],
+      [
+        { time: '9' },
+        Date.parse('2026-01-01T00:00:00.000Z'),
+        Date.parse('2026-01-01T00:00:00.000Z'),
+      ],
+    ] as const) {
+      expect(only(entry(fields)), JSON.stringify(fields)).toMatchObject({ sentAt, receivedAt });
+    }
+  });
+
+  it('takes a status that is no number as no answer', () => {
+    expect(only(entry({}, {}, { status: '200' }))?.status).toBe(0);
+  });
+
+  it('marks an answer from the browser cache, and only a named one', () => {
+    expect(only(entry({ _fromCache: 'memory' }))?.fromCache).toBe(true);
+    expect(only(entry({ _fromCache: 'disk' }))?.fromCache).toBe(true);
+    expect(only(entry({ _fromCache: '' }))).not.toHaveProperty('fromCache');
+    expect(only(entry({ _fromCache: true }))).not.toHaveProperty('fromCache');
+  });
+});
+
+describe('reading bodies', () => {
+  const body = '{"name":"Rex","categoryId":1}';
+
+  it('reads a request body as text, whole when its bodySize is its length in bytes', () => {
+    const sent = '{"name":"Réx","categoryId":1}';
+    const bytes = Buffer.byteLength(sent);
+    expect(only(entry({}, { postData: { text: sent }, bodySize: bytes }))).toMatchObject({
+      requestBody: sent,
+      requestBodyWhole: true,
+    });
+    expect(only(entry({}, { postData: { text: sent }, bodySize: sent.length }))).toMatchObject({
+      requestBody: sent,
+      requestBodyWhole: false,
+    });
+    expect(only(entry({}, { postData: { text: sent } }))).toMatchObject({
+      requestBodyWhole: false,
+    });
+  });
+
+  it('decodes a base64 request body and answer', () => {
+    const got = only(
+      entry(
+        {},
+        { postData: { text: Buffer.from(body).toString('base64'), encoding: 'base64' } },
+        { content: { size: 2, text: Buffer.from('{}').toString('base64'), encoding: 'base64' } },
+      ),
+    );
+    expect(got?.requestBody).toBe(body);
+    expect(Buffer.from(got?.responseBody ?? []).toString()).toBe('{}');
+  });
+
+  it('keeps no request body that is no UTF-8, nor one whose text is not a string', () => {
+    const bytes = Buffer.from([0x7b, 0xff, 0x7d]).toString('base64');
+    expect(only(entry({}, { postData: { text: bytes, encoding: 'base64' } }))).not.toHaveProperty(
+      'requestBody',
+    );
+    expect(only(entry({}, { postData: { text: 12 } }))).not.toHaveProperty('requestBody');
+    expect(only(entry({}, { postData: {} }))).not.toHaveProperty('requestBody');
+  });
+
+  it('keeps an empty request body as empty text', () => {
+    expect(only(entry({}, { method: 'POST', postData: { text: '' }, bodySize: 0 }))).toMatchObject({
+      requestBody: '',
+      requestBodyWhole: true,
+    });
+  });
+
+  it('reads an answer as its bytes, utf-8 text byte for byte', () => {
+    const text = '{"name":"Réx"}';
+    const got = only(entry({}, {}, { content: { size: Buffer.byteLength(text), text } }));
+    expect(Buffer.from(got?.responseBody ?? []).equals(Buffer.from(text, 'utf8'))).toBe(true);
+  });
+
+  it('takes an empty answer text whose size says it had bytes as an answer not kept', () => {
+    expect(only(entry({}, {}, { content: { size: 120, text: '' } }))?.responseBody).toBeUndefined();
+    for (const size of [0, -1, '120', undefined]) {
+      expect(only(entry({}, {}, { content: { size, text: '' } }))?.responseBody).toHaveLength(0);
+    }
+    expect(only(entry({}, {}, { content: { size: 120 } }))?.responseBody).toBeUndefined();
+    expect(only(entry({}, {}, { content: undefined }))?.responseBody).toBeUndefined();
+  });
+});
+
+describe('the order of the exchanges', () => {
+  it('is the order their answers arrived in, file order among answers that arrived together', () => {
+    const at = (second: number, time: number, path: string) =>
+      entry(
+        { startedDateTime: `2026-01-01T00:00:0${second}.000Z`, time },
+        { url: `${URL_}/${path}` },
+      );
+    const urls = parseHar(
+      harOf(at(1, 5000, 'slow'), at(2, 1000, 'a'), at(3, 0, 'b'), at(2, 1000, 'c')),
+    ).map((e) => e.url.slice(URL_.length + 1));
+    expect(urls).toEqual(['a', 'b', 'c', 'slow']);
+  });
+});
+
+describe('a file that is no HAR', () => {
+  const fails = (text: string, message: RegExp) => {
+    expect(() => parseHar(text, 'traffic.har')).toThrow(UsageError);
+    expect(() => parseHar(text, 'traffic.har')).toThrow(message);
+  };
+
+  it('is refused with the reason, naming the file', () => {
+    fails('{"log":', /^traffic\.har is not JSON: /);
+    fails('null', /^traffic\.har is not a HAR file: it has no log\.entries array$/);
+    fails('{"log":{}}', /^traffic\.har is not a HAR file: it has no log\.entries array$/);
+    fails('{"log":{"entries":{}}}', /no log\.entries array/);
+  });
+
+  it('names the first entry without a method and an absolute URL', () => {
+    for (const bad of [
+      { request: { url: URL_ } },
+      { request: { method: 'GET' } },
+      { request: { method: 'GET', url: '/v1/pets' } },
+      { request: { method: 7, url: URL_ } },
+      { request: { method: 'GET', url: [URL_] } },
+      {},
+      null,
+    ]) {
+      fails(harOf(entry(), bad), /^traffic\.har: entry 1 has no request method and absolute URL$/);
+    }
+  });
+
+  it('names the file it was read from, or "the HAR file"', () => {
+    expect(() => parseHar('[')).toThrow(/^the HAR file is not JSON/);
+    const path = join(files.dir, 'broken.har');
+    writeFileSync(path, '{"log":{"entries":[{}]}}');
+    expect(() => readHar(path)).toThrow(`${path}: entry 0 has no request method and absolute URL`);
+  });
+
+  it('that cannot be read is refused with the reason', () => {
+    const missing = join(files.dir, 'missing.har');
+    expect(() => readHar(missing)).toThrow(UsageError);
+    expect(() => readHar(missing)).toThrow(`cannot read --har ${missing}: ENOENT`);
+  });
+});
