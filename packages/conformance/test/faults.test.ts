@@ -620,6 +620,49 @@ const CAUGHT: readonly [
   // On a fresh store, which the kit tops up to 101 pets.
   ['caps every limit at 64', 'list-caps-at-64', ['listPets.every-limit', 'listPets.limit-100']],
   ['answers 99 pets to limit=100', 'list-limit-100-gives-99', ['listPets.limit-100']],
+  [
+    'answers getPet with 203',
+    'get-wrong-success-status',
+    ['getPet.returns-pet', 'auth.getPet.valid-key'],
+  ],
+  [
+    'takes an upper-case key in lower case',
+    'auth-key-case-insensitive',
+    [
+      'auth.listPets.key-case-changed',
+      'auth.createPet.key-case-changed',
+      'auth.getPet.key-case-changed',
+    ],
+    { apiKey: 'TEST-KEY-123' },
+  ],
+  [
+    'creates a pet without a key at /pets/, /PETS and //pets',
+    'auth-skipped-on-create-spellings',
+    ['auth.every-write-shape'],
+  ],
+  [
+    'answers a keyless list at /pets/, /PETS and //pets with 200 and an empty list',
+    'auth-spellings-anonymous-list',
+    ['auth.every-read-shape'],
+  ],
+  [
+    'answers a keyless getPet at /pets/{id}/, /PETS/{id} and //pets/{id} with 403',
+    'auth-spellings-forbidden',
+    ['auth.every-read-shape'],
+  ],
+  // On an empty store, read-only: no pet is known, so the valid key asks for one that is not there.
+  [
+    'answers 401 to the valid key for a pet that is not there',
+    'get-401-for-absent',
+    ['auth.getPet.valid-key', 'getPet.not-found'],
+    {},
+    { readOnly: true },
+  ],
+  [
+    'answers 500 to a keyless request with a key in the query',
+    'auth-500-on-key-in-query',
+    ['auth.listPets.key-in-query', 'auth.createPet.key-in-query', 'auth.getPet.key-in-query'],
+  ],
 ];
 
 /** A check that judges what the whole run sent or got: the `errors` group, the `every-*-shape` ones. */

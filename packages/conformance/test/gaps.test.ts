@@ -51,6 +51,15 @@ const ADVISED: readonly Row[] = [
     ],
   ],
   [
+    'offers a Basic challenge with 401',
+    'basic-challenge',
+    [
+      'auth.listPets.www-authenticate',
+      'auth.createPet.www-authenticate',
+      'auth.getPet.www-authenticate',
+    ],
+  ],
+  [
     'sends none of the optional headers (Location, deprecation, WWW-Authenticate, Link)',
     ['no-location', 'no-deprecation-headers', 'no-www-authenticate', 'no-next-link'],
     [
@@ -285,6 +294,17 @@ describe.concurrent('against a conforming server that fills a gap differently', 
     expect(resultOf(report, 'createPet.location-header').outcome).toBe('fail');
     expect(report.results.filter((r) => r.level === 'must' && r.outcome === 'fail')).toEqual([]);
     expect(report.ok).toBe(false);
+  });
+
+  it('passes the reference with a key that has no letters, the letter-case check not applicable', async () => {
+    const { report } = await runAgainst({ apiKey: '0123-4567-89' });
+    expect(report.results.filter((r) => r.outcome === 'fail')).toEqual([]);
+    for (const op of ['listPets', 'createPet', 'getPet']) {
+      const result = resultOf(report, `auth.${op}.key-case-changed`);
+      expect(result.outcome).toBe('skip');
+      expect(result.notApplicable).toBe(true);
+    }
+    expect(report.ok).toBe(true);
   });
 
   it('passes the reference server with no advisory and nothing skipped', async () => {

@@ -160,6 +160,12 @@ export const FAULTS = [
   'get-trims-id',
   'get-drops-path-parameters',
   'create-500-walking-deep-bodies',
+  'auth-skipped-on-create-spellings',
+  'auth-spellings-anonymous-list',
+  'auth-spellings-forbidden',
+  'get-401-for-absent',
+  'auth-500-on-key-in-query',
+  'get-wrong-success-status',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -219,6 +225,7 @@ export const GAP_CHOICES = [
   'closes-on-large-bodies',
   'closes-on-bodies-over-64-kib',
   'rejects-unknown-query-parameters',
+  'basic-challenge',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -441,6 +448,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     return out;
   }
 
+  /** True when the request carries `Authorization: Bearer <the valid key>`. */
+  function hasValidKey(req: IncomingMessage): boolean {
+    return /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] === apiKey;
+  }
+
   /** True when the request may go on; otherwise answers 401 (or the fault's status). */
   function authenticate(req: IncomingMessage, res: ServerResponse, extra: Record<string, string>) {
     let header = req.headers.authorization ?? '';
@@ -491,11 +503,20 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('auth-accepts-key-prefix') && bearer && token !== '' && apiKey.startsWith(token)) {
       ok = true;
     }
+    // Looks ?api_key= up in its key store, and fails on a key it does not hold.
+    if (has('auth-500-on-key-in-query') && header === '' && query.has('api_key')) {
+      error(res, 500, 'no key record', extra);
+      return false;
+    }
     if (ok) return true;
     lastRefused.set(req.socket, header);
+    // Spring Security's HTTP Basic entry point offers Basic, though the API takes bearer keys.
+    const challenge = gap('basic-challenge')
+      ? 'Basic realm="Realm"'
+      : 'Bearer realm="animal-store"';
     const headers = gap('no-www-authenticate')
       ? extra
-      : { ...extra, 'www-authenticate': 'Bearer realm="animal-store"' };
+      : { ...extra, 'www-authenticate': challenge };
     if (has('auth-error-body-malformed')) send(res, 401, { error: 'unauthorized' }, headers);
     else if (has('auth-answers-403'))
       send(res, 403, { code: 'forbidden', message: 'no', status: 403 }, headers);
@@ -1002,7 +1023,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('get-returns-other-pet') && pet !== undefined) {
       pet = [...pets.values()].find((p) => p.id !== id) ?? pet;
     }
-    if (pet !== undefined) return send(res, 200, view(pet), extra);
+    if (pet !== undefined) {
+      return send(res, has('get-wrong-success-status') ? 203 : 200, view(pet), extra);
+    }
     if (has('get-404-as-html')) {
       res.writeHead(404, { 'content-type': 'text/html', ...extra });
       return res.end('<html><body><h1>Not Found</h1></body></html>');
@@ -1015,6 +1038,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     if (has('get-200-null-for-absent')) return send(res, 200, null, extra);
     if (has('get-400-for-absent')) return error(res, 400, 'no such pet', extra);
+    // Asks whether the key may read the pet, and no key may read a pet that is not there.
+    if (has('get-401-for-absent')) return error(res, 401, 'not allowed to read this pet', extra);
     // An answer about no pet need not announce the operation's deprecation.
     error(res, 404, `no pet ${id}`, gap('deprecation-only-on-found') ? {} : extra);
   }
@@ -1140,9 +1165,26 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         url.searchParams.has('status')) ||
       (has('auth-skipped-on-chunked-create') && req.headers['transfer-encoding'] !== undefined);
     if (canonical !== route && /^\/pets(\/\d+)?$/.test(canonical)) {
-      if (has('auth-skipped-on-path-spellings') && method === 'GET') {
+      // A security rule that matches the canonical path alone, behind a router that folds
+      // spellings (Spring Security's antMatchers before Spring MVC's trailing-slash match).
+      const unguarded =
+        (has('auth-skipped-on-path-spellings') && method === 'GET') ||
+        (has('auth-skipped-on-create-spellings') && method === 'POST');
+      if (unguarded) {
         route = canonical;
         skipAuth = true;
+      } else if (
+        method === 'GET' &&
+        ((has('auth-spellings-anonymous-list') && canonical === '/pets') ||
+          (has('auth-spellings-forbidden') && canonical !== '/pets'))
+      ) {
+        // The same resource, where a keyless caller is an anonymous user: it sees an empty
+        // list, or a pet is forbidden to it.
+        route = canonical;
+        if (!hasValidKey(req)) {
+          if (canonical === '/pets') return send(res, 200, []);
+          return send(res, 403, { code: 'forbidden', message: 'anonymous', status: 403 });
+        }
       } else if (gap('path-spellings-redirect')) {
         res.writeHead(308, { location: `/v1${canonical}${url.search}` });
         return res.end();
