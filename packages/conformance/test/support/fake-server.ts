@@ -166,6 +166,7 @@ export const FAULTS = [
   'get-401-for-absent',
   'auth-500-on-key-in-query',
   'get-wrong-success-status',
+  'auth-any-token-with-status-filter',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -501,6 +502,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       ok = true;
     }
     if (has('auth-accepts-key-prefix') && bearer && token !== '' && apiKey.startsWith(token)) {
+      ok = true;
+    }
+    // A second route for filtered lists that checks a bearer token is there, not what it is.
+    if (has('auth-any-token-with-status-filter') && query.has('status') && bearer && token) {
       ok = true;
     }
     // Looks ?api_key= up in its key store, and fails on a key it does not hold.
