@@ -655,6 +655,11 @@ const CAUGHT: readonly [
     ['auth.every-read-shape'],
   ],
   [
+    'answers a keyless createPet at /pets/, /PETS and //pets with 403',
+    'auth-create-spellings-forbidden',
+    ['auth.every-write-shape'],
+  ],
+  [
     'answers a keyless getPet at /pets/{id}/, /PETS/{id} and //pets/{id} with 403',
     'auth-spellings-forbidden',
     ['auth.every-read-shape'],

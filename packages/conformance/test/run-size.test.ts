@@ -39,6 +39,7 @@ const ACCEPTS_EVERYTHING: readonly GapChoice[] = [
   'reads-form-bodies',
   'replaces-invalid-utf8',
   'takes-large-bodies',
+  'path-spellings-same-resource',
 ];
 
 describe("the README's numbers", () => {

@@ -436,22 +436,39 @@ function spellings(op: Op, id: string | undefined): string[] {
 }
 
 /**
- * Probes each spelling of `op`'s path. A read is first sent with the valid key: when it answers as
- * the operation would (a Pet array, the pet asked for), it is that operation, and every probe must
- * get 401 with an Error. Any spelling, whatever it is, must not show pets or create one without a
- * valid key. Returns what each spelling answered.
+ * `op` sent with the valid key at `path`, another spelling of its path: the same resource when it
+ * answers as the operation would (a Pet array, the pet asked for, the pet sent created).
+ */
+async function withKeyAt(
+  ctx: CheckContext,
+  op: Op,
+  path: string,
+  id: string | undefined,
+): Promise<{ status: number; same: boolean }> {
+  if (op === 'createPet') {
+    const pet = ctx.fixtures.nextPet();
+    const res = await ctx.send({ method: 'POST', path, rawBody: newPetJson(pet) });
+    const named =
+      petProblem(res.body) === undefined && (res.body as { name?: unknown }).name === pet.name;
+    return { status: res.status, same: res.status === 201 && named };
+  }
+  const res = await ctx.send({ method: 'GET', path });
+  const asked = op === 'listPets' ? Array.isArray(res.body) : idOf(res.body) === id;
+  return { status: res.status, same: res.status === 200 && asked };
+}
+
+/**
+ * Probes each spelling of `op`'s path. It is first sent with the valid key: when it answers as the
+ * operation would (`withKeyAt`), it is that operation, and every probe must get 401 with an
+ * Error. Any spelling, whatever it is, must not show pets or create one without a valid key.
+ * Returns what each spelling answered the valid key.
  */
 async function probeSpellings(ctx: CheckContext, op: Op): Promise<string[]> {
   const id = op === 'getPet' ? await knownPetId(ctx) : undefined;
   const seen: string[] = [];
   for (const path of spellings(op, id)) {
-    let same = false;
-    if (op !== 'createPet') {
-      const res = await ctx.send({ method: 'GET', path });
-      same =
-        res.status === 200 && (op === 'listPets' ? Array.isArray(res.body) : idOf(res.body) === id);
-      seen.push(`${path}: ${res.status}${same ? ' (the same resource)' : ''}`);
-    }
+    const { status, same } = await withKeyAt(ctx, op, path, id);
+    seen.push(`${path}: ${status}${same ? ' (the same resource)' : ''}`);
     for (const bad of SHAPE_PROBES) {
       const authorization = bad.authorization(ctx) ?? null;
       const res = await ctx.send({

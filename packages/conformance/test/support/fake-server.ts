@@ -167,6 +167,7 @@ export const FAULTS = [
   'auth-500-on-key-in-query',
   'get-wrong-success-status',
   'auth-any-token-with-status-filter',
+  'auth-create-spellings-forbidden',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -1179,15 +1180,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         route = canonical;
         skipAuth = true;
       } else if (
-        method === 'GET' &&
-        ((has('auth-spellings-anonymous-list') && canonical === '/pets') ||
-          (has('auth-spellings-forbidden') && canonical !== '/pets'))
+        (method === 'GET' &&
+          ((has('auth-spellings-anonymous-list') && canonical === '/pets') ||
+            (has('auth-spellings-forbidden') && canonical !== '/pets'))) ||
+        (method === 'POST' && has('auth-create-spellings-forbidden'))
       ) {
         // The same resource, where a keyless caller is an anonymous user: it sees an empty
-        // list, or a pet is forbidden to it.
+        // list; a pet, or creating one, is forbidden to it.
         route = canonical;
         if (!hasValidKey(req)) {
-          if (canonical === '/pets') return send(res, 200, []);
+          if (method === 'GET' && canonical === '/pets') return send(res, 200, []);
           return send(res, 403, { code: 'forbidden', message: 'anonymous', status: 403 });
         }
       } else if (gap('path-spellings-redirect')) {
