@@ -68,7 +68,7 @@ const CAUGHT: readonly [
   [
     'sends a 401 without an Error body',
     'auth-error-body-malformed',
-    ['auth.listPets.missing-header', 'errors.error-schema'],
+    ['auth.listPets.missing-header', 'errors.error-schema', 'auth.listPets.key-in-query'],
   ],
   [
     'answers listPets with 203',
@@ -658,6 +658,16 @@ const CAUGHT: readonly [
     'answers a keyless createPet at /pets/, /PETS and //pets with 403',
     'auth-create-spellings-forbidden',
     ['auth.every-write-shape'],
+  ],
+  [
+    'serves /pets/, /PETS and //pets to requests without Authorization, and 404 to those with it',
+    'auth-public-spellings-without-header',
+    ['auth.every-read-shape', 'auth.every-write-shape'],
+  ],
+  [
+    'takes any bearer token at /pets/, /PETS and //pets',
+    'auth-any-token-on-path-spellings',
+    ['auth.every-read-shape', 'auth.every-write-shape'],
   ],
   [
     'answers a keyless getPet at /pets/{id}/, /PETS/{id} and //pets/{id} with 403',

@@ -50,6 +50,7 @@ const ADVISED: readonly Row[] = [
       'auth.getPet.www-authenticate',
     ],
   ],
+  ['takes the scheme only as "Bearer"', 'scheme-case-sensitive', ['auth.scheme-case-insensitive']],
   [
     'offers a Basic challenge with 401',
     'basic-challenge',

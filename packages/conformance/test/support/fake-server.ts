@@ -168,6 +168,8 @@ export const FAULTS = [
   'get-wrong-success-status',
   'auth-any-token-with-status-filter',
   'auth-create-spellings-forbidden',
+  'auth-public-spellings-without-header',
+  'auth-any-token-on-path-spellings',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -228,6 +230,7 @@ export const GAP_CHOICES = [
   'closes-on-bodies-over-64-kib',
   'rejects-unknown-query-parameters',
   'basic-challenge',
+  'scheme-case-sensitive',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -475,7 +478,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     let scheme = words?.[1] ?? header;
     let token = words?.[2] ?? '';
     if (has('auth-ignores-words-after-key')) [scheme = '', token = ''] = header.split(/ +/);
-    let ok = /^bearer$/i.test(scheme) && token === apiKey;
+    // A check of the header's prefix as the spec writes it: "bearer <key>" is no key to it.
+    const schemeRule = gap('scheme-case-sensitive') ? /^Bearer$/ : /^bearer$/i;
+    let ok = schemeRule.test(scheme) && token === apiKey;
     if (has('auth-accepts-prefixed-scheme') && /bearer$/i.test(scheme) && token === apiKey)
       ok = true;
     if (has('auth-refuses-with-cache-control') && req.headers['cache-control'] !== undefined) {
@@ -1173,12 +1178,19 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (canonical !== route && /^\/pets(\/\d+)?$/.test(canonical)) {
       // A security rule that matches the canonical path alone, behind a router that folds
       // spellings (Spring Security's antMatchers before Spring MVC's trailing-slash match).
+      // Or a gateway that sends requests without Authorization there to a public backend
+      // (those with it reach the API, whose routes are exact).
       const unguarded =
         (has('auth-skipped-on-path-spellings') && method === 'GET') ||
-        (has('auth-skipped-on-create-spellings') && method === 'POST');
+        (has('auth-skipped-on-create-spellings') && method === 'POST') ||
+        (has('auth-public-spellings-without-header') && req.headers.authorization === undefined);
       if (unguarded) {
         route = canonical;
         skipAuth = true;
+      } else if (has('auth-any-token-on-path-spellings')) {
+        // A second route there that checks a bearer token is there, not what it is.
+        route = canonical;
+        skipAuth = /^bearer +\S/i.test(req.headers.authorization ?? '');
       } else if (
         (method === 'GET' &&
           ((has('auth-spellings-anonymous-list') && canonical === '/pets') ||
