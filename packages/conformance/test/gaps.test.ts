@@ -50,6 +50,7 @@ const ADVISED: readonly Row[] = [
       'auth.getPet.www-authenticate',
     ],
   ],
+  ['answers a GET of any other path with a web page, 200', 'spa-fallback', []],
   ['takes the scheme only as "Bearer"', 'scheme-case-sensitive', ['auth.scheme-case-insensitive']],
   [
     'offers a Basic challenge with 401',

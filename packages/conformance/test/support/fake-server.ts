@@ -231,6 +231,7 @@ export const GAP_CHOICES = [
   'rejects-unknown-query-parameters',
   'basic-challenge',
   'scheme-case-sensitive',
+  'spa-fallback',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -1139,7 +1140,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       }
       return error(res, 429, 'slow down', { 'retry-after': '0' });
     }
-    if (!url.pathname.startsWith('/v1/')) return error(res, 404, 'no such route');
+    if (!url.pathname.startsWith('/v1/')) return noRoute(res, method);
     if (gap('unknown-methods-501') && method !== 'GET' && method !== 'POST') {
       // Python's http.server: a method it has no handler for is one it does not implement.
       res.writeHead(501, { 'content-type': 'text/html;charset=utf-8' });
@@ -1241,6 +1242,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (!has('auth-skipped-on-get') && !skipAuth && !authenticate(req, res, extra)) return;
       if (unknownQuery(url, [], res, extra)) return;
       return getPet(decodeURIComponent(petMatch[1] ?? ''), res, extra);
+    }
+    noRoute(res, method);
+  }
+
+  /** The answer to a path that is no route: 404, or a single-page app's page to a GET. */
+  function noRoute(res: ServerResponse, method: string) {
+    if (gap('spa-fallback') && method === 'GET') {
+      // A static host's fallback for client-side routes: the app's index.html, 200.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end('<!DOCTYPE html><html><body><div id="app"></div></body></html>');
     }
     error(res, 404, 'no such route');
   }
