@@ -687,6 +687,41 @@ const CAUGHT: readonly [
     'auth-500-on-key-in-query',
     ['auth.listPets.key-in-query', 'auth.createPet.key-in-query', 'auth.getPet.key-in-query'],
   ],
+  // A page of the whole store filtered afterwards: limit=1 shows the first pet only where it has
+  // the status asked for, and other statuses get none although the run created some.
+  [
+    'takes limit pets of the whole store, then keeps those with the status asked for',
+    'list-filters-after-limit',
+    ['listPets.status-with-limit'],
+  ],
+  [
+    'refuses a list query with a plain-text 400',
+    'query-errors-as-text',
+    ['listPets.limit-out-of-range', 'listPets.status-boundaries'],
+  ],
+  [
+    'refuses a list query parameter it does not know with a plain-text 400',
+    'query-errors-as-text',
+    ['listPets.recased-limit', 'listPets.bracketed-limit'],
+    { choices: ['rejects-unknown-query-parameters'] },
+  ],
+  [
+    'answers a list query it refuses with 200 and an Error',
+    'query-errors-as-200',
+    ['listPets.limit-out-of-range', 'listPets.status-boundaries'],
+  ],
+  // Only the pets of others are there to show it: a read-only run created none of its own.
+  [
+    'ignores the status filter, seen by a read-only run on a store of others’ pets',
+    'list-ignores-status-filter',
+    [
+      'listPets.status-filter.available',
+      'listPets.status-filter.pending',
+      'listPets.status-filter.sold',
+    ],
+    { choices: ['preloaded-store'] },
+    { readOnly: true },
+  ],
 ];
 
 /** A check that judges what the whole run sent or got: the `errors` group, the `every-*-shape` ones. */

@@ -85,6 +85,13 @@ const ADVISED: readonly Row[] = [
     ['listPets.unknown-status-rejected'],
   ],
   ['sends no Link to the next page', 'no-next-link', ['listPets.next-link']],
+  // The kit sends its key nowhere but below the base URL: nothing listens at the link's origin.
+  ['points its next-page Link at another origin', 'next-link-elsewhere', ['listPets.next-link']],
+  [
+    'points its next-page Link at the same page again (the cursor left out)',
+    'next-link-repeats-page',
+    ['listPets.next-link'],
+  ],
   ['answers 404 to a malformed petId', 'malformed-id-404', ['getPet.malformed-id-rejected']],
   [
     'answers 422 with an Error to a petId that is no integer',

@@ -170,6 +170,9 @@ export const FAULTS = [
   'auth-create-spellings-forbidden',
   'auth-public-spellings-without-header',
   'auth-any-token-on-path-spellings',
+  'list-filters-after-limit',
+  'query-errors-as-text',
+  'query-errors-as-200',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -232,6 +235,8 @@ export const GAP_CHOICES = [
   'basic-challenge',
   'scheme-case-sensitive',
   'spa-fallback',
+  'next-link-elsewhere',
+  'next-link-repeats-page',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -427,6 +432,20 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     res.end(text);
   }
 
+  /** Refuses a request's query: a 400 Error, or what a fault makes of it. */
+  function refuseQuery(res: ServerResponse, message: string, extra: Record<string, string>) {
+    if (has('query-errors-as-text')) {
+      // A framework's own validation answer, in plain text.
+      res.writeHead(400, { 'content-type': 'text/plain', ...extra });
+      return res.end(`Bad Request: ${message}`);
+    }
+    if (has('query-errors-as-200')) {
+      // A validation error sent as a success.
+      return send(res, 200, { code: 'validation_failed', message }, extra);
+    }
+    error(res, 400, message, extra);
+  }
+
   function error(
     res: ServerResponse,
     status: ErrorStatus,
@@ -584,7 +603,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       checked.delete('after');
     }
     const parsed = parseListPetsQuery(checked);
-    if (!parsed.ok) return error(res, 400, describeDetails(parsed.details), extra);
+    if (!parsed.ok) return refuseQuery(res, describeDetails(parsed.details), extra);
     let limit = clamped ?? parsed.value.limit;
     const status = parsed.value.status;
     if (parsed.value.after !== undefined) after = BigInt(parsed.value.after);
@@ -604,6 +623,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       .filter((p) => visible(p) !== undefined)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (gap('others-pets-descending')) items.reverse();
+    // Paged before it is filtered: the filter sees only the first `limit` pets of the store.
+    if (status !== undefined && has('list-filters-after-limit')) items = items.slice(0, limit);
     if (status !== undefined && !has('list-ignores-status-filter')) {
       const statusless = has('list-statusless-under-every-filter');
       const elsewhere = has('list-default-status-under-other-filter');
@@ -640,6 +661,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // The request's whole query (every parameter of the contract's), the cursor moved on.
       const next = formatListPetsQuery({ ...parsed.value, limit, after: last.id });
       headers.link = `</v1/pets?${next}>; rel="next"`;
+      // The query as the request gave it: the cursor left out, the same page again.
+      if (gap('next-link-repeats-page')) headers.link = `</v1/pets${url.search}>; rel="next"`;
+      // An absolute link to another origin, where nothing listens.
+      if (gap('next-link-elsewhere'))
+        headers.link = `<http://localhost:1/v1/pets?${next}>; rel="next"`;
     }
     let body: unknown[] = page.map((pet) => view(pet));
     if (has('list-category-id-beyond-int64')) {
@@ -1091,7 +1117,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (!gap('rejects-unknown-query-parameters')) return false;
     const unknown = [...url.searchParams.keys()].find((key) => !allowed.includes(key));
     if (unknown === undefined) return false;
-    error(res, 400, `unknown query parameter ${unknown}`, extra);
+    refuseQuery(res, `unknown query parameter ${unknown}`, extra);
     return true;
   }
 
