@@ -96,6 +96,9 @@ describe('runConformance', () => {
     // An empty store leaves the limits nothing to judge: INCOMPLETE, and the checks left out
     // on purpose are not what makes it so.
     expect(report.verdict).toBe('incomplete');
+    const byDefault = resultOf(report, 'listPets.status-default-limit');
+    expect(byDefault.outcome).toBe('skip');
+    expect(byDefault.message).toBe('no status has pets enough to show the limit at work');
     const writing = new Set(CHECKS.filter((c) => c.writes).map((c) => c.id));
     expect(report.notRun.filter((n) => writing.has(n.id))).toEqual([]);
   });

@@ -121,14 +121,15 @@ function wholeStore(ctx: CheckContext, n: number, res: HttpResponse): boolean {
 
 /**
  * Judges one answer to `limit`: fails with more than `limit` pets, or fewer while more are known
- * to exist. Returns how it was judged (`exact`: `limit` pets; `every`: every pet there is) or,
- * when fewer pets than `limit` are known, why it cannot be judged.
+ * to exist. Returns how many it held when that is `limit`, or why the limit cannot be judged: a
+ * store the kit could not bring to `STORE_TARGET` pets, more than any limit, is the only one where
+ * fewer than `limit` pets is no failure.
  */
 async function judgeLimit(
   ctx: CheckContext,
   limit: number,
   res: HttpResponse,
-): Promise<{ n: number; judged: 'exact' | 'every' } | { cannot: string }> {
+): Promise<{ n: number } | { cannot: string }> {
   const n = expectPetList(res).length;
   const known = ctx.fixtures.knownAtLeast;
   if (n > limit) fail(`${described(res)} returned ${countPets(n)}, more than ${limit}`, res);
@@ -141,17 +142,10 @@ async function judgeLimit(
       res,
     );
   }
-  if (n === limit) return { n, judged: 'exact' };
-  // Every pet there is, while every write of the run stands (else the cause is named below)
-  // and the store holds the pets the kit meant it to (else the limit is not shown at work).
-  const cause = await missingPetsCause(ctx);
-  const short = ctx.fixtures.shortOfTarget;
-  if (short === undefined && cause === undefined && wholeStore(ctx, n, res)) {
-    return { n, judged: 'every' };
-  }
+  if (n === limit) return { n };
   const why =
-    cause ??
-    short ??
+    (await missingPetsCause(ctx)) ??
+    ctx.fixtures.shortOfTarget ??
     `only ${known} known to exist${ctx.readOnly ? ' (read-only: the kit created none)' : ''}`;
   return {
     cannot: `${described(res)} returned ${countPets(n)}; ${why}, so ${limit} cannot be judged`,
@@ -168,14 +162,8 @@ function limitCheck(limit: number, query: string, id: string, title: string): De
       const res = await listAfterData(ctx, query);
       const judged = await judgeLimit(ctx, limit, res);
       if ('cannot' in judged) skip(judged.cannot);
-      const { n } = judged;
-      if (judged.judged === 'every') {
-        return pass(
-          `${described(res)} returned ${countPets(n)}, every pet there is (${ctx.fixtures.emptyAtStart ? 'the store held none before the run' : 'no next page'})`,
-        );
-      }
       return pass(
-        `${described(res)} returned ${countPets(n)} of at least ${ctx.fixtures.knownAtLeast}`,
+        `${described(res)} returned ${countPets(judged.n)} of at least ${ctx.fixtures.knownAtLeast}`,
       );
     },
   });
@@ -188,19 +176,17 @@ const everyLimitCheck = check({
   section: '§4.1, §8',
   async run(ctx) {
     await ctx.fixtures.ensureBulk();
-    let exact = 0;
     const cannot: string[] = [];
     for (let limit = LIMIT_MIN; limit <= LIMIT_MAX; limit++) {
       const judged = await judgeLimit(ctx, limit, await ctx.list(`?limit=${limit}`));
       if ('cannot' in judged) cannot.push(judged.cannot);
-      else if (judged.judged === 'exact') exact += 1;
     }
     const [first] = cannot;
     if (first !== undefined) {
       skip(`${cannot.length} limits could not be judged, the first: ${first}`);
     }
     return pass(
-      `limits ${LIMIT_MIN} to ${LIMIT_MAX}: ${exact} gave exactly that many pets, the rest every pet there is (at least ${ctx.fixtures.knownAtLeast} exist)`,
+      `limits ${LIMIT_MIN} to ${LIMIT_MAX} each gave exactly that many pets (at least ${ctx.fixtures.knownAtLeast} exist)`,
     );
   },
 });
