@@ -196,7 +196,12 @@ const CAUGHT: readonly [
   [
     'answers 400 with an empty body',
     'create-400-without-error-body',
-    ['createPet.missing-name', 'errors.json-body'],
+    [
+      'createPet.missing-name',
+      'errors.json-body',
+      'createPet.string-boundaries',
+      'createPet.integer-boundaries',
+    ],
   ],
   [
     'stores every pet as available',
@@ -458,6 +463,33 @@ const CAUGHT: readonly [
     ['errors.created-pets-agree'],
   ],
   ['stores names trimmed', 'create-trims-names', ['createPet.string-boundaries']],
+  [
+    'stores a double quote in a name as &quot;',
+    'create-html-escapes-names',
+    ['createPet.string-boundaries'],
+  ],
+  [
+    'reads a backslash in a name as an escape (an SQL string literal)',
+    'create-reads-backslash-escapes',
+    ['createPet.string-boundaries'],
+  ],
+  // Each of these answers the 201 right: only the pet read back shows what was stored.
+  [
+    'reads names back without their trailing spaces (a CHAR column), the 201 as sent',
+    'reads-names-without-trailing-spaces',
+    ['createPet.string-boundaries'],
+  ],
+  [
+    'reads categoryId back as a 32-bit integer, the 201 as sent',
+    'reads-category-id-as-int32',
+    ['createPet.category-id-exact'],
+  ],
+  [
+    'keeps categoryIds beyond 2^53 but reads every categoryId back as a 32-bit integer, the 201 as sent',
+    'reads-category-id-as-int32',
+    ['createPet.integer-boundaries'],
+    { choices: ['exact-big-category-ids'] },
+  ],
   [
     'answers 500 to a name holding control characters',
     'create-500-on-control-chars',

@@ -173,6 +173,10 @@ export const FAULTS = [
   'list-filters-after-limit',
   'query-errors-as-text',
   'query-errors-as-200',
+  'reads-names-without-trailing-spaces',
+  'reads-category-id-as-int32',
+  'create-html-escapes-names',
+  'create-reads-backslash-escapes',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -466,6 +470,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   function view(pet: StoredPet, created = false): Record<string, unknown> {
     const { visibleAt: _, defaulted, ...out }: Record<string, unknown> = pet;
     if (has('default-status-differs-on-read') && defaulted && !created) out.status = 'pending';
+    // The 201 echoes what was sent, while the store kept its own reading of it: a CHAR column
+    // drops trailing spaces, an int column keeps 32 bits.
+    if (has('reads-names-without-trailing-spaces') && !created) {
+      out.name = String(out.name).replace(/ +$/, '');
+    }
+    if (has('reads-category-id-as-int32') && !created) {
+      out.categoryId = BigInt.asIntN(32, pet.categoryId);
+    }
     if (gap('omits-status')) delete out.status;
     if (gap('extra-pet-fields')) {
       Object.assign(out, { createdAt: '2025-01-01T00:00:00Z', tags: [], category: { id: 1 } });
@@ -903,14 +915,26 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         if (double <= 2 ** 63 - 1) big = BigInt(double);
       }
     }
-    const checked = validateNewPet(big === undefined ? body : { ...body, categoryId: 1 });
+    // A server that takes any name with a letter in it, spaces around it too.
+    const anyName =
+      has('reads-names-without-trailing-spaces') &&
+      typeof body.name === 'string' &&
+      body.name.trim() !== ''
+        ? body.name
+        : undefined;
+    const checked = validateNewPet({
+      ...body,
+      ...(big === undefined ? {} : { categoryId: 1 }),
+      ...(anyName === undefined ? {} : { name: anyName.trim() }),
+    });
     if (!checked.ok) return refuse(400, describeDetails(checked.details));
     if (has('create-500-walking-deep-bodies') && nestingDepth(raw) > 10_000) {
       // After validating, the body as sent walked by a recursive function (a sanitizer that
       // strips keys a store refuses): past some 10,000 levels it runs out of stack.
       return refuse(500, 'RangeError: Maximum call stack size exceeded');
     }
-    const { name, categoryId, status } = checked.value;
+    const { categoryId, status } = checked.value;
+    const name = anyName ?? checked.value.name;
     const known = (KNOWN_CATEGORY_IDS as readonly string[]).includes(String(big ?? categoryId));
     if (gap('known-categories-only') && !known) {
       return refuse(
@@ -941,6 +965,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     let kept = has('create-alters-name') ? name.toUpperCase() : name;
     if (has('create-truncates-long-names')) kept = kept.slice(0, 16);
+    // Input "sanitised" against HTML: the quote stored as an entity.
+    if (has('create-html-escapes-names')) kept = kept.replaceAll('"', '&quot;');
+    // The name spliced into an SQL string literal whose backslashes are escapes (MySQL's
+    // default): a backslash and the letter after it are read as one character.
+    if (has('create-reads-backslash-escapes')) {
+      kept = kept.replace(/\\(.)/g, (_, c: string) => (c === 'b' ? '\b' : c));
+    }
     // The body read as Latin-1 rather than UTF-8: every byte of a non-ASCII letter a character.
     if (has('create-reads-names-as-latin1')) kept = Buffer.from(kept, 'utf8').toString('latin1');
     let storedCategory = big ?? BigInt(categoryId);
