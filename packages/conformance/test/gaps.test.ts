@@ -36,6 +36,11 @@ const ADVISED: readonly Row[] = [
   ['adds fields of its own to Pets', 'extra-pet-fields', []],
   ['sends no Location', 'no-location', ['createPet.location-header']],
   [
+    'sends Location naming the collection rather than the pet',
+    'location-of-collection',
+    ['createPet.location-header'],
+  ],
+  [
     'sends no deprecation headers',
     'no-deprecation-headers',
     ['getPet.deprecation-headers', 'getPet.successor-link'],

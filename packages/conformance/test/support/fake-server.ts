@@ -241,6 +241,7 @@ export const GAP_CHOICES = [
   'spa-fallback',
   'next-link-elsewhere',
   'next-link-repeats-page',
+  'location-of-collection',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -1012,7 +1013,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       pets.set(pet.id, pet);
       stored += 1;
     }
-    const headers = gap('no-location') ? extra : { ...extra, location: `/v1/pets/${pet.id}` };
+    // `location-of-collection`: the collection the pet was added to, not the pet.
+    const location = gap('location-of-collection') ? '/v1/pets' : `/v1/pets/${pet.id}`;
+    const headers = gap('no-location') ? extra : { ...extra, location };
     send(res, has('create-answers-200') ? 200 : 201, view(pet, true), headers);
   }
 
