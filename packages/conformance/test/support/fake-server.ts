@@ -916,7 +916,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         if (double <= 2 ** 63 - 1) big = BigInt(double);
       }
     }
-    // A server that takes any name with a letter in it, spaces around it too.
+    // A server that takes any name that is not blank, spaces around it too.
     const anyName =
       has('reads-names-without-trailing-spaces') &&
       typeof body.name === 'string' &&
