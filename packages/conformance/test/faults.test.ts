@@ -791,6 +791,29 @@ describe.concurrent('against a server that breaks one rule of the spec', () => {
   });
 });
 
+/** The spellings `createPet.json-spellings` tries one at a time, as its messages name them. */
+const SPELLINGS = {
+  'create-refuses-unicode-escapes': 'every character a \\u escape',
+  'create-refuses-escaped-slash': '/ written \\/',
+  'create-refuses-whitespace': 'white space between tokens',
+  'create-needs-name-first': 'members in reverse order',
+} as const;
+
+describe.concurrent('against a server that refuses one spelling of JSON', () => {
+  it.each(
+    Object.entries(SPELLINGS),
+  )('names only that spelling in its failure (%s)', async (fault, spelling) => {
+    const only = checksFor(['createPet.json-spellings']);
+    const { report } = await runAgainst({ faults: [fault as Fault] }, { only });
+    const { outcome, message } = resultOf(report, 'createPet.json-spellings');
+    expect(outcome, message).toBe('fail');
+    expect(message).toContain(`with ${spelling} `);
+    for (const other of Object.values(SPELLINGS)) {
+      if (other !== spelling) expect(message).not.toContain(other);
+    }
+  });
+});
+
 describe('the fault table', () => {
   it('covers every fault the fake server can inject, at least 25', () => {
     expect([...new Set(CAUGHT.map(([, fault]) => fault))].sort()).toEqual([...FAULTS].sort());
