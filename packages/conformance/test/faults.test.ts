@@ -1,3 +1,4 @@
+import { ID_MAX } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
 import { CHECKS, type ConformanceOptions } from '../src/index.js';
 import { FAULTS, type FakeServerOptions, type Fault } from './support/fake-server.js';
@@ -811,6 +812,43 @@ describe.concurrent('against a server that refuses one spelling of JSON', () => 
     for (const other of Object.values(SPELLINGS)) {
       if (other !== spelling) expect(message).not.toContain(other);
     }
+  });
+});
+
+describe('run alone, the checks of every answer', () => {
+  // `--only errors` runs no check that provokes an error: they provoke a 401 and a 404 first. On
+  // a preloaded store the preflight's pet 1 exists, so only the kit's own probe gets a 404.
+  it.each([
+    ['errors.error-schema', 'auth-error-body-malformed', 'GET /pets?limit=1 answered 401: '],
+    ['errors.json-body', 'get-404-as-html', `GET /pets/${ID_MAX} answered 404: `],
+  ] as const)('%s provokes the answer it fails on a server that %s', async (id, fault, shown) => {
+    const server = { faults: [fault], choices: ['preloaded-store'] } as const;
+    const { report } = await runAgainst(server, { only: [id] });
+    const { outcome, message } = resultOf(report, id);
+    expect(outcome, message).toBe('fail');
+    expect(message).toContain(shown);
+  });
+});
+
+describe('when fewer of its pets exist than the kit meant to create', () => {
+  it.each([
+    [
+      'create-not-persisted',
+      'listPets.default-limit',
+      'fail',
+      /created, 0 readable: see createPet\.readable-by-id\)/,
+    ],
+    [
+      'create-reuses-ids',
+      'listPets.limit-100',
+      'skip',
+      /created, \d+ distinct ids: see createPet\.distinct-ids, so 100 cannot be judged/,
+    ],
+  ] as const)('a server that %s gets the cause in %s', async (fault, id, outcome, cause) => {
+    const { report } = await runAgainst({ faults: [fault] }, { only: checksFor([id]) });
+    const result = resultOf(report, id);
+    expect(result.outcome, result.message).toBe(outcome);
+    expect(result.message).toMatch(cause);
   });
 });
 
