@@ -28,7 +28,7 @@ const TEST_SETS = {
   },
   // The kit run against its fake server, correct and faulty: seconds a mutant, for its checks.
   'kit-runs': {
-    include: ['packages/conformance/test/{faults,gaps,run-size,preflight}.test.ts'],
+    include: ['packages/conformance/test/{faults,gaps,run-size,preflight,fixture-set}.test.ts'],
     setupFiles: [],
   },
   // The tracing modules' in-process tests (the spans a process sends are tested through processes).

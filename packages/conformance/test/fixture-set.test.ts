@@ -63,18 +63,14 @@ async function readOnlyRun(server: FakeServer, file: string) {
   return { report, exitCode, outcome, posts };
 }
 
-/** Read-only runs with the set on a server loaded with it, by the server's options: one of each. */
-const runsWithSet = new Map<string, ReturnType<typeof readOnlyRun>>();
-function runWithSet(options: FakeServerOptions): ReturnType<typeof readOnlyRun> {
-  const key = JSON.stringify(options);
-  let run = runsWithSet.get(key);
-  if (run === undefined) {
-    run = printedSet().then(async ({ file, pets }) =>
-      readOnlyRun(await loaded(options, pets), file),
-    );
-    runsWithSet.set(key, run);
-  }
-  return run;
+/**
+ * A read-only run with the set on a server loaded with it, with the server's options. Each test
+ * runs its own: a run kept between tests outlives a StrykerJS mutant, which switches in one module
+ * graph.
+ */
+async function runWithSet(options: FakeServerOptions): ReturnType<typeof readOnlyRun> {
+  const { file, pets } = await printedSet();
+  return readOnlyRun(await loaded(options, pets), file);
 }
 
 describe('the fixtures command and --read-only --fixtures', () => {
@@ -103,6 +99,7 @@ describe('the fixtures command and --read-only --fixtures', () => {
     ['list-ignores-limit', 'listPets.fixtures.limits'],
     ['list-ignores-limit-with-status', 'listPets.fixtures.status-with-limit'],
     ['get-returns-other-pet', 'getPet.fixtures.by-id'],
+    ['list-drops-newest-match', 'listPets.fixtures.status-filter'],
   ] as const)('fails a read-only run on a server with %s (%s)', async (fault, id) => {
     const { file, pets } = await printedSet();
     const run = await readOnlyRun(await loaded({ faults: [fault] }, pets), file);
@@ -136,6 +133,42 @@ describe('the fixtures command and --read-only --fixtures', () => {
     expect(run.report.verdict).toBe('incomplete');
     expect(run.report.notRun.map((n) => n.id)).toEqual(expect.arrayContaining(FIXTURE_CHECKS));
     expect(run.exitCode).toBe(3);
+  });
+
+  it.each([
+    ['reads on through next links', {}, '250 of 250 (full page)'],
+    [
+      'judges no pet missing from a full page without one',
+      { choices: ['no-next-link'] },
+      '100 of 250 (full page)',
+    ],
+  ] as const)('with more of a status than a page holds, %s', async (_, options, shown) => {
+    // 250 pets of one status: three pages at limit=100; a full page may leave out any of them.
+    const pets = Array.from({ length: 250 }, (_, i) => ({
+      name: `fullpage${String.fromCharCode(97 + Math.floor(i / 26))}${String.fromCharCode(97 + (i % 26))}`,
+      categoryId: 1,
+      status: 'available',
+    }));
+    const file = join(dir, 'one-status.json');
+    writeFileSync(file, JSON.stringify(pets));
+    const run = await readOnlyRun(await loaded(options as FakeServerOptions, pets), file);
+    const result = run.report.results.find((r) => r.id === 'listPets.fixtures.status-filter');
+    expect(result?.outcome, result?.message).toBe('pass');
+    expect(result?.message).toContain(`available: ${shown}, pending: 0 of 0, sold: 0 of 0`);
+  });
+
+  it('judges only the limits a small set outnumbers', async () => {
+    const pets = ['smallaa', 'smallab', 'smallac', 'smallad', 'smallae'].map((name) => ({
+      name,
+      categoryId: 1,
+      status: 'sold',
+    }));
+    const file = join(dir, 'small.json');
+    writeFileSync(file, JSON.stringify(pets));
+    const run = await readOnlyRun(await loaded({}, pets), file);
+    const result = run.report.results.find((r) => r.id === 'listPets.fixtures.limits');
+    expect(result?.outcome, result?.message).toBe('pass');
+    expect(result?.message).toMatch(/^limit 1: 1$/m);
   });
 
   it('skips the set’s checks, never fails them, when the set is not loaded', async () => {
