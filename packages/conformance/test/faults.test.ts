@@ -295,6 +295,16 @@ const CAUGHT: readonly [
     { choices: ['ignores-unknown-fields', 'takes-large-bodies'] },
   ],
   [
+    "answers 422 to JSON nested past its parser's 1,000 levels (its depth error taken for a body of the wrong shape)",
+    'create-422-on-deep-nesting',
+    ['createPet.deep-nesting'],
+  ],
+  [
+    'reads a form body but not its status (a handler that names the fields it reads)',
+    'create-form-drops-status',
+    ['createPet.other-media-types'],
+  ],
+  [
     'answers 500 to a body that is not JSON (Express 5: no parser ran, the body is undefined)',
     'create-500-without-json-body',
     ['createPet.other-media-types', 'errors.no-server-errors'],

@@ -160,6 +160,8 @@ export const FAULTS = [
   'get-trims-id',
   'get-drops-path-parameters',
   'create-500-walking-deep-bodies',
+  'create-form-drops-status',
+  'create-422-on-deep-nesting',
   'auth-skipped-on-create-spellings',
   'auth-spellings-anonymous-list',
   'auth-spellings-forbidden',
@@ -330,6 +332,7 @@ const CODES = {
     409: 'conflict',
     413: 'payload_too_large',
     415: 'unsupported_media_type',
+    422: 'unprocessable',
     429: 'rate_limited',
     500: 'internal_error',
   },
@@ -341,6 +344,7 @@ const CODES = {
     409: 'ALREADY_THERE',
     413: 'TOO_BIG',
     415: 'BAD_MEDIA',
+    422: 'CANNOT_PROCESS',
     429: 'SLOW_DOWN',
     500: 'OOPS',
   },
@@ -356,6 +360,7 @@ const GRPC_CODES: Record<ErrorStatus, number> = {
   409: 6,
   413: 8,
   415: 3,
+  422: 3,
   429: 8,
   500: 13,
 };
@@ -729,9 +734,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const header = req.headers['content-type'] ?? '';
     // RFC 9110 §8.3.1: type and subtype are case-insensitive, parameters may follow.
     const contentType = header.split(';')[0]?.trim().toLowerCase();
-    if (contentType === 'application/x-www-form-urlencoded' && gap('reads-form-bodies')) {
+    const readsForms = gap('reads-form-bodies') || has('create-form-drops-status');
+    if (contentType === 'application/x-www-form-urlencoded' && readsForms) {
       // Rails, Laravel and Django read a form into the same parameters as JSON.
       const form = Object.fromEntries(new URLSearchParams(raw));
+      // A form handler that names the fields it reads, and forgot one.
+      if (has('create-form-drops-status')) delete form.status;
       raw = JSON.stringify({ ...form, categoryId: Number(form.categoryId) });
     } else if (contentType !== 'application/json' && !gap('reads-any-media-type')) {
       // Express 5: no parser ran, so the handler reads the fields of an undefined body.
@@ -756,6 +764,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     // CPython's json.loads past ~1,000 levels: a RecursionError, which handlers of ValueError
     // (Flask's get_json, DRF's JSONParser) do not catch.
+    // A parser's depth error answered as Unprocessable Content, as if the value were valid JSON
+    // of the wrong shape.
+    if (has('create-422-on-deep-nesting') && nestingDepth(raw) >= 1000) {
+      return refuse(422, 'nesting too deep');
+    }
     if (has('create-500-on-deep-nesting') && nestingDepth(raw) >= 1000) {
       return refuse(500, 'maximum recursion depth exceeded while decoding a JSON array');
     }
