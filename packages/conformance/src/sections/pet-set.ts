@@ -186,7 +186,7 @@ export const petSetSection: SpecSection = {
           }
           judged.push(`${limit ?? 'none'}: ${n}`);
         }
-        // limit=1 is always judged: \`foundPets\` has skipped a set with no pet listed.
+        // limit=1 is always judged: `foundPets` has skipped a set with no pet listed.
         return pass(`limit ${judged.join(', ')}`);
       },
     }),

@@ -762,13 +762,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // Express and most stacks: each byte that is no UTF-8 read as U+FFFD.
       if (!gap('replaces-invalid-utf8')) return refuse(400, 'the body is not UTF-8');
     }
-    // CPython's json.loads past ~1,000 levels: a RecursionError, which handlers of ValueError
-    // (Flask's get_json, DRF's JSONParser) do not catch.
     // A parser's depth error answered as Unprocessable Content, as if the value were valid JSON
     // of the wrong shape.
     if (has('create-422-on-deep-nesting') && nestingDepth(raw) >= 1000) {
       return refuse(422, 'nesting too deep');
     }
+    // CPython's json.loads past ~1,000 levels: a RecursionError, which handlers of ValueError
+    // (Flask's get_json, DRF's JSONParser) do not catch.
     if (has('create-500-on-deep-nesting') && nestingDepth(raw) >= 1000) {
       return refuse(500, 'maximum recursion depth exceeded while decoding a JSON array');
     }
