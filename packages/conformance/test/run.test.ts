@@ -167,6 +167,17 @@ describe('runConformance', () => {
     });
   });
 
+  it('fails, not skips, a large body that gets no answer in time', async () => {
+    // Only a closed connection is HTTP's way to refuse a body; silence is no answer at all.
+    const { report } = await runAgainst(
+      { hang: (method, _, bytes) => method === 'POST' && bytes > 1024 * 1024 },
+      { timeoutMs: 5_000, only: ['createPet.large-body'] },
+    );
+    const result = resultOf(report, 'createPet.large-body');
+    expect(result.outcome, result.message).toBe('fail');
+    expect(result.message).toMatch(/^POST \/pets: no answer within 5000 ms\n/);
+  });
+
   it('stops waiting on a server that no longer answers at all', async () => {
     let answered = 0;
     const { report } = await runAgainst({ hang: () => answered++ > 0 }, { timeoutMs: 2_000 });

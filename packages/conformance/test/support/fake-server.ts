@@ -256,8 +256,8 @@ export interface FakeServerOptions {
   readonly rateLimitFirst?: number;
   /** Always answer `429` to matching requests. */
   readonly alwaysRateLimit?: (method: string, path: string) => boolean;
-  /** Never answer matching requests. */
-  readonly hang?: (method: string, path: string) => boolean;
+  /** Never answer matching requests (`bytes`: the length of the body received). */
+  readonly hang?: (method: string, path: string, bytes: number) => boolean;
   /** The message of every Error body (e.g. one with terminal escape sequences). */
   readonly errorMessage?: string;
   /** The first id the store gives (1 unless a gap choice says otherwise). */
@@ -1189,7 +1189,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const raw = received.toString('utf8');
     const utf8 = isUtf8(received);
     requests.push({ method, path, body: raw });
-    if (options.hang?.(method, path)) return; // never answers
+    if (options.hang?.(method, path, received.length)) return; // never answers
     if (method === 'POST') {
       // A POST that names another method, as Express's method-override reads it with each of its
       // getters (Rails' Rack::MethodOverride and Laravel's Symfony Request read several).
