@@ -422,6 +422,31 @@ const CAUGHT: readonly [
     ['createPet.id-assigned-by-service'],
   ],
   [
+    'answers 500 with an Error to a body carrying an id, as its database refuses the key',
+    'create-500-on-id-field',
+    ['createPet.id-assigned-by-service'],
+  ],
+  [
+    'refuses a body carrying an id with a bare 400, no Error body',
+    'create-refuses-id-without-error',
+    ['createPet.id-assigned-by-service'],
+  ],
+  [
+    'answers 201 with the id sent in the body, though it stored the pet under a new one',
+    'create-echoes-client-id',
+    ['createPet.id-assigned-by-service'],
+  ],
+  [
+    'writes the name sent to the pet of the id sent, then refuses the body with 400',
+    'create-applies-id-before-validating',
+    ['createPet.id-assigned-by-service'],
+  ],
+  [
+    'refuses a NewPet without status, as a model with no default for it does',
+    'create-requires-status',
+    ['createPet.without-status'],
+  ],
+  [
     'cuts names longer than 16 characters short',
     'create-truncates-long-names',
     ['createPet.long-name-kept'],
@@ -641,6 +666,11 @@ const CAUGHT: readonly [
     ['createPet.each-create-new'],
   ],
   [
+    'refuses a NewPet whose name it has seen with a bare 409, no Error body',
+    'create-refuses-repeat-without-error',
+    ['createPet.each-create-new'],
+  ],
+  [
     'refuses Content-Type: application/json; charset=utf-8 with 415',
     'create-refuses-charset',
     ['createPet.media-type-spellings'],
@@ -837,6 +867,17 @@ describe('run alone, the checks of every answer', () => {
     const { outcome, message } = resultOf(report, id);
     expect(outcome, message).toBe('fail');
     expect(message).toContain(shown);
+  });
+});
+
+describe('run alone, createPet.each-create-new', () => {
+  // No other check re-sends a NewPet: the check's own pair has to show the replay.
+  it('catches a server that answers a NewPet it has seen with that pet again', async () => {
+    const only = ['createPet.each-create-new'];
+    const { report } = await runAgainst({ faults: ['create-replays-same-content'] }, { only });
+    const { outcome, message } = resultOf(report, 'createPet.each-create-new');
+    expect(outcome, message).toBe('fail');
+    expect(message).toMatch(/^the same NewPet sent twice answered 201 with pet \d+ both times/);
   });
 });
 

@@ -99,8 +99,23 @@ describe('runConformance', () => {
     const byDefault = resultOf(report, 'listPets.status-default-limit');
     expect(byDefault.outcome).toBe('skip');
     expect(byDefault.message).toBe('no status has pets enough to show the limit at work');
+    // Nothing created and nothing listed: getPet has no pet to fetch, and says so.
+    expect(resultOf(report, 'getPet.returns-pet')).toMatchObject({
+      outcome: 'skip',
+      message: 'no pet to fetch: none created (read-only) and none listed',
+    });
     const writing = new Set(CHECKS.filter((c) => c.writes).map((c) => c.id));
     expect(report.notRun.filter((n) => writing.has(n.id))).toEqual([]);
+  });
+
+  it.each([
+    [[], 'status "available"'],
+    [['omits-status'], 'status none'],
+  ] as const)('says which status a server with %j gave a pet sent without one', async (choices, shown) => {
+    const only = ['createPet.without-status'];
+    const { report } = await runAgainst({ choices }, { only });
+    const result = resultOf(report, 'createPet.without-status');
+    expect(result).toMatchObject({ outcome: 'pass', message: `201; the server gave ${shown}` });
   });
 
   it('judges existing data in read-only mode without failing a conforming server', async () => {

@@ -162,6 +162,12 @@ export const FAULTS = [
   'create-500-walking-deep-bodies',
   'create-form-drops-status',
   'create-422-on-deep-nesting',
+  'create-requires-status',
+  'create-500-on-id-field',
+  'create-refuses-id-without-error',
+  'create-echoes-client-id',
+  'create-applies-id-before-validating',
+  'create-refuses-repeat-without-error',
   'auth-skipped-on-create-spellings',
   'auth-spellings-anonymous-list',
   'auth-spellings-forbidden',
@@ -222,6 +228,7 @@ export const GAP_CHOICES = [
   'path-spellings-same-resource',
   'path-spellings-redirect',
   'unique-names',
+  'unique-names-400',
   'ids-from-2-53-minus-2',
   'unknown-methods-501',
   'others-pet-at-id-max',
@@ -718,7 +725,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
 
   type Parsed =
-    | ({ ok: true; id?: bigint } & Omit<StoredPet, 'id' | 'visibleAt'>)
+    | ({ ok: true; id?: bigint; echoedId?: unknown } & Omit<StoredPet, 'id' | 'visibleAt'>)
     | { ok: false; fail: (res: ServerResponse, extra: Record<string, string>) => void };
 
   /** Reads a NewPet from the raw body, as the spec and the faults say. */
@@ -837,6 +844,23 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         if (Array.isArray(value) && value.length === 1) body[key] = value[0];
       }
     }
+    if (body.id !== undefined) {
+      // An insert that passes the client's id on to the database, whose primary key refuses it.
+      if (has('create-500-on-id-field')) return refuse(500, 'duplicate key in pets_pkey');
+      // A framework's own answer to a field the model does not permit: a status, no body.
+      if (has('create-refuses-id-without-error')) {
+        return { ok: false, fail: (res, extra) => send(res, 400, undefined, extra) };
+      }
+      // An upsert by the id sent, run before the body is validated (which then refuses it).
+      const existing =
+        has('create-applies-id-before-validating') && Number.isSafeInteger(body.id)
+          ? pets.get(BigInt(body.id as number))
+          : undefined;
+      if (existing !== undefined && typeof body.name === 'string') existing.name = body.name;
+    }
+    // The 201 body built as the stored pet with the request body spread over it.
+    const echoedId = has('create-echoes-client-id') ? body.id : undefined;
+    if (echoedId !== undefined) delete body.id;
     let id: bigint | undefined;
     if (has('create-takes-client-id') && Number.isSafeInteger(body.id)) {
       id = BigInt(body.id as number);
@@ -937,6 +961,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       body.name.trim() !== ''
         ? body.name
         : undefined;
+    // A model whose status has no default: required, as name and categoryId are.
+    if (has('create-requires-status') && body.status === undefined) {
+      return refuse(400, 'status is required');
+    }
     const checked = validateNewPet({
       ...body,
       ...(big === undefined ? {} : { categoryId: 1 }),
@@ -975,9 +1003,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (gap('ascii-names-only') && !/^[\x20-\x7e]+$/.test(name)) {
       return refuse(400, 'a name is printable ASCII');
     }
-    if (gap('unique-names') && [...pets.values()].some((p) => p.name === name)) {
-      return refuse(409, `a pet named ${name} exists`);
+    const repeated = [...pets.values()].some((p) => p.name === name);
+    if (repeated && has('create-refuses-repeat-without-error')) {
+      return { ok: false, fail: (res, extra) => send(res, 409, undefined, extra) };
     }
+    if (gap('unique-names') && repeated) return refuse(409, `a pet named ${name} exists`);
+    if (gap('unique-names-400') && repeated) return refuse(400, `a pet named ${name} exists`);
     let kept = has('create-alters-name') ? name.toUpperCase() : name;
     if (has('create-truncates-long-names')) kept = kept.slice(0, 16);
     // Input "sanitised" against HTML: the quote stored as an entity.
@@ -997,12 +1028,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       categoryId: storedCategory,
       status: has('create-ignores-status') ? undefined : ((lifecycle as PetStatus) ?? status),
       ...(id === undefined ? {} : { id }),
+      ...(echoedId === undefined ? {} : { echoedId }),
     };
   }
 
   function createPet(parsed: Parsed, res: ServerResponse, extra: Record<string, string>) {
     if (!parsed.ok) return parsed.fail(res, extra);
-    const { ok: _, id, ...fields } = parsed;
+    const { ok: _, id, echoedId, ...fields } = parsed;
     // Deduplication an ORM or a unique index brings: a body seen before answers its pet again.
     const same = [...pets.values()].find(
       (p) =>
@@ -1030,7 +1062,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // `location-of-collection`: the collection the pet was added to, not the pet.
     const location = gap('location-of-collection') ? '/v1/pets' : `/v1/pets/${pet.id}`;
     const headers = gap('no-location') ? extra : { ...extra, location };
-    send(res, has('create-answers-200') ? 200 : 201, view(pet, true), headers);
+    const shown = echoedId === undefined ? view(pet, true) : { ...view(pet, true), id: echoedId };
+    send(res, has('create-answers-200') ? 200 : 201, shown, headers);
   }
 
   function getPet(raw: string, res: ServerResponse, extra: Record<string, string>) {
