@@ -671,6 +671,11 @@ const CAUGHT: readonly [
     ['createPet.each-create-new'],
   ],
   [
+    'answers a NewPet whose name it has seen with 500 and an Error, from a unique index',
+    'create-500-on-repeat',
+    ['createPet.each-create-new'],
+  ],
+  [
     'refuses Content-Type: application/json; charset=utf-8 with 415',
     'create-refuses-charset',
     ['createPet.media-type-spellings'],

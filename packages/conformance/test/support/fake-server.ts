@@ -168,6 +168,7 @@ export const FAULTS = [
   'create-echoes-client-id',
   'create-applies-id-before-validating',
   'create-refuses-repeat-without-error',
+  'create-500-on-repeat',
   'auth-skipped-on-create-spellings',
   'auth-spellings-anonymous-list',
   'auth-spellings-forbidden',
@@ -1004,6 +1005,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return refuse(400, 'a name is printable ASCII');
     }
     const repeated = [...pets.values()].some((p) => p.name === name);
+    // A unique index on the name whose violation no handler catches.
+    if (repeated && has('create-500-on-repeat')) return refuse(500, 'E11000 duplicate key: name_1');
     if (repeated && has('create-refuses-repeat-without-error')) {
       return { ok: false, fail: (res, extra) => send(res, 409, undefined, extra) };
     }
