@@ -226,6 +226,13 @@ const CAUGHT: readonly [
     ['getPet.returns-pet', 'createPet.readable-by-id'],
   ],
   ['answers 404 with an HTML body', 'get-404-as-html', ['getPet.not-found', 'errors.json-body']],
+  // Reading every int64 as an id, it answers the path boundaries 0, -1 and 2^63 - 1 with 404.
+  [
+    'answers 404 with an HTML body, its ids int64',
+    'get-404-as-html',
+    ['getPet.path-boundaries'],
+    { choices: ['huge-ids'] },
+  ],
   [
     'puts another status in a 404 Error body',
     'get-404-status-mismatch',
@@ -406,6 +413,11 @@ const CAUGHT: readonly [
     ['getPet.path-boundaries', 'errors.json-body'],
   ],
   ['announces a sunset on another day', 'sunset-wrong-date', ['getPet.sunset-day']],
+  [
+    'announces a sunset on another day on its 404s only',
+    'sunset-wrong-on-404',
+    ['getPet.sunset-day'],
+  ],
   [
     'announces the sunset as a date alone, of another day (2030-12-06)',
     'sunset-date-only-wrong-day',

@@ -227,6 +227,7 @@ const ADVISED: readonly Row[] = [
   ['redirects other spellings of its paths with 308', 'path-spellings-redirect', []],
   ['refuses a second pet of the same name with 409', 'unique-names', []],
   ['refuses a second pet of the same name with 400', 'unique-names-400', []],
+  ['refuses a petId beyond int64 with 422, as its validator does', 'beyond-int64-422', []],
   ['answers 501 to a method it does not implement (TRACE, PUT, ...)', 'unknown-methods-501', []],
   ['gives ids from 2^53 - 3 on (2^53 - 1 and its neighbours taken)', 'ids-from-2-53-minus-2', []],
   [

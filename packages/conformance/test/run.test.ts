@@ -99,7 +99,9 @@ describe('runConformance', () => {
     const byDefault = resultOf(report, 'listPets.status-default-limit');
     expect(byDefault.outcome).toBe('skip');
     expect(byDefault.message).toBe('no status has pets enough to show the limit at work');
-    // Nothing created and nothing listed: getPet has no pet to fetch, and says so.
+    // Nothing created and nothing listed: getPet has no pet to fetch, and says so; the path
+    // boundaries need none.
+    expect(resultOf(report, 'getPet.path-boundaries').outcome).toBe('pass');
     expect(resultOf(report, 'getPet.returns-pet')).toMatchObject({
       outcome: 'skip',
       message: 'no pet to fetch: none created (read-only) and none listed',

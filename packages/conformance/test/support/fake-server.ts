@@ -169,6 +169,7 @@ export const FAULTS = [
   'create-applies-id-before-validating',
   'create-refuses-repeat-without-error',
   'create-500-on-repeat',
+  'sunset-wrong-on-404',
   'auth-skipped-on-create-spellings',
   'auth-spellings-anonymous-list',
   'auth-spellings-forbidden',
@@ -230,6 +231,7 @@ export const GAP_CHOICES = [
   'path-spellings-redirect',
   'unique-names',
   'unique-names-400',
+  'beyond-int64-422',
   'ids-from-2-53-minus-2',
   'unknown-methods-501',
   'others-pet-at-id-max',
@@ -1077,6 +1079,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const body = { code: 'invalid_path', message: 'petId must be an integer', status: 422 };
       return send(res, 422, body, extra);
     }
+    if (gap('beyond-int64-422') && integer && BigInt(raw) > 2n ** 63n - 1n) {
+      // A bounded int path parameter (FastAPI's Path(le=2**63 - 1)): its validator's 422.
+      const body = { code: 'invalid_path', message: 'petId is at most 2^63 - 1', status: 422 };
+      return send(res, 422, body, extra);
+    }
     if (has('get-500-on-non-integer') && !integer) {
       // A lookup that throws on an id it cannot cast (Mongoose's CastError), answered 500.
       return error(res, 500, 'Cast to Number failed', extra);
@@ -1163,7 +1170,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // Asks whether the key may read the pet, and no key may read a pet that is not there.
     if (has('get-401-for-absent')) return error(res, 401, 'not allowed to read this pet', extra);
     // An answer about no pet need not announce the operation's deprecation.
-    error(res, 404, `no pet ${id}`, gap('deprecation-only-on-found') ? {} : extra);
+    // An error handler of its own that sets the deprecation headers again, one of them wrong.
+    const onError = has('sunset-wrong-on-404')
+      ? { ...extra, sunset: 'Fri, 06 Dec 2030 12:00:00 GMT' }
+      : extra;
+    error(res, 404, `no pet ${id}`, gap('deprecation-only-on-found') ? {} : onError);
   }
 
   function deprecationHeaders(): Record<string, string> {
