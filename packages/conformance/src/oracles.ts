@@ -71,8 +71,12 @@ export function strictJsonProblem(bytes: Uint8Array): string | undefined {
 }
 
 const INT64_LIMIT = 2 ** 63;
-const INT64_MIN = -(2n ** 63n);
+/** The int64 bounds, which ids and categoryIds lie within. */
+export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
+
+/** Whether `value` lies within int64. */
+export const isInt64 = (value: bigint): boolean => value >= INT64_MIN && value <= INT64_MAX;
 
 /**
  * Why an id is outside int64, read digit for digit from its JSON text, or undefined: the service
@@ -81,8 +85,7 @@ export const INT64_MAX = 2n ** 63n - 1n;
 function idProblem(object: unknown): string | undefined {
   const exact = integerText(object, 'id');
   if (exact === undefined) return undefined;
-  const value = BigInt(exact);
-  return value < INT64_MIN || value > INT64_MAX ? `id ${exact} is outside int64` : undefined;
+  return isInt64(BigInt(exact)) ? undefined : `id ${exact} is outside int64`;
 }
 
 /**

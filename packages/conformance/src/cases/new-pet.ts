@@ -4,6 +4,7 @@
 // Values are drawn with fast-check from the run's seed, so `--seed` replays a run's cases.
 import { SpecNewPet } from '@animal-store/contract';
 import fc from 'fast-check';
+import { INT64_MAX, INT64_MIN } from '../oracles.js';
 import type { Level } from '../types.js';
 
 /** A JSON property schema as the contract writes it. */
@@ -56,8 +57,6 @@ export function caseLevel(kind: CaseKind): Level {
   return kind === 'invalid' ? 'must' : 'should';
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
-const INT64_MIN = -(2n ** 63n);
 /** 10^19: beyond int64 by more than a double's rounding (doubles near 2^63 are 2^11 apart). */
 const FAR_FROM_INT64 = 10n ** 19n;
 

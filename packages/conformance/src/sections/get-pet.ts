@@ -7,6 +7,7 @@ import { fallsOnDay, parseHttpDate, parseStructuredDate, readableDate } from '..
 import { canonicalInteger } from '../http/json.js';
 import { linkTargets } from '../http/link.js';
 import { quote } from '../http/replay.js';
+import { isInt64 } from '../oracles.js';
 import {
   type DeclaredCheck,
   declarer,
@@ -377,7 +378,7 @@ export const getPetSection: SpecSection = {
           const numeric = /^-?\d+$/.test(id);
           // Within int64 the id is a petId, of no pet: 404 (or 400). Beyond int64 it is no petId
           // at all, as a word is not: any 4xx refusal, the status its validator gives.
-          const int64 = numeric && BigInt(id) >= -INT64_MAX - 1n && BigInt(id) <= INT64_MAX;
+          const int64 = numeric && isInt64(BigInt(id));
           if (res.status === 200 && numeric) {
             const shown = idOf(expectPet(res));
             // Digit for digit: ids beyond 2^53 that one double holds are other pets.

@@ -258,8 +258,7 @@ export function sameAsDouble(a: string | undefined, b: string): boolean {
   return a !== undefined && Number(a) === Number(b);
 }
 
-/** The largest int64. */
-export const INT64_MAX = 2n ** 63n - 1n;
+export { INT64_MAX } from '../oracles.js';
 
 /**
  * Holds an answer to a body the spec gives no answer to: a 4xx Error, or 201 with (when `sent`

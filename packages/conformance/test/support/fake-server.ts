@@ -274,6 +274,9 @@ export interface FakeServerOptions {
   readonly firstId?: bigint;
 }
 
+/** A Sunset of the wrong day: 6 December 2030 at noon UTC is 5 December in no time zone. */
+const WRONG_SUNSET = 'Fri, 06 Dec 2030 12:00:00 GMT';
+
 /** The categories a `known-categories-only` server knows. */
 export const KNOWN_CATEGORY_IDS = ['7', '42'] as const;
 /** How long a `lagging-reads` server takes to show a write, in milliseconds. */
@@ -1006,7 +1009,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (gap('ascii-names-only') && !/^[\x20-\x7e]+$/.test(name)) {
       return refuse(400, 'a name is printable ASCII');
     }
-    const repeated = [...pets.values()].some((p) => p.name === name);
+    // The store is scanned for the name only where a rule reads it.
+    const namesUnique =
+      has('create-500-on-repeat') ||
+      has('create-refuses-repeat-without-error') ||
+      gap('unique-names') ||
+      gap('unique-names-400');
+    const repeated = namesUnique && [...pets.values()].some((p) => p.name === name);
     // A unique index on the name whose violation no handler catches.
     if (repeated && has('create-500-on-repeat')) return refuse(500, 'E11000 duplicate key: name_1');
     if (repeated && has('create-refuses-repeat-without-error')) {
@@ -1171,9 +1180,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('get-401-for-absent')) return error(res, 401, 'not allowed to read this pet', extra);
     // An answer about no pet need not announce the operation's deprecation.
     // An error handler of its own that sets the deprecation headers again, one of them wrong.
-    const onError = has('sunset-wrong-on-404')
-      ? { ...extra, sunset: 'Fri, 06 Dec 2030 12:00:00 GMT' }
-      : extra;
+    const onError = has('sunset-wrong-on-404') ? { ...extra, sunset: WRONG_SUNSET } : extra;
     error(res, 404, `no pet ${id}`, gap('deprecation-only-on-found') ? {} : onError);
   }
 
@@ -1184,8 +1191,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       sunset: GET_PET_DEPRECATION_HEADERS.Sunset,
       link: GET_PET_DEPRECATION_HEADERS.Link,
     };
-    // 6 December 2030 at noon UTC is that day everywhere: 5 December in no time zone.
-    if (has('sunset-wrong-date')) headers.sunset = 'Fri, 06 Dec 2030 12:00:00 GMT';
+    if (has('sunset-wrong-date')) headers.sunset = WRONG_SUNSET;
     if (has('sunset-date-only-wrong-day')) headers.sunset = '2030-12-06';
     if (gap('sunset-iso-8601')) headers.sunset = '2030-12-05T00:00:00Z';
     if (gap('sunset-date-only')) headers.sunset = '2030-12-05';
