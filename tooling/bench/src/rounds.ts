@@ -39,7 +39,9 @@ interface Started {
  * Every round: a fresh process of each server (`rotated`), all on the server core, each with its
  * pets created over HTTP and its answers checked against the API's; then, for each endpoint, the
  * servers of each group (`ServerDef.group`) warmed up and run at saturation at the same time
- * (`together`), one group after the other, then each server alone at the fixed rate. `onRound`
+ * (`together`), one group after the other, then each server alone at the fixed rate. Before
+ * any run, every server is warmed up on the read endpoints, the tracing group's again for as long
+ * as its traced API needs to record `recordedWarmup` requests of each (`warmTracing`). `onRound`
  * sees the runs after every round.
  */
 export async function runRounds(
@@ -85,6 +87,7 @@ export async function runRounds(
         }
       }
       await warmReads(settings, started, requests);
+      await warmTracing(settings, started, requests);
       for (const endpoint of runs) {
         const results = await runEndpoint(settings, started, endpoint, requests[endpoint.endpoint]);
         for (const [i, { def }] of started.entries()) {
@@ -164,6 +167,44 @@ async function warmReads(settings: Settings, started: readonly Started[], reques
   for (const id of settings.endpoints) {
     if (id !== 'create') await warmUp(settings, started, id, requests[id]);
   }
+}
+
+/**
+ * A second warm-up on each read endpoint, for the tracing group's servers at once: each answers
+ * enough requests that the traced API records `recordedWarmup` of them. Code that only a recorded
+ * request runs is compiled only after as many runs as the code every request runs, and a
+ * warm-up of seconds gives it a few hundred at a ratio of 1%: the traced API's figures would be
+ * the cost of compiling its spans' code, which a process in service pays once.
+ */
+async function warmTracing(settings: Settings, started: readonly Started[], requests: Requests) {
+  const amount = tracingWarmupRequests(settings);
+  if (amount === 0) return;
+  const group = started.filter(({ def }) => def.group === 'tracing');
+  const { connections, pipelining } = settings;
+  for (const id of settings.endpoints) {
+    if (id === 'create') continue;
+    const load = {
+      connections,
+      pipelining,
+      expectStatus: ENDPOINTS[id].expectStatus,
+      durationS: 1,
+      amount,
+    };
+    await Promise.all(group.map(({ server }) => saturate(server, requests[id], load)));
+  }
+}
+
+/**
+ * How many requests of each read endpoint a tracing server answers in `warmTracing`: enough for
+ * the traced API to record `recordedWarmup` of them at its ratio, and no fewer than autocannon
+ * needs to end a run by count (`connections` × `pipelining`).
+ */
+export function tracingWarmupRequests(
+  settings: Pick<Settings, 'tracing' | 'recordedWarmup' | 'connections' | 'pipelining'>,
+): number {
+  if (settings.tracing === undefined) return 0;
+  const recorded = Math.ceil(settings.recordedWarmup / settings.tracing);
+  return Math.max(recorded, settings.connections * settings.pipelining);
 }
 
 /**

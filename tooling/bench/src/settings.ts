@@ -115,6 +115,8 @@ export function parseSettings(argv: string[]) {
      */
     settle: !smoke,
     tracing: ratio(values.tracing),
+    /** Requests the traced API records on each read endpoint before any run (`warmTracing`). */
+    recordedWarmup: smoke ? 1 : 1000,
     /** The API with a change kept for speed undone (apps/api/PERFORMANCE.md), traced alike. */
     undone: values.undone,
     rssPets: positive('rss-pets', values['rss-pets'], smoke ? 50 : 50_000),

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedRate, saturate } from '../src/load.js';
 import { processCpuByThread, processCpuSeconds } from '../src/process-cpu.js';
-import { rotated, together } from '../src/rounds.js';
+import { rotated, together, tracingWarmupRequests } from '../src/rounds.js';
 import { type ServerChild, untilIdle } from '../src/servers.js';
 
 const server = createServer((req, res) => {
@@ -88,5 +88,19 @@ describe('runs together on one core', () => {
 
   it("keep a smoke run's count of requests, which needs no stretching", () => {
     expect(together({ durationS: 1, amount: 20 }, 8)).toEqual({ durationS: 1, amount: 20 });
+  });
+});
+
+describe("the tracing group's second warm-up", () => {
+  const load = { connections: 100, pipelining: 10 };
+
+  it('lasts until the traced API has recorded the requests asked, at its ratio', () => {
+    expect(tracingWarmupRequests({ ...load, tracing: 0.01, recordedWarmup: 1000 })).toBe(100_000);
+    expect(tracingWarmupRequests({ ...load, tracing: 0.03, recordedWarmup: 1000 })).toBe(33_334);
+  });
+
+  it('sends at least what autocannon needs to end a run by count, and nothing untraced', () => {
+    expect(tracingWarmupRequests({ ...load, tracing: 1, recordedWarmup: 1 })).toBe(1000);
+    expect(tracingWarmupRequests({ ...load, tracing: undefined, recordedWarmup: 1000 })).toBe(0);
   });
 });

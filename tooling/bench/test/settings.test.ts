@@ -14,6 +14,7 @@ describe('the command line', () => {
       connections: 100,
       pipelining: 10,
       tracing: 0.01,
+      recordedWarmup: 1000,
       rssPets: 50_000,
       settle: true,
       pin: true,
@@ -40,6 +41,7 @@ describe('the command line', () => {
       rounds: 1,
       measure: { amount: 20 },
       warmup: { amount: 10 },
+      recordedWarmup: 1,
       settle: false,
     });
     expect(parseSettings(['--long'])).toMatchObject({ rounds: 16, measure: { durationS: 5 } });
