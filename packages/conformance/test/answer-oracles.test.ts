@@ -1,0 +1,302 @@
+import { describe, expect, it } from 'vitest';
+import { parseJson } from '../src/http/json.js';
+import {
+  ANSWER_ORACLES,
+  brief,
+  isJsonMediaType,
+  petProblem,
+  routeOf,
+  strictJsonProblem,
+} from '../src/oracles.js';
+import { type AnswerParts, answer, petText } from './support/answer.js';
+
+// The rules every answer is held to, one answer at a time, each given answers that sit on either
+// side of what it allows. Kit runs against fake servers (faults.test.ts) hold them end to end.
+
+/** What oracle `id` says of the answer `parts` make. */
+function judged(id: string, parts: AnswerParts): string | undefined {
+  const oracle = ANSWER_ORACLES.find((o) => o.id === id);
+  if (oracle === undefined) throw new Error(`no oracle ${id}`);
+  return oracle.judge(answer(parts));
+}
+
+const ERROR = (status: number, code = 'not_found') =>
+  JSON.stringify({ code, message: 'No pet has that id', status });
+
+describe('the operation an answer belongs to', () => {
+  it('is read from the method and the path below the base URL', () => {
+    expect(routeOf(answer({ path: '/pets?limit=5', status: 200 }))).toMatchObject({
+      op: 'listPets',
+    });
+    expect(routeOf(answer({ method: 'POST', path: '/pets', status: 201 }))).toEqual({
+      op: 'createPet',
+    });
+    expect(routeOf(answer({ path: '/pets/12', status: 200 }))).toEqual({
+      op: 'getPet',
+      petId: '12',
+    });
+    expect(routeOf(answer({ path: '/pets/a%20b', status: 404 }))).toEqual({
+      op: 'getPet',
+      petId: 'a b',
+    });
+  });
+
+  it('is no operation for other spellings, other methods and other paths', () => {
+    for (const path of ['//pets', '/pets//1', '/pets/', '/pets/1/x', '/animals', '/petsx']) {
+      expect(routeOf(answer({ path, status: 404 })), path).toEqual({ op: 'other' });
+    }
+    expect(routeOf(answer({ method: 'POST', path: '/pets/1', status: 405 }))).toEqual({
+      op: 'other',
+    });
+    // Traffic the kit did not send (a HAR file) has every method.
+    expect(routeOf({ ...answer({ path: '/pets', status: 405 }), method: 'DELETE' })).toEqual({
+      op: 'other',
+    });
+    const unparsable = { ...answer({ path: '/pets', status: 200 }), url: 'not a url' };
+    expect(routeOf(unparsable)).toEqual({ op: 'other' });
+  });
+
+  it('keeps the query of a list', () => {
+    const route = routeOf(answer({ path: '/pets?status=sold&limit=3', status: 200 }));
+    expect(route.op === 'listPets' && route.query.get('status')).toBe('sold');
+  });
+});
+
+describe('JSON media types', () => {
+  it('are application/json and application/<anything>+json', () => {
+    expect(isJsonMediaType('application/json')).toBe(true);
+    expect(isJsonMediaType('application/problem+json')).toBe(true);
+    expect(isJsonMediaType('application/vnd.pets.v1+json')).toBe(true);
+    for (const other of ['text/json', 'application/jsonx', 'application/+json', 'text/html', '']) {
+      expect(isJsonMediaType(other), other).toBe(false);
+    }
+    expect(isJsonMediaType('xapplication/json+json')).toBe(false);
+  });
+});
+
+describe('strict JSON', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it('is UTF-8 without a byte-order mark, by the RFC 8259 grammar', () => {
+    expect(strictJsonProblem(bytes('{"a":[1,2]}'))).toBeUndefined();
+    expect(strictJsonProblem(bytes('\uFEFF{}'))).toBe('the body starts with a byte-order mark');
+    expect(strictJsonProblem(new Uint8Array([0x22, 0xff, 0x22]))).toBe('the body is not UTF-8');
+    expect(strictJsonProblem(bytes('[1,]'))).toMatch(/^the body is not strict JSON \(/);
+    expect(strictJsonProblem(bytes('"a\tb"'))).toMatch(/^the body is not strict JSON/);
+  });
+
+  it('takes a body that only starts like a byte-order mark', () => {
+    expect(strictJsonProblem(new Uint8Array([0xef, 0xbb]))).toBe('the body is not UTF-8');
+    // U+FEC0 is EF BB 80 in UTF-8: no JSON, and no byte-order mark.
+    expect(strictJsonProblem(bytes('\uFEC0'))).toMatch(/^the body is not strict JSON/);
+  });
+
+  it('is asked of every non-empty body with a JSON Content-Type, and of no other', () => {
+    const id = 'errors.strict-json';
+    expect(judged(id, { path: '/pets', status: 200, text: '[1,]' })).toMatch(/not strict JSON/);
+    expect(judged(id, { path: '/other', status: 404, text: '{,}' })).toMatch(/not strict JSON/);
+    expect(judged(id, { path: '/pets', status: 200, type: 'text/plain', text: '[1,]' })).toBe(
+      undefined,
+    );
+    expect(judged(id, { path: '/pets', status: 200, text: '' })).toBeUndefined();
+  });
+});
+
+describe('a Pet', () => {
+  const pet = (fields: Record<string, unknown>) => parseJson(petText(fields));
+
+  it('has every spec field of its type', () => {
+    expect(petProblem(pet({}))).toBeUndefined();
+    expect(petProblem(pet({ status: undefined }))).toBeUndefined();
+    expect(petProblem(pet({ name: 5 }))).toMatch(/^not a valid Pet: /);
+    expect(petProblem(parseJson('{"id":1,"name":"Rex"}'))).toMatch(/categoryId/);
+  });
+
+  it('has an id within int64, read digit for digit', () => {
+    expect(petProblem(parseJson(petText().replace('"id":1', '"id":9223372036854775807')))).toBe(
+      undefined,
+    );
+    const beyond = parseJson(petText().replace('"id":1', '"id":9223372036854775808'));
+    expect(petProblem(beyond)).toBe('id 9223372036854775808 is outside int64');
+    const below = parseJson(petText().replace('"id":1', '"id":-9223372036854775809'));
+    expect(petProblem(below)).toBe('id -9223372036854775809 is outside int64');
+    const lowest = parseJson(petText().replace('"id":1', '"id":-9223372036854775808'));
+    expect(petProblem(lowest)).toBeUndefined();
+  });
+
+  it('has a categoryId within int64 as a client holding doubles sees it', () => {
+    const withCategory = (literal: string) =>
+      parseJson(petText().replace('"categoryId":7', `"categoryId":${literal}`));
+    // 2^63 - 1 and 2^63 are one double; the next double up is beyond int64.
+    expect(petProblem(withCategory('9223372036854775807'))).toBeUndefined();
+    expect(petProblem(withCategory('9223372036854775808'))).toBeUndefined();
+    expect(petProblem(withCategory('-9223372036854775808'))).toBeUndefined();
+    expect(petProblem(withCategory('9223372036854777856'))).toBe(
+      'categoryId 9223372036854777856 is outside int64',
+    );
+    expect(petProblem(withCategory('-9223372036854777856'))).toBe(
+      'categoryId -9223372036854777856 is outside int64',
+    );
+    // A body parsed without its literals is judged by its doubles.
+    expect(petProblem({ id: 1, name: 'Rex', categoryId: 2 ** 64 })).toBe(
+      `categoryId ${2 ** 64} is outside int64`,
+    );
+  });
+
+  it('is described in at most three problems', () => {
+    const details = ['a', 'b', 'c', 'd', 'e'].map((path) => ({ path, message: 'is wrong' }));
+    expect(brief(details.slice(0, 3))).toBe('a is wrong; b is wrong; c is wrong');
+    expect(brief(details.slice(0, 4))).toBe('a is wrong; b is wrong; c is wrong; and 1 more');
+    expect(brief(details)).toBe('a is wrong; b is wrong; c is wrong; and 2 more');
+  });
+});
+
+describe('the Pets of success answers', () => {
+  const id = 'errors.pet-fields';
+  const badPet = petText({ name: 5 });
+
+  it('are judged in every 2xx of createPet, and in 200s of the reads only', () => {
+    expect(judged(id, { method: 'POST', path: '/pets', status: 201, text: badPet })).toMatch(
+      /^not a valid Pet/,
+    );
+    expect(judged(id, { method: 'POST', path: '/pets', status: 200, text: badPet })).toMatch(
+      /^not a valid Pet/,
+    );
+    expect(judged(id, { method: 'POST', path: '/pets', status: 299, text: badPet })).toMatch(
+      /^not a valid Pet/,
+    );
+    expect(judged(id, { method: 'POST', path: '/pets', status: 300, text: badPet })).toBe(
+      undefined,
+    );
+    expect(judged(id, { path: '/pets/1', status: 203, text: badPet })).toBeUndefined();
+    expect(judged(id, { path: '/pets/1', status: 200, text: badPet })).toMatch(/^not a valid/);
+    expect(judged(id, { path: '/other', status: 200, text: badPet })).toBeUndefined();
+  });
+
+  it('need a JSON body with a JSON Content-Type', () => {
+    expect(judged(id, { path: '/pets/1', status: 200, type: 'text/html', text: petText() })).toBe(
+      'Content-Type is "text/html", not application/json',
+    );
+    expect(judged(id, { path: '/pets/1', status: 200, type: null, text: petText() })).toBe(
+      'Content-Type is missing, not application/json',
+    );
+    expect(judged(id, { path: '/pets/1', status: 200, text: '' })).toBe('the body is empty');
+  });
+
+  it('of a list are an array, each item a Pet, the first bad one named', () => {
+    expect(judged(id, { path: '/pets', status: 200, text: petText() })).toBe(
+      'the body is not a JSON array of Pets',
+    );
+    expect(judged(id, { path: '/pets', status: 200, text: `[${petText()},${badPet}]` })).toMatch(
+      /^item 1: not a valid Pet/,
+    );
+    expect(judged(id, { path: '/pets', status: 200, text: `[${petText()}]` })).toBeUndefined();
+    expect(judged(id, { path: '/pets', status: 200, text: '[]' })).toBeUndefined();
+  });
+
+  it('of getPet are the pet asked for, digit for digit', () => {
+    const big = petText().replace('"id":1', '"id":9007199254740993');
+    expect(judged(id, { path: '/pets/9007199254740993', status: 200, text: big })).toBe(undefined);
+    expect(judged(id, { path: '/pets/9007199254740992', status: 200, text: big })).toBe(
+      'it is pet 9007199254740993',
+    );
+    expect(judged(id, { path: '/pets/2', status: 200, text: petText() })).toBe('it is pet 1');
+    // A petId that is no positive integer in canonical form names no id to compare with.
+    expect(judged(id, { path: '/pets/01', status: 200, text: petText() })).toBeUndefined();
+    expect(judged(id, { path: '/pets/x1', status: 200, text: petText() })).toBeUndefined();
+  });
+});
+
+describe('error answers of an operation', () => {
+  it('have a JSON body with a JSON Content-Type', () => {
+    const id = 'errors.json-body';
+    expect(judged(id, { path: '/pets/9', status: 404, type: 'text/plain', text: 'no' })).toBe(
+      'Content-Type is "text/plain", not application/json',
+    );
+    expect(judged(id, { path: '/pets/9', status: 404, text: 'no' })).toMatch(
+      /^the body is not JSON/,
+    );
+    expect(judged(id, { path: '/pets/9', status: 404, text: ERROR(404) })).toBeUndefined();
+    expect(judged(id, { path: '/pets?limit=0', status: 400, type: null })).toBe(
+      'Content-Type is missing, not application/json',
+    );
+    expect(judged(id, { path: '/pets/9', status: 399, type: 'text/plain' })).toBeUndefined();
+    expect(judged(id, { path: '/nowhere', status: 404, type: 'text/plain' })).toBeUndefined();
+  });
+
+  it('are Errors: code, message and status', () => {
+    const id = 'errors.error-schema';
+    expect(judged(id, { path: '/pets/9', status: 404, text: ERROR(404) })).toBeUndefined();
+    expect(judged(id, { path: '/pets/9', status: 404, text: '{"message":"gone"}' })).toMatch(
+      /^not an Error: /,
+    );
+    expect(judged(id, { path: '/pets/9', status: 200, text: '{"message":"gone"}' })).toBe(
+      undefined,
+    );
+    expect(judged(id, { path: '/pets/9', status: 400, text: '{"message":"gone"}' })).toMatch(
+      /^not an Error/,
+    );
+    // Not JSON is errors.json-body's to report; another path is nobody's.
+    expect(judged(id, { path: '/pets/9', status: 404, type: 'text/plain', text: '{}' })).toBe(
+      undefined,
+    );
+    expect(judged(id, { path: '/nowhere', status: 404, text: '{}' })).toBeUndefined();
+  });
+
+  it('say the HTTP status in their body', () => {
+    const id = 'errors.status-matches';
+    expect(judged(id, { path: '/pets/9', status: 404, text: ERROR(404) })).toBeUndefined();
+    expect(judged(id, { path: '/pets/9', status: 404, text: ERROR(400) })).toBe(
+      'the Error body says status 400',
+    );
+    expect(judged(id, { path: '/pets/9', status: 400, text: ERROR(404) })).toBe(
+      'the Error body says status 404',
+    );
+    expect(judged(id, { path: '/pets/9', status: 399, text: ERROR(404) })).toBeUndefined();
+    expect(judged(id, { path: '/pets/9', status: 404, text: '{"status":400}' })).toBeUndefined();
+    expect(judged(id, { path: '/pets/9', status: 404, type: 'text/plain', text: ERROR(400) })).toBe(
+      undefined,
+    );
+    expect(judged(id, { path: '/nowhere', status: 404, text: ERROR(400) })).toBeUndefined();
+  });
+});
+
+describe('success statuses', () => {
+  const id = 'errors.success-status';
+
+  it('are 200 for the reads and 201 for createPet', () => {
+    expect(judged(id, { path: '/pets', status: 200, text: '[]' })).toBeUndefined();
+    expect(judged(id, { method: 'POST', path: '/pets', status: 201, text: petText() })).toBe(
+      undefined,
+    );
+    expect(judged(id, { method: 'POST', path: '/pets', status: 200, text: petText() })).toBe(
+      "a success other than the spec's 201",
+    );
+    expect(judged(id, { path: '/pets/1', status: 201, text: petText() })).toBe(
+      "a success other than the spec's 200",
+    );
+    expect(judged(id, { path: '/pets', status: 204 })).toBe(
+      "a success other than the spec's 200 with no body",
+    );
+    expect(judged(id, { path: '/pets', status: 299, text: ' \n' })).toBe(
+      "a success other than the spec's 200 with no body",
+    );
+  });
+
+  it('say nothing of other statuses and other paths', () => {
+    expect(judged(id, { path: '/pets', status: 199 })).toBeUndefined();
+    expect(judged(id, { path: '/pets', status: 300 })).toBeUndefined();
+    expect(judged(id, { path: '/nowhere', status: 204 })).toBeUndefined();
+  });
+});
+
+describe('server errors', () => {
+  it('are every 5xx, to any request', () => {
+    const id = 'errors.no-server-errors';
+    expect(judged(id, { path: '/nowhere', status: 500, text: ERROR(500, 'internal_error') })).toBe(
+      'a server error',
+    );
+    expect(judged(id, { path: '/pets', status: 503 })).toBe('a server error');
+    expect(judged(id, { path: '/pets', status: 499 })).toBeUndefined();
+  });
+});
