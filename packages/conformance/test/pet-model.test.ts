@@ -74,7 +74,9 @@ describe('a created pet', () => {
       { ...created(), status: 300 },
       { ...created(), text: '{"id":1}' },
       { ...created(), request: { rawBody: '{"name":' } },
+      { ...created(), status: 199 },
       { ...created(), request: { json: ['Rex'] } },
+      { ...created(), request: { json: 'Rex' } },
       { ...created(), request: { json: null } },
     ]) {
       expect(judge([parts], notFound), JSON.stringify(parts)).toBeUndefined();
@@ -84,6 +86,26 @@ describe('a created pet', () => {
         'pet 1, created by this run, is not found',
       );
     }
+  });
+
+  it('is held only to the name and categoryId it was sent, when they were a string and a number', () => {
+    const readBack = read('/pets/1', 200, petText());
+    for (const sent of [
+      { name: 5, categoryId: 7 },
+      { name: 'Rex', categoryId: '7x' },
+      { name: 'Rex' },
+    ]) {
+      expect(judge([created(sent, { name: 'Rex', categoryId: 7 })], readBack)).toBeUndefined();
+    }
+  });
+
+  it('arrived when it was sent and its time had passed, when its arrival is not known', () => {
+    const { receivedAt: _, ...unknownArrival } = created(SENT, {}, 10);
+    // Sent at 10 and answered in 1 ms (the answer's `ms`).
+    expect(judge([unknownArrival], read('/pets/1', 404, '{}', 10.5))).toBeUndefined();
+    expect(judge([unknownArrival], read('/pets/1', 404, '{}', 11))).toBe(
+      'pet 1, created by this run, is not found',
+    );
   });
 
   it('keeps what its first 201 showed when a second 201 has its id', () => {
@@ -123,6 +145,10 @@ describe('getPet of a created pet', () => {
   it('leaves other answers to the other oracles', () => {
     expect(judge([created()], read('/pets/2', 404, '{}'))).toBeUndefined();
     expect(judge([created()], read('/pets/1', 500, '{}'))).toBeUndefined();
+    expect(judge([created()], read('/pets/1', 203, petText({ name: 'Max' })))).toBeUndefined();
+    expect(judge([created()], read('/nowhere', 200, `[${petText({ name: 'Max' })}]`))).toBe(
+      undefined,
+    );
     expect(judge([created()], read('/pets/1', 200, '{"id":1}'))).toBeUndefined();
     // A Pet without a status (the spec's is optional) says nothing of the one sent.
     expect(judge([created()], read('/pets/1', 200, petText({ status: undefined })))).toBe(
@@ -130,6 +156,13 @@ describe('getPet of a created pet', () => {
     );
     expect(judge([created()], read('/pets/1', 200, petText({ id: 2, name: 'Max' })))).toBe(
       undefined,
+    );
+  });
+
+  it('names a categoryId shown as its JSON text has it', () => {
+    const big = petText().replace('"categoryId":7', '"categoryId":9007199254740993');
+    expect(judge([created()], read('/pets/1', 200, big))).toBe(
+      'getPet of pet 1 has categoryId 9007199254740993, sent 7',
     );
   });
 
@@ -164,7 +197,9 @@ describe('a list', () => {
       'pet 1, whose status is "available" (sent), is listed under status=sold',
     );
     // Items that are no Pets, and pets the run did not create, are others' to judge.
-    expect(judge([created()], list('', ['{"id":1}', petText(), petText({ id: 9 })]))).toBe(
+    const others = ['{"id":1}', petText(), petText({ id: 9, status: 'sold' })];
+    expect(judge([created()], list('', others))).toBeUndefined();
+    expect(judge([created()], list('?status=sold', [petText({ id: 9, status: 'sold' })]))).toBe(
       undefined,
     );
   });
