@@ -139,19 +139,19 @@ function stretch(length: RunLength, servers: number): number {
 }
 
 /**
- * A warm-up of endpoint `id` on every server at once, nothing measured. Creates grow the store:
- * every server gets the same number of them before its runs.
+ * A warm-up of endpoint `id` on every server at once, nothing measured: the warm-up's length
+ * unless `length` is given. Creates grow the store: every server gets the same number of them
+ * before its runs.
  */
 async function warmUp(
   settings: Settings,
   started: readonly Started[],
   id: EndpointId,
   requests: BenchRequest[],
+  length: RunLength = id === 'create'
+    ? { ...settings.warmup, amount: settings.createWarmup }
+    : together(settings.warmup, started.length),
 ): Promise<void> {
-  const length =
-    id === 'create'
-      ? { ...settings.warmup, amount: settings.createWarmup }
-      : together(settings.warmup, started.length);
   const { connections, pipelining } = settings;
   const { expectStatus } = ENDPOINTS[id];
   const load = { connections, pipelining, expectStatus, ...length };
@@ -163,9 +163,14 @@ async function warmUp(
  * its hot paths, and the first endpoint measured would pay for the code every endpoint shares
  * (the creates are warmed up just before their run).
  */
-async function warmReads(settings: Settings, started: readonly Started[], requests: Requests) {
+async function warmReads(
+  settings: Settings,
+  started: readonly Started[],
+  requests: Requests,
+  length?: RunLength,
+) {
   for (const id of settings.endpoints) {
-    if (id !== 'create') await warmUp(settings, started, id, requests[id]);
+    if (id !== 'create') await warmUp(settings, started, id, requests[id], length);
   }
 }
 
@@ -180,18 +185,7 @@ async function warmTracing(settings: Settings, started: readonly Started[], requ
   const amount = tracingWarmupRequests(settings);
   if (amount === 0) return;
   const group = started.filter(({ def }) => def.group === 'tracing');
-  const { connections, pipelining } = settings;
-  for (const id of settings.endpoints) {
-    if (id === 'create') continue;
-    const load = {
-      connections,
-      pipelining,
-      expectStatus: ENDPOINTS[id].expectStatus,
-      durationS: 1,
-      amount,
-    };
-    await Promise.all(group.map(({ server }) => saturate(server, requests[id], load)));
-  }
+  await warmReads(settings, group, requests, { durationS: 1, amount });
 }
 
 /**
