@@ -274,7 +274,7 @@ export function notObjectBodies(pet: string, seed: number): TopLevelCase[] {
         return [{ what: 'a string holding a NewPet', body: JSON.stringify(pet) }];
       }
       return withExtra(fixed, extra, seed + i).map((body) => ({
-        what: `${type === 'null' ? '' : 'the '}${type} ${body}`,
+        what: type === 'null' ? 'null' : `the ${type} ${body}`,
         body,
       }));
     });
