@@ -19,7 +19,9 @@ export function nextPageUrl(res: HttpResponse, baseUrl: string): string | undefi
     return undefined;
   }
   const base = new URL(baseUrl);
-  const below = url.origin === base.origin && `${url.pathname}/`.startsWith(`${base.pathname}/`);
+  // A base URL that is an origin has the path `/`: every path lies below it.
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const below = url.origin === base.origin && `${url.pathname}/`.startsWith(`${basePath}/`);
   return below && url.hash === '' ? url.href : undefined;
 }
 
