@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lookAlikeKey } from '../src/http/client.js';
 import { startFakeServer } from './support/fake-server.js';
 import { startLoggingProxy } from './support/logging-proxy.js';
 import { runCli } from './support/run-cli.js';
@@ -96,17 +95,5 @@ describe('the API key, through a logging proxy', () => {
     expectNoKey(texts);
     // The echoes reached every report, hidden.
     for (const text of reports) expect(text).toContain('[redacted key]');
-  });
-});
-
-describe('look-alike keys', () => {
-  it('makes look-alike keys of the same shape that are never the key', () => {
-    for (const key of [KEY, 'a', '0', '-_-']) {
-      const alike = lookAlikeKey(key);
-      expect(alike).not.toBe(key);
-    }
-    expect(lookAlikeKey(KEY)).toMatch(
-      /^[A-Z][a-z]{2}-[A-Z][a-z]{2}-\d\d[a-z]\d[a-z]{4}\d[a-z]\d[a-z]$/,
-    );
   });
 });

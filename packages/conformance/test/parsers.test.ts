@@ -252,6 +252,8 @@ describe('retryDelay', () => {
     ['120', 5000],
     [null, 1000],
     ['soon', 1000],
+    ['x5', 1000],
+    ['5x', 1000],
   ])('waits for Retry-After %j as %i ms (capped at 5 s)', (value, ms) => {
     expect(retryDelay(value, 5000)).toBe(ms);
   });
@@ -259,5 +261,18 @@ describe('retryDelay', () => {
   it('reads an HTTP-date', () => {
     const inTwoSeconds = new Date(Date.now() + 2000).toUTCString();
     expect(retryDelay(inTwoSeconds, 5000)).toBeGreaterThan(500);
+    expect(retryDelay(inTwoSeconds, 5000)).toBeLessThanOrEqual(2000);
+  });
+
+  it('waits no time for a date past, and as long as the cap for one far ahead', () => {
+    expect(retryDelay('Thu, 01 Jan 1970 00:00:00 GMT', 5000)).toBe(0);
+    expect(retryDelay(new Date(Date.now() + 3_600_000).toUTCString(), 5000)).toBe(5000);
+  });
+
+  it('reads seconds padded with white space, and caps them exactly', () => {
+    expect(retryDelay(' 3 ', 5000)).toBe(3000);
+    expect(retryDelay('5', 5000)).toBe(5000);
+    expect(retryDelay('5', 4999)).toBe(4999);
+    expect(retryDelay('-2', 5000)).toBe(0);
   });
 });
