@@ -50,6 +50,12 @@ describe('HttpClient', () => {
       expect((error as RequestError).reason).toBe(
         'the server declared Content-Length: 100 but sent 2 bytes of body and closed the connection',
       );
+      expect(error).toMatchObject({
+        kind: 'network',
+        message:
+          'GET /pets: the server declared Content-Length: 100 but sent 2 bytes of body and closed the connection',
+        sent: { url: `${server.baseUrl}/pets` },
+      });
     } finally {
       await server.close();
     }
