@@ -86,6 +86,14 @@ function fixtures(http: HttpClient, options: Partial<FixtureOptions> = {}): Fixt
   });
 }
 
+/** A client that answers every create with `status` and `text`, storing nothing. */
+const answering = (status: number, text: string) =>
+  ({
+    async send(request: HttpRequest) {
+      return answer({ method: 'POST', path: request.path, status, text });
+    },
+  }) as unknown as HttpClient;
+
 /** The status a create sent. */
 const statusOf = (r: HttpRequest) =>
   (JSON.parse(r.rawBody as string) as { status?: string }).status;
@@ -300,12 +308,7 @@ describe('a create', () => {
   });
 
   it('keeps no pet from a 2xx whose body is no Pet', async () => {
-    const http = {
-      async send(request: HttpRequest) {
-        return answer({ method: 'POST', path: request.path, status: 201, text: '{"id":1}' });
-      },
-    } as unknown as HttpClient;
-    const f = fixtures(http);
+    const f = fixtures(answering(201, '{"id":1}'));
     const c = await f.create('sold');
     expect(c.pet).toBeUndefined();
     expect(f.sentById.size).toBe(0);
@@ -504,23 +507,13 @@ describe('the fixtures’ finer points', () => {
       expect(f.sentById.size, String(status)).toBe(recorded);
     }
     // A 2xx keeps the shape it answered; one without an id records no pet.
-    const http = {
-      async send(request: HttpRequest) {
-        return answer({ method: 'POST', path: request.path, status: 200, text: '{}' });
-      },
-    } as unknown as HttpClient;
     const pet = '{"id":5,"name":"a","categoryId":1}';
     for (const status of [302, 503]) {
-      const other = {
-        async send(request: HttpRequest) {
-          return answer({ method: 'POST', path: request.path, status, text: pet });
-        },
-      } as unknown as HttpClient;
-      const h = fixtures(other);
+      const h = fixtures(answering(status, pet));
       expect((await h.findNameShape()).found).toBe(true);
       expect(h.sentById.size, `${status} with a pet`).toBe(0);
     }
-    const g = fixtures(http, { nameShape: 'words' });
+    const g = fixtures(answering(200, '{}'), { nameShape: 'words' });
     expect(await g.findNameShape()).toEqual({ found: true, tried: ['lower ("cfabcdefgha")'] });
     expect(g.sentById.size).toBe(0);
   });

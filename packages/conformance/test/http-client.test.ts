@@ -3,8 +3,9 @@ import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node
 import type { AddressInfo } from 'node:net';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { HttpClient, type HttpRequest, RequestError, sentBytes } from '../src/http/client.js';
+import { type HttpRequest, RequestError, sentBytes } from '../src/http/client.js';
 import { curlLine } from '../src/http/replay.js';
+import { testClient } from './support/client.js';
 
 /** A server that answers every request with `head` and `body`, then closes the connection. */
 async function rawServer(head: string, body: string) {
@@ -24,18 +25,6 @@ async function rawServer(head: string, body: string) {
   };
 }
 
-function client(baseUrl: string, fetch: typeof globalThis.fetch = globalThis.fetch): HttpClient {
-  return new HttpClient({
-    baseUrl,
-    apiKey: 'k',
-    timeoutMs: 10_000,
-    maxRetries: 0,
-    maxRetryWaitMs: 0,
-    userAgent: 'test',
-    fetch,
-  });
-}
-
 describe('HttpClient', () => {
   it('names a Content-Length larger than the body the server sent', async () => {
     const server = await rawServer(
@@ -43,7 +32,7 @@ describe('HttpClient', () => {
       '[]',
     );
     try {
-      const error = await client(server.baseUrl)
+      const error = await testClient(server.baseUrl)
         .send({ method: 'GET', path: '/pets' })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RequestError);
@@ -67,7 +56,7 @@ describe('HttpClient', () => {
       '[]',
     );
     try {
-      const res = await client(server.baseUrl).send({ method: 'GET', path: '/pets' });
+      const res = await testClient(server.baseUrl).send({ method: 'GET', path: '/pets' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual([]);
     } finally {
@@ -100,7 +89,7 @@ describe('HttpClient', () => {
     it('sends an idempotent request again once, and takes the second answer', async () => {
       const server = await resettingServer(1);
       try {
-        const response = await client(server.baseUrl).send({ method: 'GET', path: '/pets' });
+        const response = await testClient(server.baseUrl).send({ method: 'GET', path: '/pets' });
         expect(response.status).toBe(200);
         expect(server.seen()).toBe(2);
       } finally {
@@ -111,7 +100,7 @@ describe('HttpClient', () => {
     it('fails an idempotent request whose second sending is reset too', async () => {
       const server = await resettingServer(2);
       try {
-        const error = await client(server.baseUrl)
+        const error = await testClient(server.baseUrl)
           .send({ method: 'GET', path: '/pets' })
           .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(RequestError);
@@ -132,7 +121,7 @@ describe('HttpClient', () => {
         });
       };
       try {
-        const response = await client(
+        const response = await testClient(
           server.baseUrl,
           everyHeldConnectionReset as typeof fetch,
         ).send({ method: 'GET', path: '/pets' });
@@ -147,7 +136,7 @@ describe('HttpClient', () => {
     it('never sends a POST again', async () => {
       const server = await resettingServer(1);
       try {
-        const error = await client(server.baseUrl)
+        const error = await testClient(server.baseUrl)
           .send({ method: 'POST', path: '/pets', json: { name: 'Rex', categoryId: 1 } })
           .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(RequestError);
@@ -192,7 +181,7 @@ describe('HttpClient', () => {
         });
       };
       try {
-        const response = await client(server.baseUrl, brokenPipe as typeof fetch).send({
+        const response = await testClient(server.baseUrl, brokenPipe as typeof fetch).send({
           method: 'POST',
           path: '/pets',
           json: { name: 'Rex', categoryId: 1 },
@@ -226,7 +215,7 @@ describe('HttpClient', () => {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
       try {
-        await client(`http://127.0.0.1:${port}/v1`).send(request);
+        await testClient(`http://127.0.0.1:${port}/v1`).send(request);
       } finally {
         await new Promise((resolve) => server.close(resolve));
       }
@@ -270,7 +259,7 @@ describe('HttpClient', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      const http = client(`http://127.0.0.1:${port}/v1`);
+      const http = testClient(`http://127.0.0.1:${port}/v1`);
       const request: HttpRequest = { method: 'POST', path: '/pets/', ...shape };
       for (let i = 0; i < 2; i++) expect((await http.send(request)).status).toBe(201);
       expect(bodies).toEqual(['{"a":1}', '{"a":1}']);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   GIVE_UP_AFTER_TIMEOUTS,
-  HttpClient,
+  type HttpClient,
   type HttpRequest,
   RequestError,
 } from '../src/http/client.js';
+import { TEST_TIMEOUT_MS, testClient } from './support/client.js';
 
 // What the kit says when a request gets no answer: the report's line for it, and whether the
 // run goes on. The client is given a fetch that fails as Node's fetch fails, so no socket and
@@ -13,18 +14,6 @@ import {
 const BASE = 'http://127.0.0.1:8080/v1';
 const GET: HttpRequest = { method: 'GET', path: '/pets' };
 
-/** The kit's client over `fetch`, allowing 2500 ms a request. */
-const clientWith = (fetch: typeof globalThis.fetch) =>
-  new HttpClient({
-    baseUrl: BASE,
-    apiKey: 'k',
-    timeoutMs: 2500,
-    maxRetries: 0,
-    maxRetryWaitMs: 0,
-    userAgent: 'test',
-    fetch,
-  });
-
 /** A client whose fetch fails with `failure()` each time, counting its calls. */
 function failing(failure: () => unknown) {
   let calls = 0;
@@ -32,7 +21,7 @@ function failing(failure: () => unknown) {
     calls += 1;
     throw failure();
   }) as unknown as typeof globalThis.fetch;
-  return { http: clientWith(fetch), calls: () => calls };
+  return { http: testClient(BASE, fetch), calls: () => calls };
 }
 
 /** The error `request` fails with. */
@@ -56,13 +45,13 @@ describe('a request that gets no answer', () => {
       'a timeout when fetch gives up',
       () => new DOMException('gave up', 'TimeoutError'),
       'timeout',
-      'GET /pets: no answer within 2500 ms',
+      `GET /pets: no answer within ${TEST_TIMEOUT_MS} ms`,
     ],
     [
       'a timeout when fetch is aborted',
       () => new DOMException('gave up', 'AbortError'),
       'timeout',
-      'GET /pets: no answer within 2500 ms',
+      `GET /pets: no answer within ${TEST_TIMEOUT_MS} ms`,
     ],
     [
       'a network failure named by its innermost cause',
@@ -152,7 +141,7 @@ describe('a server that stopped answering', () => {
       if (n === GIVE_UP_AFTER_TIMEOUTS) return new Response('[]', { status: 200 });
       throw new DOMException('gave up', 'TimeoutError');
     }) as unknown as typeof globalThis.fetch;
-    const http = clientWith(fetch);
+    const http = testClient(BASE, fetch);
     for (let i = 0; i < 2 * GIVE_UP_AFTER_TIMEOUTS - 1; i++) {
       await http.send(GET).catch(() => undefined);
     }

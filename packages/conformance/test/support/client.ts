@@ -1,0 +1,17 @@
+import { HttpClient } from '../../src/http/client.js';
+
+/** How long the test client waits for an answer. */
+export const TEST_TIMEOUT_MS = 10_000;
+
+/** The kit's client for `baseUrl` as the tests use it: key `k`, no retries, over `fetch`. */
+export function testClient(baseUrl: string, fetch: typeof globalThis.fetch = globalThis.fetch) {
+  return new HttpClient({
+    baseUrl,
+    apiKey: 'k',
+    timeoutMs: TEST_TIMEOUT_MS,
+    maxRetries: 0,
+    maxRetryWaitMs: 0,
+    userAgent: 'test',
+    fetch,
+  });
+}
