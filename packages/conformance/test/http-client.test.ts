@@ -1,9 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { type HttpRequest, RequestError, sentBytes } from '../src/http/client.js';
+import {
+  HttpClient,
+  type HttpRequest,
+  RequestError,
+  SharedConnection,
+  sentBytes,
+} from '../src/http/client.js';
 import { curlLine } from '../src/http/replay.js';
 import { testClient } from './support/client.js';
 
@@ -144,6 +156,192 @@ describe('HttpClient', () => {
       } finally {
         await server.close();
       }
+    });
+  });
+
+  describe('requests on one shared connection', () => {
+    /** What a server that answers with `answer` saw of one request. */
+    interface Seen {
+      readonly port: number;
+      readonly headers: IncomingHttpHeaders;
+      readonly body: string;
+    }
+
+    /** A node:http server that answers every request with `answer`, keeping what it saw. */
+    async function keepingServer(answer: (req: IncomingMessage, res: ServerResponse) => void) {
+      const seen: Seen[] = [];
+      const closed: number[] = [];
+      const server = createHttpServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        req.on('end', () => {
+          seen.push({ port: req.socket.remotePort as number, headers: req.headers, body });
+          answer(req, res);
+        });
+      });
+      const connectionsClosed = new Set<Promise<void>>();
+      server.on('connection', (socket) => {
+        const port = socket.remotePort as number;
+        connectionsClosed.add(
+          new Promise((resolve) =>
+            socket.on('close', () => {
+              closed.push(port);
+              resolve();
+            }),
+          ),
+        );
+      });
+      // Idle connections stay open until the client ends them.
+      server.keepAliveTimeout = 0;
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      return {
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        seen,
+        closed,
+        allClosed: () => Promise.all(connectionsClosed),
+        close: () => {
+          server.closeAllConnections();
+          return new Promise((resolve) => server.close(resolve));
+        },
+      };
+    }
+
+    /** A fetch the shared connection must never use. */
+    const noFetch = (async () => {
+      throw new Error('fetch was used');
+    }) as unknown as typeof fetch;
+
+    it('go one after another on one kept-alive socket, which close ends', async () => {
+      const server = await keepingServer((_, res) => {
+        res.setHeader('X-Seen', ['a', 'b']);
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('[]');
+      });
+      const connection = new SharedConnection();
+      try {
+        const http = testClient(server.baseUrl, noFetch);
+        const first = await http.send({ method: 'GET', path: '/pets', connection });
+        const second = await http.send({ method: 'GET', path: '/pets?limit=1', connection });
+        expect([first.status, second.status]).toEqual([200, 200]);
+        expect(first.body).toEqual([]);
+        expect(server.seen).toHaveLength(2);
+        expect(server.seen[1]?.port).toBe(server.seen[0]?.port);
+        expect(server.seen[0]?.headers).not.toHaveProperty('transfer-encoding');
+        expect(server.seen[0]?.headers).not.toHaveProperty('content-length');
+        // Every header the server sent, each once, repeated ones joined.
+        expect([...first.headers.keys()].sort()).toEqual(
+          ['connection', 'content-type', 'date', 'transfer-encoding', 'x-seen'].sort(),
+        );
+        expect(first.headers.get('x-seen')).toBe('a, b');
+        expect(server.closed).toEqual([]);
+        connection.close();
+        await server.allClosed();
+        expect(server.closed).toEqual([server.seen[0]?.port]);
+      } finally {
+        connection.close();
+        await server.close();
+      }
+    });
+
+    it('send a body whole, with its length or chunked', async () => {
+      const server = await keepingServer((_, res) => res.writeHead(201).end('{}'));
+      const connection = new SharedConnection();
+      try {
+        const http = testClient(server.baseUrl, noFetch);
+        const json = { name: 'Rex', status: 'sold' };
+        await http.send({ method: 'POST', path: '/pets', json, connection });
+        await http.send({ method: 'POST', path: '/pets', json, chunked: true, connection });
+        const [sized, chunked] = server.seen;
+        expect(sized?.body).toBe(JSON.stringify(json));
+        expect(sized?.headers).toMatchObject({
+          'content-length': String(JSON.stringify(json).length),
+          'content-type': 'application/json',
+          authorization: 'Bearer k',
+        });
+        expect(sized?.headers).not.toHaveProperty('transfer-encoding');
+        expect(chunked?.body).toBe(JSON.stringify(json));
+        expect(chunked?.headers['transfer-encoding']).toBe('chunked');
+        expect(chunked?.headers).not.toHaveProperty('content-length');
+      } finally {
+        connection.close();
+        await server.close();
+      }
+    });
+
+    it('read an answer that has no body', async () => {
+      const server = await keepingServer((_, res) => res.writeHead(204).end());
+      const connection = new SharedConnection();
+      try {
+        const res = await testClient(server.baseUrl, noFetch).send({
+          method: 'GET',
+          path: '/pets',
+          connection,
+        });
+        expect(res.status).toBe(204);
+        expect(res.text).toBe('');
+      } finally {
+        connection.close();
+        await server.close();
+      }
+    });
+
+    it('fail when the body ends before its Content-Length', async () => {
+      const server = await rawServer(
+        'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100',
+        '[]',
+      );
+      const connection = new SharedConnection();
+      try {
+        const error = await testClient(server.baseUrl, noFetch)
+          .send({ method: 'GET', path: '/pets', connection })
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RequestError);
+        expect(error).toMatchObject({ kind: 'network', message: 'GET /pets failed: aborted' });
+      } finally {
+        connection.close();
+        await server.close();
+      }
+    });
+
+    it('fail as a timeout when no answer comes in time', async () => {
+      const server = await keepingServer(() => {});
+      const connection = new SharedConnection();
+      const http = new HttpClient({
+        baseUrl: server.baseUrl,
+        apiKey: 'k',
+        timeoutMs: 50,
+        maxRetries: 0,
+        maxRetryWaitMs: 0,
+        userAgent: 'test',
+        fetch: noFetch,
+      });
+      try {
+        const error = await http
+          .send({ method: 'GET', path: '/pets', connection })
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RequestError);
+        expect(error).toMatchObject({
+          kind: 'timeout',
+          message: 'GET /pets: no answer within 50 ms',
+        });
+      } finally {
+        connection.close();
+        await server.close();
+      }
+    });
+
+    it('go on an https agent for an https URL, kept alive as the http one is', () => {
+      const connection = new SharedConnection();
+      const https = connection.agentFor('https://127.0.0.1/v1/pets');
+      const http = connection.agentFor('http://127.0.0.1/v1/pets');
+      expect(https).toBeInstanceOf(HttpsAgent);
+      expect(http).not.toBeInstanceOf(HttpsAgent);
+      for (const agent of [https, http]) {
+        expect(agent).toMatchObject({ keepAlive: true, maxSockets: 1 });
+      }
+      connection.close();
     });
   });
 
