@@ -1046,6 +1046,8 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
         read('/pets?limit=0', null, 400),
         read('/pets?limit=101', 'Bearer', 400),
         read('/pets?limit=05', 'Bearer', 400),
+        read('/pets?limit=5e1', 'Bearer', 400),
+        read('/pets?limit=1.0', 'Bearer', 400),
         read('/pets?limit=1&limit=2', 'Basic aGFyLWtleQ==', 400),
         read('/pets?status=lost', '', 400),
         read('/pets?limit=1&page=2', 'XBearer k', 400),
