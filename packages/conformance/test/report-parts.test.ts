@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tableCell } from '../src/report/check-table.js';
 import { SPECIFICATION_URL, sectionLinks } from '../src/report/spec-links.js';
 import { trafficLines } from '../src/report/traffic.js';
 import { notRunSummary } from '../src/report/verdict.js';
@@ -69,5 +70,11 @@ describe('the links to the contract', () => {
     ]);
     expect(sectionLinks('RFC 9110 §15.5')).toEqual([]);
     expect(sectionLinks('RFC 8594')).toEqual([]);
+  });
+});
+
+describe('a cell of the README tables', () => {
+  it('shows pipes and angle brackets as written', () => {
+    expect(tableCell('a|b @<seconds> x>y')).toBe('a\\|b @&lt;seconds&gt; x&gt;y');
   });
 });

@@ -1,10 +1,6 @@
 import { type MatrixRow, namesCheck } from '../matrix.js';
 import type { Check } from '../types.js';
-
-/** A Markdown table cell: pipes escaped, `<` and `>` shown as written rather than as HTML tags. */
-function cell(text: string): string {
-  return text.replaceAll('|', '\\|').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-}
+import { tableCell } from './check-table.js';
 
 /**
  * Renders the spec matrix as the README's Markdown table: the section, the statement, the oracle
@@ -21,7 +17,7 @@ export function renderMatrixTable(matrix: readonly MatrixRow[], checks: readonly
     '|---|---|---|---|---|',
     ...matrix.map(
       (row) =>
-        `| ${cell(row.section)} | ${cell(row.statement)} | ${cell(row.oracle)} | ${cell(row.inputs)} | ${held(row)} |`,
+        `| ${tableCell(row.section)} | ${tableCell(row.statement)} | ${tableCell(row.oracle)} | ${tableCell(row.inputs)} | ${held(row)} |`,
     ),
   ].join('\n');
 }
