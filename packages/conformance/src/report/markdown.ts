@@ -1,3 +1,4 @@
+import { plural } from '../plural.js';
 import type { CheckResult, ConformanceReport, Outcome } from '../types.js';
 import { READ_ONLY_SKIP } from '../types.js';
 import { groupByCause } from './causes.js';
@@ -27,10 +28,6 @@ export function markdownCode(text: string): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}text\n${text}\n${fence}`;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** The section a result cites, each part linked to its heading in the specification. */

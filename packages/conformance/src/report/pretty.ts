@@ -1,3 +1,4 @@
+import { plural } from '../plural.js';
 import {
   type CheckResult,
   type ConformanceReport,
@@ -82,10 +83,6 @@ function failedSection(report: ConformanceReport): string[] {
     ];
   });
   return ['', report.strict ? 'Failed' : 'Failed (must)', ...lines];
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** Renders the summary a person reads: failures first, each with its section and reason. */

@@ -1,3 +1,4 @@
+import { plural } from '../plural.js';
 import type { TrafficSummary } from '../types.js';
 
 /**
@@ -14,7 +15,7 @@ export function trafficLines(traffic: TrafficSummary): string[] {
   ].filter((s) => s !== '');
   const n = traffic.exchanges;
   return [
-    `traffic of ${traffic.source}: ${n} exchange${n === 1 ? '' : 's'}, ${traffic.judged} of the spec's operations judged${left.length === 0 ? '' : ` (left alone: ${left.join(', ')})`}${traffic.bodiesNotRecorded > 0 ? `; ${traffic.bodiesNotRecorded} recorded without their answer's body` : ''}`,
+    `traffic of ${traffic.source}: ${plural(n, 'exchange')}, ${traffic.judged} of the spec's operations judged${left.length === 0 ? '' : ` (left alone: ${left.join(', ')})`}${traffic.bodiesNotRecorded > 0 ? `; ${traffic.bodiesNotRecorded} recorded without their answer's body` : ''}`,
     ...(traffic.keysRecorded
       ? []
       : [

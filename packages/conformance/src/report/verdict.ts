@@ -1,3 +1,4 @@
+import { plural } from '../plural.js';
 import type { ConformanceReport, RunVerdict } from '../types.js';
 
 /** Each verdict as reports write it. */
@@ -15,5 +16,5 @@ export function notRunIds(report: ConformanceReport): ReadonlySet<string> {
 /** `N must checks could not run`, the INCOMPLETE verdict's reason. */
 export function notRunSummary(report: ConformanceReport): string {
   const n = report.notRun.length;
-  return `${n} must check${n === 1 ? '' : 's'} could not run`;
+  return `${plural(n, 'must check')} could not run`;
 }

@@ -16,6 +16,7 @@ import type { HttpResponse } from '../http/client.js';
 import { linkTargets } from '../http/link.js';
 import { laterPages, nextPageUrl } from '../http/pages.js';
 import { routeOf, strictJsonProblem } from '../oracles.js';
+import { plural } from '../plural.js';
 import type { Verdict } from '../types.js';
 import { createdSamples, missingPetsCause } from './read-back.js';
 import {
@@ -92,7 +93,7 @@ function statusQuery(status: PetStatus): string {
 }
 
 export function countPets(n: number): string {
-  return `${n} pet${n === 1 ? '' : 's'}`;
+  return plural(n, 'pet');
 }
 
 /** `message`, and when the kit's pets are fewer than it meant to create, why (a root cause). */

@@ -2,6 +2,7 @@
 // writes the kit's report of it: the same results, reporters and exit statuses as a run.
 import type { HttpResponse } from '../http/client.js';
 import { curlLine, errorSummary } from '../http/replay.js';
+import { plural } from '../plural.js';
 import { Redactor } from '../redact.js';
 import { KEY_QUERY_PARAMETERS } from '../sections/auth.js';
 import { tally } from '../tally.js';
@@ -211,7 +212,7 @@ export class TrafficJudge {
       }
       if (tally.exercised > 0) {
         const n = tally.exercised;
-        return { ...base, outcome: 'pass', message: `${n} exchange${n === 1 ? '' : 's'} judged` };
+        return { ...base, outcome: 'pass', message: `${plural(n, 'exchange')} judged` };
       }
       const message =
         rule.readsKeys && !this.keysRecorded
