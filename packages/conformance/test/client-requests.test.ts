@@ -412,7 +412,7 @@ describe('a 429', () => {
     }
   });
 
-  it('is waited out by a client told of no answers', async () => {
+  it('is waited out when nothing listens for answers', async () => {
     const { http, calls } = recording(
       () => new Response('{}', { status: calls.length === 1 ? 429 : 200 }),
       { maxRetries: 1 },
