@@ -12,9 +12,9 @@ export interface NameCase {
 export const LONG_NAME_LENGTHS = [NAME_MAX + 1, 64, 256] as const;
 
 /**
- * Text beyond ASCII that no Unicode normalisation changes: Latin letters with accents (2 bytes of
- * UTF-8 each), a CJK character (3 bytes) and an emoji outside the BMP (4 bytes, a surrogate pair
- * in UTF-16).
+ * Text beyond ASCII that NFC and NFKC normalisation leave as it is (its accented letters are
+ * precomposed; NFD would take them apart): Latin letters with accents (2 bytes of UTF-8 each), a
+ * CJK character (3 bytes) and an emoji outside the BMP (4 bytes, a surrogate pair in UTF-16).
  */
 export const NON_ASCII_TEXT = 'ÑandúÉlène猫🐈';
 
