@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  HttpClient,
   type HttpClientOptions,
   type HttpRequest,
   type HttpResponse,
@@ -10,6 +9,7 @@ import {
   sentBytes,
 } from '../src/http/client.js';
 import { REDACTED, Redactor } from '../src/redact.js';
+import { testClient } from './support/client.js';
 
 // What the kit's client puts on the wire for each request shape, and how it reads what comes
 // back: its fetch is a fake that keeps every call and answers as told, so no socket is involved.
@@ -34,17 +34,7 @@ function recording(
     calls.push(call);
     return answer(call);
   }) as unknown as typeof globalThis.fetch;
-  const http = new HttpClient({
-    baseUrl: BASE,
-    apiKey: KEY,
-    timeoutMs: 10_000,
-    maxRetries: 0,
-    maxRetryWaitMs: 0,
-    userAgent: 'kit-test',
-    fetch,
-    ...options,
-  });
-  return { http, calls };
+  return { http: testClient(BASE, fetch, { apiKey: KEY, ...options }), calls };
 }
 
 /** The headers of a fetch call, as sent. */
@@ -131,7 +121,7 @@ describe('the headers a request carries', () => {
     await http.send({ method: 'GET', path: '/pets' });
     expect(headersOf(calls[0])).toEqual({
       accept: 'application/json',
-      'user-agent': 'kit-test',
+      'user-agent': 'test',
       authorization: `Bearer ${KEY}`,
     });
     expect(calls[0]?.init.method).toBe('GET');

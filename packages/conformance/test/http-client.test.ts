@@ -9,13 +9,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import {
-  HttpClient,
-  type HttpRequest,
-  RequestError,
-  SharedConnection,
-  sentBytes,
-} from '../src/http/client.js';
+import { type HttpRequest, RequestError, SharedConnection, sentBytes } from '../src/http/client.js';
 import { curlLine } from '../src/http/replay.js';
 import { testClient } from './support/client.js';
 
@@ -32,6 +26,61 @@ async function rawServer(head: string, body: string) {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     close: () => {
       for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** What a server that answers with `answer` saw of one request. */
+interface Seen {
+  readonly url: string;
+  readonly port: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** A node:http server that answers every request with `answer`, keeping what it saw. */
+async function keepingServer(answer: (req: IncomingMessage, res: ServerResponse) => void) {
+  const seen: Seen[] = [];
+  const closed: number[] = [];
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => {
+      seen.push({
+        url: req.url as string,
+        port: req.socket.remotePort as number,
+        headers: req.headers,
+        body,
+      });
+      answer(req, res);
+    });
+  });
+  const connectionsClosed = new Set<Promise<void>>();
+  server.on('connection', (socket) => {
+    const port = socket.remotePort as number;
+    connectionsClosed.add(
+      new Promise((resolve) =>
+        socket.on('close', () => {
+          closed.push(port);
+          resolve();
+        }),
+      ),
+    );
+  });
+  // Idle connections stay open until the client ends them.
+  server.keepAliveTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    seen,
+    closed,
+    allClosed: () => Promise.all(connectionsClosed),
+    close: () => {
+      server.closeAllConnections();
       return new Promise((resolve) => server.close(resolve));
     },
   };
@@ -160,55 +209,6 @@ describe('HttpClient', () => {
   });
 
   describe('requests on one shared connection', () => {
-    /** What a server that answers with `answer` saw of one request. */
-    interface Seen {
-      readonly port: number;
-      readonly headers: IncomingHttpHeaders;
-      readonly body: string;
-    }
-
-    /** A node:http server that answers every request with `answer`, keeping what it saw. */
-    async function keepingServer(answer: (req: IncomingMessage, res: ServerResponse) => void) {
-      const seen: Seen[] = [];
-      const closed: number[] = [];
-      const server = createHttpServer((req, res) => {
-        let body = '';
-        req.on('data', (chunk: Buffer) => {
-          body += chunk.toString();
-        });
-        req.on('end', () => {
-          seen.push({ port: req.socket.remotePort as number, headers: req.headers, body });
-          answer(req, res);
-        });
-      });
-      const connectionsClosed = new Set<Promise<void>>();
-      server.on('connection', (socket) => {
-        const port = socket.remotePort as number;
-        connectionsClosed.add(
-          new Promise((resolve) =>
-            socket.on('close', () => {
-              closed.push(port);
-              resolve();
-            }),
-          ),
-        );
-      });
-      // Idle connections stay open until the client ends them.
-      server.keepAliveTimeout = 0;
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { port } = server.address() as AddressInfo;
-      return {
-        baseUrl: `http://127.0.0.1:${port}/v1`,
-        seen,
-        closed,
-        allClosed: () => Promise.all(connectionsClosed),
-        close: () => {
-          server.closeAllConnections();
-          return new Promise((resolve) => server.close(resolve));
-        },
-      };
-    }
-
     /** A fetch the shared connection must never use. */
     const noFetch = (async () => {
       throw new Error('fetch was used');
@@ -308,15 +308,7 @@ describe('HttpClient', () => {
     it('fail as a timeout when no answer comes in time', async () => {
       const server = await keepingServer(() => {});
       const connection = new SharedConnection();
-      const http = new HttpClient({
-        baseUrl: server.baseUrl,
-        apiKey: 'k',
-        timeoutMs: 50,
-        maxRetries: 0,
-        maxRetryWaitMs: 0,
-        userAgent: 'test',
-        fetch: noFetch,
-      });
+      const http = testClient(server.baseUrl, noFetch, { timeoutMs: 50 });
       try {
         const error = await http
           .send({ method: 'GET', path: '/pets', connection })
@@ -399,25 +391,15 @@ describe('HttpClient', () => {
   describe("a body's Content-Type", () => {
     /** Sends `request` to a server that answers `{}` and keeps what it received. */
     async function received(request: HttpRequest) {
-      let got: { headers: IncomingHttpHeaders; body: string } | undefined;
-      const server = createHttpServer((req, res) => {
-        let body = '';
-        req.on('data', (chunk: Buffer) => {
-          body += chunk.toString();
-        });
-        req.on('end', () => {
-          got = { headers: req.headers, body };
-          res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
-        });
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { port } = server.address() as AddressInfo;
+      const server = await keepingServer((_, res) =>
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'),
+      );
       try {
-        await testClient(`http://127.0.0.1:${port}/v1`).send(request);
+        await testClient(server.baseUrl).send(request);
       } finally {
-        await new Promise((resolve) => server.close(resolve));
+        await server.close();
       }
-      return got;
+      return server.seen[0];
     }
 
     it.each([
@@ -442,27 +424,18 @@ describe('HttpClient', () => {
     ['no Content-Type', { rawBody: '{"a":1}', withoutContentType: true }],
   ] as const)('sends a body (%s) again where a 308 sends it, every time', async (_, shape) => {
     // Node 22's fetch cannot send a Uint8Array body again after a redirect: it is detached.
-    const bodies: string[] = [];
-    const server = createHttpServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      req.on('end', () => {
-        if (req.url === '/v1/pets/') return res.writeHead(308, { Location: '/v1/pets' }).end();
-        bodies.push(body);
-        res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}');
-      });
+    const server = await keepingServer((req, res) => {
+      if (req.url === '/v1/pets/') return res.writeHead(308, { Location: '/v1/pets' }).end();
+      res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
     try {
-      const http = testClient(`http://127.0.0.1:${port}/v1`);
+      const http = testClient(server.baseUrl);
       const request: HttpRequest = { method: 'POST', path: '/pets/', ...shape };
       for (let i = 0; i < 2; i++) expect((await http.send(request)).status).toBe(201);
+      const bodies = server.seen.filter((seen) => seen.url === '/v1/pets').map((seen) => seen.body);
       expect(bodies).toEqual(['{"a":1}', '{"a":1}']);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
     }
   });
 

@@ -1,10 +1,17 @@
-import { HttpClient } from '../../src/http/client.js';
+import { HttpClient, type HttpClientOptions } from '../../src/http/client.js';
 
 /** How long the test client waits for an answer. */
 export const TEST_TIMEOUT_MS = 10_000;
 
-/** The kit's client for `baseUrl` as the tests use it: key `k`, no retries, over `fetch`. */
-export function testClient(baseUrl: string, fetch: typeof globalThis.fetch = globalThis.fetch) {
+/**
+ * The kit's client for `baseUrl` as the tests use it: key `k`, no retries, over `fetch`, with
+ * `options` in place of those.
+ */
+export function testClient(
+  baseUrl: string,
+  fetch: typeof globalThis.fetch = globalThis.fetch,
+  options: Partial<HttpClientOptions> = {},
+) {
   return new HttpClient({
     baseUrl,
     apiKey: 'k',
@@ -13,5 +20,6 @@ export function testClient(baseUrl: string, fetch: typeof globalThis.fetch = glo
     maxRetryWaitMs: 0,
     userAgent: 'test',
     fetch,
+    ...options,
   });
 }
