@@ -337,6 +337,41 @@ describe('a request whose connection broke', () => {
   });
 });
 
+describe('a certificate the kit does not trust', () => {
+  /** The reason the client gives when fetch fails on a TLS error with `code`. */
+  async function reasonFor(code: string): Promise<string> {
+    const { http } = recording(() => {
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error(`tls said ${code}`), { code }),
+      });
+    });
+    const error = await http.send({ method: 'GET', path: '/pets' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestError);
+    return (error as RequestError).reason;
+  }
+  const remedy =
+    "(to trust the server's CA, set NODE_EXTRA_CA_CERTS to the file of its certificate (PEM))";
+
+  it.each([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'CERT_UNTRUSTED',
+  ])('names NODE_EXTRA_CA_CERTS after the reason for %s: a CA of its own', async (code) => {
+    expect(await reasonFor(code)).toBe(`tls said ${code} ${remedy}`);
+  });
+
+  it.each([
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'CERT_HAS_EXPIRED',
+    'ECONNREFUSED',
+  ])('gives the reason alone for %s, which no CA mends', async (code) => {
+    expect(await reasonFor(code)).toBe(`tls said ${code}`);
+  });
+});
+
 describe('a 429', () => {
   /** A client whose fetch answers 429 to the first `limited` calls, then 200. */
   function limitedFor(limited: number, maxRetries: number) {

@@ -350,9 +350,14 @@ export class HttpClient {
         url,
       });
     }
-    const cause = causeOf(error);
+    const { message: cause, code } = innermostCause(error);
     // Fetch will not connect to some ports at all (the Fetch standard's "bad ports").
-    const reason = cause === 'bad port' ? 'fetch refuses to connect to this port' : cause;
+    const reason =
+      cause === 'bad port'
+        ? 'fetch refuses to connect to this port'
+        : code !== undefined && UNTRUSTED_CERTIFICATE.has(code)
+          ? `${cause} (${TRUST_HINT})`
+          : cause;
     return new RequestError('network', `${method} ${path} failed: ${reason}`, reason, {
       request,
       url,
@@ -510,14 +515,34 @@ export function readBody(
   }
 }
 
-/** The innermost useful reason of a failed fetch, e.g. `connect ECONNREFUSED 127.0.0.1:9`. */
-function causeOf(error: unknown): string {
+/**
+ * The innermost useful reason of a failed fetch, e.g. `connect ECONNREFUSED 127.0.0.1:9`, and its
+ * code when it has one (`ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`).
+ */
+function innermostCause(error: unknown): { message: string; code?: string } {
   let current = error as { message?: string; cause?: unknown; errors?: unknown[]; code?: string };
   while (current?.cause || (current?.errors && current.errors.length > 0)) {
     current = (current.cause ?? current.errors?.[0]) as typeof current;
   }
-  return current?.message || current?.code || String(error);
+  const message = current?.message || current?.code || String(error);
+  return typeof current?.code === 'string' ? { message, code: current.code } : { message };
 }
+
+/**
+ * The TLS errors of a certificate chain that ends at no CA the kit trusts: often a CA of the
+ * server's own, or of its organisation, which Node adds to its CAs from `NODE_EXTRA_CA_CERTS`.
+ */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_UNTRUSTED',
+]);
+
+const TRUST_HINT =
+  "to trust the server's CA, set NODE_EXTRA_CA_CERTS to the file of its certificate (PEM)";
 
 /** Milliseconds to wait after a `429`, from `Retry-After` (seconds or HTTP-date), capped. */
 export function retryDelay(retryAfter: string | null, capMs: number): number {

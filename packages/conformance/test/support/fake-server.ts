@@ -3,6 +3,7 @@
 // switch per fault that breaks exactly one rule of the spec.
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   BODY_LIMIT_BYTES,
@@ -272,6 +273,8 @@ export interface FakeServerOptions {
   readonly errorMessage?: string;
   /** The first id the store gives (1 unless a gap choice says otherwise). */
   readonly firstId?: bigint;
+  /** Served over HTTPS with this key and certificate (PEM), at an `https:` base URL. */
+  readonly tls?: { readonly key: string; readonly cert: string };
 }
 
 /** A Sunset of the wrong day: 6 December 2030 at noon UTC is 5 December in no time zone. */
@@ -285,7 +288,7 @@ export const READ_LAG_MS = 150;
 export const PRELOADED_PETS = 3000;
 
 export interface FakeServer {
-  /** `http://127.0.0.1:<port>/v1` */
+  /** `http://127.0.0.1:<port>/v1` (`https:` with `tls`) */
   readonly baseUrl: string;
   readonly apiKey: string;
   /** Every request received: method and path below `/v1` (query included). */
@@ -1383,16 +1386,17 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     error(res, 404, 'no such route');
   }
 
-  const server = createServer((req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(String(e));
     });
-  });
+  };
+  const server = options.tls ? createTlsServer(options.tls, serve) : createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/v1`,
     apiKey,
     requests,
     created: () => stored,
