@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { plural } from '../plural.js';
 import { type CheckResult, type ConformanceReport, GROUPS, type Outcome } from '../types.js';
+import { createdSentence } from './created.js';
 import { sectionLinks } from './spec-links.js';
 import { trafficLines } from './traffic.js';
 import { notRunSummary, VERDICT_LABEL } from './verdict.js';
@@ -136,7 +136,7 @@ ${OUTCOMES.map((o) => `<label><input type="checkbox" name="outcome" value="${o}"
 <main>
 ${results.map(article).join('\n')}
 </main>
-${report.traffic !== undefined ? '' : `<p>${report.created.count === 0 ? 'Created no pets.' : `Created ${plural(report.created.count, 'pet')} named <code>${htmlText(report.created.namePrefix)}&lt;n&gt;</code>; they stay on the server (the spec has no delete).`}</p>`}
+${report.traffic !== undefined ? '' : `<p>${createdSentence(report.created, (pattern) => `<code>${htmlText(pattern)}</code>`)}</p>`}
 <script>${SCRIPT}</script>
 </body>
 </html>

@@ -2,6 +2,7 @@ import { plural } from '../plural.js';
 import type { CheckResult, ConformanceReport, Outcome } from '../types.js';
 import { READ_ONLY_SKIP } from '../types.js';
 import { groupByCause } from './causes.js';
+import { createdSentence } from './created.js';
 import { sectionLinks } from './spec-links.js';
 import { trafficLines } from './traffic.js';
 import { notRunIds, notRunSummary, VERDICT_LABEL } from './verdict.js';
@@ -141,9 +142,7 @@ export function renderMarkdown(report: ConformanceReport): string {
           `${passed.length} passed`,
           passed.map((r) => `- \`${r.id}\` (${markdownText(r.section)})`).concat(''),
         )),
-    report.created.count === 0
-      ? 'Created no pets.'
-      : `Created ${plural(report.created.count, 'pet')} named \`${report.created.namePrefix}<n>\`; they stay on the server (the spec has no delete).`,
+    createdSentence(report.created, (pattern) => `\`${pattern}\``),
     '',
   ].join('\n');
 }

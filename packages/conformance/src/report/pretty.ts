@@ -7,6 +7,7 @@ import {
   READ_ONLY_SKIP,
 } from '../types.js';
 import { groupByCause } from './causes.js';
+import { createdSentence } from './created.js';
 import { sectionLinks } from './spec-links.js';
 import { trafficLines } from './traffic.js';
 import { notRunIds, notRunSummary } from './verdict.js';
@@ -103,10 +104,7 @@ export function renderPretty(report: ConformanceReport): string {
     return lines.length === 0 ? [] : ['', title, ...lines];
   };
   const seconds = (report.durationMs / 1000).toFixed(1);
-  const created =
-    report.created.count === 0
-      ? 'Created no pets.'
-      : `Created ${plural(report.created.count, 'pet')} named ${report.created.namePrefix}<n>; they stay on the server (the spec has no delete).`;
+  const created = createdSentence(report.created, (pattern) => pattern);
   const failedWhat = report.strict ? 'check' : 'must check';
   const advised =
     summary.advisories > 0
