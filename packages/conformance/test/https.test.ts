@@ -3,10 +3,14 @@
 // processes) is checked in full; one whose certificate the kit cannot trust stops the run at once
 // with the reason and the remedy.
 import { fileURLToPath } from 'node:url';
-import { runProcess, startLogged } from '@animal-store/test-support';
+import {
+  runProcess,
+  selfSignedCertificate,
+  startLogged,
+  type TestCertificate,
+} from '@animal-store/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/index.js';
-import { selfSignedCertificate, type TestCertificate } from './support/certificate.js';
 import { type FakeServer, startFakeServer } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
 import { scratch } from './support/traffic.js';

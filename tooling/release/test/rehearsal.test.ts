@@ -16,7 +16,10 @@ import {
   readFileSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, posix } from 'node:path';
+import { selfSignedCertificate } from '@animal-store/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StartedApi, startApi } from './support/api.js';
 import { describePackedPackages, type Released } from './support/packed-packages.js';
@@ -338,5 +341,34 @@ console.log(JSON.stringify({ name: again.name, same: again.id === pet.id }));
     expect(kit.status, kit.stderr).toBe(0);
     expect(kit.stdout).toMatch(/^PASS: every must check/m);
     expect(existsSync(join(dirname(sea), 'sea', ASSET))).toBe(true);
+  });
+
+  it('builds a single executable that trusts over HTTPS the CA NODE_EXTRA_CA_CERTS names', async () => {
+    const build = await buildSea();
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+    const sea = join(clone, 'packages/conformance/sea/animal-store-conformance');
+    const certificate = await selfSignedCertificate(work, 'server');
+    // A server over HTTPS that speaks no operation of the spec: once the TLS handshake succeeds,
+    // the kit says so.
+    const server = createServer(certificate, (_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('nothing here');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    stops.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const args = ['--base-url', baseUrl, '--api-key', API_KEY];
+
+    const untrusted = await run(sea, args, { cwd: work, env: { PATH: '/usr/bin:/bin' } });
+    expect(untrusted.status).toBe(2);
+    expect(untrusted.stderr).toMatch(
+      /cannot reach \S+: self-signed certificate.*NODE_EXTRA_CA_CERTS/,
+    );
+    const trusted = await run(sea, args, {
+      cwd: work,
+      env: { PATH: '/usr/bin:/bin', NODE_EXTRA_CA_CERTS: certificate.certPath },
+    });
+    expect(trusted.status).toBe(2);
+    expect(trusted.stderr).toContain(`no operation of the spec answers at ${baseUrl}`);
   });
 });

@@ -1,4 +1,5 @@
 export { API_MAIN, type StartApiOptions, type StartedApi, startBuiltApi } from './api.js';
+export { selfSignedCertificate, type TestCertificate } from './certificate.js';
 export { launchChromium, newContext } from './chromium.js';
 export { freePort, onFreePort, portAccepts } from './port.js';
 export {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runProcess } from '@animal-store/test-support';
+import { runProcess } from './process.js';
 
 /** A key and its self-signed certificate (PEM), and the certificate's file. */
 export interface TestCertificate {
