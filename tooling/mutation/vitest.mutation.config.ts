@@ -38,12 +38,12 @@ const TEST_SETS = {
     ],
     setupFiles: [],
   },
-  // The traffic judge (`judge --har`) and its HAR reader on HAR files its tests write, and
-  // `--expect-fail` on runs against the fake server; `judge-faults` records its HAR files with
-  // Chromium: too slow a mutant.
+  // The traffic judge (`judge --har`) and its HAR reader on HAR files its tests write,
+  // `--expect-fail` on runs against the fake server, and the proxy in-process in front of
+  // node:http targets; `judge-faults` records its HAR files with Chromium: too slow a mutant.
   traffic: {
     include: [
-      'packages/conformance/test/{judge-rules,har-reading,traffic-exchange,expect-fail}.test.ts',
+      'packages/conformance/test/{judge-rules,har-reading,traffic-exchange,expect-fail,proxy-forwarding}.test.ts',
     ],
     setupFiles: [],
   },
