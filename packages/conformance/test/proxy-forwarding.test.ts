@@ -1,17 +1,30 @@
 // The proxy (`startProxy`, in-process) in front of targets that answer in every way HTTP lets
 // them: compressed, chunked and empty bodies passed on as they came and judged on their content,
-// answers given before a body has all come, connections closed, answers cut off or streamed.
+// answers given before a body has all come, connections closed, answers cut off or streamed. It
+// changes Host alone, adds nothing, keeps its connection to the target alive, answers 502 for a
+// target it cannot reach, and closes once the exchanges in flight have finished.
 import { createServer, get, request } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer, type Server } from 'node:net';
-import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer as createHttpsServer } from 'node:https';
+import { type AddressInfo, connect, createServer as createTcpServer, type Server } from 'node:net';
+import * as tls from 'node:tls';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { onFreePort, selfSignedCertificate } from '@animal-store/test-support';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type RecordedExchange, startProxy, TrafficJudge } from '../src/index.js';
 import { requestsIn } from './support/tcp-tap.js';
+import { scratch } from './support/traffic.js';
 
+const files = scratch();
+/** Node's default CAs, set at run time since Node 22.19 (after the @types/node the repo pins). */
+const defaultCas = tls as typeof tls & {
+  getCACertificates(type: 'default'): string[];
+  setDefaultCACertificates(certs: readonly string[]): void;
+};
 const stoppable: { stop: () => Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(stoppable.splice(0).map((s) => s.stop()));
 });
+afterAll(() => files.remove());
 
 /**
  * Listens with `server` on 127.0.0.1, and starts the proxy (from the library) in front of it;
@@ -320,7 +333,8 @@ describe('the proxy in front of a target', () => {
       });
       socket.on('error', () => {});
     });
-    const { judge, proxy } = await proxyInFront(target);
+    const exchanges: RecordedExchange[] = [];
+    const { judge, proxy } = await proxyInFront(target, (e) => exchanges.push(e));
     const seen = await new Promise<string>((resolve) => {
       get(`${proxy.origin}/v1/pets`, (res) => {
         res.on('error', (error) => resolve(`${res.statusCode}, then ${error.message}`));
@@ -330,6 +344,10 @@ describe('the proxy in front of a target', () => {
     });
     expect(seen).toBe('200, then aborted');
     await proxy.close();
+    // Recorded as no answer: neither the head nor the part of the body that came.
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]).toMatchObject({ status: 0, responseHeaders: [] });
+    expect(exchanges[0]).not.toHaveProperty('responseBody');
     const report = await judge.report();
     expect(report.traffic?.judged).toBe(0);
     expect(report.traffic?.notAnswered).toBe(1);
@@ -362,5 +380,314 @@ describe('the proxy in front of a target', () => {
     await proxy.close();
     const report = await judge.report();
     expect(report.results.find((r) => r.id === 'errors.pet-fields')?.outcome).toBe('pass');
+  });
+});
+
+/** A server on 127.0.0.1 that `stoppable` closes; its origin. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stoppable.push({
+    stop: () =>
+      new Promise((resolve) => {
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The proxy in front of `origin`, each exchange kept; `stoppable` closes it. */
+async function proxyTo(origin: string) {
+  const exchanges: RecordedExchange[] = [];
+  const proxy = await startProxy({ target: `${origin}/v1`, onExchange: (e) => exchanges.push(e) });
+  stoppable.push({ stop: () => proxy.close() });
+  return { proxy, exchanges };
+}
+
+/** Writes `head` (the request line and header lines) on a new connection; the answer's text. */
+function rawExchange(origin: string, head: string): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\n`));
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+/** The answer's status, raw header lines and body to a GET of `url` with node:http. */
+function rawGet(url: string): Promise<{ status?: number; headers: string[]; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.rawHeaders, body }));
+    }).on('error', reject);
+  });
+}
+
+describe('what the proxy changes on the way, and what it keeps', () => {
+  it("sends the client's header lines as written, Host alone set to the target's, once", async () => {
+    const received: string[][] = [];
+    const target = await listening(
+      createServer((req, res) => {
+        received.push(req.rawHeaders);
+        res.end();
+      }),
+    );
+    const { proxy } = await proxyTo(target);
+    await rawExchange(
+      proxy.origin,
+      'GET /v1/pets?limit=1 HTTP/1.1\r\nX-First: 1\r\nhost: client.example\r\nx-SECOND: two\r\nConnection: close\r\n',
+    );
+    expect(received).toEqual([
+      ['X-First', '1', 'host', new URL(target).host, 'x-SECOND', 'two', 'Connection', 'close'],
+    ]);
+  });
+
+  it("passes the answer's header lines on as the target wrote them, adding none, not even Date", async () => {
+    const target = await listening(
+      createServer((_req, res) => {
+        res.sendDate = false;
+        res.writeHead(200, 'Fine', ['X-B', '1', 'content-type', 'application/json', 'x-a', '2']);
+        res.end('[]');
+      }),
+    );
+    const { proxy } = await proxyTo(target);
+    const direct = await rawGet(`${target}/v1/pets`);
+    const through = await rawGet(`${proxy.origin}/v1/pets`);
+    expect(direct.headers).not.toContain('Date');
+    expect(through).toEqual(direct);
+    const raw = await rawExchange(
+      proxy.origin,
+      'GET /v1/pets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n',
+    );
+    expect(raw).toMatch(
+      /^HTTP\/1\.1 200 Fine\r\nX-B: 1\r\ncontent-type: application\/json\r\nx-a: 2\r\n/,
+    );
+  });
+
+  it("passes an answer's head on before its body has begun", async () => {
+    let release = () => {};
+    const target = await listening(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.flushHeaders();
+        release = () => res.end('[]');
+      }),
+    );
+    const { proxy } = await proxyTo(target);
+    const body = await new Promise<string>((resolve, reject) => {
+      get(`${proxy.origin}/v1/pets`, (res) => {
+        // The head is here while the target still holds the body: now let it go.
+        expect(res.statusCode).toBe(200);
+        release();
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve(text));
+      }).on('error', reject);
+    });
+    expect(body).toBe('[]');
+  }, 60_000);
+
+  it('keeps its connection to the target alive from one request to the next', async () => {
+    let connections = 0;
+    const server = createServer((_req, res) => res.end('[]'));
+    server.on('connection', () => {
+      connections += 1;
+    });
+    const { proxy } = await proxyTo(await listening(server));
+    for (const path of ['/v1/pets', '/v1/pets?limit=1', '/v1/pets/1']) {
+      expect((await rawGet(`${proxy.origin}${path}`)).status).toBe(200);
+    }
+    expect(connections).toBe(1);
+  });
+
+  it('answers 502 in plain text naming the target when it cannot be reached, and records no answer', async () => {
+    const closed = createTcpServer();
+    const origin = await listening(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const { proxy, exchanges } = await proxyTo(origin);
+    const answer = await rawGet(`${proxy.origin}/v1/pets`);
+    expect(answer.status).toBe(502);
+    expect(answer.headers.slice(0, 2)).toEqual(['content-type', 'text/plain; charset=utf-8']);
+    expect(answer.body).toMatch(
+      new RegExp(
+        `^animal-store-conformance proxy: ${new URL(origin).host} gave no answer: connect ECONNREFUSED .*\\n$`,
+      ),
+    );
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]).toMatchObject({ method: 'GET', status: 0, responseHeaders: [] });
+    expect(exchanges[0]).not.toHaveProperty('responseBody');
+  });
+
+  it('closes only once an exchange in flight has finished, and records it', async () => {
+    let release = () => {};
+    let asked = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const target = await listening(
+      createServer((_req, res) => {
+        release = () => res.end('[]');
+        asked();
+      }),
+    );
+    const { proxy, exchanges } = await proxyTo(target);
+    const answer = rawGet(`${proxy.origin}/v1/pets`);
+    await arrived;
+    const closing = proxy.close().then(() => exchanges.length);
+    release();
+    expect(await answer).toMatchObject({ status: 200, body: '[]' });
+    // By the time close resolved, the exchange in flight was recorded.
+    expect(await closing).toBe(1);
+    expect(exchanges[0]).toMatchObject({ status: 200 });
+  }, 60_000);
+
+  it('takes the request to the target with it when the client goes away mid-body', async () => {
+    let started = () => {};
+    const bodyBegun = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let gone = () => {};
+    const targetSawItGo = new Promise<void>((resolve) => {
+      gone = resolve;
+    });
+    const target = await listening(
+      createServer((req) => {
+        req.once('data', () => started());
+        req.on('close', () => {
+          if (!req.complete) gone();
+        });
+      }),
+    );
+    const { proxy } = await proxyTo(target);
+    const { hostname, port } = new URL(proxy.origin);
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+      );
+    });
+    socket.on('error', () => {});
+    // Once the target has the first bytes, the client leaves; the target must see the request go.
+    await bodyBegun;
+    socket.destroy();
+    await targetSawItGo;
+  }, 60_000);
+
+  it('sends nothing again when the client goes away before the body a lost connection needs', async () => {
+    // The target resets the connection on the request's first bytes: the proxy would send the
+    // request again, whole, once its body has come; the client goes away before it has.
+    let connections = 0;
+    let reset = () => {};
+    const wasReset = new Promise<void>((resolve) => {
+      reset = resolve;
+    });
+    const target = createTcpServer((socket) => {
+      connections += 1;
+      socket.once('data', () => {
+        socket.resetAndDestroy();
+        reset();
+      });
+      socket.on('error', () => {});
+    });
+    const { proxy, exchanges } = await proxyTo(await listening(target));
+    const { hostname, port } = new URL(proxy.origin);
+    const client = connect(Number(port), hostname, () => {
+      client.write(
+        'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
+      );
+    });
+    client.on('error', () => {});
+    await wasReset;
+    client.destroy();
+    await proxy.close();
+    expect(connections).toBe(1);
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]).toMatchObject({ method: 'POST', status: 0, responseHeaders: [] });
+    expect(exchanges[0]).not.toHaveProperty('responseBody');
+  }, 60_000);
+
+  it('keeps its connection to an HTTPS target alive too', async () => {
+    const certificate = await selfSignedCertificate(files.dir, 'target');
+    // This process trusts the target's certificate as NODE_EXTRA_CA_CERTS would have it do.
+    const before = defaultCas.getCACertificates('default');
+    defaultCas.setDefaultCACertificates([...before, certificate.cert]);
+    stoppable.push({ stop: async () => defaultCas.setDefaultCACertificates(before) });
+    let connections = 0;
+    const server = createHttpsServer(certificate, (_req, res) => res.end('[]'));
+    server.on('secureConnection', () => {
+      connections += 1;
+    });
+    const origin = (await listening(server)).replace(/^http:/, 'https:');
+    const { proxy } = await proxyTo(origin);
+    for (const path of ['/v1/pets', '/v1/pets?limit=1', '/v1/pets/1']) {
+      expect(await rawGet(`${proxy.origin}${path}`)).toMatchObject({ status: 200, body: '[]' });
+    }
+    expect(connections).toBe(1);
+  });
+
+  it('refuses to start on a port already taken, with the reason', async () => {
+    const taken = Number(new URL(await listening(createTcpServer())).port);
+    await expect(
+      startProxy({ target: 'http://127.0.0.1:9/v1', port: taken, onExchange: () => {} }),
+    ).rejects.toThrow(/EADDRINUSE/);
+  });
+
+  it('listens on 127.0.0.1 and the port given', async () => {
+    const target = await listening(createServer((_req, res) => res.end('[]')));
+    const { proxy, port } = await onFreePort(async (port) => ({
+      proxy: await startProxy({ target: `${target}/v1`, port, onExchange: () => {} }),
+      port,
+    }));
+    stoppable.push({ stop: () => proxy.close() });
+    expect(proxy.origin).toBe(`http://127.0.0.1:${port}`);
+    expect((await rawGet(`${proxy.origin}/v1/pets`)).status).toBe(200);
+  });
+});
+
+describe('the body the judge reads of a compressed answer', () => {
+  const pets = '[{"id":1,"name":"Rex","categoryId":1}]';
+  /** The exchange the proxy records of an answer of `bytes` with Content-Encoding `coding`. */
+  async function exchangeOf(coding: string, bytes: Buffer): Promise<RecordedExchange | undefined> {
+    const target = await listening(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+        res.end(bytes);
+      }),
+    );
+    const { proxy, exchanges } = await proxyTo(target);
+    await rawGet(`${proxy.origin}/v1/pets`);
+    await proxy.close();
+    expect(exchanges).toHaveLength(1);
+    return exchanges[0];
+  }
+
+  it.each<[string, string, Buffer]>([
+    ['gzip', 'gzip', gzipSync(pets)],
+    ['a coding in capitals, with spaces', ' GZIP ', gzipSync(pets)],
+    ['two codings, undone in reverse order', 'deflate, gzip', gzipSync(deflateSync(pets))],
+    ['identity beside another', 'identity, br', brotliCompressSync(pets)],
+    ['identity alone', 'identity', Buffer.from(pets)],
+  ])('is the content for %s', async (_, coding, bytes) => {
+    const exchange = await exchangeOf(coding, bytes);
+    expect(new TextDecoder().decode(exchange?.responseBody)).toBe(pets);
+  });
+
+  it.each<[string, string, Buffer]>([
+    ['a coding it cannot undo', 'compress', Buffer.from(pets)],
+    ['bytes that are not what they claim', 'gzip', Buffer.from(pets)],
+  ])('is left unjudged for %s', async (_, coding, bytes) => {
+    expect(await exchangeOf(coding, bytes)).not.toHaveProperty('responseBody');
   });
 });
