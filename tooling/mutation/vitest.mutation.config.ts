@@ -39,11 +39,12 @@ const TEST_SETS = {
     setupFiles: [],
   },
   // The traffic judge (`judge --har`) and its HAR reader on HAR files its tests write,
-  // `--expect-fail` on runs against the fake server, and the proxy in-process in front of
-  // node:http targets; `judge-faults` records its HAR files with Chromium: too slow a mutant.
+  // `--expect-fail` on runs against the fake server, and the proxy and its command in-process in
+  // front of node:http targets; `judge-faults` records its HAR files with Chromium: too slow a
+  // mutant.
   traffic: {
     include: [
-      'packages/conformance/test/{judge-rules,har-reading,traffic-exchange,expect-fail,proxy-forwarding}.test.ts',
+      'packages/conformance/test/{judge-rules,har-reading,traffic-exchange,expect-fail,proxy-forwarding,proxy-command}.test.ts',
     ],
     setupFiles: [],
   },

@@ -151,18 +151,19 @@ export function selectChecks(
   return selected;
 }
 
-function parseBaseUrl(raw: string): string {
+/** The base URL `option` gives: http(s), without a query or fragment, its trailing `/` dropped. */
+export function parseBaseUrl(raw: string, option = '--base-url'): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`--base-url "${raw}" is not a URL`);
+    throw new UsageError(`${option} "${raw}" is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--base-url must be http or https, not ${url.protocol}`);
+    throw new UsageError(`${option} must be http or https, not ${url.protocol}`);
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new UsageError('--base-url must not carry a query or fragment');
+    throw new UsageError(`${option} must not carry a query or fragment`);
   }
   return url.href.replace(/\/+$/, '');
 }

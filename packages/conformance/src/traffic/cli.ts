@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { wholeNumber } from '../cli-args.js';
 import { reportOutput, writeReports } from '../report/output.js';
 import { terminalSafe } from '../report/pretty.js';
-import { ConformanceError, UsageError } from '../run.js';
+import { ConformanceError, parseBaseUrl, UsageError } from '../run.js';
 import { inferBase } from './exchange.js';
 import { readHar } from './har.js';
 import { judgeTraffic, TrafficJudge, type Violation } from './judge.js';
@@ -36,23 +36,6 @@ function parsed<T>(command: string, parse: () => T): T {
   }
 }
 
-/** A base URL to judge below: http(s), no query, no trailing slash. */
-function baseUrlOf(option: string, raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`${option} "${raw}" is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${option} must be http or https, not ${url.protocol}`);
-  }
-  if (url.search !== '' || url.hash !== '') {
-    throw new UsageError(`${option} must not carry a query or fragment`);
-  }
-  return url.href.replace(/\/+$/, '');
-}
-
 /** A violation as the proxy prints it the moment it is found. */
 function violationLine(v: Violation): string {
   const [first] = v.message.split('\n');
@@ -72,12 +55,11 @@ export async function judgeCommand(args: readonly string[], io: TrafficIo): Prom
   );
   if (values.har === undefined) throw new UsageError('judge: --har FILE is required');
   const output = reportOutput(values);
-  const settleMs = wholeNumber('settle-ms', values['settle-ms']) ?? 0;
+  const settleMs = parsed('judge', () => wholeNumber('settle-ms', values['settle-ms'])) ?? 0;
   const recorded = readHar(values.har);
+  const baseUrl = values['base-url'];
   const base =
-    values['base-url'] === undefined
-      ? inferBase(recorded)
-      : baseUrlOf('--base-url', values['base-url']);
+    baseUrl === undefined ? inferBase(recorded) : parsed('judge', () => parseBaseUrl(baseUrl));
   if (base === undefined) {
     throw new ConformanceError(
       `judge: ${values.har} holds no request to /pets or /pets/{id}: nothing of the spec to judge (${recorded.length} exchanges)`,
@@ -125,14 +107,15 @@ export async function proxyCommand(args: readonly string[], io: TrafficIo): Prom
       },
     }),
   );
-  if (values.target === undefined) throw new UsageError('proxy: --target URL is required');
-  const target = baseUrlOf('--target', values.target);
+  const rawTarget = values.target;
+  if (rawTarget === undefined) throw new UsageError('proxy: --target URL is required');
+  const target = parsed('proxy', () => parseBaseUrl(rawTarget, '--target'));
   const port = values.port ?? '0';
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
     throw new UsageError(`proxy: --port must be a port number (0 to 65535), not "${port}"`);
   }
   const output = reportOutput(values);
-  const settleMs = wholeNumber('settle-ms', values['settle-ms']) ?? 0;
+  const settleMs = parsed('proxy', () => wholeNumber('settle-ms', values['settle-ms'])) ?? 0;
   const judge = new TrafficJudge({
     base: target,
     strict: values.strict ?? false,

@@ -1,0 +1,210 @@
+// `proxy --target URL`, run in-process (`proxyCommand`, stopped by the test rather than by a
+// signal): what it says when it starts, each violation printed as it passes, the report and exit
+// status when stopped, and a clear usage line for every option it cannot take.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { proxyCommand } from '../src/traffic/cli.js';
+import { runCli } from './support/run-cli.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    ),
+  );
+});
+
+/** A target on 127.0.0.1 that creates whatever it is sent and lists no pets; its `/v1` URL. */
+async function lenientTarget(): Promise<string> {
+  const server = createServer((req, res) => {
+    req.resume().on('end', () => {
+      if (req.method === 'POST') {
+        res.writeHead(201, { 'content-type': 'application/json', location: '/v1/pets/1' });
+        res.end('{"id":1,"name":"Rex","categoryId":1,"status":"available"}');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('[]');
+      }
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+/**
+ * Runs `proxy` with `args`, lets `drive` send traffic through it (given the client's base URL),
+ * then stops it as Ctrl-C would; what it wrote and its exit status.
+ */
+async function proxyRun(args: readonly string[], drive: (clientBase: string) => Promise<void>) {
+  let stdout = '';
+  let stderr = '';
+  let stop = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  let listening: (origin: string) => void = () => {};
+  const origin = new Promise<string>((resolve) => {
+    listening = resolve;
+  });
+  const exit = proxyCommand(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    stopped,
+    onListening: (at) => listening(at),
+  });
+  await drive(`${await origin}/v1`);
+  stop();
+  const exitCode = await exit;
+  return { exitCode, stdout, stderr };
+}
+
+/** POSTs `body` as JSON to `base`/pets. */
+async function post(base: string, body: string): Promise<number> {
+  const res = await fetch(`${base}/pets`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer k3y-of-test' },
+    body,
+  });
+  await res.text();
+  return res.status;
+}
+
+describe('proxy --target', () => {
+  it('says where to point the client, prints each violation as it passes, and reports when stopped', async () => {
+    const target = await lenientTarget();
+    const run = await proxyRun(['--target', target, '--reporter', 'json'], async (base) => {
+      expect(await post(base, '{"categoryId":1}')).toBe(201);
+      expect(await post(base, '{"name":"Rex","categoryId":1,"status":null}')).toBe(201);
+    });
+    const lines = run.stderr.split('\n');
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^Judging traffic to ${target}: point the client at http://127\\.0\\.0\\.1:\\d+/v1 \\(stop with Ctrl-C for the report\\)$`,
+      ),
+    );
+    // A must broken, then a should: each with its mark, its id and its section.
+    expect(lines[1]).toMatch(
+      /^ {2}✗ createPet\.missing-name \(§[^)]+\): POST \/pets answered 201: /,
+    );
+    expect(lines[2]).toMatch(
+      /^ {2}! createPet\.status-null-rejected \(§[^)]+\): POST \/pets answered 201: /,
+    );
+    expect(lines.slice(3)).toEqual(['']);
+    expect(run.exitCode).toBe(1);
+    const report = JSON.parse(run.stdout) as { verdict: string; traffic: { judged: number } };
+    expect(report).toMatchObject({ verdict: 'fail', traffic: { judged: 2 } });
+  });
+
+  it('fails an advisory only with --strict', async () => {
+    const target = await lenientTarget();
+    const nullStatus = (base: string) =>
+      post(base, '{"name":"Rex","categoryId":1,"status":null}').then(() => {});
+    const lenient = await proxyRun(['--target', target], nullStatus);
+    expect(lenient.exitCode).toBe(0);
+    expect(lenient.stdout).toMatch(/^PASS/m);
+    const strict = await proxyRun(['--target', target, '--strict'], nullStatus);
+    expect(strict.exitCode).toBe(1);
+    expect(strict.stdout).toMatch(/^FAIL/m);
+  });
+
+  it('exits 2 and says so when nothing of the spec passed through', async () => {
+    const target = await lenientTarget();
+    const run = await proxyRun(['--target', target], async (base) => {
+      await (await fetch(`${base}/health`)).text();
+    });
+    expect(run.exitCode).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /\nproxy: no exchange of the spec's operations passed through: nothing judged\n$/,
+    );
+  });
+
+  it('listens where --host and --port say', async () => {
+    const target = await lenientTarget();
+    const taken = createServer();
+    servers.push(taken);
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    await expect(
+      proxyCommand(['--target', target, '--host', '127.0.0.1', '--port', String(port)], {
+        stdout: () => {},
+        stderr: () => {},
+        stopped: new Promise(() => {}),
+      }),
+    ).rejects.toThrow(
+      new RegExp(`^proxy: cannot listen: listen EADDRINUSE.*127\\.0\\.0\\.1:${port}`),
+    );
+  });
+
+  it.each([
+    ['no target', [], 'proxy: --target URL is required'],
+    ['a target that is no URL', ['--target', 'pets'], 'proxy: --target "pets" is not a URL'],
+    [
+      'a target that is not http',
+      ['--target', 'ftp://127.0.0.1/v1'],
+      'proxy: --target must be http or https, not ftp:',
+    ],
+    [
+      'a target with a query',
+      ['--target', 'http://127.0.0.1/v1?x=1'],
+      'proxy: --target must not carry a query or fragment',
+    ],
+    [
+      'a target with a fragment',
+      ['--target', 'http://127.0.0.1/v1#top'],
+      'proxy: --target must not carry a query or fragment',
+    ],
+    [
+      'a port beyond 65535',
+      ['--target', 'http://127.0.0.1/v1', '--port', '65536'],
+      'proxy: --port must be a port number (0 to 65535), not "65536"',
+    ],
+    [
+      'a port that is no number',
+      ['--target', 'http://127.0.0.1/v1', '--port', '80a'],
+      'proxy: --port must be a port number (0 to 65535), not "80a"',
+    ],
+    [
+      'a port of six digits',
+      ['--target', 'http://127.0.0.1/v1', '--port', '000080'],
+      'proxy: --port must be a port number (0 to 65535), not "000080"',
+    ],
+    [
+      'a settle time that is no whole number',
+      ['--target', 'http://127.0.0.1/v1', '--settle-ms', '1.5'],
+      'proxy: --settle-ms must be a whole number of 0 or more, not "1.5"',
+    ],
+    [
+      'an unknown option',
+      ['--target', 'http://127.0.0.1/v1', '--fast'],
+      "proxy: Unknown option '--fast'",
+    ],
+  ])('exits 2 with one usage line for %s', async (_, args, message) => {
+    const run = await runCli(['proxy', ...args]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toMatch(/^animal-store-conformance: .*\(see --help\)\n$/);
+  });
+
+  it('takes a port of 65535 and a target ending in slashes', async () => {
+    const target = await lenientTarget();
+    const run = await proxyRun(['--target', `${target}//`], async (base) => {
+      expect(base).toMatch(/\/v1$/);
+      expect(await post(base, '{"name":"Rex","categoryId":1}')).toBe(201);
+    });
+    expect(run.stderr).toContain(`Judging traffic to ${target}: point the client at`);
+    expect(run.exitCode).toBe(0);
+  });
+});
