@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../src/run.js';
 import { proxyCommand } from '../src/traffic/cli.js';
 import { runCli } from './support/run-cli.js';
 
@@ -102,8 +103,11 @@ describe('proxy --target', () => {
     );
     expect(lines.slice(3)).toEqual(['']);
     expect(run.exitCode).toBe(1);
-    const report = JSON.parse(run.stdout) as { verdict: string; traffic: { judged: number } };
-    expect(report).toMatchObject({ verdict: 'fail', traffic: { judged: 2 } });
+    const report = JSON.parse(run.stdout) as { verdict: string; traffic: object };
+    expect(report).toMatchObject({
+      verdict: 'fail',
+      traffic: { judged: 2, source: `proxy to ${target}` },
+    });
   });
 
   it('fails an advisory only with --strict', async () => {
@@ -190,6 +194,11 @@ describe('proxy --target', () => {
       ['--target', 'http://127.0.0.1/v1', '--fast'],
       "proxy: Unknown option '--fast'",
     ],
+    [
+      'a positional argument',
+      ['--target', 'http://127.0.0.1/v1', 'x'],
+      "proxy: Unexpected argument 'x'",
+    ],
   ])('exits 2 with one usage line for %s', async (_, args, message) => {
     const run = await runCli(['proxy', ...args]);
     expect(run.exitCode).toBe(2);
@@ -198,7 +207,31 @@ describe('proxy --target', () => {
     expect(run.stderr).toMatch(/^animal-store-conformance: .*\(see --help\)\n$/);
   });
 
-  it('takes a port of 65535 and a target ending in slashes', async () => {
+  it.each([
+    ['an https target', ['--target', 'https://127.0.0.1:9/v1']],
+    ['port 65535', ['--target', 'http://127.0.0.1:9/v1', '--port', '65535']],
+  ])('takes %s', async (_, args) => {
+    // Stopped at once: nothing passes through, so it exits 2, or it could not listen; never a
+    // usage error.
+    const outcome = await proxyCommand(args, {
+      stdout: () => {},
+      stderr: () => {},
+      stopped: Promise.resolve(),
+    }).catch((error: unknown) => error);
+    expect(outcome).not.toBeInstanceOf(UsageError);
+  });
+
+  it('points the client at the bare origin for a target without a path', async () => {
+    const target = new URL(await lenientTarget()).origin;
+    const run = await proxyRun(['--target', target], async () => {});
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^Judging traffic to ${target}: point the client at http://127\\.0\\.0\\.1:\\d+ \\(stop`,
+      ),
+    );
+  });
+
+  it('takes a target ending in slashes', async () => {
     const target = await lenientTarget();
     const run = await proxyRun(['--target', `${target}//`], async (base) => {
       expect(base).toMatch(/\/v1$/);
