@@ -151,6 +151,22 @@ describe('proxy --target', () => {
     );
   });
 
+  it('leaves the process with no signal listener of its own when it cannot listen', async () => {
+    const taken = createServer();
+    servers.push(taken);
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+    // No `stopped`: the command's own Ctrl-C handling, as the CLI runs it.
+    await expect(
+      proxyCommand(['--target', 'http://127.0.0.1:9/v1', '--port', String(port)], {
+        stdout: () => {},
+        stderr: () => {},
+      }),
+    ).rejects.toThrow(/^proxy: cannot listen: /);
+    expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before);
+  });
+
   it.each([
     ['no target', [], 'proxy: --target URL is required'],
     ['a target that is no URL', ['--target', 'pets'], 'proxy: --target "pets" is not a URL'],

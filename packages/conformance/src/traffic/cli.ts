@@ -123,7 +123,6 @@ export async function proxyCommand(args: readonly string[], io: TrafficIo): Prom
     source: `proxy to ${target}`,
     onViolation: (v) => io.stderr(violationLine(v)),
   });
-  const stopped = io.stopped ?? signalled();
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   try {
     proxy = await startProxy({
@@ -135,6 +134,9 @@ export async function proxyCommand(args: readonly string[], io: TrafficIo): Prom
   } catch (error) {
     throw new ConformanceError(`proxy: cannot listen: ${(error as Error).message}`);
   }
+  // Ctrl-C is the proxy's to handle only once it listens: a proxy that could not start leaves
+  // the process's signals as they were.
+  const stopped = io.stopped ?? signalled();
   const clientBase = `${proxy.origin}${new URL(target).pathname.replace(/\/+$/, '')}`;
   io.stderr(
     `Judging traffic to ${target}: point the client at ${clientBase} (stop with Ctrl-C for the report)\n`,
