@@ -26,24 +26,47 @@ afterEach(async () => {
 });
 afterAll(() => files.remove());
 
+/** A server on 127.0.0.1 that `stoppable` closes; its origin. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stoppable.push({
+    stop: () =>
+      new Promise((resolve) => {
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * The proxy in front of `origin`, each exchange kept and handed to `onExchange`; `stoppable`
+ * closes it.
+ */
+async function proxyTo(origin: string, onExchange?: (e: RecordedExchange) => void) {
+  const exchanges: RecordedExchange[] = [];
+  const proxy = await startProxy({
+    target: `${origin}/v1`,
+    onExchange: (e) => {
+      exchanges.push(e);
+      onExchange?.(e);
+    },
+  });
+  stoppable.push({ stop: () => proxy.close() });
+  return { proxy, exchanges };
+}
+
 /**
  * Listens with `server` on 127.0.0.1, and starts the proxy (from the library) in front of it;
  * `onExchange` sees each exchange the proxy records before the judge does.
  */
 async function proxyInFront(server: Server, onExchange?: (e: RecordedExchange) => void) {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  stoppable.push({ stop: () => new Promise((resolve) => server.close(() => resolve())) });
-  const { port } = server.address() as AddressInfo;
-  const target = `http://127.0.0.1:${port}/v1`;
-  const judge = new TrafficJudge({ base: target, source: 'test' });
-  const proxy = await startProxy({
-    target,
-    onExchange: (e) => {
-      onExchange?.(e);
-      void judge.add(e);
-    },
+  const origin = await listening(server);
+  const judge = new TrafficJudge({ base: `${origin}/v1`, source: 'test' });
+  const { proxy } = await proxyTo(origin, (e) => {
+    onExchange?.(e);
+    void judge.add(e);
   });
-  stoppable.push({ stop: () => proxy.close() });
   return { judge, proxy };
 }
 
@@ -382,27 +405,6 @@ describe('the proxy in front of a target', () => {
     expect(report.results.find((r) => r.id === 'errors.pet-fields')?.outcome).toBe('pass');
   });
 });
-
-/** A server on 127.0.0.1 that `stoppable` closes; its origin. */
-async function listening(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  stoppable.push({
-    stop: () =>
-      new Promise((resolve) => {
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-        server.close(() => resolve());
-      }),
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** The proxy in front of `origin`, each exchange kept; `stoppable` closes it. */
-async function proxyTo(origin: string) {
-  const exchanges: RecordedExchange[] = [];
-  const proxy = await startProxy({ target: `${origin}/v1`, onExchange: (e) => exchanges.push(e) });
-  stoppable.push({ stop: () => proxy.close() });
-  return { proxy, exchanges };
-}
 
 /** Writes `head` (the request line and header lines) on a new connection; the answer's text. */
 function rawExchange(origin: string, head: string): Promise<string> {
