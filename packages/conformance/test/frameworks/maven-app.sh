@@ -2,7 +2,9 @@
 # Builds the Maven app in frameworks/APP (spring, javalin, vertx) into OUT_DIR/app.jar (run it as:
 # API_KEY=... java -jar OUT_DIR/app.jar). Maven's local repository lives under
 # ${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/m2, so the first build downloads the app's jars
-# once and later builds reuse them.
+# once and later builds reuse them. Each jar built is kept there too, named by a hash of what it
+# is built from (this script, the app's folder, the JDK's version), as Go's build cache keeps a
+# build: the test command and each other Node major's run build an app once between them.
 # Usage: maven-app.sh APP OUT_DIR
 set -euo pipefail
 app=${1:?usage: maven-app.sh APP OUT_DIR}
@@ -11,11 +13,30 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/$app" && pwd)
 repo=${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/m2
 mkdir -p "$out" "$repo"
 out=$(cd "$out" && pwd)
-# The build's own output goes to a scratch folder, so the source folder stays clean.
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-# Maven's output (errors included) goes to stderr: stdout carries the command line alone.
-mvn -B -q -Dstyle.color=never -f "$here/pom.xml" -Dmaven.repo.local="$repo" -DskipTests \
-  "-DbuildDirectory=$work" package >&2
-cp "$work/app.jar" "$out/app.jar"
+jars=${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/maven-apps
+mkdir -p "$jars"
+script=$(sha256sum "${BASH_SOURCE[0]}" | cut -d' ' -f1)
+hash=$(
+  cd "$here"
+  {
+    echo "$script"
+    find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+    javac -version 2>&1
+  } | sha256sum | cut -c1-16
+)
+jar="$jars/$app-$hash.jar"
+if [ ! -f "$jar" ]; then
+  # The build's own output goes to a scratch folder, so the source folder stays clean.
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  # Maven's output (errors included) goes to stderr: stdout carries the command line alone.
+  mvn -B -q -Dstyle.color=never -f "$here/pom.xml" -Dmaven.repo.local="$repo" -DskipTests \
+    "-DbuildDirectory=$work" package >&2
+  # Renamed into place whole: a build beside this one reads either no jar or all of it.
+  cp "$work/app.jar" "$jar.$$"
+  mv -f "$jar.$$" "$jar"
+  # The app's jars of earlier sources go: the cache keeps one jar an app.
+  find "$jars" -name "$app-*.jar" ! -name "$app-$hash.jar" -delete
+fi
+cp "$jar" "$out/app.jar"
 echo "java -jar $out/app.jar"

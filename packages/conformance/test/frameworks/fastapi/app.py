@@ -103,7 +103,10 @@ def stop_when_stdin_closes():
 
 
 if __name__ == "__main__":
-    listener = socket.socket()
+    # A TCP socket by name (protocol IPPROTO_TCP, as uvicorn's own binding makes it): asyncio turns
+    # Nagle's algorithm off only on those, and with it on every answer on a kept-alive connection
+    # waits for the client's delayed ACK (40 ms).
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.bind(("127.0.0.1", 0))
     listener.listen()
     threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
