@@ -1,0 +1,41 @@
+// The kit through its proxy, in front of each framework app of framework-apps.test.ts: the kit
+// fails the same checks as it does run straight at the app, and the traffic judge, holding the
+// kit's traffic as anyone's, fails what it can see of them and nothing else.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type ConformanceReport, runConformance, startProxy, TrafficJudge } from '../src/index.js';
+import { API_KEY, type FrameworkApp, failed, frameworkApps } from './support/framework-apps.js';
+import { notPassed } from './support/run-kit.js';
+
+const built = await mkdtemp(join(tmpdir(), 'conformance-framework-apps-proxy-'));
+afterAll(() => rm(built, { recursive: true, force: true }));
+const APPS = frameworkApps(built);
+
+describe('the kit through the proxy, in front of each app', () => {
+  it.each(
+    Object.keys(APPS),
+  )('fails the same checks on %s, and the traffic judge fails what it can see of them', async (name) => {
+    const { start, fails, inTraffic } = APPS[name] as FrameworkApp;
+    const app = await start();
+    try {
+      const judge = new TrafficJudge({ base: app.baseUrl, source: name });
+      const proxy = await startProxy({ target: app.baseUrl, onExchange: (e) => void judge.add(e) });
+      let report: ConformanceReport;
+      try {
+        report = await runConformance({ baseUrl: `${proxy.origin}/v1`, apiKey: API_KEY });
+      } finally {
+        await proxy.close();
+      }
+      expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(fails);
+      const traffic = await judge.report();
+      expect(failed(traffic).sort(), notPassed(traffic).join('\n')).toEqual(inTraffic);
+      // What the judge fails, the run fails too: no false alarm from either.
+      expect(inTraffic.filter((id) => !fails.includes(id))).toEqual([]);
+    } finally {
+      await app.stop();
+    }
+  }, 600_000);
+});

@@ -1,0 +1,585 @@
+// The framework apps the kit is run against (framework-apps.test.ts, framework-apps-proxy.test.ts):
+// how each is built and started on 127.0.0.1, and the checks the kit and the traffic judge fail
+// on it.
+
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PYTHON_VENV, runProcess, startLogged } from '@animal-store/test-support';
+import express4 from 'express4';
+import express5 from 'express5';
+import { expressPetApp } from './express-pet-app.js';
+import { fastifyPetApp } from './fastify-pet-app.js';
+import { hapiPetApp } from './hapi-pet-app.js';
+import { honoPetApp, serveHono } from './hono-pet-app.js';
+import { koaPetApp } from './koa-pet-app.js';
+
+/** The key every framework app takes. */
+export const API_KEY = 'framework-app-key-0123456789';
+
+/** An app listening on 127.0.0.1: its base URL, and how to stop it. */
+export interface RunningApp {
+  readonly baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** A node:http server listening on 127.0.0.1 as a running app. */
+function running(server: Server): RunningApp {
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Serves `handler` with node:http on 127.0.0.1, once it listens. */
+async function serveOnNode(handler: RequestListener): Promise<RunningApp> {
+  const server = createServer(handler).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  return running(server);
+}
+
+/** Starts the Express app on `express`. */
+const startExpress = (express: typeof express4 | typeof express5) =>
+  serveOnNode(expressPetApp(express, API_KEY));
+
+const startKoa = () => serveOnNode(koaPetApp(API_KEY).callback());
+
+async function startFastify(): Promise<RunningApp> {
+  const app = fastifyPetApp(API_KEY);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { baseUrl: `${address}/v1`, stop: () => app.close() };
+}
+
+const startHono = async () => running(await serveHono(honoPetApp(API_KEY)));
+
+/**
+ * Bun: the one the repository's root pins (its optional dependency @oven/bun-linux-<arch>, from
+ * the npm registry), else, on a platform it has none for, the `bun` on PATH.
+ */
+function bunCommand(): string {
+  const arch = process.arch === 'arm64' ? 'aarch64' : process.arch;
+  const root = createRequire(new URL('../../../../package.json', import.meta.url));
+  try {
+    return join(dirname(root.resolve(`@oven/bun-linux-${arch}/package.json`)), 'bin', 'bun');
+  } catch {
+    return 'bun';
+  }
+}
+
+async function startHapi(): Promise<RunningApp> {
+  const server = await hapiPetApp(API_KEY);
+  return { baseUrl: `${server.info.uri}/v1`, stop: () => server.stop() };
+}
+
+/** Where each app's folder is: frameworks/NAME. */
+const FRAMEWORKS = fileURLToPath(new URL('../frameworks/', import.meta.url));
+
+/** Each build once per run, however many tests start its app. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
+// Kept between runs, as Go's build cache is: the pinned crates are compiled once.
+const CARGO_TARGET = join(
+  process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+  'animal-store',
+  'cargo-target-framework-apps',
+);
+
+type PythonApp = 'flask' | 'fastapi' | 'django' | 'aiohttp' | 'tornado';
+
+/** The python of frameworks/NAME's pinned venv (made on first use). */
+async function venvPython(name: PythonApp): Promise<string> {
+  const venv = await runProcess('bash', [PYTHON_VENV, join(FRAMEWORKS, name), 'python']);
+  if (venv.exitCode !== 0) throw new Error(`no ${name} venv:\n${venv.stderr}`);
+  return venv.stdout.trim();
+}
+
+/**
+ * What Go's encoding/json makes the kit fail, and the judge, under any Go framework: it matches
+ * members to fields in any letter case, the last one winning.
+ */
+const ENCODING_JSON = {
+  fails: [
+    'createPet.missing-category-id-other-case',
+    'createPet.missing-name-other-case',
+    'createPet.recased-members',
+    'errors.created-pets-agree',
+  ],
+  inTraffic: [
+    'createPet.missing-category-id-other-case',
+    'createPet.missing-name-other-case',
+    'errors.created-pets-agree',
+  ],
+};
+
+/** And its Decoder (which net/http apps read bodies with) reads one value and stops there. */
+const DECODER = 'createPet.trailing-content';
+
+/** The Authorization shapes carrying no valid key that Hono's bearerAuth answers with 400. */
+const MALFORMED_CREDENTIALS = ['empty-token', 'scheme-prefixed', 'word-after-key', 'wrong-scheme'];
+
+/** The checks whose 400 Laravel's validation answers with 422 (Unprocessable Content). */
+const LARAVEL_422 = [
+  'createPet.body-not-object',
+  'createPet.deep-nesting',
+  'createPet.empty-body',
+  'createPet.invalid-category-id',
+  'createPet.invalid-name',
+  'createPet.invalid-status',
+  'createPet.malformed-json',
+  'createPet.missing-category-id',
+  'createPet.missing-category-id-other-case',
+  'createPet.missing-name',
+  'createPet.missing-name-other-case',
+  'createPet.trailing-content',
+];
+
+/** What Hono's bearerAuth and z.coerce make the kit and the judge fail, on any runtime. */
+const HONO = {
+  fails: [
+    ...['createPet', 'getPet', 'listPets'].flatMap((op) =>
+      MALFORMED_CREDENTIALS.map((shape) => `auth.${op}.${shape}`),
+    ),
+    'auth.every-read-shape',
+    'auth.every-write-shape',
+    'getPet.path-boundaries',
+  ].sort(),
+  // The judge knows no key: it sees the 400s to the reads, which have nothing else wrong.
+  inTraffic: [
+    ...['getPet', 'listPets'].flatMap((op) =>
+      MALFORMED_CREDENTIALS.map((shape) => `auth.${op}.${shape}`),
+    ),
+    'getPet.path-boundaries',
+  ].sort(),
+};
+
+/** An app of the table: how to start it, and what the kit and the judge fail on it, sorted. */
+export interface FrameworkApp {
+  readonly start: () => Promise<RunningApp>;
+  readonly fails: readonly string[];
+  readonly inTraffic: readonly string[];
+}
+
+/**
+ * The framework apps, their builds made in `built` (a folder the caller removes when done), each
+ * at most once however many tests start it. Each app, the checks the kit fails on it (its framework's doing, named below), and those the
+ * traffic judge fails on the kit's traffic to it through the proxy, each sorted. The judge sees
+ * less than the run: no rule of its own relates a bracketed limit, recased members or a 500.
+ */
+export function frameworkApps(built: string): Readonly<Record<string, FrameworkApp>> {
+  /** Builds the Go app in frameworks/NAME with the `go` on PATH (its build cache keeps it quick). */
+  function goApp(name: 'go' | 'gin' | 'fiber' | 'echo'): () => Promise<string> {
+    return once(async () => {
+      const dir = join(FRAMEWORKS, name);
+      const binary = join(built, `${name}-petapp`);
+      const go = await runProcess(
+        'go',
+        ['build', '-trimpath', '-buildvcs=false', '-o', binary, '.'],
+        {
+          cwd: dir,
+          env: { ...process.env, GOTOOLCHAIN: 'local' },
+        },
+      );
+      if (go.exitCode !== 0) throw new Error(`go build of ${dir} failed:\n${go.stderr}`);
+      return binary;
+    });
+  }
+  const buildGoApp = goApp('go');
+  const buildGinApp = goApp('gin');
+  const buildFiberApp = goApp('fiber');
+  const buildEchoApp = goApp('echo');
+
+  /**
+   * Builds the Rust app in frameworks/NAME with the `cargo` on PATH, from the crates its Cargo.lock
+   * pins.
+   */
+  function cargoApp(name: 'axum' | 'actix'): () => Promise<string> {
+    return once(async () => {
+      const dir = join(FRAMEWORKS, name);
+      // A target folder of its own: each app's binary is named petapp.
+      const target = join(CARGO_TARGET, name);
+      const cargo = await runProcess('cargo', ['build', '--locked', '--quiet'], {
+        cwd: dir,
+        env: { ...process.env, CARGO_TARGET_DIR: target },
+      });
+      if (cargo.exitCode !== 0) throw new Error(`cargo build of ${dir} failed:\n${cargo.stderr}`);
+      return join(target, 'debug', 'petapp');
+    });
+  }
+  const buildAxumApp = cargoApp('axum');
+  const buildActixApp = cargoApp('actix');
+
+  /** Builds the Maven app in frameworks/NAME with the `mvn` on PATH (frameworks/maven-app.sh). */
+  function mavenApp(name: 'spring' | 'javalin' | 'vertx'): () => Promise<string> {
+    return once(async () => {
+      const out = join(built, name);
+      const maven = await runProcess('bash', [join(FRAMEWORKS, 'maven-app.sh'), name, out]);
+      if (maven.exitCode !== 0) throw new Error(`the ${name} app's build failed:\n${maven.stderr}`);
+      return join(out, 'app.jar');
+    });
+  }
+  const buildSpringApp = mavenApp('spring');
+  const buildJavalinApp = mavenApp('javalin');
+  const buildVertxApp = mavenApp('vertx');
+
+  /**
+   * Compiles the NestJS app with the workspace's tsc (esbuild, which vitest uses, emits no decorator
+   * metadata, and Nest reads its DTOs' types from it); gives its main.js.
+   */
+  const buildNestApp = once(async () => {
+    const out = join(built, 'nest');
+    await mkdir(out);
+    // The compiled app is an ES module that finds its packages as it would in this package.
+    await symlink(
+      fileURLToPath(new URL('../../node_modules', import.meta.url)),
+      join(out, 'node_modules'),
+    );
+    await writeFile(join(out, 'package.json'), '{"type":"module"}');
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    const project = join(FRAMEWORKS, 'nest', 'tsconfig.json');
+    const run = await runProcess(process.execPath, [tsc, '-p', project, '--outDir', out]);
+    if (run.exitCode !== 0) throw new Error(`tsc of the NestJS app failed:\n${run.stdout}`);
+    return join(out, 'main.js');
+  });
+
+  /**
+   * Starts a server that `command` runs and that prints "listening on PORT", in this run's temporary
+   * folder: what a framework writes beside it (Vert.x's upload folder) stays out of the repository.
+   */
+  async function startProcess(
+    command: string,
+    args: readonly string[],
+    env: Readonly<Record<string, string>> = {},
+  ): Promise<RunningApp> {
+    const app = await startLogged(command, args, {
+      env: { API_KEY, PATH: process.env.PATH ?? '', ...env },
+      cwd: built,
+      // The app stops when its stdin closes: it never outlives this process.
+      stdin: 'pipe',
+      ready: /listening on (\d+)/,
+    });
+    return { baseUrl: `http://127.0.0.1:${app.match[1]}/v1`, stop: () => app.stop() };
+  }
+
+  /**
+   * Starts a Maven app's jar. The JVM compiles with C1 alone and collects with one thread: an app
+   * that lives for one or two kit runs would otherwise spend most of its CPU time in C2's compiler
+   * and the parallel collector's threads, and neither changes what it answers.
+   */
+  const javaApp = async (jar: Promise<string>) =>
+    startProcess('java', ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-jar', await jar]);
+
+  const pythonApp = async (name: PythonApp) =>
+    startProcess(await venvPython(name), [join(FRAMEWORKS, name, 'app.py')]);
+
+  let lumenStarts = 0;
+
+  /** Starts the Lumen app on PHP's built-in server, with a file of its own to keep pets in. */
+  const startLumen = () =>
+    startProcess('sh', [join(FRAMEWORKS, 'lumen', 'serve.sh')], {
+      PETS_FILE: join(built, `lumen-pets-${++lumenStarts}.json`),
+    });
+
+  return {
+    'Express 5': { start: () => startExpress(express5), fails: [], inTraffic: [] },
+    'Express 4': {
+      start: () => startExpress(express4),
+      fails: ['listPets.bracketed-limit'],
+      inTraffic: [],
+    },
+    Koa: { start: startKoa, fails: [], inTraffic: [] },
+    Fastify: {
+      start: startFastify,
+      fails: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.invalid-status',
+        'getPet.path-boundaries',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.invalid-status',
+        'getPet.path-boundaries',
+      ],
+    },
+    Hono: { start: startHono, ...HONO },
+    'Hono on Bun': {
+      start: () => startProcess(bunCommand(), [join(FRAMEWORKS, 'bun', 'main.ts')]),
+      fails: HONO.fails,
+      inTraffic: HONO.inTraffic,
+    },
+    hapi: {
+      start: startHapi,
+      fails: ['createPet.invalid-category-id', 'getPet.path-boundaries'],
+      inTraffic: ['createPet.invalid-category-id', 'getPet.path-boundaries'],
+    },
+    NestJS: {
+      start: async () => startProcess(process.execPath, [await buildNestApp()]),
+      fails: [
+        'createPet.deep-nesting',
+        'errors.error-schema',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'getPet.path-boundaries',
+      ],
+      inTraffic: [
+        'errors.error-schema',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'getPet.path-boundaries',
+      ],
+    },
+    Go: {
+      start: async () => startProcess(await buildGoApp(), []),
+      fails: [...ENCODING_JSON.fails, DECODER].sort(),
+      inTraffic: [...ENCODING_JSON.inTraffic, DECODER].sort(),
+    },
+    Gin: {
+      start: async () => startProcess(await buildGinApp(), []),
+      fails: [...ENCODING_JSON.fails, DECODER, 'getPet.path-boundaries'].sort(),
+      inTraffic: [...ENCODING_JSON.inTraffic, DECODER, 'getPet.path-boundaries'].sort(),
+    },
+    Fiber: {
+      start: async () => startProcess(await buildFiberApp(), []),
+      fails: [...ENCODING_JSON.fails, 'listPets.bracketed-limit', 'listPets.recased-limit'].sort(),
+      // Fiber reads a body with json.Unmarshal, which refuses what follows the value.
+      inTraffic: ENCODING_JSON.inTraffic,
+    },
+    Echo: {
+      start: async () => startProcess(await buildEchoApp(), []),
+      fails: [
+        ...ENCODING_JSON.fails,
+        'createPet.media-type-spellings',
+        'listPets.recased-limit',
+      ].sort(),
+      // Its binder answers another spelling of application/json 415, which the app answers 400,
+      // as it does every error of c.Bind: the judge cannot tell that 400 from a body's fault.
+      inTraffic: ENCODING_JSON.inTraffic,
+    },
+    Flask: {
+      start: () => pythonApp('flask'),
+      fails: ['createPet.deep-nesting', 'errors.no-server-errors', 'getPet.path-boundaries'],
+      inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
+    },
+    aiohttp: {
+      start: () => pythonApp('aiohttp'),
+      fails: ['createPet.deep-nesting', 'errors.no-server-errors', 'getPet.path-boundaries'],
+      inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
+    },
+    Tornado: {
+      start: () => pythonApp('tornado'),
+      fails: ['createPet.deep-nesting', 'errors.no-server-errors'],
+      inTraffic: ['errors.no-server-errors'],
+    },
+    FastAPI: {
+      start: () => pythonApp('fastapi'),
+      fails: [
+        'createPet.invalid-category-id',
+        'createPet.not-utf8',
+        'errors.json-body',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'getPet.path-boundaries',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'errors.json-body',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'getPet.path-boundaries',
+      ],
+    },
+    'Django REST framework': {
+      start: () => pythonApp('django'),
+      fails: [
+        'createPet.deep-nesting',
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.request-shapes',
+        'createPet.string-boundaries',
+        'errors.created-pets-agree',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'listPets.request-shapes',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'errors.created-pets-agree',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+      ],
+    },
+    axum: {
+      start: async () => startProcess(await buildAxumApp(), []),
+      fails: ['createPet.media-type-spellings'],
+      inTraffic: ['createPet.media-type-spellings'],
+    },
+    'actix-web': {
+      start: async () => startProcess(await buildActixApp(), []),
+      fails: ['createPet.media-type-spellings'],
+      // actix answers the spelling 400, which a body's own fault may cause too: only a 415 is judged.
+      inTraffic: [],
+    },
+    Sinatra: {
+      start: () => startProcess('ruby', [join(FRAMEWORKS, 'sinatra', 'app.rb')]),
+      fails: [
+        'createPet.not-utf8',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+        'listPets.bracketed-limit',
+      ],
+      inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
+    },
+    Rails: {
+      start: () => startProcess('ruby', [join(FRAMEWORKS, 'rails', 'app.rb')]),
+      fails: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.invalid-status',
+        'createPet.missing-category-id-in-query',
+        'createPet.missing-name-in-query',
+        'createPet.other-media-types',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'getPet.path-boundaries',
+        'listPets.bracketed-limit',
+        'listPets.status-default-limit',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.invalid-status',
+        'createPet.missing-category-id-in-query',
+        'createPet.missing-name-in-query',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'getPet.path-boundaries',
+      ],
+    },
+    Mojolicious: {
+      start: () => startProcess('perl', [join(FRAMEWORKS, 'mojolicious', 'app.pl')]),
+      fails: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.method-override',
+        'errors.pet-fields',
+        'errors.success-status',
+        'listPets.status-default-limit',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'errors.pet-fields',
+        'errors.success-status',
+      ],
+    },
+    Lumen: {
+      start: startLumen,
+      fails: [
+        ...['createPet', 'getPet', 'listPets'].map((op) => `auth.${op}.scheme-prefixed`),
+        ...LARAVEL_422,
+        'createPet.media-type-spellings',
+        'createPet.method-override',
+        'createPet.missing-category-id-in-query',
+        'createPet.missing-name-in-query',
+        'createPet.other-media-types',
+        'createPet.string-boundaries',
+        'errors.pet-fields',
+        'errors.success-status',
+        'listPets.status-default-limit',
+      ].sort(),
+      // To the judge, a 422 to a JSON object may have a cause other than the body's fault; one to
+      // a body that is no object may not, and nor may a success to a body without name.
+      inTraffic: [
+        'createPet.body-not-object',
+        'createPet.empty-body',
+        'createPet.malformed-json',
+        'createPet.missing-category-id-in-query',
+        'createPet.missing-name-in-query',
+        'createPet.trailing-content',
+        'errors.pet-fields',
+        'errors.success-status',
+      ],
+    },
+    Javalin: {
+      start: () => javaApp(buildJavalinApp()),
+      fails: [
+        'auth.createPet.key-case-changed',
+        'auth.getPet.key-case-changed',
+        'auth.listPets.key-case-changed',
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.invalid-status',
+        'createPet.method-override',
+        'createPet.trailing-content',
+        'errors.created-pets-agree',
+        'errors.pet-fields',
+        'errors.success-status',
+        'getPet.path-boundaries',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.invalid-status',
+        'createPet.trailing-content',
+        'errors.created-pets-agree',
+        'errors.pet-fields',
+        'errors.success-status',
+        'getPet.path-boundaries',
+      ],
+    },
+    'Vert.x': {
+      start: () => javaApp(buildVertxApp()),
+      fails: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'errors.created-pets-agree',
+        'getPet.path-boundaries',
+        'listPets.recased-limit',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'errors.created-pets-agree',
+        'getPet.path-boundaries',
+      ],
+    },
+    'Spring Boot': {
+      start: () => javaApp(buildSpringApp()),
+      fails: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.invalid-status',
+        'errors.created-pets-agree',
+        'getPet.path-boundaries',
+        'listPets.bracketed-limit',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.invalid-status',
+        'errors.created-pets-agree',
+        'getPet.path-boundaries',
+      ],
+    },
+  };
+}
+
+/** The ids of a report's failed checks, in its order. */
+export const failed = (report: { results: readonly { id: string; outcome: string }[] }) =>
+  report.results.filter((r) => r.outcome === 'fail').map((r) => r.id);
