@@ -222,7 +222,10 @@ export function frameworkApps(built: string): Readonly<Record<string, FrameworkA
   const buildAxumApp = cargoApp('axum');
   const buildActixApp = cargoApp('actix');
 
-  /** Builds the Maven app in frameworks/NAME with the `mvn` on PATH (frameworks/maven-app.sh). */
+  /**
+   * Builds the Maven app in frameworks/NAME with the `mvn` on PATH, or takes the jar its sources
+   * built before from the cache (frameworks/maven-app.sh).
+   */
   function mavenApp(name: 'spring' | 'javalin' | 'vertx'): () => Promise<string> {
     return once(async () => {
       const out = join(built, name);
