@@ -35,11 +35,19 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiPro
   return { ...api, apiKey };
 }
 
-/** As startApi, for one file: it is stopped after the file's tests. */
-export async function startApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
-  const api = await startApi(env);
-  afterAll(api.stop);
-  return api;
+/**
+ * As startApi, for one file: it is stopped after the file's tests. Call it while the file's suites
+ * are collected: the hook that stops it is registered at once, not once the API has started,
+ * when no suite would run it any more.
+ */
+export function startApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
+  const starting = startApi(env);
+  afterAll(async () => {
+    // A start that failed has nothing to stop, and its tests already show why.
+    const api = await starting.catch(() => undefined);
+    await api?.stop();
+  });
+  return starting;
 }
 
 /**
