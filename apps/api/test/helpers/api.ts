@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
 import { type Pet, validateErrorBody } from '@animal-store/contract';
-import { afterAll } from 'vitest';
 import type { AppDeps } from '../../src/app.js';
 import type { ServerLimits } from '../../src/http/server-limits.js';
 import { parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
@@ -27,7 +26,20 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** Starts the API on 127.0.0.1 with a fresh store; closed automatically after the file's tests. */
+/** The close of every API `startTestApi` started and no one closed yet. */
+const open = new Set<() => Promise<void>>();
+
+/** Closes every API `startTestApi` started (helpers/after-each-file.ts). */
+export async function closeTestApis(): Promise<void> {
+  const closes = [...open];
+  open.clear();
+  await Promise.all(closes.map((close) => close()));
+}
+
+/**
+ * Starts the API on 127.0.0.1 with a fresh store; closed after the file's tests
+ * (helpers/after-each-file.ts), wherever in the file it was started.
+ */
 export async function startTestApi(
   overrides: Partial<AppDeps> & { databaseCheckMs?: number } = {},
   limits: Partial<ServerLimits> = {},
@@ -56,10 +68,11 @@ export async function startTestApi(
   const close = async () => {
     if (closed) return;
     closed = true;
+    open.delete(close);
     await running.close(1000);
     await store.close();
   };
-  afterAll(close);
+  open.add(close);
   return {
     base: `${running.origin}/v1`,
     origin: running.origin,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import { onTestFinished } from 'vitest';
 
 /** A request as the server received it. */
 export interface Received {
@@ -15,7 +15,7 @@ export type Script = (n: number, req: Received, res: ServerResponse) => void;
 
 /**
  * A local HTTP server on 127.0.0.1 that answers as `script` says and keeps every request;
- * closed after the file's tests.
+ * closed when the test that started it finishes.
  */
 export async function scriptedServer(script: Script) {
   const received: Received[] = [];
@@ -35,7 +35,7 @@ export async function scriptedServer(script: Script) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  afterAll(
+  onTestFinished(
     () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
