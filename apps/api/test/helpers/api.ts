@@ -31,9 +31,7 @@ const open = new Set<() => Promise<void>>();
 
 /** Closes every API `startTestApi` started (helpers/after-each-file.ts). */
 export async function closeTestApis(): Promise<void> {
-  const closes = [...open];
-  open.clear();
-  await Promise.all(closes.map((close) => close()));
+  await Promise.all([...open].map((close) => close()));
 }
 
 /**
@@ -64,11 +62,9 @@ export async function startTestApi(
     { host: '127.0.0.1', port: 0 },
     limits,
   );
-  let closed = false;
+  // An API is open while its close is listed: the first call takes it off, and later ones do nothing.
   const close = async () => {
-    if (closed) return;
-    closed = true;
-    open.delete(close);
+    if (!open.delete(close)) return;
     await running.close(1000);
     await store.close();
   };
