@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ConformanceReport, runConformance } from '../src/index.js';
-import { API_KEY, type FrameworkApp, failed, frameworkApps } from './support/framework-apps.js';
-import { notPassed } from './support/run-kit.js';
+import { API_KEY, type FrameworkApp, frameworkApps } from './support/framework-apps.js';
+import { failed, notPassed } from './support/run-kit.js';
 
 const built = await mkdtemp(join(tmpdir(), 'conformance-framework-apps-'));
 afterAll(() => rm(built, { recursive: true, force: true }));

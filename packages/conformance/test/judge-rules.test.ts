@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { GET_PET_DEPRECATION_HEADERS } from '@animal-store/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
+import { failed } from './support/run-kit.js';
 import { scratch } from './support/traffic.js';
 
 const files = scratch();
@@ -116,9 +117,6 @@ async function judge(file: string) {
   const run = await runCli(['judge', '--har', file, '--reporter', 'json']);
   return { ...run, report: JSON.parse(run.stdout || '{}') as JsonReport };
 }
-
-const failed = (report: JsonReport) =>
-  report.results.filter((r) => r.outcome === 'fail').map((r) => r.id);
 
 /** The report's result of check `id`. */
 const result = (report: JsonReport, id: string) => report.results.find((r) => r.id === id);

@@ -582,7 +582,3 @@ export function frameworkApps(built: string): Readonly<Record<string, FrameworkA
     },
   };
 }
-
-/** The ids of a report's failed checks, in its order. */
-export const failed = (report: { results: readonly { id: string; outcome: string }[] }) =>
-  report.results.filter((r) => r.outcome === 'fail').map((r) => r.id);
