@@ -2,11 +2,6 @@
 // modules load once per worker (the files share one module graph). So what a file started
 // through the helpers stops after that file's tests, not at the end of the worker.
 import { afterAll } from 'vitest';
-import { closeTestApis } from './api.js';
-import { stopBalancers } from './balancers.js';
-import { closeOtlpReceivers } from './otlp-receiver.js';
-import { stopApiProcesses } from './processes.js';
+import { stopWhatTheFileStarted } from './file-cleanup.js';
 
-afterAll(async () => {
-  await Promise.all([stopApiProcesses(), stopBalancers(), closeTestApis(), closeOtlpReceivers()]);
-});
+afterAll(stopWhatTheFileStarted);

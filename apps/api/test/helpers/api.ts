@@ -6,6 +6,7 @@ import { parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
 import { createLogger } from '../../src/logger.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import type { PetStore } from '../../src/store/pet-store.js';
+import { stopAfterFile } from './file-cleanup.js';
 import { createTestStore } from './store.js';
 
 export const TEST_KEY = 'test-key-0123456789';
@@ -24,14 +25,6 @@ export interface TestApi {
   /** Moves the injected clock. */
   setNow(date: Date): void;
   close(): Promise<void>;
-}
-
-/** The close of every API `startTestApi` started and no one closed yet. */
-const open = new Set<() => Promise<void>>();
-
-/** Closes every API `startTestApi` started (helpers/after-each-file.ts). */
-export async function closeTestApis(): Promise<void> {
-  await Promise.all([...open].map((close) => close()));
 }
 
 /**
@@ -62,13 +55,10 @@ export async function startTestApi(
     { host: '127.0.0.1', port: 0 },
     limits,
   );
-  // An API is open while its close is listed: the first call takes it off, and later ones do nothing.
-  const close = async () => {
-    if (!open.delete(close)) return;
+  const close = stopAfterFile(async () => {
     await running.close(1000);
     await store.close();
-  };
-  open.add(close);
+  });
   return {
     base: `${running.origin}/v1`,
     origin: running.origin,

@@ -3,24 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LoggedProcess, onFreePort, spawnLogged, waitUntil } from '@animal-store/test-support';
+import { stopAfterFile } from './file-cleanup.js';
 import { exchange } from './raw-http.js';
 
 /** A file of deploy/, as shipped. */
 export const deployFile = (path: string) =>
   fileURLToPath(new URL(`../../../../deploy/${path}`, import.meta.url));
-
-const children: LoggedProcess[] = [];
-/** The balancers' configuration folders, removed once they have stopped. */
-const prefixes: string[] = [];
-
-/**
- * Stops every balancer started here (SIGTERM: nginx's master stops its workers before it exits)
- * and removes their configuration folders (helpers/after-each-file.ts).
- */
-export async function stopBalancers(): Promise<void> {
-  await Promise.all(children.splice(0).map((child) => child.stop()));
-  for (const prefix of prefixes.splice(0)) rmSync(prefix, { recursive: true, force: true });
-}
 
 /** A balancer started from the repository's configuration in front of the API. */
 export interface Balancer {
@@ -31,13 +19,24 @@ export interface Balancer {
   output(): string;
 }
 
-/** Starts `command`; a missing command fails (never skips) the test. */
-function startChild(command: string, args: string[], env: Record<string, string> = {}) {
+/**
+ * Starts `command`, stopped after the file's tests (SIGTERM: nginx's master stops its workers
+ * before it exits), and then its configuration folder `prefix` removed, if it has one. A missing
+ * command fails (never skips) the test.
+ */
+function startChild(
+  command: string,
+  args: string[],
+  { env = {}, prefix }: { env?: Record<string, string>; prefix?: string } = {},
+) {
   // Debian installs haproxy and nginx in /usr/sbin, on root's PATH only.
   const child = spawnLogged(command, args, {
     env: { PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin`, ...env },
   });
-  children.push(child);
+  stopAfterFile(async () => {
+    await child.stop();
+    if (prefix !== undefined) rmSync(prefix, { recursive: true, force: true });
+  });
   return child;
 }
 
@@ -64,10 +63,12 @@ export function startHaproxy(
 ): Promise<Balancer & { exited: Promise<void> }> {
   return onFreePort(async (port) => {
     const child = startChild('haproxy', ['-f', deployFile('haproxy/haproxy.cfg'), '-db'], {
-      HAPROXY_BIND: `127.0.0.1:${port}`,
-      API_SERVER_1: api,
-      API_SERVER_2: api2,
-      API_SERVER_3: api3,
+      env: {
+        HAPROXY_BIND: `127.0.0.1:${port}`,
+        API_SERVER_1: api,
+        API_SERVER_2: api2,
+        API_SERVER_3: api3,
+      },
     });
     const origin = `http://127.0.0.1:${port}`;
     await untilServing(origin, child, 'haproxy');
@@ -98,7 +99,6 @@ async function startNginxOn(port: number, api: string): Promise<Balancer> {
     site = site.replace(from, to);
   }
   const prefix = mkdtempSync(join(tmpdir(), 'animal-store-nginx-'));
-  prefixes.push(prefix);
   writeFileSync(join(prefix, 'animal-store.conf'), site);
   const main = join(prefix, 'nginx.conf');
   writeFileSync(
@@ -106,7 +106,7 @@ async function startNginxOn(port: number, api: string): Promise<Balancer> {
     `pid ${join(prefix, 'nginx.pid')};\nerror_log stderr;\ndaemon off;\nevents {}\n` +
       `http { access_log off; include ${join(prefix, 'animal-store.conf')}; }\n`,
   );
-  const child = startChild('nginx', ['-p', prefix, '-c', main]);
+  const child = startChild('nginx', ['-p', prefix, '-c', main], { prefix });
   const origin = `http://127.0.0.1:${port}`;
   await untilServing(origin, child, 'nginx');
   return { name: 'nginx', origin, output: child.output };

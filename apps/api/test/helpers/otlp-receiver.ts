@@ -1,6 +1,7 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { stopAfterFile } from './file-cleanup.js';
 
 /** A span as OTLP/HTTP JSON carries it (ids in hex), with its resource's attributes. */
 export interface ReceivedSpan {
@@ -21,17 +22,6 @@ interface OtlpAttribute {
 
 const attributesOf = (list: OtlpAttribute[] = []) =>
   Object.fromEntries(list.map(({ key, value }) => [key, Object.values(value)[0]]));
-
-const receivers: Server[] = [];
-
-/** Closes every receiver `startOtlpReceiver` started (helpers/after-each-file.ts). */
-export async function closeOtlpReceivers(): Promise<void> {
-  await Promise.all(
-    receivers
-      .splice(0)
-      .map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
-  );
-}
 
 export interface OtlpReceiver {
   /** e.g. `http://127.0.0.1:4318`: what `OTEL_EXPORTER_OTLP_ENDPOINT` is set to. */
@@ -75,7 +65,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  receivers.push(server);
+  stopAfterFile(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,

@@ -1,20 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import {
   type Finished,
-  type LoggedProcess,
   runProcess,
   type StartedApi,
   startBuiltApi,
 } from '@animal-store/test-support';
+import { stopAfterFile } from './file-cleanup.js';
 
 const KEYS_CLI = fileURLToPath(new URL('../../dist/keys-cli.js', import.meta.url));
-
-const started: LoggedProcess[] = [];
-
-/** Stops every API process `startApiProcess` started (helpers/after-each-file.ts). */
-export async function stopApiProcesses(): Promise<void> {
-  await Promise.all(started.splice(0).map((api) => api.stop()));
-}
 
 export type ApiProcess = StartedApi;
 
@@ -34,7 +27,7 @@ export async function startApiProcess(
   nodeArgs: string[] = [],
 ): Promise<ApiProcess> {
   const api = await startBuiltApi({ ...GENEROUS_STORE_TIMEOUT, ...env }, { nodeArgs });
-  started.push(api);
+  stopAfterFile(() => api.stop());
   return api;
 }
 
