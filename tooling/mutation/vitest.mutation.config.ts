@@ -12,7 +12,7 @@ const TEST_SETS = {
   'request-path': {
     include: [
       'apps/api/test/black-box/*.test.ts',
-      'apps/api/test/{ambiguous-requests,auth-failures,client-gone,header-limits,idempotency-in-flight,json-request,limits,memory-pet-store,methods,pipelined-bodies,rate-limit,raw-http,request-path,route-spelling,unauthenticated-bodies,unread-bodies}.test.ts',
+      'apps/api/test/{ambiguous-requests,auth-failures,client-gone,deadline,header-limits,idempotency-in-flight,json-duplicates,json-request,limits,memory-pet-store,methods,name-characters,pipelined-bodies,rate-limit,raw-http,request-path,route-spelling,unauthenticated-bodies,unread-bodies}.test.ts',
       ...CONTRACT_TESTS,
     ],
     setupFiles: API_SETUP,

@@ -13,6 +13,12 @@ describe('repeatedMemberName', () => {
     ['"a:b"'],
     ['[1,2,3]'],
     ['{}'],
+    // A colon inside a string makes the colons outnumber the member names: the text is walked.
+    ['{"a":{"b":"x:y"},"b":2}'],
+    ['{"a":[{"b":1}],"b":"x:y"}'],
+    ['{"a":"x:y","c":"x:y"}'],
+    ['{"k":["x:y","x:y"]}'],
+    ['[{"a":"x:y"},{"a":"x:y"}]'],
   ])('finds no repeat in %s', (text) => {
     expect(repeated(text)).toBeUndefined();
   });
@@ -27,6 +33,8 @@ describe('repeatedMemberName', () => {
     ['{"a/b":1,"a/b":2}', '/a~1b'],
     ['{"t~":{"k":[0,{"z":1,"z":1}]}}', '/t~0/k/1/z'],
     ['{"name":"a:\\"b\\"","name":"c"}', '/name'],
+    ['{"name"\r\n:"a","name"\n:"b"}', '/name'],
+    ['{"k":[1],"n":"x:y","n":2}', '/n'],
   ])('names the repeat in %s: %s', (text, path) => {
     expect(repeated(text)).toBe(path);
   });
