@@ -31,6 +31,14 @@ const TEST_SETS = {
     include: ['packages/conformance/test/{faults,gaps,run-size,preflight,fixture-set}.test.ts'],
     setupFiles: [],
   },
+  // The kit's command line (`cli.ts`): its options, reports and exit statuses, in process,
+  // mostly on runs against the fake server (under a second each).
+  cli: {
+    include: [
+      'packages/conformance/test/{cli,verdicts,reporters,key-secrecy,report,root-causes,fixture-set,expect-fail,preflight,proxy-command}.test.ts',
+    ],
+    setupFiles: [],
+  },
   // The tracing modules' in-process tests (the spans a process sends are tested through processes).
   tracing: {
     include: [

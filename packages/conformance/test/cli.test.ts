@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HELP } from '../src/cli.js';
@@ -58,12 +61,43 @@ describe('animal-store-conformance', () => {
       /unknown group or check "pets"/,
     ],
     ['a base URL that is no URL', ['--base-url', 'pets', '--api-key', 'k'], /is not a URL/],
+    ...['0', '500ms', 'x500', '-500', '2.5'].map((value) => [
+      `the timeout ${value}`,
+      // `=`: a value may start with a dash.
+      ['--base-url', 'http://x/v1', '--api-key', 'k', `--timeout-ms=${value}`],
+      new RegExp(`--timeout-ms must be a positive integer, not "${value}"`),
+    ]),
+    ...[
+      ['max-pets', '12abc'],
+      ['seed', '-1'],
+      ['settle-ms', '1.5'],
+      ['settle-ms', 'x1'],
+    ].map(([name, value]) => [
+      `--${name} ${value}`,
+      ['--base-url', 'http://x/v1', '--api-key', 'k', `--${name}=${value}`],
+      new RegExp(`--${name} must be a whole number of 0 or more, not "${value}"`),
+    ]),
     [
-      'a bad timeout',
-      ['--base-url', 'http://x/v1', '--api-key', 'k', '--timeout-ms', '0'],
-      /--timeout-ms/,
+      'fewer pets than the checks create',
+      ['--base-url', 'http://x/v1', '--api-key', 'k', '--max-pets', '1'],
+      /--max-pets must be at least \d+, what the checks themselves may create, not 1/,
     ],
-  ])('exits 2 with one line on stderr for %s', async (_, args, message) => {
+    ...[
+      ['an unknown option', ['--count', '3'], /'--count'/],
+      ['a positional argument', ['42'], /positional/],
+      ['a categoryId that is no integer', ['--category-id', 'x'], /"x" is not an integer/],
+      ['a categoryId with more after it', ['--category-id', '42x'], /"42x" is not an integer/],
+      ['a categoryId with more before it', ['--category-id', 'x42'], /"x42" is not an integer/],
+    ].map(([what, args, message]) => [
+      `fixtures with ${what}`,
+      ['fixtures', ...(args as string[])],
+      message as RegExp,
+    ]),
+  ] as [
+    string,
+    string[],
+    RegExp,
+  ][])('exits 2 with one line on stderr for %s', async (_, args, message) => {
     const { stdout, stderr, exitCode } = await runCli(args);
     expect(exitCode).toBe(2);
     expect(stdout).toBe('');
@@ -85,6 +119,18 @@ describe('animal-store-conformance', () => {
     expect(stderr).toMatch(
       new RegExp(`^animal-store-conformance: cannot reach ${url}: .*ECONNREFUSED[^\\n]*\\n$`),
     );
+  });
+
+  it('hides the API key in what it writes before a run starts, even in the base URL', async () => {
+    // Some gateways route by a key in the path; the key is still never printed.
+    const key = 'path-key-0123456789';
+    const url = (await closedBaseUrl()).replace(/\/v1$/, `/${key}/v1`);
+    const { stderr, exitCode } = await runCli(['--base-url', url, '--api-key', key]);
+    expect(exitCode).toBe(2);
+    expect(stderr).toMatch(
+      /^animal-store-conformance: cannot reach http:\/\/127\.0\.0\.1:\d+\/\[redacted key\]\/v1: /,
+    );
+    expect(stderr).not.toContain(key);
   });
 
   it('judges what it can and exits 3 naming the shapes tried when createPet refuses every name shape', async () => {
@@ -235,12 +281,41 @@ describe('animal-store-conformance', () => {
     expect(location['system-out']).toMatch(/^ADVISORY \(should, §4\.2\)/);
   });
 
+  it('gives up on a request after --timeout-ms, and says so', async () => {
+    // A server that takes connections and never answers.
+    const silent = createServer(() => {});
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const url = `http://127.0.0.1:${port}/v1`;
+      const run = await runCli(['--base-url', url, '--api-key', 'k', '--timeout-ms', '300']);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toMatch(/no answer within 300 ms/);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('uses the categoryIds given to --category-id, spaces around the commas allowed', async () => {
+    const { args, server } = await target({ choices: ['known-categories-only'] });
+    const { exitCode } = await runCli([
+      ...args,
+      ...['--only', 'createPet.created', '--category-id', KNOWN_CATEGORY_IDS.join(' , ')],
+    ]);
+    expect(exitCode).toBe(0);
+    const sent = server.requests
+      .filter((r) => r.method === 'POST')
+      .map((r) => String((JSON.parse(r.body) as { categoryId: unknown }).categoryId));
+    expect(new Set(sent)).toEqual(new Set(KNOWN_CATEGORY_IDS));
+  });
+
   it('runs only the groups given to --only', async () => {
     const { args, server } = await target();
     const { stdout, exitCode } = await runCli([
       ...args,
       '--only',
-      'getPet,errors',
+      'getPet , errors',
       '--reporter',
       'json',
     ]);
