@@ -37,6 +37,59 @@ async function htmlApp(): Promise<string> {
   return `http://127.0.0.1:${(app.address() as AddressInfo).port}/v1`;
 }
 
+/**
+ * A server on 127.0.0.1 that answers `GET /v1/pets?limit=1` and `GET /v1/pets/1` as `answers`
+ * says (an Error body for a 4xx, a pet for a 200), and every other request 401 with an Error.
+ */
+async function scripted(answers: { list: number; get: number }): Promise<string> {
+  const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
+  const app = createServer((req, res) => {
+    const status =
+      req.url === '/v1/pets?limit=1' ? answers.list : req.url === '/v1/pets/1' ? answers.get : 401;
+    const body =
+      status === 200
+        ? req.url === '/v1/pets/1'
+          ? pet
+          : [pet]
+        : { code: status === 401 ? 'unauthorized' : 'not_found', message: 'no', status };
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  pages.push(app);
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(app.address() as AddressInfo).port}/v1`;
+}
+
+describe('the preflight, when one answer alone suggests a wrong base URL or key', () => {
+  it.each([
+    [
+      { list: 401, get: 404 },
+      /^GET \S+\/v1\/pets answered 401 to the API key given: is it valid\?/,
+    ],
+    [{ list: 404, get: 200 }, /^GET \S+\/v1\/pets answered 404: is the base URL right\?/],
+  ])('judges the server, and gives a hint in the report and as the run goes (%o)', async (answers, hint) => {
+    const url = await scripted(answers);
+    const args = ['--base-url', url, '--api-key', 'k', '--only', 'errors'];
+    const json = await runCli([...args, '--reporter', 'json']);
+    // Judged, not stopped: the answers are in the spec's shapes.
+    expect(json.exitCode).not.toBe(2);
+    const report = JSON.parse(json.stdout) as ConformanceReport;
+    expect(report.hints).toHaveLength(1);
+    expect(report.hints[0]).toMatch(hint);
+    const pretty = await runCli(args);
+    expect(pretty.stderr).toMatch(new RegExp(`\n[^\n]*${hint.source.slice(1)}`));
+  });
+
+  it('gives no hint to a server that answers both reads as the spec says', async () => {
+    const fake = await server();
+    const { stdout, exitCode } = await runCli([
+      ...['--base-url', fake.baseUrl, '--api-key', fake.apiKey, '--only', 'errors'],
+      ...['--reporter', 'json'],
+    ]);
+    expect(exitCode).toBe(0);
+    expect((JSON.parse(stdout) as ConformanceReport).hints).toEqual([]);
+  });
+});
+
 describe.each(['pretty', 'json'])('the preflight (--reporter %s)', (reporter) => {
   it('ends a run at a wrong base path with exit 2 and one line saying so', async () => {
     const fake = await server();
