@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_CREATED } from '../src/fixtures.js';
+import {
+  CHECK_PETS_MAX,
+  MAX_CREATED,
+  NAME_PREFIX_MAX,
+  NAME_SHAPES,
+  type NameShape,
+} from '../src/fixtures.js';
 import {
   CHECKS,
+  type ConformanceOptions,
   type ConformanceReport,
   ConnectionError,
   GROUPS,
@@ -220,6 +227,42 @@ describe('runConformance', () => {
     await expect(runConformance({ baseUrl: 'http://x/v1', apiKey: '' })).rejects.toThrow(
       UsageError,
     );
+    for (const [options, message] of [
+      [{ categoryIds: [] }, '--category-id needs at least one id'],
+      [{ categoryIds: ['42x'] }, '--category-id "42x" is not an int64 integer'],
+      [{ categoryIds: ['x42'] }, '--category-id "x42" is not an int64 integer'],
+      [{ categoryIds: ['9223372036854775808'] }, 'is not an int64 integer'],
+      [{ categoryIds: ['-9223372036854775809'] }, 'is not an int64 integer'],
+      [{ namePrefix: 'x'.repeat(NAME_PREFIX_MAX + 1) }, '--name-prefix'],
+      [{ nameShape: 'fancy' }, '--name-shape "fancy" is none of'],
+      [{ settleMs: -1 }, 'settle-ms must be a whole number of 0 or more, not -1'],
+      [{ seed: 1.5 }, 'seed must be a whole number of 0 or more, not 1.5'],
+      [{ maxPets: CHECK_PETS_MAX - 1 }, `--max-pets must be at least ${CHECK_PETS_MAX}`],
+      [{ maxPets: CHECK_PETS_MAX + 0.5 }, `--max-pets must be at least ${CHECK_PETS_MAX}`],
+    ] as [Record<string, unknown>, string][]) {
+      // As a caller without types would pass them (a name shape the kit does not have).
+      const run = runConformance({
+        baseUrl: 'http://x/v1',
+        apiKey: 'k',
+        ...options,
+      } as ConformanceOptions);
+      await expect(run, JSON.stringify(options)).rejects.toThrow(UsageError);
+      await expect(run, JSON.stringify(options)).rejects.toThrow(message);
+    }
+  });
+
+  it('takes options at their edges: the run goes on to reach the server', async () => {
+    const baseUrl = await closedBaseUrl();
+    for (const options of [
+      { categoryIds: ['9223372036854775807', '-9223372036854775808', ' 7 ', 42] },
+      { namePrefix: 'x'.repeat(NAME_PREFIX_MAX) },
+      { nameShape: Object.keys(NAME_SHAPES)[0] as NameShape },
+      { settleMs: 0, seed: 0 },
+      { maxPets: CHECK_PETS_MAX },
+    ]) {
+      const run = runConformance({ baseUrl, apiKey: 'k', ...options });
+      await expect(run, JSON.stringify(options)).rejects.toThrow(ConnectionError);
+    }
   });
 
   it('reports progress: the start, what it creates, and every check', async () => {
