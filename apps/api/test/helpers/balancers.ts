@@ -99,13 +99,19 @@ async function startNginxOn(port: number, api: string): Promise<Balancer> {
     site = site.replace(from, to);
   }
   const prefix = mkdtempSync(join(tmpdir(), 'animal-store-nginx-'));
-  writeFileSync(join(prefix, 'animal-store.conf'), site);
   const main = join(prefix, 'nginx.conf');
-  writeFileSync(
-    main,
-    `pid ${join(prefix, 'nginx.pid')};\nerror_log stderr;\ndaemon off;\nevents {}\n` +
-      `http { access_log off; include ${join(prefix, 'animal-store.conf')}; }\n`,
-  );
+  try {
+    writeFileSync(join(prefix, 'animal-store.conf'), site);
+    writeFileSync(
+      main,
+      `pid ${join(prefix, 'nginx.pid')};\nerror_log stderr;\ndaemon off;\nevents {}\n` +
+        `http { access_log off; include ${join(prefix, 'animal-store.conf')}; }\n`,
+    );
+  } catch (error) {
+    // No nginx started to remove it after the file's tests.
+    rmSync(prefix, { recursive: true, force: true });
+    throw error;
+  }
   const child = startChild('nginx', ['-p', prefix, '-c', main], { prefix });
   const origin = `http://127.0.0.1:${port}`;
   await untilServing(origin, child, 'nginx');
