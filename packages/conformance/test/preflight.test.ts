@@ -26,15 +26,21 @@ async function server(options: FakeServerOptions = {}): Promise<FakeServer> {
   return started;
 }
 
-/** A web app's catch-all on 127.0.0.1: every path answers 200 with its HTML page. */
-async function htmlApp(): Promise<string> {
-  const app = createServer((_, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><html><body><div id="app"></div></body></html>');
-  });
+/** Listens with `app` on 127.0.0.1 (closed after the test); its base URL, ending in /v1. */
+async function baseUrlOf(app: Server): Promise<string> {
   pages.push(app);
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(app.address() as AddressInfo).port}/v1`;
+}
+
+/** A web app's catch-all on 127.0.0.1: every path answers 200 with its HTML page. */
+async function htmlApp(): Promise<string> {
+  return baseUrlOf(
+    createServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><body><div id="app"></div></body></html>');
+    }),
+  );
 }
 
 /**
@@ -54,9 +60,7 @@ async function scripted(answers: { list: number; get: number }): Promise<string>
         : { code: status === 401 ? 'unauthorized' : 'not_found', message: 'no', status };
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
-  pages.push(app);
-  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(app.address() as AddressInfo).port}/v1`;
+  return baseUrlOf(app);
 }
 
 describe('the preflight, when one answer alone suggests a wrong base URL or key', () => {
