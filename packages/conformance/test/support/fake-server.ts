@@ -4,7 +4,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import {
   BODY_LIMIT_BYTES,
   DEFAULT_PET_STATUS,
@@ -1424,11 +1424,28 @@ function firstJsonValue(raw: string): string {
   return raw;
 }
 
-/** A base URL on 127.0.0.1 where nothing listens any more. */
+/**
+ * A base URL on 127.0.0.1 where nothing listens: the first port from 2 up that refuses a
+ * connection (port 1 is one fetch refuses to use). A port a test server held and closed could be
+ * taken by the next server any test starts, which would then answer; the kernel gives a server
+ * that asks for any port one from its ephemeral range (from 32768 by default), and no test listens
+ * on a fixed port, so none takes this one.
+ */
 export async function closedBaseUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}/v1`;
+  for (let port = 2; port < 1024; port++) {
+    if (await refuses(port)) return `http://127.0.0.1:${port}/v1`;
+  }
+  throw new Error('no port below 1024 on 127.0.0.1 refuses connections');
+}
+
+/** Whether a connection to `port` on 127.0.0.1 is refused (nothing listens there). */
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 }
