@@ -131,6 +131,8 @@ export interface Oracle {
   readonly id: string;
   readonly title: string;
   readonly section: string;
+  /** What a `should` oracle rests on besides the spec; an oracle with none is a `must`. */
+  readonly rule?: string;
   /** Why `res` breaks the rule, or undefined (also when the rule says nothing of `res`). */
   judge(res: HttpResponse): string | undefined;
 }
@@ -159,6 +161,13 @@ function petsProblem(res: HttpResponse): string | undefined {
     if (id !== route.petId) return `it is pet ${id}`;
   }
   return undefined;
+}
+
+/** The Error an operation's JSON error answer carries, or undefined when it carries none. */
+function errorOf(res: HttpResponse): { code: string; message: string; status: number } | undefined {
+  if (res.status < 400 || notJsonReason(res) !== undefined) return undefined;
+  if (routeOf(res).op === 'other' || !validateSpecErrorBody(res.body).ok) return undefined;
+  return res.body as { code: string; message: string; status: number };
 }
 
 /** Oracles that judge each answer alone. */
@@ -203,10 +212,22 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
     title: 'the Error body’s status equals the HTTP status',
     section: '§2',
     judge: (res) => {
-      if (res.status < 400 || notJsonReason(res) !== undefined) return undefined;
-      if (routeOf(res).op === 'other' || !validateSpecErrorBody(res.body).ok) return undefined;
-      const status = (res.body as { status: number }).status;
+      const status = errorOf(res)?.status;
+      if (status === undefined) return undefined;
       return status === res.status ? undefined : `the Error body says status ${status}`;
+    },
+  },
+  {
+    id: 'errors.error-not-empty',
+    title: 'every Error’s code and message say something: neither is empty or white space alone',
+    section: '§2',
+    rule: '§2 names a machine-readable code and a human-readable description: an empty string is neither',
+    judge: (res) => {
+      const error = errorOf(res);
+      if (error === undefined) return undefined;
+      const empty = (['code', 'message'] as const).filter((field) => error[field].trim() === '');
+      if (empty.length === 0) return undefined;
+      return `the Error's ${empty.join(' and ')} ${empty.length > 1 ? 'are' : 'is'} empty`;
     },
   },
   {

@@ -265,6 +265,31 @@ describe('error answers of an operation', () => {
     );
     expect(judged(id, { path: '/nowhere', status: 404, text: ERROR(400) })).toBeUndefined();
   });
+
+  it('say something in their code and message (advisory)', () => {
+    const id = 'errors.error-not-empty';
+    const error = (code: string, message: string) => JSON.stringify({ code, message, status: 404 });
+    expect(judged(id, { path: '/pets/9', status: 404, text: ERROR(404) })).toBeUndefined();
+    expect(judged(id, { path: '/pets/9', status: 404, text: error('not_found', '') })).toBe(
+      "the Error's message is empty",
+    );
+    expect(judged(id, { path: '/pets/9', status: 404, text: error(' \t', 'no pet 9') })).toBe(
+      "the Error's code is empty",
+    );
+    expect(judged(id, { path: '/pets/9', status: 404, text: error('', ' ') })).toBe(
+      "the Error's code and message are empty",
+    );
+    expect(judged(id, { path: '/pets/9', status: 404, text: error('x', 'y') })).toBeUndefined();
+    // Only an operation's Errors: a JSON body that is no Error is errors.error-schema's to judge.
+    expect(judged(id, { path: '/nowhere', status: 404, text: error('', '') })).toBeUndefined();
+    expect(judged(id, { path: '/pets/9', status: 404, text: '{"code":"","message":""}' })).toBe(
+      undefined,
+    );
+    expect(judged(id, { path: '/pets/9', status: 200, text: error('', '') })).toBeUndefined();
+    expect(
+      judged(id, { path: '/pets/9', status: 404, type: 'text/plain', text: error('', '') }),
+    ).toBeUndefined();
+  });
 });
 
 describe('success statuses', () => {

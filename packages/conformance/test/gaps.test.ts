@@ -83,6 +83,8 @@ const ADVISED: readonly Row[] = [
   ['lists others’ pets first, in descending order', 'others-pets-descending', []],
   ['uses int64 ids beyond 2^53', 'huge-ids', []],
   ['uses error codes of its own', 'own-error-codes', []],
+  ['answers Errors with an empty message', 'empty-error-messages', ['errors.error-not-empty']],
+  ['answers Errors with a code of white space', 'blank-error-codes', ['errors.error-not-empty']],
   ['ignores unknown fields', 'ignores-unknown-fields', ['createPet.unknown-field-rejected']],
   [
     'answers an unknown status filter with []',
@@ -95,6 +97,11 @@ const ADVISED: readonly Row[] = [
   [
     'points its next-page Link at the same page again (the cursor left out)',
     'next-link-repeats-page',
+    ['listPets.next-link'],
+  ],
+  [
+    'points its next-page Link past every pet (an empty page where more pets exist)',
+    'next-link-past-the-end',
     ['listPets.next-link'],
   ],
   ['answers 404 to a malformed petId', 'malformed-id-404', ['getPet.malformed-id-rejected']],

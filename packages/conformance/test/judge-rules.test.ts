@@ -1153,6 +1153,24 @@ describe('judge --har holds getPet to the petId it was asked for', () => {
   });
 });
 
+describe('judge --har on Errors that say nothing', () => {
+  it('advises on an Error of an operation whose code or message is empty', async () => {
+    const { report } = await judge(
+      har('blank-errors', [
+        {
+          url: `${BASE}/pets/5`,
+          status: 404,
+          body: { code: 'not_found', message: '', status: 404 },
+        },
+      ]),
+    );
+    expect(failed(report)).toEqual([]);
+    const empty = result(report, 'errors.error-not-empty');
+    expect(empty?.outcome).toBe('advisory');
+    expect(empty?.message).toMatch(/GET \/pets\/5 answered 404: the Error's message is empty/);
+  });
+});
+
 describe('judge --har names as exercised the checks whose answers the traffic holds', () => {
   /** The checks whose scope the cases below tell apart. */
   const SCOPED = [
@@ -1161,6 +1179,7 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
     'errors.json-body',
     'errors.error-schema',
     'errors.status-matches',
+    'errors.error-not-empty',
     'errors.success-status',
     'errors.no-server-errors',
     'listPets.at-most-limit',
@@ -1210,6 +1229,7 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
         'errors.json-body',
         'errors.error-schema',
         'errors.status-matches',
+        'errors.error-not-empty',
         'errors.no-server-errors',
         'getPet.deprecation-headers',
       ],
@@ -1226,6 +1246,7 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
         'errors.json-body',
         'errors.error-schema',
         'errors.status-matches',
+        'errors.error-not-empty',
         'errors.no-server-errors',
       ],
     ],

@@ -46,6 +46,7 @@ function oracleCheck(oracle: Oracle): DeclaredCheck {
     id: oracle.id,
     title: oracle.title,
     section: oracle.section,
+    ...(oracle.rule === undefined ? {} : { rule: oracle.rule }),
     async run(ctx) {
       const all = await answers(ctx);
       const offenders = all.flatMap((res) => {
@@ -77,6 +78,14 @@ export const everyAnswerSection: SpecSection = {
       inputs:
         'every request of the run, whichever check sent it, each 429 the kit waited out included',
       checks: ['errors.error-schema', 'errors.status-matches'],
+    },
+    {
+      section: '§2',
+      statement: 'An Error’s code is machine-readable, its message a human-readable description',
+      oracle: 'neither is empty or white space alone (advisory)',
+      inputs:
+        'every request of the run, whichever check sent it, each 429 the kit waited out included',
+      checks: ['errors.error-not-empty'],
     },
     {
       section: '§7',

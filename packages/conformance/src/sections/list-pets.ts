@@ -681,6 +681,8 @@ export const listPetsSection: SpecSection = {
         if (next === undefined) fail(`the next link <${target}> leads outside ${ctx.baseUrl}`);
         const page = await ctx.send({ method: 'GET', path: next });
         const second = expectPetList(page, '(the next link)');
+        // More pets exist than the first page held: the next page holds the first of them.
+        if (second.length === 0) fail(`the next link <${target}> leads to an empty page`);
         const repeated = second.find((pet: SpecPet) => first.some((p) => idOf(p) === idOf(pet)));
         if (repeated !== undefined) fail(`the next page repeats pet ${idOf(repeated)}`);
         return pass(`Link rel="next" leads to ${countPets(second.length)} more`);

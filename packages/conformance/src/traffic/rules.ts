@@ -206,6 +206,10 @@ const ORACLE_SCOPE: Readonly<
     needs: 'an error answer with a JSON body',
     applies: (res) => res.status >= 400 && notJsonReason(res) === undefined,
   },
+  'errors.error-not-empty': {
+    needs: 'an error answer with a JSON body',
+    applies: (res) => res.status >= 400 && notJsonReason(res) === undefined,
+  },
   'errors.success-status': {
     needs: 'a success (2xx)',
     applies: (res) => res.status >= 200 && res.status <= 299,

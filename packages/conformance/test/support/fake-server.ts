@@ -254,6 +254,9 @@ export const GAP_CHOICES = [
   'spa-fallback',
   'next-link-elsewhere',
   'next-link-repeats-page',
+  'next-link-past-the-end',
+  'empty-error-messages',
+  'blank-error-codes',
   'location-of-collection',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
@@ -478,12 +481,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     message: string,
     headers: Record<string, string> = {},
   ) {
-    message = options.errorMessage ?? message;
+    message = gap('empty-error-messages') ? '' : (options.errorMessage ?? message);
     if (has('errors-as-grpc-status')) {
       // grpc-gateway's error body: the gRPC status code as a number, no HTTP status.
       return send(res, status, { code: GRPC_CODES[status], message, details: [] }, headers);
     }
-    const code = CODES[gap('own-error-codes') ? 'own' : 'reference'][status];
+    const code = gap('blank-error-codes')
+      ? ' '
+      : CODES[gap('own-error-codes') ? 'own' : 'reference'][status];
     const extra = gap('own-error-codes') ? { details: message, traceId: 'abc123' } : {};
     send(res, status, { code, message, status, ...extra }, headers);
   }
@@ -697,6 +702,15 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       headers.link = `</v1/pets?${next}>; rel="next"`;
       // The query as the request gave it: the cursor left out, the same page again.
       if (gap('next-link-repeats-page')) headers.link = `</v1/pets${url.search}>; rel="next"`;
+      // The cursor moved past every pet the query has: the next page is empty.
+      if (gap('next-link-past-the-end')) {
+        const end = formatListPetsQuery({
+          ...parsed.value,
+          limit,
+          after: (items.at(-1) as StoredPet).id,
+        });
+        headers.link = `</v1/pets?${end}>; rel="next"`;
+      }
       // An absolute link to another origin, where nothing listens.
       if (gap('next-link-elsewhere'))
         headers.link = `<http://localhost:1/v1/pets?${next}>; rel="next"`;
