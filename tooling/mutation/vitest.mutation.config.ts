@@ -15,6 +15,8 @@ const TEST_SETS = {
       'apps/api/test/{ambiguous-requests,auth-failures,client-gone,deadline,header-limits,idempotency-in-flight,json-duplicates,json-request,limits,memory-pet-store,methods,name-characters,pipelined-bodies,rate-limit,raw-http,request-path,route-spelling,unauthenticated-bodies,unread-bodies}.test.ts',
       ...CONTRACT_TESTS,
     ],
+    // The fuzz test and the kit's run are slow and cover nothing the others do not.
+    exclude: ['apps/api/test/black-box/{fuzz,conformance}.test.ts'],
     setupFiles: API_SETUP,
   },
   // The contract's own tests alone, for a quick run on its files.
@@ -86,9 +88,7 @@ export default defineConfig({
   test: {
     root: repo,
     include: [...tests.include],
-    // The fuzz test and the kit's run are slow and cover nothing the others do not; the kit's
-    // run is the whole of `kit-on-api`.
-    exclude: setName === 'kit-on-api' ? [] : ['apps/api/test/black-box/{fuzz,conformance}.test.ts'],
+    exclude: 'exclude' in tests ? [...tests.exclude] : [],
     // One module graph for every file of a run: importing the API for each file again took most
     // of a mutant's time. Stryker switches its mutants at run time, so no file needs a fresh one.
     isolate: false,

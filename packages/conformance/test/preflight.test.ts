@@ -49,14 +49,16 @@ async function htmlApp(): Promise<string> {
  */
 async function scripted(answers: { list: number; get: number }): Promise<string> {
   const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
+  // Each read's status, and the body it has when that is 200.
+  const reads = new Map<string | undefined, [number, unknown]>([
+    ['/v1/pets?limit=1', [answers.list, [pet]]],
+    ['/v1/pets/1', [answers.get, pet]],
+  ]);
   const app = createServer((req, res) => {
-    const status =
-      req.url === '/v1/pets?limit=1' ? answers.list : req.url === '/v1/pets/1' ? answers.get : 401;
+    const [status, found] = reads.get(req.url) ?? [401, undefined];
     const body =
       status === 200
-        ? req.url === '/v1/pets/1'
-          ? pet
-          : [pet]
+        ? found
         : { code: status === 401 ? 'unauthorized' : 'not_found', message: 'no', status };
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });

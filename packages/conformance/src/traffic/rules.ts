@@ -182,10 +182,20 @@ function asKitCheck(
   return { id, title, section, level, group, ...rest };
 }
 
-/** Which answers each oracle of the kit speaks of, to tell a rule exercised from one not. */
-const ORACLE_SCOPE: Readonly<
-  Record<string, { readonly needs: string; readonly applies: (res: HttpResponse) => boolean }>
-> = {
+/** The answers an oracle speaks of, to tell a rule exercised from one not. */
+interface OracleScope {
+  readonly needs: string;
+  readonly applies: (res: HttpResponse) => boolean;
+}
+
+/** What the oracles that read an Error body speak of. */
+const JSON_ERROR_ANSWERS: OracleScope = {
+  needs: 'an error answer with a JSON body',
+  applies: (res) => res.status >= 400 && notJsonReason(res) === undefined,
+};
+
+/** Which answers each oracle of the kit speaks of. */
+const ORACLE_SCOPE: Readonly<Record<string, OracleScope>> = {
   'errors.strict-json': {
     needs: 'an answer with a JSON Content-Type and a body',
     applies: (res) => isJsonMediaType(res.mediaType) && (res.bytes?.length ?? 0) > 0,
@@ -198,18 +208,9 @@ const ORACLE_SCOPE: Readonly<
     },
   },
   'errors.json-body': { needs: 'an error answer (4xx, 5xx)', applies: (res) => res.status >= 400 },
-  'errors.error-schema': {
-    needs: 'an error answer with a JSON body',
-    applies: (res) => res.status >= 400 && notJsonReason(res) === undefined,
-  },
-  'errors.status-matches': {
-    needs: 'an error answer with a JSON body',
-    applies: (res) => res.status >= 400 && notJsonReason(res) === undefined,
-  },
-  'errors.error-not-empty': {
-    needs: 'an error answer with a JSON body',
-    applies: (res) => res.status >= 400 && notJsonReason(res) === undefined,
-  },
+  'errors.error-schema': JSON_ERROR_ANSWERS,
+  'errors.status-matches': JSON_ERROR_ANSWERS,
+  'errors.error-not-empty': JSON_ERROR_ANSWERS,
   'errors.success-status': {
     needs: 'a success (2xx)',
     applies: (res) => res.status >= 200 && res.status <= 299,

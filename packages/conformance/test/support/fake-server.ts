@@ -697,20 +697,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('list-null-when-empty') && page.length === 0) return send(res, 200, null, headers);
     const last = page.at(-1);
     if (items.length > page.length && last !== undefined && !gap('no-next-link')) {
-      // The request's whole query (every parameter of the contract's), the cursor moved on.
-      const next = formatListPetsQuery({ ...parsed.value, limit, after: last.id });
+      // The request's whole query (every parameter of the contract's), the cursor moved on: to
+      // the page's last pet, or past every pet the query has (the next page is then empty).
+      const cursor = gap('next-link-past-the-end') ? (items.at(-1) as StoredPet).id : last.id;
+      const next = formatListPetsQuery({ ...parsed.value, limit, after: cursor });
       headers.link = `</v1/pets?${next}>; rel="next"`;
       // The query as the request gave it: the cursor left out, the same page again.
       if (gap('next-link-repeats-page')) headers.link = `</v1/pets${url.search}>; rel="next"`;
-      // The cursor moved past every pet the query has: the next page is empty.
-      if (gap('next-link-past-the-end')) {
-        const end = formatListPetsQuery({
-          ...parsed.value,
-          limit,
-          after: (items.at(-1) as StoredPet).id,
-        });
-        headers.link = `</v1/pets?${end}>; rel="next"`;
-      }
       // An absolute link to another origin, where nothing listens.
       if (gap('next-link-elsewhere'))
         headers.link = `<http://localhost:1/v1/pets?${next}>; rel="next"`;
