@@ -195,6 +195,11 @@ const CAUGHT: readonly [
   ],
   ['creates a pet from an empty body', 'create-accepts-empty-body', ['createPet.empty-body']],
   [
+    'creates a pet from a body of white space alone',
+    'create-accepts-blank-body',
+    ['createPet.blank-body'],
+  ],
+  [
     'answers 400 with an empty body',
     'create-400-without-error-body',
     [

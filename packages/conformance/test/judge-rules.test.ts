@@ -703,6 +703,7 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
       'the body holds one JSON value, then "\\]"',
     ],
     ['', 'empty-body', 'the body is empty'],
+    [' \t\r\n', 'blank-body', 'the body is white space alone'],
     ['[{"name":"Rex","categoryId":1}]', 'body-not-object', 'the body is an array'],
     ['null', 'body-not-object', 'the body is null'],
     ['"Rex"', 'body-not-object', 'the body is a string'],
@@ -777,15 +778,17 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
         post('{"name":"Rex","categoryId":1} {}', 422, unprocessable),
         post('null', 422, unprocessable),
         post('', 422, unprocessable),
+        post('\n', 422, unprocessable),
       ]),
     );
     expect(messages(report).sort()).toEqual(
-      ['body-not-object', 'empty-body', 'malformed-json', 'trailing-content'].map((check) =>
-        expect.stringMatching(
-          new RegExp(
-            `^createPet\\.${check}: .*: createPet refuses such a body with 400, not 422\\n`,
+      ['blank-body', 'body-not-object', 'empty-body', 'malformed-json', 'trailing-content'].map(
+        (check) =>
+          expect.stringMatching(
+            new RegExp(
+              `^createPet\\.${check}: .*: createPet refuses such a body with 400, not 422\\n`,
+            ),
           ),
-        ),
       ),
     );
     // Each names what the server said and the request that replays it.

@@ -175,6 +175,12 @@ describe('POST /v1/pets', () => {
     expect((await errorBody(res)).message).toContain('required');
   });
 
+  it('rejects a body of white space alone with 400, as it does no body', async () => {
+    const res = await post(' \t\r\n ');
+    expect(res.status).toBe(400);
+    expect((await errorBody(res)).message).toContain('required');
+  });
+
   it.each([
     'text/plain',
     'application/x-www-form-urlencoded',

@@ -138,6 +138,14 @@ const INVALID_BODIES: readonly InvalidBody[] = [
     section: '§4.2',
     body: () => '',
   },
+  {
+    // RFC 8259 §2: a JSON text is one value, with white space around it; white space alone is
+    // none, whatever a reader that takes it for an empty body makes of it.
+    id: 'blank-body',
+    what: 'a body of white space alone',
+    section: '§4.2',
+    body: () => ' \t\r\n ',
+  },
 ];
 
 function rejectionCheck(invalid: InvalidBody): DeclaredCheck {
@@ -362,7 +370,7 @@ export const createPetSection: SpecSection = {
         'createPet refuses a body missing required fields or not JSON with 400 and an Error',
       oracle: '400 with an Error',
       inputs:
-        'without name, without categoryId, each of them only in another letter case (Name, CategoryId) or only in the query string, malformed JSON, a NewPet with more after it, an empty body, every JSON type but an object at the top level',
+        'without name, without categoryId, each of them only in another letter case (Name, CategoryId) or only in the query string, malformed JSON, a NewPet with more after it, an empty body, a body of white space alone, every JSON type but an object at the top level',
       checks: [
         'createPet.missing-name',
         'createPet.missing-category-id',
@@ -373,6 +381,7 @@ export const createPetSection: SpecSection = {
         'createPet.malformed-json',
         'createPet.trailing-content',
         'createPet.empty-body',
+        'createPet.blank-body',
         'createPet.body-not-object',
       ],
     },

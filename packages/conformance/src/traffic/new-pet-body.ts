@@ -18,6 +18,7 @@ export const BODY_PROBLEM_CHECKS: readonly string[] = [
   'createPet.trailing-content',
   'createPet.body-not-object',
   'createPet.empty-body',
+  'createPet.blank-body',
   ...NEW_PET_FIELDS.filter((f) => f.required).flatMap((f) => [
     `createPet.missing-${kebab(f.name)}`,
     `createPet.missing-${kebab(f.name)}-other-case`,
@@ -98,6 +99,9 @@ export function newPetBodyProblem(
   query: URLSearchParams = new URLSearchParams(),
 ): BodyProblem | undefined {
   if (text === '') return { check: 'createPet.empty-body', reason: 'the body is empty' };
+  if (/^[ \t\n\r]+$/.test(text)) {
+    return { check: 'createPet.blank-body', reason: 'the body is white space alone' };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

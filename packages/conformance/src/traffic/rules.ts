@@ -450,6 +450,7 @@ const NO_OBJECT = new Set([
   'createPet.trailing-content',
   'createPet.body-not-object',
   'createPet.empty-body',
+  'createPet.blank-body',
 ]);
 
 /**

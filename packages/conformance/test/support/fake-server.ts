@@ -57,6 +57,7 @@ export const FAULTS = [
   'create-drops-unknown-status',
   'create-500-on-malformed-json',
   'create-accepts-empty-body',
+  'create-accepts-blank-body',
   'create-400-without-error-body',
   'create-ignores-status',
   'create-alters-name',
@@ -814,7 +815,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       body = parse(text) as Record<string, unknown>;
     } catch {
       if (has('create-accepts-empty-body') && raw === '') body = { name: 'empty', categoryId: 1 };
-      else if (has('create-500-on-malformed-json')) return refuse(500, 'parser crashed');
+      // A reader that trims the body and takes white space alone for a pet of defaults.
+      else if (has('create-accepts-blank-body') && raw.trim() === '') {
+        body = { name: 'blank', categoryId: 1 };
+      } else if (has('create-500-on-malformed-json')) return refuse(500, 'parser crashed');
       else return refuse(400, 'the body is not JSON');
     }
     if (

@@ -133,6 +133,7 @@ const MALFORMED_CREDENTIALS = ['empty-token', 'scheme-prefixed', 'word-after-key
 
 /** The checks whose 400 Laravel's validation answers with 422 (Unprocessable Content). */
 const LARAVEL_422 = [
+  'createPet.blank-body',
   'createPet.body-not-object',
   'createPet.deep-nesting',
   'createPet.empty-body',
@@ -509,6 +510,7 @@ export function frameworkApps(built: string): Readonly<Record<string, FrameworkA
       // To the judge, a 422 to a JSON object may have a cause other than the body's fault; one to
       // a body that is no object may not, and nor may a success to a body without name.
       inTraffic: [
+        'createPet.blank-body',
         'createPet.body-not-object',
         'createPet.empty-body',
         'createPet.malformed-json',
