@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { retryDelay } from '../src/http/client.js';
 import { fallsOnDay, parseHttpDate, parseStructuredDate, readableDate } from '../src/http/dates.js';
@@ -43,6 +44,75 @@ describe('parseJson', () => {
     expect(numberText(parseJson('{"a":1,"a":"x"}'), 'a')).toBeUndefined();
     expect(numberText(parseJson('{"a":"x","a":2e0}'), 'a')).toBe('2e0');
   });
+
+  it('reads the literal of a short integer as written, in every object, whatever nests it', () => {
+    // No fraction, exponent, -0 or long integer anywhere: the text takes JSON.parse alone.
+    const list = parseJson('[{"id":5,"o":{"n":-7,"m":[{"z":0}]}},{"id":123456789012345}]') as {
+      id: number;
+      o: { n: number; m: [object] };
+    }[];
+    expect(list.map((p) => numberText(p, 'id'))).toEqual(['5', '123456789012345']);
+    expect(numberText(list[0]?.o, 'n')).toBe('-7');
+    expect(numberText(list[0]?.o.m[0], 'z')).toBe('0');
+    expect(numberText(parseJson('{"__proto__":7}'), '__proto__')).toBe('7');
+  });
+
+  it.each([
+    ['a fraction', '{"a":[{"b":2.50}],"id":12}', 'b', '2.50'],
+    ['an exponent', '{"a":[{"b":1E2}],"id":12}', 'b', '1E2'],
+    ['-0', '{"a":[{"b":-0}],"id":12}', 'b', '-0'],
+    ['an integer of 16 digits', '{"a":[{"b":1234567890123456}],"id":12}', 'b', '1234567890123456'],
+  ])('keeps the literal of %s as written, and of every other number', (_, text, key, literal) => {
+    const value = parseJson(text) as { a: [object] };
+    expect(numberText(value.a[0], key)).toBe(literal);
+    expect(numberText(value, 'id')).toBe('12');
+  });
+
+  it('reads the same literals when a string holds what a fraction or an exponent would', () => {
+    const value = parseJson('{"name":"1.5e3 -0","id":12,"__proto__":7}');
+    expect(numberText(value, 'id')).toBe('12');
+    expect(numberText(value, '__proto__')).toBe('7');
+  });
+
+  it('names no literal for a member that is no number, or none of the object', () => {
+    for (const text of ['{"a":"1","b":{}}', '{"a":"1.5","b":{}}']) {
+      const value = parseJson(text);
+      expect(numberText(value, 'a')).toBeUndefined();
+      expect(numberText(value, 'b')).toBeUndefined();
+      expect(numberText(value, 'toString')).toBeUndefined();
+      expect(numberText(value, 'missing')).toBeUndefined();
+    }
+  });
+
+  it('reads every number of a JSON text as JSON.stringify wrote it', () => {
+    // Every number a text holds, with the literal JSON.stringify gave it.
+    const numbers = (value: unknown): [object, string, string][] =>
+      value === null || typeof value !== 'object'
+        ? []
+        : Object.entries(value).flatMap(([key, member]) => [
+            ...(typeof member === 'number' && !Array.isArray(value)
+              ? [[value, key, JSON.stringify(member)] as [object, string, string]]
+              : []),
+            ...numbers(member),
+          ]);
+    fc.assert(
+      fc.property(
+        // Lists of objects with integer members, as answers hold them, and any JSON value.
+        fc.oneof(
+          fc.array(fc.dictionary(fc.string(), fc.oneof(fc.integer(), fc.string()))),
+          fc.jsonValue(),
+        ),
+        (generated) => {
+          const text = JSON.stringify(generated);
+          const value = parseJson(text);
+          expect(value).toEqual(JSON.parse(text));
+          for (const [object, key, literal] of numbers(value)) {
+            expect(numberText(object, key)).toBe(literal);
+          }
+        },
+      ),
+    );
+  });
 });
 
 describe('integerText', () => {
@@ -60,6 +130,9 @@ describe('canonicalInteger', () => {
   it.each([
     ['42', '42'],
     ['-0', '0'],
+    ['0', '0'],
+    ['999999999999999', '999999999999999'],
+    ['-9007199254740993', '-9007199254740993'],
     ['1e3', '1000'],
     ['1.0', '1'],
     ['9.007199254740993e15', '9007199254740993'],

@@ -1,8 +1,17 @@
 // JSON.parse turns integers beyond 2^53 into the nearest double, so an int64 id such as
 // 1790000000000000123 would come back as another id. This parser keeps every number literal as
-// written, per object and key, so the kit can compare and reuse ids and categoryIds exactly.
+// written, per object and key, so the kit can compare and reuse ids and categoryIds exactly. Most
+// answers hold short integers alone, whose value gives the literal back: those take no second pass.
 
 const literals = new WeakMap<object, Map<string, string>>();
+/** Objects parsed from a text whose every number reads back as written: `String(value)` is it. */
+const exact = new WeakSet<object>();
+/**
+ * What may start a number literal that `String(Number(literal))` does not give back: a fraction
+ * or an exponent, 16 digits or more (beyond 2^53 some are no double), `-0`. Found anywhere in the
+ * text, in strings too, where it only costs the literal pass.
+ */
+const INEXACT_NUMBER = /\d[.eE]|\d{16}|-0(?![0-9])/;
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const STRING = /"(?:[^"\\]|\\.)*"/y;
 const WORD = /true|false|null/y;
@@ -13,20 +22,37 @@ export function parseJson(text: string): unknown {
   const value = JSON.parse(text) as unknown;
   // Only containers hold numbers worth keeping; a bare scalar needs no second pass.
   if (value === null || typeof value !== 'object') return value;
-  return new LiteralParser(text).document();
+  if (INEXACT_NUMBER.test(text)) return new LiteralParser(text).document();
+  markExact(value);
+  return value;
+}
+
+function markExact(value: object): void {
+  if (!Array.isArray(value)) exact.add(value);
+  for (const member of Object.values(value)) {
+    if (member !== null && typeof member === 'object') markExact(member);
+  }
 }
 
 /** The number literal `object[key]` had in the JSON text, as written (e.g. `"9007199254740993"`). */
 export function numberText(object: unknown, key: string): string | undefined {
   if (object === null || typeof object !== 'object') return undefined;
+  if (exact.has(object)) {
+    const value = Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
+    return typeof value === 'number' ? String(value) : undefined;
+  }
   return literals.get(object)?.get(key);
 }
+
+const CANONICAL_SAFE_INTEGER = /^(?:0|-?[1-9]\d{0,14})$/;
 
 /**
  * The exact integer a JSON number literal denotes, in canonical decimal form (`1e3` -> `1000`),
  * or undefined when it is not an integer.
  */
 export function canonicalInteger(literal: string): string | undefined {
+  // The common case: an integer literal that is its canonical form already.
+  if (CANONICAL_SAFE_INTEGER.test(literal)) return literal;
   const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
   if (!m) return undefined;
   const [, sign, whole = '', fraction = '', exponent = '0'] = m;
