@@ -266,6 +266,12 @@ interface ModelPet {
   readonly createdAt: number;
 }
 
+/**
+ * An unpaired surrogate (a `\uD800` escape alone): RFC 8259 §8.2 leaves a string holding one to
+ * each implementation, which may store U+FFFD in its place or refuse it.
+ */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
 /** The JSON object a request sent, or undefined. */
 function sentObject(res: HttpResponse): Record<string, unknown> | undefined {
   const { rawBody, json } = res.request;
@@ -291,8 +297,9 @@ const PLAIN_LIST_PARAMS = new Set(['limit', 'status']);
 
 /**
  * A model of every pet the run created: the 201 body, every later getPet and every list entry of
- * that id agree on every spec field, a name accepted comes back exactly as sent, a pet is
- * listed under the status it has (when the list can reach it) and under no other.
+ * that id agree on every spec field, a name accepted comes back exactly as sent (unless it holds
+ * an unpaired surrogate), a pet is listed under the status it has (when the list can reach it)
+ * and under no other.
  */
 export class PetModel {
   readonly pets = new Map<string, ModelPet>();
@@ -317,7 +324,10 @@ export class PetModel {
     if (id === undefined || sent === undefined) return undefined;
     const categoryLiteral = numberText(sent, 'categoryId');
     const pet: ModelPet = {
-      name: typeof sent.name === 'string' ? sent.name : undefined,
+      name:
+        typeof sent.name === 'string' && !UNPAIRED_SURROGATE.test(sent.name)
+          ? sent.name
+          : undefined,
       categoryId:
         typeof sent.categoryId === 'number'
           ? Number(categoryLiteral ?? sent.categoryId)

@@ -387,6 +387,24 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     }
   });
 
+  it('holds a server to a name sent as Unicode, and not to one holding an unpaired surrogate', async () => {
+    // RFC 8259 §8.2 leaves a string holding an unpaired surrogate to each implementation: one may
+    // store U+FFFD in its place. A name of Unicode characters comes back exactly as sent.
+    const sent = (name: string): Entry => ({
+      ...created,
+      sent: { name, categoryId: 1, status: 'available' },
+      body: { ...rex, name: `Rex\uFFFD` },
+    });
+    const unpaired = await judge(har('unpaired-surrogate', [sent('Rex\uD800')]));
+    expect(failed(unpaired.report)).toEqual([]);
+    expect(unpaired.report.traffic.exercised).toContain('errors.created-pets-agree');
+    const unicode = await judge(har('unicode-name', [sent('Rex\u00D1')]));
+    expect(failed(unicode.report)).toEqual(['errors.created-pets-agree']);
+    expect(result(unicode.report, 'errors.created-pets-agree')?.message).toContain(
+      'the 201 body of pet 1 has name "Rex�", sent "RexÑ"',
+    );
+  });
+
   it('holds no read sent within --settle-ms of a create to it, and every later one', async () => {
     const list = (after: number): Entry => ({
       url: `${BASE}/pets?limit=5`,

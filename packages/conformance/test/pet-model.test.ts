@@ -53,6 +53,19 @@ describe('a created pet', () => {
     );
   });
 
+  it('is not held to a name holding an unpaired surrogate (RFC 8259 §8.2), but to the rest', () => {
+    const sent = { ...SENT, name: 'Rex\uD800' };
+    expect(judge([], created(sent, { name: 'Rex\uFFFD' }))).toBeUndefined();
+    expect(judge([], created(sent, { name: 'Rex\uFFFD', categoryId: 8 }))).toBe(
+      'the 201 body of pet 1 has categoryId 8, sent 7',
+    );
+    // A pair of surrogates is one character beyond the BMP: held exactly.
+    const paired = { ...SENT, name: 'Rex\uD83D\uDC08' };
+    expect(judge([], created(paired, { name: 'Rex\uFFFD\uFFFD' }))).toBe(
+      'the 201 body of pet 1 has name "Rex\uFFFD\uFFFD", sent "Rex🐈"',
+    );
+  });
+
   it('is known from a body sent as text, its categoryId as a double holds it', () => {
     const sent = '{"name":"Rex","categoryId":9007199254740993}';
     const parts = {
