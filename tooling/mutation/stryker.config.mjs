@@ -15,7 +15,7 @@ export default {
     'apps/api/src/routes/pets.ts',
     'apps/api/src/http/auth.ts',
     'apps/api/src/http/json-body.ts',
-    'apps/api/src/http/json-duplicates.ts',
+    'packages/contract/src/json-members.ts',
     'apps/api/src/http/unread-bodies.ts',
     'apps/api/src/deadline.ts',
     'apps/api/src/http/errors.ts',

@@ -8,6 +8,7 @@ import {
   LIMIT_MAX,
   LIMIT_MIN,
   PET_STATUSES,
+  repeatedMemberName,
   validateSpecErrorBody,
   validateSpecPet,
 } from '@animal-store/contract';
@@ -320,8 +321,13 @@ export class PetModel {
     if (res.status < 200 || res.status > 299 || petProblem(res.body) !== undefined)
       return undefined;
     const id = integerText(res.body, 'id');
-    const sent = sentObject(res);
-    if (id === undefined || sent === undefined) return undefined;
+    const body = sentObject(res);
+    if (id === undefined || body === undefined) return undefined;
+    // Receivers differ on which of two members of one name wins, or refuse them (RFC 8259 §4):
+    // a body that repeats a member name is held to no field.
+    const { rawBody } = res.request;
+    const repeats = rawBody !== undefined && repeatedMemberName(rawBody, body) !== undefined;
+    const sent: Record<string, unknown> = repeats ? {} : body;
     const categoryLiteral = numberText(sent, 'categoryId');
     const pet: ModelPet = {
       name:

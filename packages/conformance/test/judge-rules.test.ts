@@ -405,6 +405,36 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     );
   });
 
+  it('leaves alone what a body that repeats a member name sent: receivers differ on which wins', async () => {
+    // RFC 8259 §4: many receivers keep the last of two members of one name, others the first,
+    // others refuse the object. Each entry holds to the spec read either way but one.
+    const repeated = (sentText: string, body: Record<string, unknown>): Entry => ({
+      ...created,
+      sent: undefined,
+      sentText,
+      requestHeaders: {
+        'Content-Type': 'application/json',
+        'Content-Length': String(Buffer.byteLength(sentText)),
+      },
+      body: { ...rex, ...body },
+    });
+    const file = har('repeated-members', [
+      repeated('{"name":"Rex","name":"Max","categoryId":1,"categoryId":2}', {}),
+      repeated('{"name":"Rex","name":7,"categoryId":1}', { id: 2 }),
+    ]);
+    const { report } = await judge(file);
+    expect(failed(report)).toEqual([]);
+    // Read the last way alone, each would fail.
+    const single = har('single-members', [
+      repeated('{"name":"Max","categoryId":2}', {}),
+      repeated('{"name":7,"categoryId":1}', { id: 2 }),
+    ]);
+    expect(failed((await judge(single)).report)).toEqual([
+      'errors.created-pets-agree',
+      'createPet.invalid-name',
+    ]);
+  });
+
   it('holds no read sent within --settle-ms of a create to it, and every later one', async () => {
     const list = (after: number): Entry => ({
       url: `${BASE}/pets?limit=5`,

@@ -80,6 +80,19 @@ describe('a created pet', () => {
     );
   });
 
+  it('is held to no field sent in a body that repeats a member name (RFC 8259 §4)', () => {
+    // Which of two members of one name wins is each receiver's own: the first here.
+    const sent = '{"name":"Rex","name":"Max","categoryId":7,"categoryId":8,"status":"available"}';
+    const parts = { ...created(), request: { rawBody: sent } };
+    expect(judge([], parts)).toBeUndefined();
+    const other = petText({ name: 'Max', categoryId: 8 });
+    expect(judge([parts], read('/pets/1', 200, other))).toBeUndefined();
+    // Still known: a later read that does not find it fails.
+    expect(judge([parts], read('/pets/1', 404, '{}'))).toBe(
+      'pet 1, created by this run, is not found',
+    );
+  });
+
   it('is not known from an answer that is no 2xx, no Pet, or to a body that is no object', () => {
     const notFound = read('/pets/1', 404, '{}');
     for (const parts of [

@@ -1,3 +1,4 @@
+export * from './json-members.js';
 export * from './json-text.js';
 export * from './limits.js';
 export * from './openapi.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { parseJsonText } from '@animal-store/contract';
+import { parseJsonText, repeatedMemberName } from '@animal-store/contract';
 import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
@@ -11,7 +11,6 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors.js';
-import { repeatedMemberName } from './json-duplicates.js';
 
 interface RawBodyError {
   type?: string;

@@ -2,6 +2,7 @@
 // kit's check that sends such a body. Only what every JSON stack sees: numbers are read as
 // doubles, so 1.0 is an integer and 2^63 is int64's largest, and a server that reads numbers so
 // is never faulted for taking one.
+import { repeatedMemberName } from '@animal-store/contract';
 import { type FieldSchema, kebab, NEW_PET_FIELDS } from '../cases/new-pet.js';
 
 /** What is wrong with a body, and the kit check that refuses such bodies. */
@@ -111,6 +112,9 @@ export function newPetBodyProblem(
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { check: 'createPet.body-not-object', reason: `the body is ${kindOf(value)}` };
   }
+  // Receivers differ on which of two members of one name wins, or refuse the body (RFC 8259 §4):
+  // one that repeats a member name has no one reading to judge.
+  if (repeatedMemberName(text, value) !== undefined) return undefined;
   const body = value as Record<string, unknown>;
   for (const field of NEW_PET_FIELDS) {
     const name = kebab(field.name);

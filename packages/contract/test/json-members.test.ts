@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repeatedMemberName } from '../src/http/json-duplicates.js';
+import { repeatedMemberName } from '../src/index.js';
 
 const repeated = (text: string) => repeatedMemberName(text, JSON.parse(text));
 
