@@ -80,6 +80,16 @@ describe('a created pet', () => {
     );
   });
 
+  it('shows the name sent, or what NFC or NFKC normalisation makes of it, and nothing else', () => {
+    const sent = { ...SENT, name: 'Rene\u0301 \uFB01' };
+    for (const name of ['Rene\u0301 \uFB01', 'Ren\u00E9 \uFB01', 'Ren\u00E9 fi']) {
+      expect(judge([], created(sent, { name })), name).toBeUndefined();
+    }
+    expect(judge([], created(sent, { name: 'Rene \uFB01' }))).toBe(
+      'the 201 body of pet 1 has name "Rene \uFB01", sent "Rene\u0301 \uFB01"',
+    );
+  });
+
   it('is held to no field sent in a body that repeats a member name (RFC 8259 §4)', () => {
     // Which of two members of one name wins is each receiver's own: the first here.
     const sent = '{"name":"Rex","name":"Max","categoryId":7,"categoryId":8,"status":"available"}';
