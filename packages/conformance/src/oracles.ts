@@ -22,6 +22,15 @@ export type Route =
   | { readonly op: 'getPet'; readonly petId: string }
   | { readonly op: 'other' };
 
+/** A path segment percent-decoded, or as sent when its percent-encoding is malformed (`%zz`). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Which of the spec's operations `res` answers. */
 export function routeOf(res: HttpResponse): Route {
   let url: URL;
@@ -35,7 +44,7 @@ export function routeOf(res: HttpResponse): Route {
   if (url.pathname.includes('//')) return { op: 'other' };
   const item = /\/pets\/([^/]+)$/.exec(url.pathname);
   if (res.method === 'GET' && item) {
-    return { op: 'getPet', petId: decodeURIComponent(item[1] as string) };
+    return { op: 'getPet', petId: decodedSegment(item[1] as string) };
   }
   if (!url.pathname.endsWith('/pets')) return { op: 'other' };
   if (res.method === 'GET') return { op: 'listPets', query: url.searchParams };

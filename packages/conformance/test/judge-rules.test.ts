@@ -1173,6 +1173,8 @@ describe('judge --har holds getPet to the petId it was asked for', () => {
       ['1.5', rex, /petId "1.5" is no integer/],
       ['007', { ...rex, id: 8 }, /it answered 200 with pet 8, not pet 7/],
       ['0', rex, /it answered 200 with pet 1, not pet 0/],
+      // Percent-encoding that decodes to no text: the petId as sent.
+      ['%zz', rex, /petId "%zz" is no integer/],
     ] as const) {
       const { report } = await judge(har('odd-id', [get(petId, 200, body)]));
       expect(failed(report)).toContain('getPet.path-boundaries');
@@ -1183,6 +1185,7 @@ describe('judge --har holds getPet to the petId it was asked for', () => {
   it.each([
     ['a 404', get('abc', 404, notFound)],
     ['a 400', get('1.5', 400, { ...notFound, code: 'bad_id', status: 400 })],
+    ['a 404 to malformed percent-encoding', get('%E0%zz', 404, notFound)],
     ['that very pet', get('007', 200, { ...rex, id: 7 })],
   ])('lets %s stand, as a judgment', async (_, entry) => {
     const { report } = await judge(har('fair-id', [entry]));

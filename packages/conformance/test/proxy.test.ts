@@ -41,6 +41,31 @@ async function startKitProxy(target: string, ...more: string[]): Promise<Started
   return proxy;
 }
 
+/** The proxy in front of a fake server that ignores limit: the proxy, its base URL, the key. */
+async function proxyToListIgnoringLimit() {
+  const fake = await startFakeServer({ faults: ['list-ignores-limit'] });
+  stoppable.push({ stop: () => fake.close() });
+  const proxy = await startKitProxy(fake.baseUrl);
+  const auth = { authorization: `Bearer ${fake.apiKey}` };
+  return { fake, proxy, base: proxy.match[1] as string, auth };
+}
+
+/**
+ * Creates two pets through the proxy at `base`, then lists with limit=1, which a fake server with
+ * `list-ignores-limit` answers with both: the line the proxy prints for it as the answer passes.
+ */
+async function listOverLimit(proxy: StartedProcess, base: string, auth: Record<string, string>) {
+  for (const name of ['Rex', 'Max']) {
+    await fetch(`${base}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+  }
+  await (await fetch(`${base}/pets?limit=1`, { headers: auth })).text();
+  return proxy.untilStderr((text) => /✗ listPets\.at-most-limit \(§4\.1, §8\): .*/.exec(text)?.[0]);
+}
+
 /** The request head with its Host line, the one the proxy sets to the target, set aside. */
 const withoutHost = (m: WireMessage) => m.head.replace(/\r\nHost: [^\r]*/i, '\r\nHost: (set)');
 
@@ -95,25 +120,25 @@ describe('the proxy between the official client and the API', () => {
     expect(judged.exitCode).toBe(0);
   });
 
-  it('prints each violation as it passes, and fails the report when stopped', async () => {
-    const fake = await startFakeServer({ faults: ['list-ignores-limit'] });
-    stoppable.push({ stop: () => fake.close() });
-    const proxy = await startKitProxy(fake.baseUrl);
-    const base = proxy.match[1] as string;
-    const auth = { authorization: `Bearer ${fake.apiKey}` };
-    for (const name of ['Rex', 'Max']) {
-      await fetch(`${base}/pets`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ name, categoryId: 1 }),
-      });
-    }
-    await (await fetch(`${base}/pets?limit=1`, { headers: auth })).text();
-    // Before the proxy stops: the line comes as the answer passes.
-    const line = await proxy.untilStderr(
-      (text) => /✗ listPets\.at-most-limit \(§4\.1, §8\): .*/.exec(text)?.[0],
+  it('judges on after a getPet whose petId is malformed percent-encoding (%zz)', async () => {
+    const { proxy, base, auth } = await proxyToListIgnoringLimit();
+    const odd = await fetch(`${base}/pets/%zz`, { headers: auth });
+    expect([400, 404]).toContain(odd.status);
+    await odd.text();
+    expect(await listOverLimit(proxy, base, auth)).toContain(
+      'GET /pets?limit=1 answered 200: 2 pets, more than limit 1',
     );
-    expect(line).toContain('GET /pets?limit=1 answered 200: 2 pets, more than limit 1');
+    await proxy.stop();
+    expect(proxy.exitStatus()).toBe(1);
+    expect(proxy.stdout()).toMatch(/FAIL: 1 must check failed/);
+  });
+
+  it('prints each violation as it passes, and fails the report when stopped', async () => {
+    const { fake, proxy, base, auth } = await proxyToListIgnoringLimit();
+    // Before the proxy stops: the line comes as the answer passes.
+    expect(await listOverLimit(proxy, base, auth)).toContain(
+      'GET /pets?limit=1 answered 200: 2 pets, more than limit 1',
+    );
     await proxy.stop();
     expect(proxy.exitStatus()).toBe(1);
     expect(proxy.stdout()).toMatch(/FAIL: 1 must check failed/);

@@ -1382,7 +1382,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (method !== 'GET') return error(res, 405, 'use GET', { ...extra, allow: 'GET' });
       if (!has('auth-skipped-on-get') && !skipAuth && !authenticate(req, res, extra)) return;
       if (unknownQuery(url, [], res, extra)) return;
-      return getPet(decodeURIComponent(petMatch[1] ?? ''), res, extra);
+      // Malformed percent-encoding (`%zz`) decodes to no id: the segment as sent, which none is.
+      let petId = petMatch[1] ?? '';
+      try {
+        petId = decodeURIComponent(petId);
+      } catch {}
+      return getPet(petId, res, extra);
     }
     noRoute(res, method);
   }
