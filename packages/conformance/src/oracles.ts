@@ -14,6 +14,7 @@ import {
 } from '@animal-store/contract';
 import type { HttpResponse } from './http/client.js';
 import { integerText, numberText, parseJson } from './http/json.js';
+import { holdsUnpairedSurrogate } from './unicode.js';
 
 /** The operation an answer belongs to, from its URL. */
 export type Route =
@@ -277,12 +278,6 @@ interface ModelPet {
 }
 
 /**
- * An unpaired surrogate (a `\uD800` escape alone): RFC 8259 §8.2 leaves a string holding one to
- * each implementation, which may store U+FFFD in its place or refuse it.
- */
-const UNPAIRED_SURROGATE = /\p{Cs}/u;
-
-/**
  * True when `shown` is the name sent, or what NFC or NFKC normalisation makes of it: the spec
  * does not say whether a server may normalise names, and the kit's own names are ones that
  * normalisation leaves as they are, so only traffic the kit did not send can tell.
@@ -348,10 +343,9 @@ export class PetModel {
     const sent: Record<string, unknown> = repeats ? {} : body;
     const categoryLiteral = numberText(sent, 'categoryId');
     const pet: ModelPet = {
+      // RFC 8259 §8.2: what a server makes of a name holding an unpaired surrogate is its own.
       name:
-        typeof sent.name === 'string' && !UNPAIRED_SURROGATE.test(sent.name)
-          ? sent.name
-          : undefined,
+        typeof sent.name === 'string' && !holdsUnpairedSurrogate(sent.name) ? sent.name : undefined,
       categoryId:
         typeof sent.categoryId === 'number'
           ? Number(categoryLiteral ?? sent.categoryId)

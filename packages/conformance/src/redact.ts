@@ -1,3 +1,5 @@
+import { holdsUnpairedSurrogate } from './unicode.js';
+
 /** What stands in a written text where the API key (or a value holding it) was. */
 export const REDACTED = '[redacted key]';
 
@@ -7,9 +9,16 @@ export const REDACTED = '[redacted key]';
  */
 export const SECRET_MIN = 4;
 
-/** The forms a secret takes in text the kit writes: as is, URL-encoded, and JSON-escaped. */
+/**
+ * The forms a secret takes in text the kit writes: as is, URL-encoded, and JSON-escaped. One
+ * holding an unpaired surrogate (a HAR file may carry a `\uD800` escape anywhere) has no
+ * URL-encoded form.
+ */
 function formsOf(secret: string): string[] {
-  return [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
+  const escaped = JSON.stringify(secret).slice(1, -1);
+  return holdsUnpairedSurrogate(secret)
+    ? [secret, escaped]
+    : [secret, encodeURIComponent(secret), escaped];
 }
 
 /**

@@ -13,6 +13,13 @@ describe('the redaction', () => {
     expect(redactor.text('"Bearer s3cr\\"t/k…"')).toBe(`"Bearer ${REDACTED}…"`);
   });
 
+  it('hides a key holding an unpaired surrogate as is and JSON-escaped (it has no URL form)', () => {
+    // A HAR file may carry a `\uD800` escape in an Authorization value.
+    const redactor = new Redactor(['k3y\uD800x']);
+    expect(redactor.text('a k3y\uD800x b')).toBe(`a ${REDACTED} b`);
+    expect(redactor.text('"k3y\\ud800x"')).toBe(`"${REDACTED}"`);
+  });
+
   it('changes no text while it holds no secret', () => {
     for (const text of ['Stryker was here', '', 'a…', '[redacted key]']) {
       expect(new Redactor().text(text)).toBe(text);

@@ -1,0 +1,115 @@
+// The traffic judge on traffic no test wrote by hand: any method, path, query, header, body and
+// status a client and a server may exchange. Whatever it is shown, the judge reports on it, and
+// never throws: `proxy` judges what clients send through it, and one exchange it cannot read
+// must not end it.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { judgeTraffic } from '../src/index.js';
+import type { HeaderLine, RecordedExchange } from '../src/traffic/exchange.js';
+
+const ORIGIN = 'http://127.0.0.1:3000';
+const BASE = `${ORIGIN}/v1`;
+
+/** Text built from the characters that URLs, JSON and header values make the most of. */
+const oddText = (maxLength: number) =>
+  fc
+    .array(
+      fc.oneof(
+        fc.constantFrom('%', '%zz', '%E0', '%31', '%2F', '/', '?', '&', '=', '#', '+', ' '),
+        fc.constantFrom('limit', 'status', 'sold', 'after', 'api_key', '0', '1', '-', '.', 'e'),
+        fc.string({ maxLength: 3, unit: 'grapheme' }),
+        fc.constantFrom('\uD800', '\uFFFD', '\u0000', 'é', 'e\u0301', '🐈'),
+      ),
+      { maxLength },
+    )
+    .map((parts) => parts.join(''));
+
+const url = fc.oneof(
+  fc.constantFrom(`${BASE}/pets`, `${BASE}/pets/1`, `${BASE}/pets/`, `${BASE}//pets`),
+  oddText(6).map((segment) => `${BASE}/pets/${segment}`),
+  oddText(8).map((query) => `${BASE}/pets?${query}`),
+  oddText(6).map((path) => `${ORIGIN}/${path}`),
+);
+
+const headerLine: fc.Arbitrary<HeaderLine> = fc.tuple(
+  fc.constantFrom(
+    'Authorization',
+    'Content-Type',
+    'Content-Length',
+    'Content-Encoding',
+    'Idempotency-Key',
+    'Link',
+    'Deprecation',
+    'Sunset',
+    'Location',
+    'X-Request-Id',
+    ':authority',
+  ),
+  fc.oneof(
+    fc.constantFrom('Bearer key-0123456789', 'application/json', 'application/json; charset=utf-8'),
+    fc.constantFrom('0', '12', '<http://127.0.0.1:3000/v1/pets?after=1>; rel="next"', '@1'),
+    oddText(6),
+  ),
+);
+
+/** A Pet, nearly one, or anything a JSON body may hold. */
+const petLike = fc.record(
+  {
+    id: fc.oneof(fc.integer(), fc.constant('1'), fc.constant(2 ** 63), fc.constant(-0)),
+    name: fc.oneof(fc.string(), fc.constant('Rex\uD800'), fc.integer()),
+    categoryId: fc.oneof(fc.integer(), fc.double(), fc.constant(null)),
+    status: fc.oneof(fc.constantFrom('available', 'pending', 'sold', 'lost'), fc.integer()),
+  },
+  { requiredKeys: [] },
+);
+const jsonText = fc.oneof(
+  petLike.map((pet) => JSON.stringify(pet)),
+  fc.array(petLike, { maxLength: 4 }).map((pets) => JSON.stringify(pets)),
+  fc.json(),
+  oddText(10),
+  fc.constant('{"name":"Rex","name":7,"categoryId":1}'),
+  fc.constant(' \t\r\n'),
+);
+const body = fc.oneof(
+  jsonText.map((text) => new TextEncoder().encode(text)),
+  fc.uint8Array({ maxLength: 16 }),
+);
+
+const exchange: fc.Arbitrary<RecordedExchange> = fc.record(
+  {
+    method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'get'),
+    url,
+    requestHeaders: fc.array(headerLine, { maxLength: 4 }),
+    requestBody: jsonText,
+    requestBodyWhole: fc.boolean(),
+    status: fc.constantFrom(0, 200, 201, 204, 301, 400, 401, 404, 405, 413, 415, 422, 429, 500),
+    responseHeaders: fc.array(headerLine, { maxLength: 4 }),
+    responseBody: body,
+    fromCache: fc.boolean(),
+    sentAt: fc.nat({ max: 1000 }),
+    receivedAt: fc.nat({ max: 1000 }),
+  },
+  {
+    requiredKeys: [
+      'method',
+      'url',
+      'requestHeaders',
+      'status',
+      'responseHeaders',
+      'sentAt',
+      'receivedAt',
+    ],
+  },
+);
+
+describe('the traffic judge on any traffic', () => {
+  it('reports on every exchange it is given, and never throws', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(exchange, { minLength: 1, maxLength: 8 }), async (recorded) => {
+        const { report } = await judgeTraffic(recorded, { base: BASE, source: 'generated' });
+        expect(report.traffic?.exchanges).toBe(recorded.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
