@@ -311,9 +311,10 @@ const PLAIN_LIST_PARAMS = new Set(['limit', 'status']);
 
 /**
  * A model of every pet the run created: the 201 body, every later getPet and every list entry of
- * that id agree on every spec field, a name accepted comes back exactly as sent (unless it holds
- * an unpaired surrogate), a pet is listed under the status it has (when the list can reach it)
- * and under no other.
+ * that id agree on every spec field, a name accepted comes back as sent (or as NFC or NFKC
+ * normalises it), a pet is listed under the status it has (when the list can reach it) and under
+ * no other. Where RFC 8259 leaves the reading to the receiver (a name holding an unpaired
+ * surrogate, a body that repeats a member name), what was sent is not held.
  */
 export class PetModel {
   readonly pets = new Map<string, ModelPet>();
