@@ -4,6 +4,7 @@
 import {
   describeDetails,
   type ErrorDetail,
+  holdsUnpairedSurrogate,
   LIMIT_DEFAULT,
   LIMIT_MAX,
   LIMIT_MIN,
@@ -14,7 +15,6 @@ import {
 } from '@animal-store/contract';
 import type { HttpResponse } from './http/client.js';
 import { integerText, numberText, parseJson } from './http/json.js';
-import { holdsUnpairedSurrogate } from './unicode.js';
 
 /** The operation an answer belongs to, from its URL. */
 export type Route =

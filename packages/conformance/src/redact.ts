@@ -1,4 +1,4 @@
-import { holdsUnpairedSurrogate } from './unicode.js';
+import { holdsUnpairedSurrogate } from '@animal-store/contract';
 
 /** What stands in a written text where the API key (or a value holding it) was. */
 export const REDACTED = '[redacted key]';

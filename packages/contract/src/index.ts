@@ -9,5 +9,6 @@ export * from './schemas/invalid-examples.js';
 export * from './schemas/messages.js';
 export * from './schemas/params.js';
 export * from './schemas/pet.js';
+export * from './unicode.js';
 export * from './validate.js';
 export * from './versioning.js';

@@ -4,6 +4,7 @@ import { ErrorBody, type ErrorDetail, SpecErrorBody } from './schemas/error.js';
 import { ERROR_MESSAGES } from './schemas/messages.js';
 import { ListPetsQuery, PetIdParams } from './schemas/params.js';
 import { NewPet, Pet, PetList, SpecPet, SpecPetList } from './schemas/pet.js';
+import { holdsUnpairedSurrogate } from './unicode.js';
 
 /** Outcome of validating a value: the typed value, or every problem with its path. */
 export type ValidationResult<T> =
@@ -79,8 +80,6 @@ export function compileValidator<T extends TSchema>(schema: T): Validate<Static<
 }
 
 const checkNewPetSchema = compileValidator(NewPet);
-/** In `u` mode a surrogate pair is one code point: only an unpaired half falls in the range. */
-const UNPAIRED_SURROGATE = /[\uD800-\uDFFF]/u;
 const UNPAIRED = 'must not hold an unpaired surrogate (UTF-8 cannot carry one)';
 /** NewPet's string fields: each must be Unicode text. */
 const STRING_FIELDS = Object.keys(NewPet.properties).filter(
@@ -100,7 +99,7 @@ export const validateNewPet: Validate<NewPet> = (value) => {
   for (const field of STRING_FIELDS) {
     const text = (value as Record<string, unknown>)[field];
     const path = `/${field}`;
-    if (typeof text !== 'string' || !UNPAIRED_SURROGATE.test(text)) continue;
+    if (typeof text !== 'string' || !holdsUnpairedSurrogate(text)) continue;
     if (!failed.some((d) => d.path === path)) unpaired.push({ path, message: UNPAIRED });
   }
   return unpaired.length === 0 ? result : { ok: false, details: [...failed, ...unpaired] };
