@@ -20,7 +20,7 @@ export const STORE_TARGET = LIMIT_MAX + 1;
  * bodies, the media types, the repeats, the boundary values the server may accept, and the
  * creates with the key at other spellings of the path (`/pets/`, `/PETS`, `//pets`).
  */
-export const CHECK_PETS_MAX = 59;
+export const CHECK_PETS_MAX = 63;
 /**
  * How many pets a run creates at most, on an empty store and a server that accepts every valid
  * body: the store filled to `STORE_TARGET` pets (the samples and the bulk pets among them), and

@@ -371,7 +371,9 @@ export class PetModel {
 
   private listed(res: HttpResponse, query: URLSearchParams): string | undefined {
     if (res.status !== 200 || !Array.isArray(res.body)) return undefined;
-    const filter = query.get('status');
+    // A status given twice filters by the first, the last, or neither: its list is held to none.
+    const filters = query.getAll('status');
+    const filter = filters.length === 1 ? (filters[0] as string) : null;
     const shown = new Set<string>();
     for (const item of res.body) {
       const id = integerText(item, 'id');

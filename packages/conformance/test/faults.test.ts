@@ -266,6 +266,11 @@ const CAUGHT: readonly [
     ['listPets.recased-limit'],
   ],
   [
+    "lists every pet when limit is given twice (Express 4's qs makes an array, which a handler reading a string passes over)",
+    'list-unbounded-on-repeated-limit',
+    ['listPets.repeated-parameter'],
+  ],
+  [
     "reads limit[]=1 and limit[0]=1 as limit=1 (Express 4's qs makes them ['1'], and Number(['1']) is 1)",
     'list-reads-bracketed-limit',
     ['listPets.bracketed-limit'],
@@ -279,6 +284,11 @@ const CAUGHT: readonly [
     "answers 500 to a body that is no UTF-8 (Django's json.loads raises UnicodeDecodeError)",
     'create-500-on-invalid-utf8',
     ['createPet.not-utf8', 'errors.no-server-errors'],
+  ],
+  [
+    'answers 500 to a name escaping a surrogate without its pair (Starlette encodes the answer as UTF-8)',
+    'create-500-on-unpaired-surrogate',
+    ['createPet.unpaired-surrogate', 'errors.no-server-errors'],
   ],
   [
     "answers 500 to JSON nested 1,000 deep (CPython's json.loads raises RecursionError, no ValueError)",

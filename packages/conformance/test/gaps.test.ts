@@ -30,7 +30,7 @@ const ADVISED: readonly Row[] = [
   [
     'clamps limit instead of answering 400',
     'clamps-limit',
-    ['listPets.limit-out-of-range-rejected'],
+    ['listPets.limit-out-of-range-rejected', 'listPets.repeated-parameter-rejected'],
   ],
   ['omits status in Pets', 'omits-status', []],
   ['adds fields of its own to Pets', 'extra-pet-fields', []],
@@ -142,6 +142,16 @@ const ADVISED: readonly Row[] = [
     ['createPet.not-utf8-rejected'],
   ],
   [
+    'reads the last value of a query parameter given twice (Rack, PHP)',
+    'repeated-parameter-last-wins',
+    ['listPets.repeated-parameter-rejected'],
+  ],
+  [
+    "reads each surrogate without its pair in a name as U+FFFD (Go's encoding/json)",
+    'replaces-unpaired-surrogates',
+    ['createPet.unpaired-surrogate-rejected'],
+  ],
+  [
     'reads a body as JSON whatever its Content-Type',
     'reads-any-media-type',
     ['createPet.other-media-types-rejected'],
@@ -220,7 +230,11 @@ const ADVISED: readonly Row[] = [
   ],
   ['refuses empty and blank names with 400', 'refuses-empty-names', []],
   ['accepts only names that start with a capital letter', 'capitalised-names-only', []],
-  ['reads the status filter without regard to letter case', 'case-insensitive-status-filter', []],
+  [
+    'reads the status filter without regard to letter case (the last of two)',
+    'case-insensitive-status-filter',
+    ['listPets.repeated-parameter-rejected'],
+  ],
   [
     'answers other spellings of its paths (/pets/, /PETS, //pets) with a plain-text 404',
     'path-spellings-404-text',
@@ -283,7 +297,11 @@ const ADVISED: readonly Row[] = [
     // The kit tops the store up to 101 pets, so limit=101 shows it.
     'serves any limit it is asked for',
     ['serves-any-limit'],
-    ['listPets.limit-above-max-capped', 'listPets.limit-out-of-range-rejected'],
+    [
+      'listPets.limit-above-max-capped',
+      'listPets.limit-out-of-range-rejected',
+      'listPets.repeated-parameter-rejected',
+    ],
   ],
 ];
 

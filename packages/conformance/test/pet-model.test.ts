@@ -254,6 +254,18 @@ describe('a list', () => {
     );
   });
 
+  it('given status twice, holds its pets to no filter (a server may read either, or neither)', () => {
+    const sold = petText({ status: 'sold' });
+    const soldPet = { ...created({ ...SENT, status: 'sold' }), text: sold };
+    for (const query of ['?status=available&status=sold', '?status=sold&status=available']) {
+      expect(judge([soldPet], list(query, [sold])), query).toBeUndefined();
+    }
+    // Given once, the filter still holds.
+    expect(judge([soldPet], list('?status=available', [sold]))).toBe(
+      'pet 1, whose status is "sold" (sent), is listed under status=available',
+    );
+  });
+
   it('names a pet created without a status as created', () => {
     const { status: _, ...noStatus } = SENT;
     const bare = { ...created(noStatus), text: petText({ status: undefined }) };

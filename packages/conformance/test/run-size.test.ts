@@ -38,6 +38,7 @@ const ACCEPTS_EVERYTHING: readonly GapChoice[] = [
   'reads-any-media-type',
   'reads-form-bodies',
   'replaces-invalid-utf8',
+  'replaces-unpaired-surrogates',
   'takes-large-bodies',
   'path-spellings-same-resource',
 ];

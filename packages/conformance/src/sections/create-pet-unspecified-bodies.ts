@@ -1,6 +1,6 @@
 // createPet with bodies the spec gives no answer to (spec §1, §4.2, §7, §8): another media type
-// than JSON, bytes that are no UTF-8, a body larger than proxies and frameworks take by default,
-// JSON nested deeper than parsers go.
+// than JSON, bytes that are no UTF-8, a name escaping a surrogate that has no pair, a body larger
+// than proxies and frameworks take by default, JSON nested deeper than parsers go.
 // Each is answered with a 4xx Error or with the pet: never a server error, never a body of its own.
 import type { CheckContext } from '../context.js';
 import { newPetJson, type SentPet } from '../fixtures.js';
@@ -8,10 +8,14 @@ import { type HttpRequest, type HttpResponse, RequestError } from '../http/clien
 import {
   declarer,
   described,
+  difference,
   expectCreatedOrRefused,
   expectError,
+  expectPet,
+  fail,
   pass,
   type SpecSection,
+  sentFields,
   skip,
 } from './support.js';
 
@@ -92,6 +96,35 @@ function notUtf8Answers(ctx: CheckContext): Promise<{ what: string; res: HttpRes
       const tail = new TextEncoder().encode(`","categoryId":${pet.categoryId}}`);
       const rawBytes = new Uint8Array([...head, ...bytes, ...tail]);
       answers.push({ what, res: await ctx.send({ method: 'POST', path: '/pets', rawBytes }) });
+    }
+    return answers;
+  });
+}
+
+/**
+ * Escapes that end a name with a surrogate that has no pair: JSON text whose string no Unicode
+ * text holds (RFC 8259 §8.2 leaves what a receiver makes of it open). Stacks that read it into a
+ * string and write it out as UTF-8 fail only when the answer is encoded.
+ */
+const UNPAIRED_SURROGATES: readonly [what: string, escaped: string][] = [
+  ['a high surrogate alone (\\uD800)', '\\uD800'],
+  ['a low surrogate alone (\\uDC00)', '\\uDC00'],
+  ['a high surrogate before a letter (\\uDBFFx)', '\\uDBFFx'],
+  ['a pair in the wrong order (\\uDC00\\uD800)', '\\uDC00\\uD800'],
+];
+
+/** The answers to a NewPet whose name ends with each of UNPAIRED_SURROGATES, sent once per run. */
+function unpairedSurrogateAnswers(
+  ctx: CheckContext,
+): Promise<{ what: string; sent: SentPet; res: HttpResponse }[]> {
+  return ctx.memo('createPet: unpaired surrogates', async () => {
+    const answers = [];
+    for (const [what, escaped] of UNPAIRED_SURROGATES) {
+      const sent = ctx.fixtures.nextPet('pending');
+      const name = JSON.stringify(sent.name);
+      const rest = newPetJson(sent).slice(`{"name":${name}`.length);
+      const rawBody = `{"name":${name.slice(0, -1)}${escaped}"${rest}`;
+      answers.push({ what, sent, res: await ctx.send({ method: 'POST', path: '/pets', rawBody }) });
     }
     return answers;
   });
@@ -184,6 +217,15 @@ export const unspecifiedBodiesSection: SpecSection = {
       checks: ['createPet.not-utf8', 'createPet.not-utf8-rejected'],
     },
     {
+      section: '§1, §2, §4.2',
+      statement:
+        'A name is a string; a JSON escape may name a surrogate that has no pair, which no Unicode text holds (RFC 8259 §8.2 leaves the reading to the receiver)',
+      oracle:
+        'a 4xx Error, or 201 with the categoryId and status sent (the name is the server’s reading); never a 5xx (advisory: 400)',
+      inputs: `a name ending in ${UNPAIRED_SURROGATES.map(([, escaped]) => escaped).join(', ')}`,
+      checks: ['createPet.unpaired-surrogate', 'createPet.unpaired-surrogate-rejected'],
+    },
+    {
       section: '§2, §4.2, §7',
       statement:
         'Invalid values are answered 400 with an Error; JSON sets no nesting depth (RFC 8259 §9 lets a parser limit it)',
@@ -263,6 +305,40 @@ export const unspecifiedBodiesSection: SpecSection = {
           expectError(res, 400, `with ${what} in the name`);
         }
         return pass(`${NOT_UTF8.length} bodies that are no UTF-8 answered 400 with an Error`);
+      },
+    }),
+    check({
+      id: 'createPet.unpaired-surrogate',
+      title: `answers a NewPet whose name ends with a surrogate that has no pair (${UNPAIRED_SURROGATES.map(([what]) => what).join(', ')}) with a 4xx Error, or with 201 and the categoryId and status sent; never a server error`,
+      section: '§1, §2, §4.2',
+      async run(ctx) {
+        const seen: string[] = [];
+        for (const { what, sent, res } of await unpairedSurrogateAnswers(ctx)) {
+          const how = `with ${what} in the name`;
+          expectCreatedOrRefused(res, how);
+          if (res.status === 201) {
+            // RFC 8259 §8.2: the name a 201 shows is the server's reading of the escape.
+            const pet = expectPet(res, how);
+            const problem = difference(pet, { ...sentFields(sent), name: pet.name });
+            if (problem !== undefined) fail(`${described(res, how)}: ${problem}`, res);
+          }
+          seen.push(`${what}: ${res.status}`);
+        }
+        return pass(seen.join(', '));
+      },
+    }),
+    check({
+      id: 'createPet.unpaired-surrogate-rejected',
+      title:
+        'refuses a name ending with a surrogate that has no pair with 400 and an Error (the spec leaves it open)',
+      rule: 'RFC 8259 §8.2: such a string is no Unicode text; the reference refuses it rather than alter the name',
+      async run(ctx) {
+        for (const { what, res } of await unpairedSurrogateAnswers(ctx)) {
+          expectError(res, 400, `with ${what} in the name`);
+        }
+        return pass(
+          `${UNPAIRED_SURROGATES.length} names with an unpaired surrogate answered 400 with an Error`,
+        );
       },
     }),
     check({

@@ -50,6 +50,13 @@ const OUT_OF_RANGE_LIMITS = [
   `${LIMIT_MIN - 1}&status=sold`,
 ];
 
+/**
+ * Queries that give a parameter twice, which the spec does not show (each is one value): two
+ * limits in both orders (a reader takes the first or the last), and two statuses.
+ */
+const REPEATED_LIMITS = ['limit=3&limit=5', 'limit=5&limit=3'];
+const REPEATED_PARAMETERS = [...REPEATED_LIMITS, 'status=available&status=sold'];
+
 /** Limits above the maximum: one past it, and one far beyond. */
 const ABOVE_MAX_LIMITS = [String(LIMIT_MAX + 1), String(LIMIT_MAX * 10)];
 
@@ -62,6 +69,18 @@ const STATUS_FILTER_BOUNDARIES = [
   'pending%20',
   'lost',
 ] as const;
+
+/**
+ * The pets of `res` when it is 200 with a Pet array, undefined when it is a 4xx Error; fails on
+ * anything else: the answers a list query the spec does not show may get.
+ */
+function errorOrPetList(res: HttpResponse): unknown[] | undefined {
+  if (res.status === 200) return expectPetList(res);
+  if (res.status < 400 || res.status > 499) fail(`${described(res)} answered ${res.status}`, res);
+  const problem = errorBodyProblem(res);
+  if (problem !== undefined) fail(`${described(res)} answered ${res.status}: ${problem}`, res);
+  return undefined;
+}
 
 /** A pet is listed when some complete list holds it; undefined means it cannot be told. */
 async function listedIn(ctx: CheckContext, id: string, queries: readonly string[]) {
@@ -493,6 +512,14 @@ export const listPetsSection: SpecSection = {
       ],
     },
     {
+      section: '§4.1, §8',
+      statement:
+        'limit and status are one value each; the answer to a query that gives one twice is not shown',
+      oracle: `a 4xx Error, or a Pet array: of at most ${LIMIT_DEFAULT} pets for two limits (either value read, or neither and the default); never a 5xx (advisory: 400)`,
+      inputs: REPEATED_PARAMETERS.join(', '),
+      checks: ['listPets.repeated-parameter', 'listPets.repeated-parameter-rejected'],
+    },
+    {
       section: '§4.1',
       statement: 'status filters by a PetStatus value',
       oracle:
@@ -602,14 +629,7 @@ export const listPetsSection: SpecSection = {
         const seen: string[] = [];
         for (const value of OUT_OF_RANGE_LIMITS) {
           const res = await listAfterData(ctx, `?limit=${value}`);
-          if (res.status >= 400 && res.status <= 499) {
-            const problem = errorBodyProblem(res);
-            if (problem !== undefined) fail(`${described(res)} answered ${res.status}: ${problem}`);
-          } else if (res.status === 200) {
-            expectPetList(res);
-          } else {
-            fail(`${described(res)} answered ${res.status}`);
-          }
+          errorOrPetList(res);
           seen.push(`limit=${value}: ${res.status}`);
         }
         return pass(seen.join(', '));
@@ -631,6 +651,46 @@ export const listPetsSection: SpecSection = {
           expectError(res, 400);
         }
         return pass(`400 with an Error for limit=${OUT_OF_RANGE_LIMITS.join(', ')}`);
+      },
+    }),
+    check({
+      id: 'listPets.repeated-parameter',
+      title: `answers limit given twice (${REPEATED_LIMITS.join(', ')}) with a 4xx Error or at most ${LIMIT_DEFAULT} pets (either value, or neither and the default), and status given twice with a 4xx Error or a Pet array; never a server error`,
+      section: '§4.1, §8',
+      async run(ctx) {
+        const seen: string[] = [];
+        for (const query of REPEATED_PARAMETERS) {
+          const res = await listAfterData(ctx, `?${query}`);
+          const n = errorOrPetList(res)?.length ?? 0;
+          // Every reading of two limits, each below the default, allows at most the default.
+          if (REPEATED_LIMITS.includes(query) && n > LIMIT_DEFAULT) {
+            fail(
+              `${described(res)} returned ${countPets(n)}: neither limit, nor the default of ${LIMIT_DEFAULT}`,
+              res,
+            );
+          }
+          seen.push(`${query}: ${res.status}`);
+        }
+        return pass(seen.join(', '));
+      },
+    }),
+    check({
+      id: 'listPets.repeated-parameter-rejected',
+      title:
+        'refuses a query that gives limit or status twice with 400 and an Error (the spec leaves it open)',
+      section: '§4.1, §8',
+      rule: 'the reference: a query read two ways is refused, not read one way unsaid',
+      async run(ctx) {
+        for (const query of REPEATED_PARAMETERS) {
+          const res = await listAfterData(ctx, `?${query}`);
+          if (res.status === 200 && Array.isArray(res.body)) {
+            fail(
+              `${described(res)} answered 200 with ${countPets(res.body.length)}; 400 is recommended`,
+            );
+          }
+          expectError(res, 400);
+        }
+        return pass(`400 with an Error for ${REPEATED_PARAMETERS.join(', ')}`);
       },
     }),
     check({

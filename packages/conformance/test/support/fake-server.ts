@@ -11,6 +11,7 @@ import {
   describeDetails,
   formatListPetsQuery,
   GET_PET_DEPRECATION_HEADERS,
+  holdsUnpairedSurrogate,
   ID_MAX,
   LIMIT_DEFAULT,
   LIMIT_MAX,
@@ -189,6 +190,8 @@ export const FAULTS = [
   'reads-category-id-as-int32',
   'create-html-escapes-names',
   'create-reads-backslash-escapes',
+  'create-500-on-unpaired-surrogate',
+  'list-unbounded-on-repeated-limit',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -259,6 +262,8 @@ export const GAP_CHOICES = [
   'empty-error-messages',
   'blank-error-codes',
   'location-of-collection',
+  'replaces-unpaired-surrogates',
+  'repeated-parameter-last-wins',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -610,6 +615,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         [...params].map(([key, value]): [string, string] => [key.replace(/\[\d*\]$/, ''), value]),
       );
     }
+    // Express 4's qs reads a parameter given twice as an array, which a handler that takes its
+    // limit only as a string passes over: the store, given no limit, lists every pet.
+    const unbounded = has('list-unbounded-on-repeated-limit') && params.getAll('limit').length > 1;
+    if (unbounded) params.delete('limit');
+    // Rack and PHP: of a parameter given twice, the last value.
+    if (gap('repeated-parameter-last-wins'))
+      params = new URLSearchParams(Object.fromEntries(params));
     if (has('list-500-on-limit-0') && params.get('limit') === '0') {
       return error(res, 500, 'division by zero', extra);
     }
@@ -688,7 +700,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const descending = gap('others-pets-descending');
       items = items.filter((p) => (descending ? p.id < cursor : p.id > cursor));
     }
-    const page = has('list-ignores-limit') ? items : items.slice(0, limit);
+    const page = has('list-ignores-limit') || unbounded ? items : items.slice(0, limit);
     const headers = { ...extra };
     if (has('list-204-when-empty') && page.length === 0) {
       res.writeHead(204, headers);
@@ -828,6 +840,15 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     ) {
       // Each half of an escaped surrogate pair read as a character of its own.
       body.name = body.name.replace(/[\u{10000}-\u{10ffff}]/gu, '\ufffd\ufffd');
+    }
+    if (typeof body?.name === 'string' && holdsUnpairedSurrogate(body.name)) {
+      // Starlette's JSONResponse: json.loads kept the escape, and encoding the answer as UTF-8
+      // raises UnicodeEncodeError.
+      if (has('create-500-on-unpaired-surrogate')) {
+        return refuse(500, "'utf-8' codec can't encode character '\\ud800'");
+      }
+      // Go's encoding/json: each surrogate without its pair read as U+FFFD.
+      if (gap('replaces-unpaired-surrogates')) body.name = body.name.replace(/\p{Cs}/gu, '\ufffd');
     }
     if (has('create-unwraps-body') && Array.isArray(body)) body = body[0];
     if (has('create-unwraps-body') && typeof body === 'string') body = JSON.parse(body);

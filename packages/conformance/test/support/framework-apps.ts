@@ -394,10 +394,12 @@ export function frameworkApps(built: string): Readonly<Record<string, FrameworkA
       fails: [
         'createPet.invalid-category-id',
         'createPet.not-utf8',
+        'createPet.unpaired-surrogate',
         'errors.json-body',
         'errors.no-server-errors',
         'errors.pet-fields',
         'getPet.path-boundaries',
+        'listPets.status-default-limit',
       ],
       inTraffic: [
         'createPet.invalid-category-id',
@@ -443,9 +445,11 @@ export function frameworkApps(built: string): Readonly<Record<string, FrameworkA
       start: () => startProcess('ruby', [join(FRAMEWORKS, 'sinatra', 'app.rb')]),
       fails: [
         'createPet.not-utf8',
+        'createPet.unpaired-surrogate',
         'errors.no-server-errors',
         'getPet.path-boundaries',
         'listPets.bracketed-limit',
+        'listPets.status-default-limit',
       ],
       inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
     },
