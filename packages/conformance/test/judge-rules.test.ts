@@ -3,7 +3,7 @@
 // nothing outside the spec may change pets, a 429 is never judged, secrets never show.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GET_PET_DEPRECATION_HEADERS } from '@animal-store/contract';
+import { GET_PET_DEPRECATION_HEADERS, LIMIT_DEFAULT } from '@animal-store/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
 import { failed } from './support/run-kit.js';
@@ -482,6 +482,25 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(pretty.stdout).toMatch(/left alone: 1 from the browser's cache/);
   });
 
+  it('holds a list that gives limit twice to the larger of its values and the default', async () => {
+    const pets = (n: number) => Array.from({ length: n }, (_, i) => ({ ...rex, id: i + 1 }));
+    const twice = (query: string, n: number): Entry => ({
+      url: `${BASE}/pets?${query}`,
+      status: 200,
+      body: pets(n),
+    });
+    const held = await judge(
+      har('twice-held', [twice('limit=3&limit=5', LIMIT_DEFAULT), twice('limit=30&limit=2', 30)]),
+    );
+    expect(failed(held.report)).toEqual([]);
+    expect(result(held.report, 'listPets.at-most-limit')?.message).toBe('2 exchanges judged');
+    const over = await judge(har('twice-over', [twice('limit=5&limit=3', LIMIT_DEFAULT + 1)]));
+    expect(failed(over.report)).toEqual(['listPets.at-most-limit']);
+    expect(result(over.report, 'listPets.at-most-limit')?.message).toMatch(
+      /^GET \/pets\?limit=5&limit=3 answered 200: 21 pets, more than 20, the most that limit given 2 times and the default allow\n/,
+    );
+  });
+
   it('reads an answer recorded base64-encoded as its bytes', async () => {
     const list = (limit: number, body: unknown[]): Entry => ({
       url: `${BASE}/pets?limit=${limit}`,
@@ -660,7 +679,7 @@ describe('judge --har holds each answer to the others and to its request', () =>
   it.each([
     ['limit=0'],
     ['limit=101'],
-    ['limit=1&limit=2'],
+    ['limit=1&limit=0'],
     ['limit=1x'],
     ['limit=0001'],
   ])('holds no list to a limit the spec does not allow (%s)', async (query) => {

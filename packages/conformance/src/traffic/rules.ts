@@ -149,14 +149,17 @@ function petsShown(res: HttpResponse): unknown[] {
   return items.filter((item) => petProblem(item) === undefined && integerText(item, 'id'));
 }
 
-/** A list answer's limit when the request gave it once and within 1..100 (or not at all). */
+/**
+ * The most pets a list answer may hold: its limit when the request gave it once within 1..100,
+ * the default when not at all; given more than once, each within 1..100, the largest of them and
+ * the default (a server may read the first, the last, or neither). Undefined for any other limit.
+ */
 function limitOf(query: URLSearchParams): number | undefined {
   const given = query.getAll('limit');
   if (given.length === 0) return LIMIT_DEFAULT;
-  const [raw] = given;
-  if (given.length > 1 || raw === undefined || !/^\d{1,3}$/.test(raw)) return undefined;
-  const limit = Number(raw);
-  return limit >= LIMIT_MIN && limit <= LIMIT_MAX ? limit : undefined;
+  const limits = given.map((raw) => (/^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN));
+  if (!limits.every((limit) => limit >= LIMIT_MIN && limit <= LIMIT_MAX)) return undefined;
+  return limits.length === 1 ? (limits[0] as number) : Math.max(LIMIT_DEFAULT, ...limits);
 }
 
 /** A 200 listPets answer with a JSON array, its query; undefined for any other exchange. */
@@ -343,18 +346,24 @@ const crossRules: TrafficRule[] = [
   },
   {
     id: 'listPets.at-most-limit',
-    title: `every list holds at most its limit of pets (${LIMIT_DEFAULT} when limit is absent)`,
+    title: `every list holds at most its limit of pets (${LIMIT_DEFAULT} when limit is absent; given twice, the larger of its values and ${LIMIT_DEFAULT})`,
     section: '§4.1, §8',
     level: 'must',
     group: 'listPets',
-    needs: `a 200 list (limit absent, or once and within ${LIMIT_MIN}..${LIMIT_MAX})`,
+    needs: `a 200 list (limit absent, or each limit given within ${LIMIT_MIN}..${LIMIT_MAX})`,
     readsBody: true,
     judge(ex) {
       const query = listAnswer(ex.res);
       const limit = query === undefined ? undefined : limitOf(query);
       if (limit === undefined) return NOT_JUDGED;
       const n = (ex.res.body as unknown[]).length;
-      const given = query?.has('limit') ? `limit ${limit}` : `the default limit ${limit}`;
+      const count = query?.getAll('limit').length ?? 0;
+      const given =
+        count === 0
+          ? `the default limit ${limit}`
+          : count === 1
+            ? `limit ${limit}`
+            : `${limit}, the most that limit given ${count} times and the default allow`;
       return n > limit ? `${n} pets, more than ${given}` : undefined;
     },
   },
