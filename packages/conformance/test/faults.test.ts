@@ -215,6 +215,12 @@ const CAUGHT: readonly [
     ['createPet.created', 'listPets.status-filter.available'],
   ],
   [
+    'stores every pet as available, and takes a name escaping a surrogate without its pair',
+    'create-ignores-status',
+    ['createPet.created', 'createPet.unpaired-surrogate', 'listPets.status-filter.available'],
+    { choices: ['replaces-unpaired-surrogates'] },
+  ],
+  [
     'changes the name it was sent',
     'create-alters-name',
     ['createPet.created', 'getPet.returns-pet'],

@@ -147,6 +147,11 @@ const ADVISED: readonly Row[] = [
     ['listPets.repeated-parameter-rejected'],
   ],
   [
+    'reads a query parameter given twice as not given (the default limit of 20 applies)',
+    'repeated-parameter-ignored',
+    ['listPets.repeated-parameter-rejected'],
+  ],
+  [
     "reads each surrogate without its pair in a name as U+FFFD (Go's encoding/json)",
     'replaces-unpaired-surrogates',
     ['createPet.unpaired-surrogate-rejected'],

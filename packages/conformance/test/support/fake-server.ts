@@ -264,6 +264,7 @@ export const GAP_CHOICES = [
   'location-of-collection',
   'replaces-unpaired-surrogates',
   'repeated-parameter-last-wins',
+  'repeated-parameter-ignored',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -622,6 +623,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // Rack and PHP: of a parameter given twice, the last value.
     if (gap('repeated-parameter-last-wins'))
       params = new URLSearchParams(Object.fromEntries(params));
+    // A reader that takes a parameter given twice as not given at all: the default limit applies.
+    if (gap('repeated-parameter-ignored')) {
+      for (const name of new Set(params.keys())) {
+        if (params.getAll(name).length > 1) params.delete(name);
+      }
+    }
     if (has('list-500-on-limit-0') && params.get('limit') === '0') {
       return error(res, 500, 'division by zero', extra);
     }
