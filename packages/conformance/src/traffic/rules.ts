@@ -155,10 +155,11 @@ function petsShown(res: HttpResponse): unknown[] {
  * the default (a server may read the first, the last, or neither). Undefined for any other limit.
  */
 function limitOf(query: URLSearchParams): number | undefined {
-  const given = query.getAll('limit');
-  if (given.length === 0) return LIMIT_DEFAULT;
-  const limits = given.map((raw) => (/^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN));
+  const limits = query
+    .getAll('limit')
+    .map((raw) => (/^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN));
   if (!limits.every((limit) => limit >= LIMIT_MIN && limit <= LIMIT_MAX)) return undefined;
+  // None given: the default alone.
   return limits.length === 1 ? (limits[0] as number) : Math.max(LIMIT_DEFAULT, ...limits);
 }
 
@@ -355,9 +356,9 @@ const crossRules: TrafficRule[] = [
     judge(ex) {
       const query = listAnswer(ex.res);
       const limit = query === undefined ? undefined : limitOf(query);
-      if (limit === undefined) return NOT_JUDGED;
+      if (query === undefined || limit === undefined) return NOT_JUDGED;
       const n = (ex.res.body as unknown[]).length;
-      const count = query?.getAll('limit').length ?? 0;
+      const count = query.getAll('limit').length;
       const given =
         count === 0
           ? `the default limit ${limit}`
