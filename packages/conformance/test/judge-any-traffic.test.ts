@@ -3,9 +3,10 @@
 // never throws: `proxy` judges what clients send through it, and one exchange it cannot read
 // must not end it.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { judgeTraffic } from '../src/index.js';
 import type { HeaderLine, RecordedExchange } from '../src/traffic/exchange.js';
+import { TRAFFIC_RULES } from '../src/traffic/rules.js';
 
 const ORIGIN = 'http://127.0.0.1:3000';
 const BASE = `${ORIGIN}/v1`;
@@ -29,6 +30,8 @@ const url = fc.oneof(
   oddText(6).map((segment) => `${BASE}/pets/${segment}`),
   oddText(8).map((query) => `${BASE}/pets?${query}`),
   oddText(6).map((path) => `${ORIGIN}/${path}`),
+  // What the proxy records of request targets in absolute form and of `*` (`askedUrl`).
+  fc.constantFrom('http://elsewhere.example/v1/pets', `${ORIGIN}http://x/v1/pets`, '*'),
 );
 
 const headerLine: fc.Arbitrary<HeaderLine> = fc.tuple(
@@ -111,5 +114,38 @@ describe('the traffic judge on any traffic', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a rule that throws on an exchange', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('fails as a check the kit could not complete, and every other rule judges on', async () => {
+    const [broken] = TRAFFIC_RULES;
+    if (broken === undefined) throw new Error('the kit has no traffic rules');
+    vi.spyOn(broken, 'judge').mockRejectedValue(new Error('boom'));
+    const list: RecordedExchange = {
+      method: 'GET',
+      url: `${BASE}/pets`,
+      requestHeaders: [['Authorization', 'Bearer key-0123456789']],
+      status: 200,
+      responseHeaders: [['Content-Type', 'application/json']],
+      responseBody: new TextEncoder().encode('[]'),
+      sentAt: 0,
+      receivedAt: 1,
+    };
+    const { report } = await judgeTraffic([list, { ...list, sentAt: 2, receivedAt: 3 }], {
+      base: BASE,
+      source: 'generated',
+    });
+    const result = report.results.find((r) => r.id === broken.id);
+    expect(result?.outcome).toBe(broken.level === 'must' ? 'fail' : 'advisory');
+    expect(result?.message).toContain('the kit could not judge this exchange: Error: boom');
+    expect(result?.message).toContain('(and 1 more)');
+    expect(report.traffic?.judged).toBe(2);
+    const others = report.results.filter((r) => r.id !== broken.id);
+    expect(others.some((r) => r.outcome === 'pass')).toBe(true);
   });
 });

@@ -502,6 +502,35 @@ describe('what the proxy changes on the way, and what it keeps', () => {
     expect(body).toBe('[]');
   }, 60_000);
 
+  it('judges on after request targets in absolute form and `*`, each placed by what it names', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('[]');
+    });
+    const target = await listening(server);
+    const judge = new TrafficJudge({ base: `${target}/v1`, source: 'test' });
+    const { proxy, exchanges } = await proxyTo(target, (e) => void judge.add(e));
+    const heads = [
+      // A client that takes the proxy for a forward proxy names the host in the request line.
+      'GET http://elsewhere.example/v1/pets HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n',
+      `GET ${target}/v1/pets?limit=1 HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n`,
+      'OPTIONS * HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n',
+    ];
+    for (const head of heads) {
+      expect(await rawExchange(proxy.origin, head)).toMatch(/^HTTP\/1\.1 200 /);
+    }
+    expect((await rawGet(`${proxy.origin}/v1/pets`)).status).toBe(200);
+    await proxy.close();
+    expect(exchanges.map((e) => e.url)).toEqual([
+      'http://elsewhere.example/v1/pets',
+      `${target}/v1/pets?limit=1`,
+      '*',
+      `${target}/v1/pets`,
+    ]);
+    const { traffic } = await judge.report();
+    expect(traffic).toMatchObject({ exchanges: 4, judged: 2, otherHosts: 1, otherPaths: 1 });
+  });
+
   it('keeps its connection to the target alive from one request to the next', async () => {
     let connections = 0;
     const server = createServer((_req, res) => res.end('[]'));

@@ -65,6 +65,11 @@ describe('where an exchange stands towards the spec operations', () => {
     expect(standing({ url: `${BASE}/pets/3/photos`, method: 'POST' })).toBe('other-path');
   });
 
+  it('places a request target that is no URL (`*`) at no path of the spec, and reads it as written', () => {
+    expect(standing({ url: '*', method: 'OPTIONS' })).toBe('other-path');
+    expect(exchangeOf(recorded({ url: '*', method: 'OPTIONS' }), BASE).res.path).toBe('*');
+  });
+
   it('leaves alone an exchange without an answer, a 429 and a cached answer of the spec', () => {
     expect(standing({ url: `${BASE}/pets`, status: 0 })).toBe('not-answered');
     expect(standing({ url: 'http://elsewhere.example/v1/pets', status: 0 })).toBe('not-answered');

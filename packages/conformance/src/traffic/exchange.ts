@@ -95,19 +95,16 @@ export function baseOfSpecUrl(url: string): string | undefined {
   return match === null ? undefined : `${parsed.origin}${match[1]}`;
 }
 
-/** Where `url` stands towards `base` (no trailing slash). */
-function standingOf(url: string, base: string): 'spec' | 'other-host' | 'other-path' {
-  let parsed: URL;
-  let root: URL;
-  try {
-    parsed = new URL(url);
-    root = new URL(base);
-  } catch {
-    return 'other-host';
-  }
-  if (parsed.origin !== root.origin) return 'other-host';
+/**
+ * Where `url` stands towards `base` (no trailing slash): what is no URL was asked of the host
+ * the traffic went to, at no path of the spec.
+ */
+function standingOf(url: URL | null, base: string): 'spec' | 'other-host' | 'other-path' {
+  if (url === null) return 'other-path';
+  const root = new URL(base);
+  if (url.origin !== root.origin) return 'other-host';
   const prefix = root.pathname.replace(/\/+$/, '');
-  return parsed.pathname.startsWith(`${prefix}/`) ? 'spec' : 'other-path';
+  return url.pathname.startsWith(`${prefix}/`) ? 'spec' : 'other-path';
 }
 
 /** The exchange as the kit's oracles read it, towards the spec's operations at `base`. */
@@ -115,12 +112,15 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   const requestHeaders = headersOf(recorded.requestHeaders);
   const headers = headersOf(recorded.responseHeaders);
   const authorization = requestHeaders.get('authorization') ?? undefined;
-  const within = standingOf(recorded.url, base);
-  const url = new URL(recorded.url);
-  const path =
-    within === 'spec'
-      ? `${url.pathname.slice(new URL(base).pathname.replace(/\/+$/, '').length)}${url.search}`
-      : `${url.pathname}${url.search}`;
+  const url = URL.parse(recorded.url);
+  const within = standingOf(url, base);
+  let path = recorded.url;
+  if (url !== null) {
+    path =
+      within === 'spec'
+        ? `${url.pathname.slice(new URL(base).pathname.replace(/\/+$/, '').length)}${url.search}`
+        : `${url.pathname}${url.search}`;
+  }
   const request: HttpRequest = {
     method: recorded.method as HttpRequest['method'],
     path,

@@ -10,7 +10,14 @@ import type { CheckResult, ConformanceReport, Outcome, TrafficSummary } from '..
 import { GROUPS } from '../types.js';
 import { KIT_NAME, KIT_VERSION } from '../version.js';
 import { type Exchange, exchangeOf, type RecordedExchange } from './exchange.js';
-import { CHANGING_METHODS, NOT_JUDGED, TRAFFIC_RULES, TrafficState } from './rules.js';
+import {
+  CHANGING_METHODS,
+  type Judgment,
+  NOT_JUDGED,
+  TRAFFIC_RULES,
+  type TrafficRule,
+  TrafficState,
+} from './rules.js';
 
 /** A rule broken by one exchange, as it is found. */
 export interface Violation {
@@ -76,6 +83,18 @@ function failureMessage(offenders: RuleTally['offenders']): string {
     ...(said === undefined ? [] : [`server said: ${said}`]),
     `replay: ${curlLine(res.request, res.url)}`,
   ].join('\n');
+}
+
+/**
+ * What `rule` finds of `ex`; a rule that throws finds that the kit could not judge it, as a check
+ * that throws in a run fails (`run.ts`), and the rules after it judge on.
+ */
+async function judgedBy(rule: TrafficRule, ex: Exchange, state: TrafficState): Promise<Judgment> {
+  try {
+    return await rule.judge(ex, state);
+  } catch (error) {
+    return `the kit could not judge this exchange: ${String(error)}`;
+  }
 }
 
 /**
@@ -153,7 +172,7 @@ export class TrafficJudge {
       if (
         ex.standing === 'other-path' &&
         CHANGING_METHODS.has(recorded.method) &&
-        /\/pets(\/|$)/.test(new URL(recorded.url).pathname)
+        /\/pets(\/|$)/.test(URL.parse(recorded.url)?.pathname ?? '')
       ) {
         this.state.changedBy ??= `${recorded.method} ${ex.res.path}`;
       }
@@ -172,7 +191,7 @@ export class TrafficJudge {
     for (const rule of TRAFFIC_RULES) {
       if (rule.readsBody && !ex.bodyRecorded) continue;
       if (rule.readsKeys && !this.keysRecorded) continue;
-      const judgment = await rule.judge(ex, this.state);
+      const judgment = await judgedBy(rule, ex, this.state);
       if (judgment === NOT_JUDGED) continue;
       const tally = this.tallies.get(rule.id) as RuleTally;
       tally.exercised += 1;

@@ -70,6 +70,16 @@ function linesOf(raw: readonly string[]): HeaderLine[] {
 }
 
 /**
+ * The URL a request asked for: its path and query at the target's `origin`; for a request target
+ * in absolute form (a client that takes the proxy for a forward proxy, RFC 9112 §3.2.2), the URL
+ * it names, which is judged only when it names the target; any other form (`*`) as written,
+ * never judged.
+ */
+export function askedUrl(origin: string, requestTarget: string): string {
+  return requestTarget.startsWith('/') ? `${origin}${requestTarget}` : requestTarget;
+}
+
+/**
  * True when the connection to the target failed before any answer: a write of the request
  * failed, or the target closed (`socket hang up`) or reset the connection.
  */
@@ -90,7 +100,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // Node adds Date to an answer that has none: the proxy adds nothing.
     res.sendDate = false;
     const sentAt = Date.now();
-    const url = `${target.origin}${req.url ?? '/'}`;
+    const url = askedUrl(target.origin, req.url ?? '/');
     const requestLines = linesOf(req.rawHeaders);
     const upstreamHeaders = requestLines.flatMap(([name, value]) =>
       name.toLowerCase() === 'host' ? [name, target.host] : [name, value],
