@@ -60,7 +60,7 @@ const TEST_SETS = {
   // mutant.
   traffic: {
     include: [
-      'packages/conformance/test/{judge-rules,har-reading,traffic-exchange,expect-fail,proxy-forwarding,proxy-command}.test.ts',
+      'packages/conformance/test/{judge-rules,judge-any-traffic,har-reading,traffic-exchange,expect-fail,proxy-forwarding,proxy-command}.test.ts',
     ],
     setupFiles: [],
   },
