@@ -75,7 +75,7 @@ function linesOf(raw: readonly string[]): HeaderLine[] {
  * it names, which is judged only when it names the target; any other form (`*`) as written,
  * never judged.
  */
-export function askedUrl(origin: string, requestTarget: string): string {
+function askedUrl(origin: string, requestTarget: string): string {
   return requestTarget.startsWith('/') ? `${origin}${requestTarget}` : requestTarget;
 }
 
