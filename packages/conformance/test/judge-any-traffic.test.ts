@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { judgeTraffic } from '../src/index.js';
 import type { HeaderLine, RecordedExchange } from '../src/traffic/exchange.js';
 import { TRAFFIC_RULES } from '../src/traffic/rules.js';
+import { recordedExchange } from './support/recorded-exchange.js';
 
 const ORIGIN = 'http://127.0.0.1:3000';
 const BASE = `${ORIGIN}/v1`;
@@ -126,20 +127,8 @@ describe('a rule that throws on an exchange', () => {
     const [broken] = TRAFFIC_RULES;
     if (broken === undefined) throw new Error('the kit has no traffic rules');
     vi.spyOn(broken, 'judge').mockRejectedValue(new Error('boom'));
-    const list: RecordedExchange = {
-      method: 'GET',
-      url: `${BASE}/pets`,
-      requestHeaders: [['Authorization', 'Bearer key-0123456789']],
-      status: 200,
-      responseHeaders: [['Content-Type', 'application/json']],
-      responseBody: new TextEncoder().encode('[]'),
-      sentAt: 0,
-      receivedAt: 1,
-    };
-    const { report } = await judgeTraffic([list, { ...list, sentAt: 2, receivedAt: 3 }], {
-      base: BASE,
-      source: 'generated',
-    });
+    const list = recordedExchange({ url: `${BASE}/pets` });
+    const { report } = await judgeTraffic([list, list], { base: BASE, source: 'generated' });
     const result = report.results.find((r) => r.id === broken.id);
     expect(result?.outcome).toBe(broken.level === 'must' ? 'fail' : 'advisory');
     expect(result?.message).toContain('the kit could not judge this exchange: Error: boom');

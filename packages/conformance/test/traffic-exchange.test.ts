@@ -8,21 +8,9 @@ import {
   inferBase,
   type RecordedExchange,
 } from '../src/traffic/exchange.js';
+import { recordedExchange } from './support/recorded-exchange.js';
 
 const BASE = 'http://127.0.0.1:9/v1';
-
-function recorded(over: Partial<RecordedExchange> & { url: string }): RecordedExchange {
-  return {
-    method: 'GET',
-    requestHeaders: [['Authorization', 'Bearer key-0123456789']],
-    status: 200,
-    responseHeaders: [['Content-Type', 'application/json']],
-    responseBody: new TextEncoder().encode('[]'),
-    sentAt: 1_000,
-    receivedAt: 1_012.4,
-    ...over,
-  };
-}
 
 describe('the base URL of the spec operations in a recording', () => {
   it('is the path above /pets or /pets/{petId}, and nothing for any other path', () => {
@@ -36,7 +24,7 @@ describe('the base URL of the spec operations in a recording', () => {
 
   it('is the one most exchanges go below; other paths do not count, and a tie keeps the first', () => {
     const other = 'http://127.0.0.1:9/v2';
-    const urls = (...list: string[]) => list.map((url) => recorded({ url }));
+    const urls = (...list: string[]) => list.map((url) => recordedExchange({ url }));
     expect(
       inferBase(
         urls(`${other}/pets`, `${BASE}/pets`, `${BASE}/pets/1`, `${other}/pets/2`, `${BASE}/pets`),
@@ -54,7 +42,7 @@ describe('the base URL of the spec operations in a recording', () => {
 
 describe('where an exchange stands towards the spec operations', () => {
   const standing = (over: Partial<RecordedExchange> & { url: string }, base = BASE) =>
-    exchangeOf(recorded(over), base).standing;
+    exchangeOf(recordedExchange(over), base).standing;
 
   it("judges the spec's operations below the base, and only those", () => {
     expect(standing({ url: `${BASE}/pets?limit=2` })).toBe('spec');
@@ -67,7 +55,7 @@ describe('where an exchange stands towards the spec operations', () => {
 
   it('places a request target that is no URL (`*`) at no path of the spec, and reads it as written', () => {
     expect(standing({ url: '*', method: 'OPTIONS' })).toBe('other-path');
-    expect(exchangeOf(recorded({ url: '*', method: 'OPTIONS' }), BASE).res.path).toBe('*');
+    expect(exchangeOf(recordedExchange({ url: '*', method: 'OPTIONS' }), BASE).res.path).toBe('*');
   });
 
   it('leaves alone an exchange without an answer, a 429 and a cached answer of the spec', () => {
@@ -88,20 +76,22 @@ describe('where an exchange stands towards the spec operations', () => {
 
 describe('the exchange as the oracles read it', () => {
   it('names the path below the base for the spec, and the whole path elsewhere', () => {
-    expect(exchangeOf(recorded({ url: `${BASE}/pets?limit=2` }), BASE).res.path).toBe(
+    expect(exchangeOf(recordedExchange({ url: `${BASE}/pets?limit=2` }), BASE).res.path).toBe(
       '/pets?limit=2',
     );
-    expect(exchangeOf(recorded({ url: `${BASE}/pets/4` }), `${BASE}//`).res.path).toBe('/pets/4');
-    expect(exchangeOf(recorded({ url: 'http://127.0.0.1:9/v2/pets?a=1' }), BASE).res.path).toBe(
-      '/v2/pets?a=1',
+    expect(exchangeOf(recordedExchange({ url: `${BASE}/pets/4` }), `${BASE}//`).res.path).toBe(
+      '/pets/4',
     );
+    expect(
+      exchangeOf(recordedExchange({ url: 'http://127.0.0.1:9/v2/pets?a=1' }), BASE).res.path,
+    ).toBe('/v2/pets?a=1');
   });
 
   it('marks a request sent without Authorization, so its replay line sends none either', () => {
-    const keyless = exchangeOf(recorded({ url: `${BASE}/pets`, requestHeaders: [] }), BASE);
+    const keyless = exchangeOf(recordedExchange({ url: `${BASE}/pets`, requestHeaders: [] }), BASE);
     expect(keyless.authorization).toBeUndefined();
     expect(keyless.res.request.authorization).toBeNull();
-    const keyed = exchangeOf(recorded({ url: `${BASE}/pets` }), BASE);
+    const keyed = exchangeOf(recordedExchange({ url: `${BASE}/pets` }), BASE);
     expect(keyed.authorization).toBe('Bearer key-0123456789');
     // Undefined: the replay line reads the key from $ANIMAL_STORE_API_KEY.
     expect('authorization' in keyed.res.request).toBe(false);
@@ -110,7 +100,7 @@ describe('the exchange as the oracles read it', () => {
   it('carries the request body as sent, and reads the answer without a leading BOM', () => {
     const body = '{"name":"Rex","categoryId":1}';
     const ex = exchangeOf(
-      recorded({
+      recordedExchange({
         url: `${BASE}/pets`,
         method: 'POST',
         requestBody: body,
@@ -123,21 +113,24 @@ describe('the exchange as the oracles read it', () => {
     expect(ex.res.text).toBe('{"id":1}');
     expect(ex.res.body).toEqual({ id: 1 });
     expect(ex.bodyRecorded).toBe(true);
-    const get = exchangeOf(recorded({ url: `${BASE}/pets` }), BASE);
+    const get = exchangeOf(recordedExchange({ url: `${BASE}/pets` }), BASE);
     expect('rawBody' in get.res.request).toBe(false);
-    const bare = exchangeOf(recorded({ url: `${BASE}/pets`, responseBody: undefined }), BASE);
+    const bare = exchangeOf(
+      recordedExchange({ url: `${BASE}/pets`, responseBody: undefined }),
+      BASE,
+    );
     expect(bare.bodyRecorded).toBe(false);
   });
 
   it('times the exchange in whole milliseconds, never below zero', () => {
-    expect(exchangeOf(recorded({ url: `${BASE}/pets` }), BASE).res.ms).toBe(12);
-    const skewed = recorded({ url: `${BASE}/pets`, sentAt: 2_000, receivedAt: 1_990 });
+    expect(exchangeOf(recordedExchange({ url: `${BASE}/pets` }), BASE).res.ms).toBe(12);
+    const skewed = recordedExchange({ url: `${BASE}/pets`, sentAt: 2_000, receivedAt: 1_990 });
     expect(exchangeOf(skewed, BASE).res.ms).toBe(0);
   });
 
   it('skips header lines no HTTP message may carry, such as HTTP/2 pseudo-headers', () => {
     const ex = exchangeOf(
-      recorded({
+      recordedExchange({
         url: `${BASE}/pets`,
         requestHeaders: [
           [':authority', '127.0.0.1:9'],
