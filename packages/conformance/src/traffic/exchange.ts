@@ -96,14 +96,16 @@ export function baseOfSpecUrl(url: string): string | undefined {
 }
 
 /**
- * Where `url` stands towards `base` (no trailing slash): what is no URL was asked of the host
- * the traffic went to, at no path of the spec.
+ * Where `url` stands towards the base at `origin` whose path is `prefix` (no trailing slash):
+ * what is no URL was asked of the host the traffic went to, at no path of the spec.
  */
-function standingOf(url: URL | null, base: string): 'spec' | 'other-host' | 'other-path' {
+function standingOf(
+  url: URL | null,
+  origin: string,
+  prefix: string,
+): 'spec' | 'other-host' | 'other-path' {
   if (url === null) return 'other-path';
-  const root = new URL(base);
-  if (url.origin !== root.origin) return 'other-host';
-  const prefix = root.pathname.replace(/\/+$/, '');
+  if (url.origin !== origin) return 'other-host';
   return url.pathname.startsWith(`${prefix}/`) ? 'spec' : 'other-path';
 }
 
@@ -112,14 +114,13 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   const requestHeaders = headersOf(recorded.requestHeaders);
   const headers = headersOf(recorded.responseHeaders);
   const authorization = requestHeaders.get('authorization') ?? undefined;
+  const root = new URL(base);
+  const prefix = root.pathname.replace(/\/+$/, '');
   const url = URL.parse(recorded.url);
-  const within = standingOf(url, base);
+  const within = standingOf(url, root.origin, prefix);
   let path = recorded.url;
   if (url !== null) {
-    path =
-      within === 'spec'
-        ? `${url.pathname.slice(new URL(base).pathname.replace(/\/+$/, '').length)}${url.search}`
-        : `${url.pathname}${url.search}`;
+    path = `${within === 'spec' ? url.pathname.slice(prefix.length) : url.pathname}${url.search}`;
   }
   const request: HttpRequest = {
     method: recorded.method as HttpRequest['method'],
