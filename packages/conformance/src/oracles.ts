@@ -6,8 +6,6 @@ import {
   type ErrorDetail,
   holdsUnpairedSurrogate,
   LIMIT_DEFAULT,
-  LIMIT_MAX,
-  LIMIT_MIN,
   PET_STATUSES,
   repeatedMemberName,
   validateSpecErrorBody,
@@ -15,6 +13,7 @@ import {
 } from '@animal-store/contract';
 import type { HttpResponse } from './http/client.js';
 import { integerText, numberText, parseJson } from './http/json.js';
+import { plainLimit } from './list-limit.js';
 
 /** The operation an answer belongs to, from its URL. */
 export type Route =
@@ -392,10 +391,9 @@ export class PetModel {
       (key) => PLAIN_LIST_PARAMS.has(key) && query.getAll(key).length === 1,
     );
     const rawLimit = query.get('limit');
-    const limit = rawLimit === null ? LIMIT_DEFAULT : Number(rawLimit);
-    const inRange = /^\d+$/.test(rawLimit ?? '1') && limit >= LIMIT_MIN && limit <= LIMIT_MAX;
+    const limit = rawLimit === null ? LIMIT_DEFAULT : plainLimit(rawLimit);
     const known = filter === null || isStatus(filter);
-    if (!plain || !known || !inRange || res.body.length >= limit) return undefined;
+    if (!plain || !known || limit === undefined || res.body.length >= limit) return undefined;
     for (const [id, pet] of this.pets) {
       if (shown.has(id) || pet.createdAt + this.settleMs > (res.sentAt ?? 0)) continue;
       if (filter !== null && pet.status !== filter) continue;

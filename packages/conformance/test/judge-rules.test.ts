@@ -682,7 +682,11 @@ describe('judge --har holds each answer to the others and to its request', () =>
     ['limit=1&limit=0'],
     ['limit=1x'],
     ['limit=0001'],
-  ])('holds no list to a limit the spec does not allow (%s)', async (query) => {
+    ['limit=01'],
+    ['limit=+1'],
+    ['limit=1.0'],
+    ['limit=1&limit=01'],
+  ])('holds no list to a limit the spec does not allow or write (%s)', async (query) => {
     const { report } = await judge(har('bad-limit', [list(`?${query}`, [pet(1), pet(2)])]));
     expect(failed(report)).not.toContain('listPets.at-most-limit');
     expect(report.traffic.exercised).not.toContain('listPets.at-most-limit');

@@ -296,6 +296,24 @@ describe('a list', () => {
     }
   });
 
+  it('holds no list to a limit written other than plainly: a server may use the default', () => {
+    const pets = Array.from({ length: LIMIT_DEFAULT + 1 }, (_, i) => ({
+      ...created({ ...SENT, name: `Pet${i + 1}` }),
+      text: petText({ id: i + 1, name: `Pet${i + 1}` }),
+    }));
+    const page = pets.slice(0, LIMIT_DEFAULT).map((pet) => pet.text);
+    const missing = `pet ${LIMIT_DEFAULT + 1}, of status "available" (sent), is missing from a list of ${LIMIT_DEFAULT}`;
+    expect(judge(pets, list('?limit=50', page))).toBe(`${missing} (fewer than limit 50)`);
+    for (const query of [
+      '?limit=050',
+      '?limit=+50',
+      '?limit=50.0',
+      '?status=available&limit=050',
+    ]) {
+      expect(judge(pets, list(query, page)), query).toBeUndefined();
+    }
+  });
+
   it('asked for before a pet settled need not hold it', () => {
     expect(judge([created({ ...SENT }, {}, 100)], list('', [], 50), 0)).toBeUndefined();
     expect(judge([created()], list('', [], 50), 100)).toBeUndefined();

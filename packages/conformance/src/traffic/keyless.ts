@@ -1,6 +1,7 @@
 // Requests that carry no bearer key whatever the server's keys are, told from their
 // `Authorization` alone, and reads with no fault but that: the auth rules judge their answers.
-import { LIMIT_MAX, LIMIT_MIN, PET_STATUSES } from '@animal-store/contract';
+import { PET_STATUSES } from '@animal-store/contract';
+import { plainLimit } from '../list-limit.js';
 import { INT64_MAX, routeOf } from '../oracles.js';
 import type { Exchange } from './exchange.js';
 
@@ -49,9 +50,7 @@ function isPlainListParameter(parameter: string): boolean {
   const [name, value, ...more] = parameter.split('=');
   if (value === undefined || more.length > 0) return false;
   if (name === 'status') return (PET_STATUSES as readonly string[]).includes(value);
-  if (name !== 'limit' || !/^[1-9]\d*$/.test(value)) return false;
-  const limit = Number(value);
-  return limit >= LIMIT_MIN && limit <= LIMIT_MAX;
+  return name === 'limit' && plainLimit(value) !== undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Fixtures } from '../fixtures.js';
 import { type HttpResponse, mediaTypeOf } from '../http/client.js';
 import { canonicalInteger, integerText } from '../http/json.js';
 import { quote } from '../http/replay.js';
+import { plainLimit } from '../list-limit.js';
 import {
   ANSWER_ORACLES,
   isJsonMediaType,
@@ -150,15 +151,14 @@ function petsShown(res: HttpResponse): unknown[] {
 }
 
 /**
- * The most pets a list answer may hold: its limit when the request gave it once within 1..100,
- * the default when not at all; given more than once, each within 1..100, the largest of them and
- * the default (a server may read the first, the last, or neither). Undefined for any other limit.
+ * The most pets a list answer may hold: its limit when the request gave it once, written plainly
+ * within 1..100 (`plainLimit`), the default when not at all; given more than once, each so, the
+ * largest of them and the default (a server may read the first, the last, or neither). Undefined
+ * for any other limit.
  */
 function limitOf(query: URLSearchParams): number | undefined {
-  const limits = query
-    .getAll('limit')
-    .map((raw) => (/^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN));
-  if (!limits.every((limit) => limit >= LIMIT_MIN && limit <= LIMIT_MAX)) return undefined;
+  const limits = query.getAll('limit').map(plainLimit);
+  if (!limits.every((limit) => limit !== undefined)) return undefined;
   // None given: the default alone.
   return limits.length === 1 ? (limits[0] as number) : Math.max(LIMIT_DEFAULT, ...limits);
 }
@@ -351,7 +351,7 @@ const crossRules: TrafficRule[] = [
     section: '§4.1, §8',
     level: 'must',
     group: 'listPets',
-    needs: `a 200 list (limit absent, or each limit given within ${LIMIT_MIN}..${LIMIT_MAX})`,
+    needs: `a 200 list (limit absent, or each limit given written plainly within ${LIMIT_MIN}..${LIMIT_MAX})`,
     readsBody: true,
     judge(ex) {
       const query = listAnswer(ex.res);
