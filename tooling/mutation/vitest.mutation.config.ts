@@ -50,9 +50,9 @@ const TEST_SETS = {
   // The tracing modules' in-process tests (the spans a process sends are tested through processes).
   tracing: {
     include: [
-      'apps/api/test/{root-traces,span-data,export-failure,export-problems,sampler-from-env}.test.ts',
+      'apps/api/test/{root-traces,sampled-spans,span-data,export-failure,export-problems,sampler-from-env}.test.ts',
     ],
-    setupFiles: [],
+    setupFiles: API_SETUP,
   },
   // The traffic judge (`judge --har`) and its HAR reader on HAR files its tests write,
   // `--expect-fail` on runs against the fake server, and the proxy and its command in-process in
