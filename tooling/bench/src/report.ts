@@ -115,6 +115,9 @@ export const FIGURES: readonly Figure[] = [
   // With --undone: a change kept for speed stays where undoing it costs at least 5%, a ratio of
   // 1.05 or more (apps/api/PERFORMANCE.md); a floor, so it carries no ✓ or ✗.
   ratio('undone/traced', 'undone', 'traced'),
+  // With --control: one build over itself, two processes of the untraced API side by side; how
+  // far a ratio of the tracing group strays when nothing differs. No target.
+  ratio('control/untraced', 'control', 'untraced'),
   ratio('API/limit', 'api', 'limit'),
   // The same recorded answers through Koa with @koa/router and through Fastify: how much of
   // API/Fastify peer the frameworks alone account for.

@@ -20,7 +20,7 @@ export async function run(settings: Settings, progress: (line: string) => void):
   const out = `${settings.out ? resolve(cwd, settings.out) : resolve(PACKAGE_ROOT, 'results', name)}.json`;
   const { out: _o, writeReadme: _w, from: _f, ...kept } = settings;
   const sink = await spanSink();
-  const defs = lineup(settings.tracing, sink.origin, settings.undone);
+  const defs = lineup(settings.tracing, sink.origin, settings);
   const report: Report = {
     version: 11,
     mode: settings.smoke ? 'smoke' : 'full',

@@ -23,8 +23,8 @@ const own = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 /** A server the bench runs: its name in the report, its script, what it adds to its environment. */
 export interface ServerDef {
   /**
-   * `api`, `traced`, `unsampled`, `undone`, `koa`, `fastify`, `limit`, `koa-floor` or
-   * `fastify-floor`.
+   * `api`, `untraced`, `traced`, `unsampled`, `undone`, `control`, `koa`, `fastify`, `limit`,
+   * `koa-floor` or `fastify-floor`.
    */
   name: string;
   /** The servers it runs beside at saturation (`load-groups.ts`). */
@@ -47,13 +47,14 @@ const API_ENV = { API_KEYS: BENCH_API_KEY, RATE_LIMIT_REQUESTS: '0', LOG_LEVEL: 
  * and Fastify peers, the replay limit, and the Koa and Fastify floors (these three send the API's
  * recorded answers, `replay-answers.ts`). The `tracing` group: the API again (`untraced`), the API
  * traced at `tracing` (its spans go to `sinkOrigin`), the API traced at a ratio of 0 (every
- * request left out by the sampler: what tracing costs a request it does not record), and the
- * `undone` build traced alike (a change kept for speed undone).
+ * request left out by the sampler: what tracing costs a request it does not record), the
+ * `undone` build traced alike (a change kept for speed undone), and `control`, a second untraced
+ * API (what a pair of this group's servers differs by when nothing differs).
  */
 export function lineup(
   tracing: number | undefined,
   sinkOrigin: string,
-  undone?: string,
+  extra: { undone?: string; control?: boolean } = {},
 ): ServerDef[] {
   const api = { script: API_MAIN, stores: true, match: 'exact' } as const;
   const servers: ServerDef[] = [{ name: 'api', group: 'frameworks', env: API_ENV, ...api }];
@@ -70,8 +71,11 @@ export function lineup(
       { name: 'traced', group: 'tracing', env, ...api },
       { name: 'unsampled', group: 'tracing', env: unsampled, ...api },
     );
-    if (undone !== undefined) {
-      servers.push({ ...api, name: 'undone', group: 'tracing', script: undone, env });
+    if (extra.undone !== undefined) {
+      servers.push({ ...api, name: 'undone', group: 'tracing', script: extra.undone, env });
+    }
+    if (extra.control) {
+      servers.push({ name: 'control', group: 'tracing', env: API_ENV, ...api });
     }
   }
   /** A server of `src/peers/`: one of the two peers, the replay limit or one of the floors. */

@@ -13,6 +13,7 @@ const OPTIONS = {
     'MAIN',
     "another build's main.js (the API with a change kept for speed undone), run as `traced` is",
   ],
+  control: ['', 'also a second untraced API beside it: how far two of the same build differ'],
   'rss-pets': ['N', 'pets added for the RSS per stored pet, 0 for none (default: 50000)'],
   'no-pin': ['', 'do not pin the driver and the servers to separate CPUs'],
   out: ['PATH', 'the report, PATH.json and PATH.md (default: results/latest)'],
@@ -79,6 +80,11 @@ export function parseSettings(argv: string[]) {
   if (values.undone !== undefined && values.tracing === 'off') {
     throw new Error('--undone runs beside the traced API: it needs --tracing');
   }
+  if (values.control && values.tracing === 'off') {
+    throw new Error(
+      '--control runs beside the untraced API of the tracing group: it needs --tracing',
+    );
+  }
   if (values.from !== undefined && !values['write-readme']) {
     throw new Error('--from only goes with --write-readme');
   }
@@ -119,6 +125,8 @@ export function parseSettings(argv: string[]) {
     recordedWarmup: smoke ? 1 : 1000,
     /** The API with a change kept for speed undone (apps/api/PERFORMANCE.md), traced alike. */
     undone: values.undone,
+    /** A second untraced API in the tracing group: the `control/untraced` figure. */
+    control: values.control ?? false,
     rssPets: positive('rss-pets', values['rss-pets'], smoke ? 50 : 50_000),
     pin: !(values['no-pin'] ?? false),
     /** The report's path, without `.json` or `.md`, relative to the caller's directory. */

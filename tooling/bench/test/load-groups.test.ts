@@ -5,7 +5,10 @@ import { lineup } from '../src/servers.js';
 
 describe('load groups', () => {
   it('hold the servers of every figure together, so that each figure is paired in one run', () => {
-    const servers = lineup(0.01, 'http://127.0.0.1:4318', '/elsewhere/main.js');
+    const servers = lineup(0.01, 'http://127.0.0.1:4318', {
+      undone: '/elsewhere/main.js',
+      control: true,
+    });
     const groupOf = new Map(servers.map(({ name, group }) => [name, group]));
     for (const figure of FIGURES) {
       const groups = new Set(figure.servers.map((name) => groupOf.get(name)));
@@ -25,6 +28,13 @@ describe('load groups', () => {
     expect(names(loadGroups(servers, (s) => s.group))).toEqual([
       ['api', 'koa'],
       ['traced', 'untraced'],
+    ]);
+    const traced = lineup(0.01, 'http://127.0.0.1:4318', { control: true });
+    expect(names(loadGroups(traced, (s) => s.group))[1]).toEqual([
+      'untraced',
+      'traced',
+      'unsampled',
+      'control',
     ]);
     const untraced = lineup(undefined, 'http://127.0.0.1:4318');
     expect(names(loadGroups(untraced, (s) => s.group))).toEqual([

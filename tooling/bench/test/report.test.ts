@@ -153,6 +153,16 @@ describe('the summary table', () => {
     );
   });
 
+  it('sets a second untraced API beside the first with no target, where --control ran it', () => {
+    expect(row(text, 'list', 'control/untraced')).toBe('');
+    const controlled = renderSummary(
+      report(endpoint('list', { untraced: [40, 50, 40], control: [44, 45, 40] })),
+    );
+    expect(row(controlled, 'list', 'control/untraced')).toBe(
+      '| `list` | control/untraced | **1.00** (0.90–1.10) | **1.00** (0.90–1.10) |',
+    );
+  });
+
   it('leaves out a figure whose servers did not all run, and gives the RSS per stored pet', () => {
     expect(row(text, 'list', 'API − Koa floor, µs')).toBe('');
     expect(row(text, 'list', 'API/limit')).toBe('');

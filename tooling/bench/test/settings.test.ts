@@ -20,6 +20,7 @@ describe('the command line', () => {
       pin: true,
       out: undefined,
       writeReadme: false,
+      control: false,
     });
   });
 
@@ -77,6 +78,10 @@ describe('the command line', () => {
       '--duration must be a positive number',
     );
     expect(() => parseSettings(['--tracing', '2'])).toThrow('--tracing must be a ratio');
+    expect(() => parseSettings(['--control', '--tracing', 'off'])).toThrow(
+      '--control runs beside the untraced API of the tracing group: it needs --tracing',
+    );
+    expect(parseSettings(['--control'])).toMatchObject({ control: true, tracing: 0.01 });
     expect(() => parseSettings(['--from', 'r.json'])).toThrow(
       '--from only goes with --write-readme',
     );
