@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { PET_STATUSES, type PetStatus } from '@animal-store/contract';
 import {
   API_MAIN,
+  listensOn,
   onFreePort,
-  portAccepts,
   spawnLogged,
   waitUntil,
 } from '@animal-store/test-support';
@@ -186,8 +186,11 @@ export function startServer(
       stdout: 'ignore',
       keep: 4_000,
     });
-    await waitUntil(child, def.name, async () => (await portAccepts(port)) || undefined);
     const pid = child.child.pid as number;
+    // The child itself, not whatever took the port meanwhile: a stranger answering in its stead
+    // would be measured (and refuse the bench's key); the child, failing with EADDRINUSE, is
+    // started again on another port.
+    await waitUntil(child, def.name, () => listensOn(pid, port) || undefined);
     const status = () => readFileSync(`/proc/${pid}/status`, 'utf8');
     return {
       name: def.name,

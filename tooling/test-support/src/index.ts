@@ -1,7 +1,7 @@
 export { API_MAIN, type StartApiOptions, type StartedApi, startBuiltApi } from './api.js';
 export { selfSignedCertificate, type TestCertificate } from './certificate.js';
 export { launchChromium, newContext } from './chromium.js';
-export { freePort, onFreePort, portAccepts } from './port.js';
+export { freePort, listensOn, onFreePort, portAccepts } from './port.js';
 export {
   type Finished,
   killAll,

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 
 /** A TCP port free on 127.0.0.1 a moment ago (listen on port 0, read it, close). */
@@ -43,4 +44,50 @@ export function portAccepts(port: number): Promise<boolean> {
     socket.once('error', () => done(false));
     socket.once('connect', () => done(true));
   });
+}
+
+/** The inodes of the TCP sockets listening on `port`, any address (Linux's `/proc/net/tcp*`). */
+function listeningInodes(port: number): Set<string> {
+  const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue; // no IPv6 table on this machine
+    }
+    for (const line of text.split('\n').slice(1)) {
+      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode …; 0A is LISTEN.
+      const fields = line.trim().split(/\s+/);
+      if (fields[1]?.endsWith(local) && fields[3] === '0A' && fields[9]) inodes.add(fields[9]);
+    }
+  }
+  return inodes;
+}
+
+/**
+ * Whether process `pid` itself listens on TCP `port` now. A port `freePort` found can be taken by
+ * another process before the one started on it listens; that one then accepts connections on it
+ * (`portAccepts`) and answers in its stead, while the started process fails with `EADDRINUSE`.
+ * Linux only: it reads `/proc`.
+ */
+export function listensOn(pid: number, port: number): boolean {
+  const inodes = listeningInodes(port);
+  if (inodes.size === 0) return false;
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false; // the process is gone
+  }
+  for (const fd of fds) {
+    try {
+      const socket = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (socket && inodes.has(socket[1] as string)) return true;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return false;
 }

@@ -1,6 +1,6 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort, onFreePort, portAccepts } from '../src/port.js';
+import { freePort, listensOn, onFreePort, portAccepts } from '../src/port.js';
 import { killAll, runProcess, spawnLogged, startLogged, waitUntil } from '../src/process.js';
 
 const node = process.execPath;
@@ -198,5 +198,28 @@ describe('portAccepts', () => {
     expect(await portAccepts(port)).toBe(true);
     await new Promise((resolve) => server.close(resolve));
     expect(await portAccepts(port)).toBe(false);
+  });
+});
+
+describe('listensOn', () => {
+  it('tells the process that listens on a port from another that does not', async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    const other = spawnLogged(node, ['-e', 'setInterval(() => {}, 1000)']);
+    try {
+      expect(listensOn(process.pid, port)).toBe(true);
+      expect(listensOn(other.child.pid as number, port)).toBe(false);
+    } finally {
+      await other.stop();
+    }
+    await new Promise((resolve) => server.close(resolve));
+    expect(listensOn(process.pid, port)).toBe(false);
+  });
+
+  it('is false for a process that is gone', async () => {
+    const gone = spawnLogged(node, ['-e', '']);
+    await gone.exited;
+    expect(listensOn(gone.child.pid as number, await freePort())).toBe(false);
   });
 });
