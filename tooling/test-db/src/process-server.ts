@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type LoggedProcess,
+  listensOn,
   onFreePort,
-  portAccepts,
   spawnLogged,
   waitUntil,
 } from '@animal-store/test-support';
@@ -49,7 +49,10 @@ export async function startProcessServer(spec: ProcessServerSpec): Promise<Proce
       started,
       `${spec.name} (answering ping on ${uri})`,
       async () =>
-        ((await portAccepts(port)) &&
+        // Its own listener: another test's server that took the port meanwhile would answer the
+        // ping too and share its data; this one fails with EADDRINUSE (on a first start, onFreePort
+        // starts it again on another port).
+        (listensOn(started.child.pid as number, port) &&
           (await ping(uri, 2_000).then(
             () => true,
             () => false,
