@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { judgeTraffic } from '../src/index.js';
 import type { HeaderLine, RecordedExchange } from '../src/traffic/exchange.js';
+import { TrafficJudge } from '../src/traffic/judge.js';
 import { TRAFFIC_RULES } from '../src/traffic/rules.js';
 import { recordedExchange } from './support/recorded-exchange.js';
 
@@ -136,5 +137,35 @@ describe('a rule that throws on an exchange', () => {
     expect(report.traffic?.judged).toBe(2);
     const others = report.results.filter((r) => r.id !== broken.id);
     expect(others.some((r) => r.outcome === 'pass')).toBe(true);
+  });
+});
+
+describe('an exchange the kit fails to judge', () => {
+  it('holds up no exchange after it, and the report names it instead of leaving it out', async () => {
+    const heard: string[] = [];
+    const judge = new TrafficJudge({
+      base: BASE,
+      source: 'generated',
+      onViolation: (violation) => {
+        heard.push(violation.id);
+        if (heard.length === 1) throw new Error('stderr is gone');
+      },
+    });
+    // A list answered with a bare object breaks a rule; the key in its URL is a secret.
+    const broken = (key: string) =>
+      recordedExchange({
+        url: `${BASE}/pets?api_key=${key}`,
+        responseBody: new TextEncoder().encode('{}'),
+      });
+    await expect(judge.add(broken('first-secret-0123'))).resolves.toBeUndefined();
+    await expect(judge.add(broken('second-secret-0123'))).resolves.toBeUndefined();
+    expect(heard.length).toBeGreaterThan(1);
+    expect(judge.judged).toBe(2);
+    const failure = judge.report();
+    await expect(failure).rejects.toMatchObject({ name: 'ConformanceError', exitCode: 2 });
+    const { message } = (await failure.catch((error: Error) => error)) as Error;
+    expect(message).toContain(`the kit could not judge GET ${BASE}/pets?api_key=`);
+    expect(message).toContain('Error: stderr is gone');
+    expect(message).not.toContain('first-secret-0123');
   });
 });

@@ -4,6 +4,7 @@ import type { HttpResponse } from '../http/client.js';
 import { curlLine, errorSummary } from '../http/replay.js';
 import { plural } from '../plural.js';
 import { Redactor } from '../redact.js';
+import { ConformanceError } from '../run.js';
 import { KEY_QUERY_PARAMETERS } from '../sections/auth.js';
 import { tally } from '../tally.js';
 import type { CheckResult, ConformanceReport, Outcome, TrafficSummary } from '../types.js';
@@ -129,15 +130,25 @@ export class TrafficJudge {
   private last: number | undefined;
   /** Exchanges judged one after another, in the order they were added. */
   private queue: Promise<void> = Promise.resolve();
+  /** The first exchange the kit failed to judge (outside a rule), and why: `report()` names it. */
+  private unjudged: { readonly exchange: string; readonly error: unknown } | undefined;
 
   constructor(private readonly options: TrafficJudgeOptions) {
     this.state = new TrafficState(options.settleMs ?? 0);
     this.keysRecorded = options.keysRecorded ?? true;
   }
 
-  /** Judges one exchange after those added before it; resolves once it is judged. */
+  /**
+   * Judges one exchange after those added before it; resolves once it is judged, and never
+   * rejects. An exchange the kit fails to judge (an `onViolation` that throws, say) holds up none
+   * after it: they are judged on, and `report()` fails naming it.
+   */
   add(recorded: RecordedExchange): Promise<void> {
-    this.queue = this.queue.then(() => this.judge(recorded));
+    this.queue = this.queue
+      .then(() => this.judge(recorded))
+      .catch((error: unknown) => {
+        this.unjudged ??= { exchange: `${recorded.method} ${recorded.url}`, error };
+      });
     return this.queue;
   }
 
@@ -211,9 +222,18 @@ export class TrafficJudge {
     return this.counts.judged;
   }
 
-  /** The report of every exchange added so far (after they are all judged). */
+  /**
+   * The report of every exchange added so far (after they are all judged). Throws a
+   * `ConformanceError` when the kit failed to judge one: the report would leave it out unseen.
+   */
   async report(): Promise<ConformanceReport> {
     await this.queue;
+    if (this.unjudged !== undefined) {
+      const { exchange, error } = this.unjudged;
+      throw new ConformanceError(
+        this.redactor.text(`the kit could not judge ${exchange}: ${String(error)}`),
+      );
+    }
     const strict = this.options.strict ?? false;
     const results: CheckResult[] = TRAFFIC_RULES.map((rule) => {
       const tally = this.tallies.get(rule.id) as RuleTally;
