@@ -8,6 +8,7 @@ import { judgeTraffic } from '../src/index.js';
 import type { HeaderLine, RecordedExchange } from '../src/traffic/exchange.js';
 import { TrafficJudge } from '../src/traffic/judge.js';
 import { TRAFFIC_RULES } from '../src/traffic/rules.js';
+import { GROUPS } from '../src/types.js';
 import { recordedExchange } from './support/recorded-exchange.js';
 
 const ORIGIN = 'http://127.0.0.1:3000';
@@ -167,5 +168,68 @@ describe('an exchange the kit fails to judge', () => {
     expect(message).toContain(`the kit could not judge GET ${BASE}/pets?api_key=`);
     expect(message).toContain('Error: stderr is gone');
     expect(message).not.toContain('first-secret-0123');
+  });
+});
+
+describe('a traffic judge given only its base and source, as the proxy makes it', () => {
+  const judged = async (recorded: RecordedExchange[], strict?: boolean) => {
+    const judge = new TrafficJudge({ base: BASE, source: 'test', ...(strict ? { strict } : {}) });
+    for (const exchange of recorded) await judge.add(exchange);
+    return judge.report();
+  };
+  const outcome = (report: Awaited<ReturnType<typeof judged>>, id: string) =>
+    report.results.find((r) => r.id === id);
+
+  it('holds a request without Authorization to 401: keys are taken as recorded', async () => {
+    const report = await judged([recordedExchange({ url: `${BASE}/pets`, requestHeaders: [] })]);
+    expect(report.traffic?.keysRecorded).toBe(true);
+    expect(outcome(report, 'auth.listPets.missing-header')?.outcome).toBe('fail');
+  });
+
+  it('reports a should rule broken as advisory, and as a failure only when strict', async () => {
+    const deprecatedList = recordedExchange({
+      url: `${BASE}/pets`,
+      responseHeaders: [
+        ['Content-Type', 'application/json'],
+        ['Deprecation', '@1767225600'],
+      ],
+    });
+    const lenient = await judged([deprecatedList]);
+    expect(outcome(lenient, 'getPet.deprecation-only-on-get-pet')?.outcome).toBe('advisory');
+    expect(lenient.verdict).toBe('pass');
+    const strict = await judged([deprecatedList], true);
+    expect(outcome(strict, 'getPet.deprecation-only-on-get-pet')?.outcome).toBe('fail');
+    expect(strict.verdict).toBe('fail');
+  });
+
+  it('hides a key however the white space around it is recorded', async () => {
+    const keys = ['spaced-key-0123456789', 'trailing-key-0123456789'];
+    const failing = (authorization: string) =>
+      recordedExchange({
+        url: `${BASE}/pets`,
+        requestHeaders: [['Authorization', authorization]],
+        status: 500,
+        responseBody: new TextEncoder().encode(
+          JSON.stringify({
+            code: 'internal_error',
+            message: `broke on ${keys.join(' ')}`,
+            status: 500,
+          }),
+        ),
+      });
+    const report = await judged([failing(`Bearer   ${keys[0]}`), failing(`Basic ${keys[1]} `)]);
+    const text = JSON.stringify(report);
+    expect(text).toContain('broke on [redacted key] [redacted key]');
+    for (const key of keys) expect(text).not.toContain(key);
+  });
+
+  it("names its run, lists only its results' groups, and says what no exchange exercised", async () => {
+    const report = await judged([recordedExchange({ url: `${BASE}/pets` })]);
+    expect(report.runId).toBe('traffic');
+    expect(report.groups).toEqual(GROUPS.filter((g) => report.results.some((r) => r.group === g)));
+    expect(outcome(report, 'getPet.deprecation-headers')).toMatchObject({
+      outcome: 'skip',
+      message: 'not exercised: the traffic holds no getPet answer (200 or 404)',
+    });
   });
 });
