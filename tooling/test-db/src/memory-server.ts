@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StartedServer, StrategyContext } from './types.js';
 import { Unavailable } from './types.js';
@@ -15,7 +18,11 @@ export async function startMemoryServer(_context: StrategyContext): Promise<Star
   } catch (error) {
     throw new Unavailable(`mongodb-memory-server is not installed (${(error as Error).message})`);
   }
-  const server = new module.MongoMemoryServer({ instance: { ip: '127.0.0.1' } });
+  // Its data folder is made and removed here: the one mongodb-memory-server makes itself stays
+  // behind when no mongod can be had (the folder comes before the download, its cleanup after).
+  const dbPath = await mkdtemp(join(tmpdir(), 'mongo-mem-'));
+  const removeData = () => rm(dbPath, { recursive: true, force: true });
+  const server = new module.MongoMemoryServer({ instance: { ip: '127.0.0.1', dbPath } });
   try {
     await Promise.race([
       server.start(),
@@ -25,6 +32,7 @@ export async function startMemoryServer(_context: StrategyContext): Promise<Star
     ]);
   } catch (error) {
     await server.stop().catch(() => {});
+    await removeData();
     throw new Error(`mongodb-memory-server could not start a mongod: ${(error as Error).message}`);
   }
   return {
@@ -32,6 +40,7 @@ export async function startMemoryServer(_context: StrategyContext): Promise<Star
     description: 'mongodb-memory-server',
     stop: async () => {
       await server.stop();
+      await removeData();
     },
     outage: {
       down: async () => {

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@animal-store/test-support';
@@ -139,6 +139,8 @@ describe('startTestMongo', () => {
     vi.stubEnv('MONGOMS_DOWNLOAD_MIRROR', `https://127.0.0.1:${await freePort()}`);
     vi.stubEnv('MONGOMS_DOWNLOAD_DIR', empty);
     vi.stubEnv('MONGOMS_SYSTEM_BINARY', undefined);
+    // Its data folder goes here, to be found if it is left behind.
+    vi.stubEnv('TMPDIR', empty);
     // It also warns on the console with a stack; its reason is in the error we check.
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     // No MONGODB_URI, a PATH without mongod or go, and an empty cache: nothing can work.
@@ -152,6 +154,7 @@ describe('startTestMongo', () => {
     expect(message).toContain('mongod: no mongod on PATH');
     expect(message).toContain('ferretdb: go is not on PATH');
     expect(message).toMatch(/memory-server: mongodb-memory-server could not start a mongod: .+/);
+    expect((await readdir(empty)).filter((name) => name.startsWith('mongo-mem-'))).toEqual([]);
   });
 
   it('lists the strategies it was told not to try', async () => {
