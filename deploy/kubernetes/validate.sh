@@ -42,7 +42,10 @@ if ! "$venv/bin/kubernetes-validate" --version >/dev/null 2>&1; then
 fi
 
 module="github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR"
-crds="$(cd "$(mktemp -d)" && GOFLAGS=-mod=mod go mod download -json "$module" |
+# `go mod download` runs outside any module: in an empty folder of its own, removed on exit.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+crds="$(cd "$scratch" && GOFLAGS=-mod=mod go mod download -json "$module" |
   "$venv/bin/python" -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')/example/prometheus-operator-crd"
 [ -d "$crds" ] || fail "no CRDs in $module"
 
