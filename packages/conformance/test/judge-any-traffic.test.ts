@@ -233,3 +233,52 @@ describe('a traffic judge given only its base and source, as the proxy makes it'
     });
   });
 });
+
+describe('which answers the traffic rules speak of', () => {
+  const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+  const rex = { id: 5, name: 'Rex', categoryId: 1, status: 'available' };
+  const resultOf = async (recorded: RecordedExchange[], id: string) => {
+    const { report } = await judgeTraffic(recorded, { base: BASE, source: 'test' });
+    return report.results.find((r) => r.id === id);
+  };
+  const createdWith = (status: number, body: unknown) =>
+    recordedExchange({
+      method: 'POST',
+      url: `${BASE}/pets`,
+      requestHeaders: [
+        ['Authorization', 'Bearer key-0123456789'],
+        ['Content-Type', 'application/json'],
+      ],
+      requestBody: '{"name":"Rex","categoryId":1}',
+      status,
+      responseBody: json(body),
+    });
+  const getPet = (status: number, body: unknown, headers: [string, string][] = []) =>
+    recordedExchange({
+      url: `${BASE}/pets/5`,
+      status,
+      responseHeaders: [['Content-Type', 'application/json'], ...headers],
+      responseBody: json(body),
+    });
+  const notFound = { code: 'not_found', message: 'no pet with id 5', status: 404 };
+
+  it('takes a createPet answered 200, as frameworks answer by default, as a creation', async () => {
+    // Sent after the create was answered: held to what it created.
+    const renamed = { ...getPet(200, { ...rex, name: 'Max' }), sentAt: 2_000, receivedAt: 2_010 };
+    const agree = await resultOf([createdWith(200, rex), renamed], 'errors.created-pets-agree');
+    expect(agree?.outcome).toBe('fail');
+    const fields = await resultOf([createdWith(200, { ...rex, id: '5' })], 'errors.pet-fields');
+    expect(fields?.outcome).toBe('fail');
+  });
+
+  it("holds getPet's 200 and 404 answers to the deprecation headers, and no other answer", async () => {
+    for (const answer of [getPet(200, rex), getPet(404, notFound)]) {
+      expect((await resultOf([answer], 'getPet.deprecation-headers'))?.outcome).toBe('advisory');
+    }
+    const refused = getPet(401, { code: 'unauthorized', message: 'invalid API key', status: 401 });
+    const list = recordedExchange({ url: `${BASE}/pets` });
+    for (const answer of [refused, list]) {
+      expect((await resultOf([answer], 'getPet.deprecation-headers'))?.outcome).toBe('skip');
+    }
+  });
+});
