@@ -36,6 +36,9 @@ describe('the base URL of the spec operations in a recording', () => {
     expect(
       inferBase(urls('http://127.0.0.1:9/', 'http://127.0.0.1:9/app.js', `${BASE}/pets`)),
     ).toBe(BASE);
+    expect(
+      inferBase(urls(`${BASE}/pets`, 'http://127.0.0.1:9/app.js', 'http://127.0.0.1:9/app.css')),
+    ).toBe(BASE);
     expect(inferBase(urls('http://127.0.0.1:9/', 'http://127.0.0.1:9/app.js'))).toBeUndefined();
   });
 });
