@@ -10,9 +10,12 @@ import { TrafficJudge } from '../src/traffic/judge.js';
 import { TRAFFIC_RULES } from '../src/traffic/rules.js';
 import { GROUPS } from '../src/types.js';
 import { recordedExchange } from './support/recorded-exchange.js';
+import { resultOf } from './support/run-kit.js';
 
 const ORIGIN = 'http://127.0.0.1:3000';
 const BASE = `${ORIGIN}/v1`;
+/** A recorded body: `value` as JSON text, in bytes. */
+const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 /** Text built from the characters that URLs, JSON and header values make the most of. */
 const oddText = (maxLength: number) =>
@@ -156,7 +159,7 @@ describe('an exchange the kit fails to judge', () => {
     const broken = (key: string) =>
       recordedExchange({
         url: `${BASE}/pets?api_key=${key}`,
-        responseBody: new TextEncoder().encode('{}'),
+        responseBody: json({}),
       });
     await expect(judge.add(broken('first-secret-0123'))).resolves.toBeUndefined();
     await expect(judge.add(broken('second-secret-0123'))).resolves.toBeUndefined();
@@ -177,13 +180,11 @@ describe('a traffic judge given only its base and source, as the proxy makes it'
     for (const exchange of recorded) await judge.add(exchange);
     return judge.report();
   };
-  const outcome = (report: Awaited<ReturnType<typeof judged>>, id: string) =>
-    report.results.find((r) => r.id === id);
 
   it('holds a request without Authorization to 401: keys are taken as recorded', async () => {
     const report = await judged([recordedExchange({ url: `${BASE}/pets`, requestHeaders: [] })]);
     expect(report.traffic?.keysRecorded).toBe(true);
-    expect(outcome(report, 'auth.listPets.missing-header')?.outcome).toBe('fail');
+    expect(resultOf(report, 'auth.listPets.missing-header').outcome).toBe('fail');
   });
 
   it('reports a should rule broken as advisory, and as a failure only when strict', async () => {
@@ -195,10 +196,10 @@ describe('a traffic judge given only its base and source, as the proxy makes it'
       ],
     });
     const lenient = await judged([deprecatedList]);
-    expect(outcome(lenient, 'getPet.deprecation-only-on-get-pet')?.outcome).toBe('advisory');
+    expect(resultOf(lenient, 'getPet.deprecation-only-on-get-pet').outcome).toBe('advisory');
     expect(lenient.verdict).toBe('pass');
     const strict = await judged([deprecatedList], true);
-    expect(outcome(strict, 'getPet.deprecation-only-on-get-pet')?.outcome).toBe('fail');
+    expect(resultOf(strict, 'getPet.deprecation-only-on-get-pet').outcome).toBe('fail');
     expect(strict.verdict).toBe('fail');
   });
 
@@ -209,13 +210,11 @@ describe('a traffic judge given only its base and source, as the proxy makes it'
         url: `${BASE}/pets`,
         requestHeaders: [['Authorization', authorization]],
         status: 500,
-        responseBody: new TextEncoder().encode(
-          JSON.stringify({
-            code: 'internal_error',
-            message: `broke on ${keys.join(' ')}`,
-            status: 500,
-          }),
-        ),
+        responseBody: json({
+          code: 'internal_error',
+          message: `broke on ${keys.join(' ')}`,
+          status: 500,
+        }),
       });
     const report = await judged([failing(`Bearer   ${keys[0]}`), failing(`Basic ${keys[1]} `)]);
     const text = JSON.stringify(report);
@@ -227,7 +226,7 @@ describe('a traffic judge given only its base and source, as the proxy makes it'
     const report = await judged([recordedExchange({ url: `${BASE}/pets` })]);
     expect(report.runId).toBe('traffic');
     expect(report.groups).toEqual(GROUPS.filter((g) => report.results.some((r) => r.group === g)));
-    expect(outcome(report, 'getPet.deprecation-headers')).toMatchObject({
+    expect(resultOf(report, 'getPet.deprecation-headers')).toMatchObject({
       outcome: 'skip',
       message: 'not exercised: the traffic holds no getPet answer (200 or 404)',
     });
@@ -235,11 +234,10 @@ describe('a traffic judge given only its base and source, as the proxy makes it'
 });
 
 describe('which answers the traffic rules speak of', () => {
-  const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
   const rex = { id: 5, name: 'Rex', categoryId: 1, status: 'available' };
-  const resultOf = async (recorded: RecordedExchange[], id: string) => {
+  const outcomeOf = async (recorded: RecordedExchange[], id: string) => {
     const { report } = await judgeTraffic(recorded, { base: BASE, source: 'test' });
-    return report.results.find((r) => r.id === id);
+    return resultOf(report, id).outcome;
   };
   const createdWith = (status: number, body: unknown) =>
     recordedExchange({
@@ -265,20 +263,21 @@ describe('which answers the traffic rules speak of', () => {
   it('takes a createPet answered 200, as frameworks answer by default, as a creation', async () => {
     // Sent after the create was answered: held to what it created.
     const renamed = { ...getPet(200, { ...rex, name: 'Max' }), sentAt: 2_000, receivedAt: 2_010 };
-    const agree = await resultOf([createdWith(200, rex), renamed], 'errors.created-pets-agree');
-    expect(agree?.outcome).toBe('fail');
-    const fields = await resultOf([createdWith(200, { ...rex, id: '5' })], 'errors.pet-fields');
-    expect(fields?.outcome).toBe('fail');
+    expect(await outcomeOf([createdWith(200, rex), renamed], 'errors.created-pets-agree')).toBe(
+      'fail',
+    );
+    const badId = createdWith(200, { ...rex, id: '5' });
+    expect(await outcomeOf([badId], 'errors.pet-fields')).toBe('fail');
   });
 
   it("holds getPet's 200 and 404 answers to the deprecation headers, and no other answer", async () => {
     for (const answer of [getPet(200, rex), getPet(404, notFound)]) {
-      expect((await resultOf([answer], 'getPet.deprecation-headers'))?.outcome).toBe('advisory');
+      expect(await outcomeOf([answer], 'getPet.deprecation-headers')).toBe('advisory');
     }
     const refused = getPet(401, { code: 'unauthorized', message: 'invalid API key', status: 401 });
     const list = recordedExchange({ url: `${BASE}/pets` });
     for (const answer of [refused, list]) {
-      expect((await resultOf([answer], 'getPet.deprecation-headers'))?.outcome).toBe('skip');
+      expect(await outcomeOf([answer], 'getPet.deprecation-headers')).toBe('skip');
     }
   });
 });
