@@ -617,6 +617,50 @@ describe('judge --har holds each answer to the others and to its request', () =>
     expect(same.report.traffic.exercised).toContain('errors.same-pet');
   });
 
+  it('learns a status a pet was first shown without, and takes one left out for no change', async () => {
+    const { status: _, ...bare } = pet(8);
+    const { report } = await judge(
+      har('status-learned', [
+        list('?limit=5', [bare]),
+        list('?limit=6', [pet(8, 'sold')]),
+        list('?limit=7', [bare]),
+        list('?limit=8', [pet(8, 'sold')]),
+      ]),
+    );
+    expect(failed(report)).toEqual([]);
+    const changed = await judge(
+      har('status-changed', [
+        list('?limit=5', [bare]),
+        list('?limit=6', [pet(8, 'sold')]),
+        list('?limit=7', [bare]),
+        list('?limit=8', [pet(8)]),
+      ]),
+    );
+    expect(failed(changed.report)).toEqual(['errors.same-pet']);
+    expect(message(changed.report, 'errors.same-pet')).toMatch(
+      /GET \/pets\?limit=8 answered 200: pet 8 has status "available", but GET \/pets\?limit=6 showed "sold"/,
+    );
+  });
+
+  it('holds no pets and no limit in a list answered other than 200, nor in other answers', async () => {
+    const max = { ...pet(7), name: 'Max' };
+    const many = [max, ...Array.from({ length: 21 }, (_, i) => pet(i + 10))];
+    const { report } = await judge(
+      har('not-a-list', [
+        list('?limit=5', [pet(7)]),
+        list('?limit=2', many, { status: 400 }),
+        list('?limit=2', many, { status: 203 }),
+        { ...list('?limit=3', []), body: max },
+        { ...created, status: 409, body: many },
+        { url: `${BASE}/pets/7`, status: 201, body: max },
+        { url: `${BASE}/pets/7`, status: 200, body: many },
+      ]),
+    );
+    expect(failed(report)).not.toContain('errors.same-pet');
+    expect(failed(report)).not.toContain('listPets.at-most-limit');
+    expect(report.traffic.exercised).not.toContain('errors.same-pet');
+  });
+
   it('relates only answers that show pets: a 2xx create, a 200 getPet, the items of a 200 list', async () => {
     const max = { ...pet(7), name: 'Max' };
     const notShown = await judge(
