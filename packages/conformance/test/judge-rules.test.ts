@@ -1393,3 +1393,56 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
     expect(failed(again.report)).toEqual([]);
   });
 });
+
+describe('judge --har takes any 2xx for a success, 299 as much as 200', () => {
+  const success = { ...created, status: 299 };
+  const jsonBody = (text: string): Partial<Entry> => ({
+    sent: undefined,
+    sentText: text,
+    requestHeaders: {
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(text)),
+    },
+  });
+  const gone: Entry = {
+    url: `${BASE}/pets/1`,
+    status: 404,
+    body: { code: 'not_found', message: 'no', status: 404 },
+  };
+
+  it.each([
+    ['a pet it created, then lost', [success, gone], 'errors.created-pets-agree'],
+    [
+      'a createPet without Authorization',
+      [created, { ...success, auth: null }],
+      'auth.createPet.missing-header',
+    ],
+    [
+      'a createPet body without a name',
+      [{ ...success, ...jsonBody('{"categoryId":1}') }],
+      'createPet.missing-name',
+    ],
+    [
+      'a createPet whose pet has no name',
+      [{ ...success, body: { id: 1, categoryId: 1 } }],
+      'errors.pet-fields',
+    ],
+    [
+      'a getPet of petId abc',
+      [{ url: `${BASE}/pets/abc`, status: 299, body: rex }],
+      'getPet.path-boundaries',
+    ],
+  ] as const)('fails %s answered 299', async (_, entries, check) => {
+    const { report } = await judge(har('success-299', [...entries]));
+    expect(failed(report)).toContain(check);
+  });
+
+  it('holds a createPet sent as application/json answered 299, failing only its status', async () => {
+    const { report } = await judge(
+      har('json-299', [{ ...success, ...jsonBody('{"name":"Rex","categoryId":1}') }]),
+    );
+    expect(report.traffic.exercised).toContain('createPet.media-type-spellings');
+    expect(result(report, 'createPet.media-type-spellings')?.outcome).toBe('pass');
+    expect(failed(report)).toEqual(['errors.success-status']);
+  });
+});
