@@ -272,7 +272,10 @@ describe('which answers the traffic rules speak of', () => {
 
   it("holds getPet's 200 and 404 answers to the deprecation headers, and no other answer", async () => {
     for (const answer of [getPet(200, rex), getPet(404, notFound)]) {
-      expect(await outcomeOf([answer], 'getPet.deprecation-headers')).toBe('advisory');
+      const { report } = await judgeTraffic([answer], { base: BASE, source: 'test' });
+      const { outcome, message } = resultOf(report, 'getPet.deprecation-headers');
+      expect(outcome).toBe('advisory');
+      expect(message.split('\n')[0]).toBe('GET /pets/5 answered without Deprecation or Sunset');
     }
     const refused = getPet(401, { code: 'unauthorized', message: 'invalid API key', status: 401 });
     const list = recordedExchange({ url: `${BASE}/pets` });
