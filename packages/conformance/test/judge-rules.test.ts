@@ -756,6 +756,13 @@ describe('judge --har holds each answer to the others and to its request', () =>
     expect(right.report.traffic.exercised).not.toContain('listPets.status-filter.available');
   });
 
+  it('holds a filtered list to no status its entries leave out, nor entries that are no pet', async () => {
+    const { status: _, ...bare } = pet(8);
+    const { report } = await judge(har('filter-bare', [list('?status=sold', [bare, null, 3])]));
+    expect(result(report, 'listPets.status-filter.sold')?.outcome).toBe('pass');
+    expect(failed(report)).toEqual(['errors.pet-fields']);
+  });
+
   it('fails a success to a request without Authorization on each operation, and no 401', async () => {
     const refusal = { code: 'unauthorized', message: 'no key', status: 401 };
     const answered = await judge(
