@@ -1,10 +1,9 @@
 // The repository's GitHub Action (action.yml at the root): its step script run as the runner
 // runs it, with a temporary GITHUB_STEP_SUMMARY and GITHUB_OUTPUT, against a real listening server.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Finished, runProcess } from '@animal-store/test-support';
+import { type Finished, runProcess, TemporaryFolder } from '@animal-store/test-support';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -18,8 +17,8 @@ import {
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const script = join(repo, 'packages', 'conformance', 'action', 'run.sh');
 const kit = `${process.execPath} ${join(repo, 'packages', 'conformance', 'bin', 'animal-store-conformance.js')}`;
-const dir = mkdtempSync(join(tmpdir(), 'conformance-action-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = new TemporaryFolder('conformance-action-');
+afterAll(() => temp.remove());
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -40,7 +39,7 @@ let runs = 0;
 /** Runs the action's script in a fresh working folder, as its step does, with `env` as inputs. */
 async function runStep(given: Record<string, string | undefined>): Promise<Step> {
   runs += 1;
-  const cwd = mkdtempSync(join(dir, `run${runs}-`));
+  const cwd = mkdtempSync(join(temp.path, `run${runs}-`));
   const summaryFile = join(cwd, '..', `summary-${runs}.md`);
   const outputFile = join(cwd, '..', `output-${runs}.txt`);
   // A summary already written by an earlier step stays: the action appends.
@@ -108,7 +107,7 @@ describe('the GitHub Action', () => {
   });
 
   it('passes the step when exactly the checks of expect-fail fail', async () => {
-    const listed = join(dir, 'known-failures.txt');
+    const listed = join(temp.path, 'known-failures.txt');
     writeFileSync(listed, '# ours\ngetPet.not-found  our router answers 400 (TICKET-9)\n');
     const step = await runStep({
       ...(await inputs({ faults: ['get-400-for-absent'] })),
@@ -172,7 +171,7 @@ describe('the GitHub Action', () => {
 
   it('runs the kit of its own version by default, and says "not run" when it cannot be installed', async () => {
     // An npx that records how it was called and fails, as one without a registry would.
-    const bin = mkdtempSync(join(dir, 'bin-'));
+    const bin = mkdtempSync(join(temp.path, 'bin-'));
     const calls = join(bin, 'calls');
     writeFileSync(
       join(bin, 'npx'),

@@ -3,7 +3,7 @@
 // shrinks). A file with an unknown id or no reason is refused before anything runs.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyExpectations, parseExpectations } from '../src/expectations.js';
 import { UsageError } from '../src/run.js';
 import type { CheckResult, ConformanceReport, Level } from '../src/types.js';
@@ -15,7 +15,7 @@ const files = scratch();
 afterAll(() => files.remove());
 
 function file(name: string, text: string): string {
-  const path = join(files.dir, name);
+  const path = join(files.path, name);
   writeFileSync(path, text);
   return path;
 }
@@ -56,7 +56,10 @@ async function runWith(faults: Fault[], only: string[], expectations: string) {
 const outcome = (report: JsonReport, id: string) => report.results.find((r) => r.id === id);
 
 describe('--expect-fail on a run', () => {
-  const expected = file('expected.txt', EXPECTED);
+  let expected: string;
+  beforeAll(() => {
+    expected = file('expected.txt', EXPECTED);
+  });
 
   it('passes when exactly the listed checks fail, each shown with its reason', async () => {
     const { exitCode, report, stderr } = await runWith(
@@ -105,33 +108,36 @@ describe('--expect-fail on a run', () => {
 
 describe('--expect-fail on judged traffic', () => {
   // One list of three pets for limit=2: listPets.at-most-limit fails.
-  const har = file(
-    'traffic.har',
-    JSON.stringify({
-      log: {
-        version: '1.2',
-        entries: [
-          {
-            startedDateTime: '2026-01-01T00:00:00.000Z',
-            time: 5,
-            request: {
-              method: 'GET',
-              url: 'http://127.0.0.1:9/v1/pets?limit=2',
-              headers: [{ name: 'Authorization', value: 'Bearer s3cret-key-of-the-har' }],
-            },
-            response: {
-              status: 200,
-              headers: [{ name: 'Content-Type', value: 'application/json' }],
-              content: {
-                mimeType: 'application/json',
-                text: JSON.stringify([1, 2, 3].map((id) => ({ id, name: 'Rex', categoryId: 1 }))),
+  let har: string;
+  beforeAll(() => {
+    har = file(
+      'traffic.har',
+      JSON.stringify({
+        log: {
+          version: '1.2',
+          entries: [
+            {
+              startedDateTime: '2026-01-01T00:00:00.000Z',
+              time: 5,
+              request: {
+                method: 'GET',
+                url: 'http://127.0.0.1:9/v1/pets?limit=2',
+                headers: [{ name: 'Authorization', value: 'Bearer s3cret-key-of-the-har' }],
+              },
+              response: {
+                status: 200,
+                headers: [{ name: 'Content-Type', value: 'application/json' }],
+                content: {
+                  mimeType: 'application/json',
+                  text: JSON.stringify([1, 2, 3].map((id) => ({ id, name: 'Rex', categoryId: 1 }))),
+                },
               },
             },
-          },
-        ],
-      },
-    }),
-  );
+          ],
+        },
+      }),
+    );
+  });
 
   it('fails the traffic on its violation, and passes it when the file lists that check', async () => {
     const plain = await runCli(['judge', '--har', har]);
@@ -181,7 +187,7 @@ describe('an --expect-fail file', () => {
       '--har',
       'x.har',
       '--expect-fail',
-      join(files.dir, 'none.txt'),
+      join(files.path, 'none.txt'),
     ]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/cannot read --expect-fail .*none\.txt/);

@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIMIT_MAX, PET_STATUSES, validateNewPet } from '@animal-store/contract';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../src/index.js';
 import { type FakeServer, type FakeServerOptions, startFakeServer } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'conformance-fixtures-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = new TemporaryFolder('conformance-fixtures-');
+afterAll(() => temp.remove());
 const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -25,7 +25,7 @@ const FIXTURE_CHECKS = [
 async function printedSet(): Promise<{ file: string; pets: Record<string, unknown>[] }> {
   const { stdout, exitCode } = await runCli(['fixtures']);
   expect(exitCode).toBe(0);
-  const file = join(dir, 'set.json');
+  const file = join(temp.path, 'set.json');
   writeFileSync(file, stdout);
   return { file, pets: JSON.parse(stdout) };
 }
@@ -149,7 +149,7 @@ describe('the fixtures command and --read-only --fixtures', () => {
       categoryId: 1,
       status: 'available',
     }));
-    const file = join(dir, 'one-status.json');
+    const file = join(temp.path, 'one-status.json');
     writeFileSync(file, JSON.stringify(pets));
     const run = await readOnlyRun(await loaded(options as FakeServerOptions, pets), file);
     const result = run.report.results.find((r) => r.id === 'listPets.fixtures.status-filter');
@@ -163,7 +163,7 @@ describe('the fixtures command and --read-only --fixtures', () => {
       categoryId: 1,
       status: 'sold',
     }));
-    const file = join(dir, 'small.json');
+    const file = join(temp.path, 'small.json');
     writeFileSync(file, JSON.stringify(pets));
     const run = await readOnlyRun(await loaded({}, pets), file);
     const result = run.report.results.find((r) => r.id === 'listPets.fixtures.limits');
@@ -183,7 +183,7 @@ describe('the fixtures command and --read-only --fixtures', () => {
     ['[{"name":"a","categoryId":1},{"name":"a","categoryId":1}]', /two pets are named a/],
     ['[{"name":"a","categoryId":1,"status":"lost"}]', /pet 0 has status "lost"/],
   ])('refuses the pet set %s with exit status 2', async (text, message) => {
-    const file = join(dir, 'bad.json');
+    const file = join(temp.path, 'bad.json');
     writeFileSync(file, text);
     const { stderr, exitCode } = await runCli([
       ...['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k'],

@@ -226,13 +226,13 @@ describe('a file that is no HAR', () => {
 
   it('names the file it was read from, or "the HAR file"', () => {
     expect(() => parseHar('[')).toThrow(/^the HAR file is not JSON/);
-    const path = join(files.dir, 'broken.har');
+    const path = join(files.path, 'broken.har');
     writeFileSync(path, '{"log":{"entries":[{}]}}');
     expect(() => readHar(path)).toThrow(`${path}: entry 0 has no request method and absolute URL`);
   });
 
   it('that cannot be read is refused with the reason', () => {
-    const missing = join(files.dir, 'missing.har');
+    const missing = join(files.path, 'missing.har');
     expect(() => readHar(missing)).toThrow(UsageError);
     expect(() => readHar(missing)).toThrow(`cannot read --har ${missing}: ENOENT`);
   });

@@ -21,7 +21,7 @@ let certificate: TestCertificate;
 let server: FakeServer;
 
 beforeAll(async () => {
-  certificate = await selfSignedCertificate(files.dir, 'server');
+  certificate = await selfSignedCertificate(files.path, 'server');
   server = await startFakeServer({ tls: certificate });
 });
 afterAll(async () => {
@@ -78,7 +78,7 @@ describe('the kit against a server over HTTPS', () => {
   });
 
   it('names a certificate for another address without the CA remedy, which would not help', async () => {
-    const other = await selfSignedCertificate(files.dir, 'other', '127.0.0.2');
+    const other = await selfSignedCertificate(files.path, 'other', '127.0.0.2');
     const elsewhere = await startFakeServer({ tls: other });
     try {
       const run = await kit(other.certPath, [

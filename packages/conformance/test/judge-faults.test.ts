@@ -61,7 +61,7 @@ async function dayOfTraffic(fetch: typeof globalThis.fetch, base: string, apiKey
 /** Records the day of traffic on a fake server as a HAR file, and judges it. */
 async function judgeFake(name: string, server: FakeServerOptions, ...more: string[]) {
   const fake = await startFakeServer(server);
-  const har = join(files.dir, `${name}.har`);
+  const har = join(files.path, `${name}.har`);
   try {
     await recordHar(har, `${fake.baseUrl}/pets?limit=1`, (page) =>
       dayOfTraffic(pageFetch(page), fake.baseUrl, fake.apiKey),

@@ -54,7 +54,7 @@ async function tryOut(page: Page, operationId: string, fill: Record<string, stri
 
 describe('judge --har on traffic recorded with Playwright from the API', () => {
   it('judges the docs page trying the three operations with no violation', async () => {
-    const har = join(files.dir, 'docs-page.har');
+    const har = join(files.path, 'docs-page.har');
     await recordHar(har, `${api.base}/docs`, async (page) => {
       await page.locator('.auth-wrapper button.authorize').click();
       await page.locator('#auth-bearer-value').fill(api.apiKey);
@@ -90,7 +90,7 @@ describe('judge --har on traffic recorded with Playwright from the API', () => {
   });
 
   it("judges the official client's scenario with no violation, and lists what it exercised", async () => {
-    const har = join(files.dir, 'client.har');
+    const har = join(files.path, 'client.har');
     let seen: Awaited<ReturnType<typeof clientScenario>> | undefined;
     // The page opens a list without a key (a 401), then carries the client's requests.
     await recordHar(har, `${api.base}/pets?limit=1`, async (page) => {

@@ -54,7 +54,7 @@ function contentOf(text: string, base64: boolean) {
 
 /** A HAR file of `entries`, one after another, 5 ms each. */
 function har(name: string, entries: Entry[]): string {
-  const path = join(files.dir, `${name}.har`);
+  const path = join(files.path, `${name}.har`);
   const list = entries.map((e) => {
     clock += 10 + (e.after ?? 0);
     const auth = e.auth === undefined ? KEY : e.auth;
@@ -293,8 +293,8 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
       body: [rex, { ...rex, id: 2 }],
     };
     const file = har('to-files', [over]);
-    const json = join(files.dir, 'report.json');
-    const junit = join(files.dir, 'report.xml');
+    const json = join(files.path, 'report.json');
+    const junit = join(files.path, 'report.xml');
     const run = await runCli(['judge', '--har', file, '--reporter', `json:${json},junit:${junit}`]);
     expect(run.exitCode).toBe(1);
     // No report names stdout: the pretty one goes there.
@@ -306,7 +306,7 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(xml).toMatch(/^<\?xml /);
     expect(xml).toContain('listPets.at-most-limit');
 
-    const missing = join(files.dir, 'no-such-folder', 'report.json');
+    const missing = join(files.path, 'no-such-folder', 'report.json');
     const refused = await runCli(['judge', '--har', file, '--reporter', `json:${missing}`]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(new RegExp(`cannot write the report to ${missing}: .*ENOENT`));
@@ -478,7 +478,7 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     const cached = await judge(har('cache', [created, { ...stale, fromCache: 'memory' }]));
     expect(failed(cached.report)).toEqual([]);
     expect(cached.report.traffic).toMatchObject({ judged: 1, fromCache: 1 });
-    const pretty = await runCli(['judge', '--har', join(files.dir, 'cache.har')]);
+    const pretty = await runCli(['judge', '--har', join(files.path, 'cache.har')]);
     expect(pretty.stdout).toMatch(/left alone: 1 from the browser's cache/);
   });
 
@@ -533,7 +533,7 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
   });
 
   it('refuses a file that is no HAR, and one with nothing of the spec, with status 2', async () => {
-    const notHar = join(files.dir, 'not.har');
+    const notHar = join(files.path, 'not.har');
     writeFileSync(notHar, '{"entries": []}');
     const refused = await runCli(['judge', '--har', notHar]);
     expect(refused.exitCode).toBe(2);
@@ -944,7 +944,7 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     const strict = await runCli([
       'judge',
       '--har',
-      join(files.dir, 'more-bodies.har'),
+      join(files.path, 'more-bodies.har'),
       '--strict',
       '--reporter',
       'json',
@@ -1112,7 +1112,7 @@ describe('judge --har on a recording that kept no key (a sanitized HAR)', () => 
     expect(skipped?.message).toMatch(/no Authorization header at all, as a sanitized HAR/);
     // Other rules judge it as ever: the pets still agree.
     expect(sanitized.report.traffic.exercised).toContain('errors.created-pets-agree');
-    const pretty = await runCli(['judge', '--har', join(files.dir, 'sanitized.har')]);
+    const pretty = await runCli(['judge', '--har', join(files.path, 'sanitized.har')]);
     expect(pretty.stdout).toMatch(
       /no request carries Authorization \(a sanitized HAR takes it out\)/,
     );

@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from './support/fake-server.js';
 import { startLoggingProxy } from './support/logging-proxy.js';
@@ -13,8 +13,8 @@ const DERIVED = ['kIT-kEY-51C0FFEE9D2A', KEY.slice(0, -1)];
 /** The longest start of the key a text may hold (what a report cut short could leave). */
 const PREFIX = KEY.slice(0, 8);
 
-const dir = mkdtempSync(join(tmpdir(), 'conformance-secrecy-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = new TemporaryFolder('conformance-secrecy-');
+afterAll(() => temp.remove());
 
 const REPORTS = ['json', 'junit', 'markdown', 'html'] as const;
 
@@ -23,7 +23,7 @@ async function runThroughProxy(name: string, extra: readonly string[], echoHeade
   const server = await startFakeServer({ apiKey: KEY });
   const proxy = await startLoggingProxy(server.baseUrl, { echoHeaders });
   try {
-    const file = (reporter: string) => join(dir, `${name}.${reporter}`);
+    const file = (reporter: string) => join(temp.path, `${name}.${reporter}`);
     const { stdout, stderr, exitCode } = await runCli([
       '--base-url',
       proxy.baseUrl,

@@ -1,10 +1,9 @@
 // The node:test entry, as an implementer uses it: a test file of their own that calls
 // conformanceSuite, run by `node --test`, against a real listening server.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runProcess } from '@animal-store/test-support';
+import { runProcess, TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CHECKS } from '../src/index.js';
 import {
@@ -15,8 +14,8 @@ import {
 } from './support/fake-server.js';
 
 const entry = pathToFileURL(fileURLToPath(new URL('../dist/node-test.js', import.meta.url))).href;
-const dir = mkdtempSync(join(tmpdir(), 'conformance-node-test-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = new TemporaryFolder('conformance-node-test-');
+afterAll(() => temp.remove());
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -25,7 +24,7 @@ afterEach(async () => {
 
 /** Writes an implementer's test file calling conformanceSuite with `options` (JS source). */
 function testFile(name: string, options: string): string {
-  const file = join(dir, `${name}.test.mjs`);
+  const file = join(temp.path, `${name}.test.mjs`);
   writeFileSync(
     file,
     `import { conformanceSuite } from ${JSON.stringify(entry)};\n` +
@@ -38,7 +37,7 @@ function testFile(name: string, options: string): string {
 async function nodeTest(file: string, server: { baseUrl: string; apiKey: string }) {
   const run = await runProcess(process.execPath, ['--test', '--test-reporter=tap', file], {
     env: { PATH: process.env.PATH, BASE_URL: server.baseUrl, KEY: server.apiKey },
-    cwd: dir,
+    cwd: temp.path,
   });
   const points = new Map<string, string>();
   for (const match of run.stdout.matchAll(/^ {4}(ok|not ok) \d+ - (\S+)( # SKIP.*)?$/gm)) {

@@ -650,7 +650,7 @@ describe('what the proxy changes on the way, and what it keeps', () => {
   }, 60_000);
 
   it('keeps its connection to an HTTPS target alive too', async () => {
-    const certificate = await selfSignedCertificate(files.dir, 'target');
+    const certificate = await selfSignedCertificate(files.path, 'target');
     // This process trusts the target's certificate as NODE_EXTRA_CA_CERTS would have it do.
     const before = defaultCas.getCACertificates('default');
     defaultCas.setDefaultCACertificates([...before, certificate.cert]);

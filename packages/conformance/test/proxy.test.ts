@@ -110,7 +110,7 @@ describe('the proxy between the official client and the API', () => {
     expect(proxy.stdout()).not.toContain(api.apiKey);
     expect(proxy.stderr()).not.toContain(api.apiKey);
 
-    const har = join(files.dir, 'client-side.har');
+    const har = join(files.path, 'client-side.har');
     writeFileSync(har, harOf(clientSide.origin, sent));
     const judged = await runCli(['judge', '--har', har, '--reporter', 'json']);
     const fromHar = JSON.parse(judged.stdout) as JsonReport;

@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseReporters, REPORTER_NAMES } from '../src/report/choose.js';
 import { renderJson } from '../src/report/json.js';
@@ -12,8 +12,8 @@ import { reportOf, result, traffic } from './support/report.js';
 // Which reports a run writes and where (`--reporter`), and the JSON report, from reports built
 // by hand.
 
-const dir = mkdtempSync(join(tmpdir(), 'conformance-report-choice-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = new TemporaryFolder('conformance-report-choice-');
+afterAll(() => temp.remove());
 
 describe('--reporter', () => {
   it.each<[string[], ReturnType<typeof parseReporters>]>([
@@ -50,7 +50,7 @@ describe('writing the reports', () => {
   const report = reportOf([result({ id: 'a', outcome: 'fail', message: 'leaks s3cret' })]);
 
   it('writes each report, redacted, to stdout or its file, and returns the exit status', () => {
-    const file = join(dir, 'report.json');
+    const file = join(temp.path, 'report.json');
     const printed: string[] = [];
     const status = writeReports(
       report,
@@ -78,7 +78,7 @@ describe('writing the reports', () => {
   });
 
   it('applies --expect-fail before the verdict', () => {
-    const file = join(dir, 'expected.txt');
+    const file = join(temp.path, 'expected.txt');
     const expectations = {
       file,
       failures: [{ id: 'auth.missing-header', reason: 'known', line: 1 }],
@@ -93,7 +93,7 @@ describe('writing the reports', () => {
   });
 
   it('fails with exit status 2, naming the file, when a report cannot be written', () => {
-    const file = join(dir, 'no', 'such', 'dir', 'r.json');
+    const file = join(temp.path, 'no', 'such', 'temp.path', 'r.json');
     let thrown: unknown;
     try {
       writeReports(
@@ -113,7 +113,7 @@ describe('writing the reports', () => {
   });
 
   it('refuses an --expect-fail file it cannot read', () => {
-    expect(() => reportOutput({ 'expect-fail': join(dir, 'absent.txt') })).toThrow(
+    expect(() => reportOutput({ 'expect-fail': join(temp.path, 'absent.txt') })).toThrow(
       /^cannot read --expect-fail .*absent\.txt: ENOENT/,
     );
   });

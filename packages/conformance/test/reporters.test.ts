@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { XMLValidator } from 'fast-xml-parser';
 import MarkdownIt from 'markdown-it';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -13,8 +13,8 @@ const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-const dir = mkdtempSync(join(tmpdir(), 'conformance-reporters-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = new TemporaryFolder('conformance-reporters-');
+afterAll(() => temp.remove());
 
 /** A key long and odd enough that any trace of it in a report is found. */
 const KEY = 'Kit-Key-51c0ffee9d2a';
@@ -28,7 +28,7 @@ async function target(options: FakeServerOptions = {}) {
 describe('several reporters in one run, and --skip', () => {
   it('writes pretty to stdout and each report named with a file to it, all of the same run', async () => {
     const args = await target({ faults: ['get-400-for-absent'], choices: ['no-location'] });
-    const file = (name: string) => join(dir, `several.${name}`);
+    const file = (name: string) => join(temp.path, `several.${name}`);
     const { stdout, stderr, exitCode } = await runCli([
       ...args,
       '--reporter',
@@ -82,7 +82,7 @@ describe('several reporters in one run, and --skip', () => {
 
   it('exits 2 with one line when a report cannot be written', async () => {
     const args = await target();
-    const missing = join(dir, 'no-such-folder', 'r.html');
+    const missing = join(temp.path, 'no-such-folder', 'r.html');
     const { stderr, exitCode } = await runCli([
       ...args,
       '--only',

@@ -2,12 +2,11 @@
 // (pinned, tooling/schemathesis) run with it finds nothing on conforming servers that fill the
 // gaps differently, and finds the fault of broken ones; so does the traffic judge, holding
 // Schemathesis' traffic through the kit's proxy.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpecErrorBody, SpecNewPet, SpecPet } from '@animal-store/contract';
-import { runProcess } from '@animal-store/test-support';
+import { runProcess, TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   type ConformanceReport,
@@ -20,8 +19,8 @@ import { type FakeServerOptions, startFakeServer } from './support/fake-server.j
 import { notPassed } from './support/run-kit.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'conformance-spec-openapi-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = new TemporaryFolder('conformance-spec-openapi-');
+afterAll(() => temp.remove());
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked by path in assertions
 type Json = Record<string, any>;
@@ -155,7 +154,7 @@ async function readmeRecipe(
   const command = await schemathesisCommand();
   const fake = await startFakeServer(server);
   try {
-    const work = mkdtempSync(join(dir, 'recipe-'));
+    const work = mkdtempSync(join(temp.path, 'recipe-'));
     const packageDir = join(work, 'node_modules/@animal-store/conformance');
     mkdirSync(packageDir, { recursive: true });
     writeFileSync(join(packageDir, 'spec-openapi.json'), JSON.stringify(specOpenApiDocument));
@@ -185,7 +184,7 @@ async function schemathesis(
   const proxy = await startProxy({ target: fake.baseUrl, onExchange: (e) => void judge.add(e) });
   try {
     const command = await schemathesisCommand();
-    const work = mkdtempSync(join(dir, 'run-'));
+    const work = mkdtempSync(join(temp.path, 'run-'));
     const file = join(work, 'spec-openapi.json');
     writeFileSync(file, JSON.stringify(specOpenApiDocument));
     // As the README's recipe: no method the spec does not name.

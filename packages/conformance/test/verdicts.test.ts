@@ -1,17 +1,17 @@
 // PASS only when every must check ran: a server whose lists never reach the kit's pets ends
 // INCOMPLETE (exit 3), with each check that could not run and why; the same data with a
 // next-page Link passes.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EXIT_STATUS } from '../src/index.js';
 import { type FakeServer, type GapChoice, startFakeServer } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'conformance-verdicts-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string) => join(dir, name);
+const temp = new TemporaryFolder('conformance-verdicts-');
+afterAll(() => temp.remove());
+const file = (name: string) => join(temp.path, name);
 const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));

@@ -15,3 +15,4 @@ export {
   waitUntil,
 } from './process.js';
 export { PYTHON_VENV } from './python.js';
+export { TemporaryFolder } from './temporary-folder.js';

@@ -2,22 +2,19 @@
 // (the API's docs page, or a page whose fetch carries the official client's requests), and the
 // official client's scenario itself.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AnimalStoreClient, AnimalStoreError } from '@animal-store/client';
 import {
   launchChromium,
   newContext,
   type StartedApi,
   startBuiltApi,
+  TemporaryFolder,
 } from '@animal-store/test-support';
 import type { Page } from 'playwright-core';
 
-/** A folder for a test's files, removed by `remove`. */
-export function scratch(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'conformance-traffic-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+/** A folder for a test's files, made on first use, removed by `remove`. */
+export function scratch(): TemporaryFolder {
+  return new TemporaryFolder('conformance-traffic-');
 }
 
 /** The built API with a fresh key and no rate limit; the caller stops it. */
