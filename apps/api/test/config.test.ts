@@ -1,16 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 
 /** The secrets' folder, removed after the file's tests. */
-const secrets = mkdtempSync(join(tmpdir(), 'animal-store-secret-'));
-afterAll(() => rmSync(secrets, { recursive: true, force: true }));
+const secrets = new TemporaryFolder('animal-store-secret-');
+afterAll(() => secrets.remove());
 
 /** A file holding `content`, as a mounted secret would be. */
 function secretFile(content: string): string {
-  const path = join(mkdtempSync(join(secrets, 'secret-')), 'value');
+  const path = join(mkdtempSync(join(secrets.path, 'secret-')), 'value');
   writeFileSync(path, content);
   return path;
 }

@@ -1,15 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApi } from './helpers/api.js';
 
 const REDOCLY = fileURLToPath(new URL('../node_modules/.bin/redocly', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = new TemporaryFolder('openapi-lint-');
+afterAll(() => temp.remove());
 
 describe('the served OpenAPI documents', () => {
   it.each([
@@ -19,7 +19,7 @@ describe('the served OpenAPI documents', () => {
     const api = await startTestApi();
     const answer = await fetch(`${api.base}/${name}`);
     expect(answer.status).toBe(200);
-    const file = join(dir, name);
+    const file = join(temp.path, name);
     writeFileSync(file, await answer.text());
     const { stdout } = await promisify(execFile)(
       REDOCLY,

@@ -1,10 +1,9 @@
 // The single executable (scripts/build-sea.mjs), built here as CI and the release build it, and run
 // from an otherwise empty folder with a PATH that holds only that folder: no node anywhere.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Finished, runProcess } from '@animal-store/test-support';
+import { type Finished, runProcess, TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS, KIT_VERSION } from '../src/index.js';
 import {
@@ -15,9 +14,10 @@ import {
 } from './support/fake-server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'conformance-sea-'));
-const bare = join(dir, 'bare');
-const binary = join(bare, 'animal-store-conformance');
+const temp = new TemporaryFolder('conformance-sea-');
+/** The folder that holds the binary alone, and the binary: made by `beforeAll`. */
+let bare: string;
+let binary: string;
 
 function run(
   command: string,
@@ -37,15 +37,17 @@ const runPackage = (args: readonly string[]) =>
   });
 
 beforeAll(async () => {
+  bare = join(temp.path, 'bare');
+  binary = join(bare, 'animal-store-conformance');
   const build = await run(
     process.execPath,
-    [join(root, 'scripts', 'build-sea.mjs'), join(dir, 'build')],
+    [join(root, 'scripts', 'build-sea.mjs'), join(temp.path, 'build')],
     process.env,
     root,
   );
   expect(build.exitCode, build.stderr).toBe(0);
   mkdirSync(bare);
-  copyFileSync(join(dir, 'build', 'animal-store-conformance'), binary);
+  copyFileSync(join(temp.path, 'build', 'animal-store-conformance'), binary);
   // The folder holds the binary alone (copyFileSync keeps its mode).
   expect(readdirSync(bare)).toEqual(['animal-store-conformance']);
 });
@@ -54,7 +56,7 @@ const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => temp.remove());
 
 async function target(options: FakeServerOptions = {}) {
   const server = await startFakeServer(options);
@@ -73,7 +75,7 @@ describe('the single executable', () => {
   it('writes the SHA-256 of the binary beside it', async () => {
     const { createHash } = await import('node:crypto');
     const sha256 = createHash('sha256').update(readFileSync(binary)).digest('hex');
-    expect(readFileSync(join(dir, 'build', 'animal-store-conformance.sha256'), 'utf8')).toBe(
+    expect(readFileSync(join(temp.path, 'build', 'animal-store-conformance.sha256'), 'utf8')).toBe(
       `${sha256}  animal-store-conformance\n`,
     );
   });

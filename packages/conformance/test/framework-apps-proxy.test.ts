@@ -2,16 +2,14 @@
 // fails the same checks as it does run straight at the app, and the traffic judge, holding the
 // kit's traffic as anyone's, fails what it can see of them and nothing else.
 
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ConformanceReport, runConformance, startProxy, TrafficJudge } from '../src/index.js';
 import { API_KEY, type FrameworkApp, frameworkApps } from './support/framework-apps.js';
 import { failed, notPassed } from './support/run-kit.js';
 
-const built = await mkdtemp(join(tmpdir(), 'conformance-framework-apps-proxy-'));
-afterAll(() => rm(built, { recursive: true, force: true }));
+const built = new TemporaryFolder('conformance-framework-apps-proxy-');
+afterAll(() => built.remove());
 const APPS = frameworkApps(built);
 
 describe('the kit through the proxy, in front of each app', () => {

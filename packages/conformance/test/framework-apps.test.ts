@@ -12,16 +12,14 @@
 // fails on each, are in support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit
 // again through its proxy in front of each.
 
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ConformanceReport, runConformance } from '../src/index.js';
 import { API_KEY, type FrameworkApp, frameworkApps } from './support/framework-apps.js';
 import { failed, notPassed } from './support/run-kit.js';
 
-const built = await mkdtemp(join(tmpdir(), 'conformance-framework-apps-'));
-afterAll(() => rm(built, { recursive: true, force: true }));
+const built = new TemporaryFolder('conformance-framework-apps-');
+afterAll(() => built.remove());
 const APPS = frameworkApps(built);
 
 /** Starts the app named, runs the kit against it, stops it. */

@@ -1,20 +1,20 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launchChromium, newContext } from '@animal-store/test-support';
+import { launchChromium, newContext, TemporaryFolder } from '@animal-store/test-support';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from './support/fake-server.js';
 import { HOSTILE } from './support/hostile.js';
 import { runCli } from './support/run-cli.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'conformance-html-'));
-const page = join(dir, 'report.html');
+const temp = new TemporaryFolder('conformance-html-');
+let page: string;
 let browser: Browser;
 let runId: string;
 
 beforeAll(async () => {
+  page = join(temp.path, 'report.html');
   // A server whose every Error message holds markup and script, and that fails two checks.
   const server = await startFakeServer({
     faults: ['get-400-for-absent', 'auth-answers-403'],
@@ -22,7 +22,7 @@ beforeAll(async () => {
     errorMessage: HOSTILE,
   });
   try {
-    const json = join(dir, 'report.json');
+    const json = join(temp.path, 'report.json');
     const run = await runCli([
       ...['--base-url', server.baseUrl, '--api-key', server.apiKey],
       ...['--reporter', `html:${page}`, '--reporter', `json:${json}`],
@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
+  temp.remove();
 });
 
 describe('the HTML report in Chromium', () => {

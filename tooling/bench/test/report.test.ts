@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../src/load.js';
 import {
@@ -14,8 +14,8 @@ import {
 import type { EndpointRuns, ServerRuns } from '../src/rounds.js';
 import { parseSettings, type Settings } from '../src/settings.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = new TemporaryFolder('bench-report-');
+afterAll(() => temp.remove());
 
 /** A run that cost `cpuUsPerRequest` of the server's CPU per request. */
 const run = (cpuUsPerRequest: number): RunSummary => ({
@@ -184,9 +184,9 @@ describe('the summary table', () => {
 describe('the report files', () => {
   it('are the JSON and, beside it, the Markdown of every server', () => {
     const measured = report(endpoint('list', { api: [40, 41, 42], fastify: [50, 50, 50] }));
-    const markdown = writeReport(join(dir, 'r.json'), measured);
-    expect(readFileSync(join(dir, 'r.md'), 'utf8')).toBe(markdown);
-    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))).toEqual(measured);
+    const markdown = writeReport(join(temp.path, 'r.json'), measured);
+    expect(readFileSync(join(temp.path, 'r.md'), 'utf8')).toBe(markdown);
+    expect(JSON.parse(readFileSync(join(temp.path, 'r.json'), 'utf8'))).toEqual(measured);
     expect(markdown).toContain(
       '| `list` | api | 10 000 | 41.0 | – | 2 / 9 | 0.97 / 0.60 | 2 000 | 82.0 |',
     );
@@ -199,14 +199,14 @@ describe('the report files', () => {
       (round.api as ServerRuns).saturation.threadUsPerRequest = split(37 + i);
       if (i > 0) (round.fastify as ServerRuns).saturation.threadUsPerRequest = split(47);
     }
-    const markdown = writeReport(join(dir, 'split.json'), measured);
+    const markdown = writeReport(join(temp.path, 'split.json'), measured);
     // The median of each kind over the rounds; fastify's first round has no split.
     expect(markdown).toContain('| `list` | api | 10 000 | 41.0 | 38.0 / 2.0 / 0.5 / 0.1 |');
     expect(markdown).toContain('| `list` | fastify | 10 000 | 50.0 | – |');
   });
 
   it('put the summary between the README markers and leave the rest of the README alone', () => {
-    const readme = join(dir, 'README.md');
+    const readme = join(temp.path, 'README.md');
     writeFileSync(readme, '# Bench\n\n<!-- bench:begin -->\nold\n<!-- bench:end -->\n\nAfter.\n');
     updateReadme(readme, 'new table');
     expect(readFileSync(readme, 'utf8')).toBe(
@@ -219,7 +219,7 @@ describe('the report files', () => {
 
 describe('the code a run measured', () => {
   it('is read from git: the checked-out commit, and whether tracked files changed', () => {
-    const repo = mkdtempSync(join(dir, 'source-'));
+    const repo = mkdtempSync(join(temp.path, 'source-'));
     const git = (...args: string[]) =>
       execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
         cwd: repo,

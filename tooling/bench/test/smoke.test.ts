@@ -1,22 +1,22 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { statFields } from '../src/process-cpu.js';
 import type { Report } from '../src/report.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const temp = new TemporaryFolder('bench-smoke-');
+afterAll(() => temp.remove());
 
 /** Runs the bench CLI as `pnpm bench` would, from a scratch directory. */
 const run = (args: string[]) =>
   promisify(execFile)(process.execPath, [MAIN, ...args], {
-    env: { ...process.env, INIT_CWD: dir },
+    env: { ...process.env, INIT_CWD: temp.path },
     maxBuffer: 16 * 1024 * 1024,
   });
 
@@ -38,7 +38,7 @@ const measured = {
 describe('pnpm bench --smoke', () => {
   it('runs one round against every server and writes a report of the expected shape', async () => {
     const { stdout, stderr } = await run(['--smoke', '--out', 'smoke']);
-    const report = JSON.parse(readFileSync(join(dir, 'smoke.json'), 'utf8')) as Report;
+    const report = JSON.parse(readFileSync(join(temp.path, 'smoke.json'), 'utf8')) as Report;
     expect(report).toMatchObject({ mode: 'smoke', complete: true });
     const servers = [
       'api',
@@ -76,11 +76,11 @@ describe('pnpm bench --smoke', () => {
     expect(stdout).toContain('| `POST /v1/pets` | traced/untraced |');
     expect(stdout).toContain('| `POST /v1/pets` | unsampled/untraced |');
     expect(stdout).toContain('| `POST /v1/pets` | Koa floor/Fastify floor |');
-    expect(readFileSync(join(dir, 'smoke.md'), 'utf8')).toBe(stdout.slice(1));
+    expect(readFileSync(join(temp.path, 'smoke.md'), 'utf8')).toBe(stdout.slice(1));
   });
 
   it('refuses to put a smoke run in the README', async () => {
-    writeFileSync(join(dir, 'tiny.json'), JSON.stringify({ mode: 'smoke', complete: true }));
+    writeFileSync(join(temp.path, 'tiny.json'), JSON.stringify({ mode: 'smoke', complete: true }));
     const failed = await run(['--write-readme', '--from', 'tiny.json']).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
@@ -126,7 +126,7 @@ const alive = (pid: number) => {
 describe('a bench stopped by SIGTERM', () => {
   it('stops the servers it started and exits 143', async () => {
     const bench = spawn(process.execPath, [MAIN, '--smoke', '--out', 'stopped'], {
-      env: { ...process.env, INIT_CWD: dir },
+      env: { ...process.env, INIT_CWD: temp.path },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -1,17 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
-import { selfSignedCertificate } from '../src/index.js';
+import { selfSignedCertificate, TemporaryFolder } from '../src/index.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'test-support-certificate-'));
+const temp = new TemporaryFolder('test-support-certificate-');
 const servers: Server[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  rmSync(dir, { recursive: true, force: true });
+  temp.remove();
 });
 
 /** An HTTPS server on 127.0.0.1 with `key` and `cert`; its port. */
@@ -35,7 +33,7 @@ function handshake(port: number, ca: string): Promise<string> {
 
 describe('selfSignedCertificate', () => {
   it('makes a key and a certificate for 127.0.0.1 that a client trusting it accepts', async () => {
-    const made = await selfSignedCertificate(dir, 'local');
+    const made = await selfSignedCertificate(temp.path, 'local');
     expect(made.cert).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
     expect(made.key).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
     expect(readFileSync(made.certPath, 'utf8')).toBe(made.cert);
@@ -43,13 +41,13 @@ describe('selfSignedCertificate', () => {
   });
 
   it('makes one for the address given, which 127.0.0.1 does not match', async () => {
-    const made = await selfSignedCertificate(dir, 'other', '127.0.0.2');
+    const made = await selfSignedCertificate(temp.path, 'other', '127.0.0.2');
     expect(await handshake(await serving(made), made.cert)).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
   });
 
   it('is not trusted by a client that was not given it', async () => {
-    const made = await selfSignedCertificate(dir, 'untrusted');
-    const other = await selfSignedCertificate(dir, 'unrelated');
+    const made = await selfSignedCertificate(temp.path, 'untrusted');
+    const other = await selfSignedCertificate(temp.path, 'unrelated');
     expect(await handshake(await serving(made), other.cert)).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
   });
 });

@@ -180,12 +180,14 @@ export interface FrameworkApp {
  * traffic judge fails on the kit's traffic to it through the proxy, each sorted. The judge sees
  * less than the run: no rule of its own relates a bracketed limit, recased members or a 500.
  */
-export function frameworkApps(built: string): Readonly<Record<string, FrameworkApp>> {
+export function frameworkApps(built: {
+  readonly path: string;
+}): Readonly<Record<string, FrameworkApp>> {
   /** Builds the Go app in frameworks/NAME with the `go` on PATH (its build cache keeps it quick). */
   function goApp(name: 'go' | 'gin' | 'fiber' | 'echo'): () => Promise<string> {
     return once(async () => {
       const dir = join(FRAMEWORKS, name);
-      const binary = join(built, `${name}-petapp`);
+      const binary = join(built.path, `${name}-petapp`);
       const go = await runProcess(
         'go',
         ['build', '-trimpath', '-buildvcs=false', '-o', binary, '.'],
@@ -229,7 +231,7 @@ export function frameworkApps(built: string): Readonly<Record<string, FrameworkA
    */
   function mavenApp(name: 'spring' | 'javalin' | 'vertx'): () => Promise<string> {
     return once(async () => {
-      const out = join(built, name);
+      const out = join(built.path, name);
       const maven = await runProcess('bash', [join(FRAMEWORKS, 'maven-app.sh'), name, out]);
       if (maven.exitCode !== 0) throw new Error(`the ${name} app's build failed:\n${maven.stderr}`);
       return join(out, 'app.jar');
@@ -244,7 +246,7 @@ export function frameworkApps(built: string): Readonly<Record<string, FrameworkA
    * metadata, and Nest reads its DTOs' types from it); gives its main.js.
    */
   const buildNestApp = once(async () => {
-    const out = join(built, 'nest');
+    const out = join(built.path, 'nest');
     await mkdir(out);
     // The compiled app is an ES module that finds its packages as it would in this package.
     await symlink(
@@ -270,7 +272,7 @@ export function frameworkApps(built: string): Readonly<Record<string, FrameworkA
   ): Promise<RunningApp> {
     const app = await startLogged(command, args, {
       env: { API_KEY, PATH: process.env.PATH ?? '', ...env },
-      cwd: built,
+      cwd: built.path,
       // The app stops when its stdin closes: it never outlives this process.
       stdin: 'pipe',
       ready: /listening on (\d+)/,
@@ -294,7 +296,7 @@ export function frameworkApps(built: string): Readonly<Record<string, FrameworkA
   /** Starts the Lumen app on PHP's built-in server, with a file of its own to keep pets in. */
   const startLumen = () =>
     startProcess('sh', [join(FRAMEWORKS, 'lumen', 'serve.sh')], {
-      PETS_FILE: join(built, `lumen-pets-${++lumenStarts}.json`),
+      PETS_FILE: join(built.path, `lumen-pets-${++lumenStarts}.json`),
     });
 
   return {
