@@ -235,10 +235,12 @@ describe('a traffic judge given only its base and source, as the proxy makes it'
 
 describe('which answers the traffic rules speak of', () => {
   const rex = { id: 5, name: 'Rex', categoryId: 1, status: 'available' };
-  const outcomeOf = async (recorded: RecordedExchange[], id: string) => {
+  const resultFor = async (recorded: RecordedExchange[], id: string) => {
     const { report } = await judgeTraffic(recorded, { base: BASE, source: 'test' });
-    return resultOf(report, id).outcome;
+    return resultOf(report, id);
   };
+  const outcomeOf = async (recorded: RecordedExchange[], id: string) =>
+    (await resultFor(recorded, id)).outcome;
   const createdWith = (status: number, body: unknown) =>
     recordedExchange({
       method: 'POST',
@@ -272,8 +274,7 @@ describe('which answers the traffic rules speak of', () => {
 
   it("holds getPet's 200 and 404 answers to the deprecation headers, and no other answer", async () => {
     for (const answer of [getPet(200, rex), getPet(404, notFound)]) {
-      const { report } = await judgeTraffic([answer], { base: BASE, source: 'test' });
-      const { outcome, message } = resultOf(report, 'getPet.deprecation-headers');
+      const { outcome, message } = await resultFor([answer], 'getPet.deprecation-headers');
       expect(outcome).toBe('advisory');
       expect(message.split('\n')[0]).toBe('GET /pets/5 answered without Deprecation or Sunset');
     }

@@ -129,6 +129,23 @@ const created: Entry = {
   status: 201,
   body: rex,
 };
+const JSON_BODY = { 'Content-Type': 'application/json' };
+/** A createPet request with `text` as its application/json body, answered `status`. */
+const post = (text: string, status = 201, extra: Partial<Entry> = {}): Entry => ({
+  ...created,
+  sent: undefined,
+  sentText: text,
+  requestHeaders: { ...JSON_BODY, 'Content-Length': String(Buffer.byteLength(text)) },
+  status,
+  body: status === 400 ? { code: 'validation_failed', message: 'no', status: 400 } : rex,
+  ...extra,
+});
+/** The pet `created` made, asked for and not found. */
+const gone: Entry = {
+  url: `${BASE}/pets/1`,
+  status: 404,
+  body: { code: 'not_found', message: 'no', status: 404 },
+};
 
 describe('judge --har leaves alone what the spec does not speak of', () => {
   it('counts other hosts, other paths and 429s, and judges none of them', async () => {
@@ -313,11 +330,6 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
   });
 
   it('stops relating answers once the traffic holds an operation that may change pets', async () => {
-    const gone: Entry = {
-      url: `${BASE}/pets/1`,
-      status: 404,
-      body: { code: 'not_found', message: 'no', status: 404 },
-    };
     const without = await judge(har('lost', [created, gone]));
     expect(failed(without.report)).toEqual(['errors.created-pets-agree']);
     const deleted = await judge(
@@ -584,6 +596,8 @@ describe('judge --har holds each answer to the others and to its request', () =>
     categoryId,
     status,
   });
+  /** Pet 8 shown without a status, which the spec leaves optional. */
+  const { status: _, ...bare } = pet(8);
   const list = (query: string, body: unknown[], extra: Partial<Entry> = {}): Entry => ({
     url: `${BASE}/pets${query}`,
     status: 200,
@@ -618,7 +632,6 @@ describe('judge --har holds each answer to the others and to its request', () =>
   });
 
   it('learns a status a pet was first shown without, and takes one left out for no change', async () => {
-    const { status: _, ...bare } = pet(8);
     const { report } = await judge(
       har('status-learned', [
         list('?limit=5', [bare]),
@@ -757,7 +770,6 @@ describe('judge --har holds each answer to the others and to its request', () =>
   });
 
   it('holds a filtered list to no status its entries leave out, nor entries that are no pet', async () => {
-    const { status: _, ...bare } = pet(8);
     const { report } = await judge(har('filter-bare', [list('?status=sold', [bare, null, 3])]));
     expect(result(report, 'listPets.status-filter.sold')?.outcome).toBe('pass');
     expect(failed(report)).toEqual(['errors.pet-fields']);
@@ -793,17 +805,6 @@ describe('judge --har holds each answer to the others and to its request', () =>
 });
 
 describe("judge --har holds createPet's request bodies to NewPet", () => {
-  const JSON_BODY = { 'Content-Type': 'application/json' };
-  /** A createPet request with `text` as its application/json body, answered `status`. */
-  const post = (text: string, status = 201, extra: Partial<Entry> = {}): Entry => ({
-    ...created,
-    sent: undefined,
-    sentText: text,
-    requestHeaders: { ...JSON_BODY, 'Content-Length': String(Buffer.byteLength(text)) },
-    status,
-    body: status === 400 ? { code: 'validation_failed', message: 'no', status: 400 } : rex,
-    ...extra,
-  });
   const messages = (report: JsonReport) =>
     report.results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.message}`);
 
@@ -1403,19 +1404,6 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
 
 describe('judge --har takes any 2xx for a success, 299 as much as 200', () => {
   const success = { ...created, status: 299 };
-  const jsonBody = (text: string): Partial<Entry> => ({
-    sent: undefined,
-    sentText: text,
-    requestHeaders: {
-      'Content-Type': 'application/json',
-      'Content-Length': String(Buffer.byteLength(text)),
-    },
-  });
-  const gone: Entry = {
-    url: `${BASE}/pets/1`,
-    status: 404,
-    body: { code: 'not_found', message: 'no', status: 404 },
-  };
 
   it.each([
     ['a pet it created, then lost', [success, gone], 'errors.created-pets-agree'],
@@ -1424,11 +1412,7 @@ describe('judge --har takes any 2xx for a success, 299 as much as 200', () => {
       [created, { ...success, auth: null }],
       'auth.createPet.missing-header',
     ],
-    [
-      'a createPet body without a name',
-      [{ ...success, ...jsonBody('{"categoryId":1}') }],
-      'createPet.missing-name',
-    ],
+    ['a createPet body without a name', [post('{"categoryId":1}', 299)], 'createPet.missing-name'],
     [
       'a createPet whose pet has no name',
       [{ ...success, body: { id: 1, categoryId: 1 } }],
@@ -1445,9 +1429,7 @@ describe('judge --har takes any 2xx for a success, 299 as much as 200', () => {
   });
 
   it('holds a createPet sent as application/json answered 299, failing only its status', async () => {
-    const { report } = await judge(
-      har('json-299', [{ ...success, ...jsonBody('{"name":"Rex","categoryId":1}') }]),
-    );
+    const { report } = await judge(har('json-299', [post('{"name":"Rex","categoryId":1}', 299)]));
     expect(report.traffic.exercised).toContain('createPet.media-type-spellings');
     expect(result(report, 'createPet.media-type-spellings')?.outcome).toBe('pass');
     expect(failed(report)).toEqual(['errors.success-status']);
