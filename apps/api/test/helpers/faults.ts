@@ -291,12 +291,17 @@ export function brokenAnswers(answers: readonly Answer[]): string[] {
   for (const a of answers) {
     const what = `${a.phase} ${a.op} ${a.key ?? a.id ?? ''}: ${a.status} in ${Math.round(a.ms)} ms`;
     if (a.ms > ANSWER_BOUND_MS) broken.push(`${what}: over ${ANSWER_BOUND_MS} ms`);
-    if (a.status === 200 || a.status === 201) continue;
+    if (isServed(a)) continue;
     if (isStoreDeadline(a)) continue;
     if (isCreateInFlight(a)) continue;
     broken.push(`${what} ${a.code ?? a.error ?? ''} Retry-After ${a.retryAfter}`);
   }
   return broken;
+}
+
+/** True for an answer served: `200` (a read) or `201` (a create). */
+export function isServed(a: Answer): boolean {
+  return a.status === 200 || a.status === 201;
 }
 
 /** True for the store deadline's answer: 503, `service_unavailable`, `Retry-After: 5`. */
@@ -317,8 +322,7 @@ function isCreateInFlight(a: Answer): boolean {
  * store answers.
  */
 function servedAgain(a: Answer): boolean {
-  if (a.status === 200 || a.status === 201) return true;
-  return isCreateInFlight(a) || (isStoreDeadline(a) && a.ms >= STORE_TIMEOUT_MS);
+  return isServed(a) || isCreateInFlight(a) || (isStoreDeadline(a) && a.ms >= STORE_TIMEOUT_MS);
 }
 
 /**
