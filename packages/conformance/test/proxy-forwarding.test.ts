@@ -2,7 +2,8 @@
 // them: compressed, chunked and empty bodies passed on as they came and judged on their content,
 // answers given before a body has all come, connections closed, answers cut off or streamed. It
 // changes Host alone, adds nothing, keeps its connection to the target alive, answers 502 for a
-// target it cannot reach, and closes once the exchanges in flight have finished.
+// target it cannot reach or whose answer is not HTTP, and closes once the exchanges in flight
+// have finished.
 import { createServer, get, request } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect, createServer as createTcpServer, type Server } from 'node:net';
@@ -274,6 +275,38 @@ describe('the proxy in front of a target', () => {
     });
     expect(status).toBe(502);
     expect(connections).toBe(2);
+    await proxy.close();
+    expect((await judge.report()).traffic?.notAnswered).toBe(1);
+  });
+
+  it('answers 502 and sends nothing again when the answer is not HTTP, once the target had the request', async () => {
+    // Only a lost connection sends a request again: a createPet the target has read and answered
+    // with bytes that are not HTTP must not be created twice.
+    let connections = 0;
+    const target = createTcpServer((socket) => {
+      connections += 1;
+      socket.on('data', () => socket.end('PETS 200 OK\r\n\r\n'));
+      socket.on('error', () => {});
+    });
+    const { judge, proxy } = await proxyInFront(target);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${proxy.origin}/v1/pets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end('{"name":"Rex","categoryId":1}');
+    });
+    expect(answer.status).toBe(502);
+    expect(answer.body).toMatch(/ gave no answer: Parse Error/);
+    expect(connections).toBe(1);
     await proxy.close();
     expect((await judge.report()).traffic?.notAnswered).toBe(1);
   });
