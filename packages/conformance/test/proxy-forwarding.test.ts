@@ -4,7 +4,7 @@
 // changes Host alone, adds nothing, keeps its connection to the target alive, answers 502 for a
 // target it cannot reach or whose answer is not HTTP, and closes once the exchanges in flight
 // have finished.
-import { createServer, get, request } from 'node:http';
+import { createServer, get, type IncomingMessage, request } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect, createServer as createTcpServer, type Server } from 'node:net';
 import * as tls from 'node:tls';
@@ -289,20 +289,11 @@ describe('the proxy in front of a target', () => {
       socket.on('error', () => {});
     });
     const { judge, proxy } = await proxyInFront(target);
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${proxy.origin}/v1/pets`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-      });
-      req.on('response', (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      req.on('error', reject);
-      req.end('{"name":"Rex","categoryId":1}');
+    const answer = await new Promise<Awaited<ReturnType<typeof answerOf>>>((resolve, reject) => {
+      const post = { method: 'POST', headers: { 'content-type': 'application/json' } };
+      request(`${proxy.origin}/v1/pets`, post, (res) => answerOf(res).then(resolve, reject))
+        .on('error', reject)
+        .end('{"name":"Rex","categoryId":1}');
     });
     expect(answer.status).toBe(502);
     expect(answer.body).toMatch(/ gave no answer: Parse Error/);
@@ -454,17 +445,25 @@ function rawExchange(origin: string, head: string): Promise<string> {
   });
 }
 
-/** The answer's status, raw header lines and body to a GET of `url` with node:http. */
-function rawGet(url: string): Promise<{ status?: number; headers: string[]; body: string }> {
+/** An answer node:http received: its status, raw header lines and body, once it has all come. */
+function answerOf(
+  res: IncomingMessage,
+): Promise<{ status?: number; headers: string[]; body: string }> {
   return new Promise((resolve, reject) => {
-    get(url, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.rawHeaders, body }));
-    }).on('error', reject);
+    let body = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    res.on('end', () => resolve({ status: res.statusCode, headers: res.rawHeaders, body }));
+    res.on('error', reject);
+  });
+}
+
+/** The answer to a GET of `url` with node:http (`answerOf`). */
+function rawGet(url: string): ReturnType<typeof answerOf> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => answerOf(res).then(resolve, reject)).on('error', reject);
   });
 }
 
