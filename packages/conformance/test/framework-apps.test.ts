@@ -1,8 +1,8 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written from
 // the spec with Express's defaults, on Express 4 and on Express 5, a Koa app, a Fastify app, a Hono
 // app (with Zod, on @hono/node-server and on Bun's own server), a hapi app (with Joi), a NestJS app
-// (compiled by tsc), a Flask app, an aiohttp app, a Tornado app, a FastAPI app and a Django REST
-// framework app (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard
+// (compiled by tsc), a Flask app, an aiohttp app, a Tornado app, a Sanic app, a FastAPI app and a
+// Django REST framework app (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard
 // library alone, frameworks/go), a Gin app, an Echo app and a Fiber app (on fasthttp; each pinned
 // in its frameworks/*/go.mod), an axum app and an actix-web app (Rust, each pinned in its
 // frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app and a Vert.x app (Java, each pinned in
@@ -205,6 +205,15 @@ describe('the kit against a Tornado app written from the spec (its own HTTP serv
     expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Tornado?.fails);
     // json.loads raises RecursionError, no ValueError, and Tornado answers what escapes with 500.
     expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
+  }, 600_000);
+});
+
+describe('the kit against a Sanic app written from the spec (its own HTTP server, ujson)', () => {
+  it("fails it where Sanic's router reads an int segment with Python's int(), and nowhere else", async () => {
+    const report = await runOn('Sanic');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Sanic?.fails);
+    // sanic-routing casts the segment with int(), which reads "0_1" (and "+1") as 1.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0_1 answered 200/);
   }, 600_000);
 });
 

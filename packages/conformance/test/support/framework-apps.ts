@@ -98,7 +98,7 @@ const CARGO_TARGET = join(
   'cargo-target-framework-apps',
 );
 
-type PythonApp = 'flask' | 'fastapi' | 'django' | 'aiohttp' | 'tornado';
+type PythonApp = 'flask' | 'fastapi' | 'django' | 'aiohttp' | 'tornado' | 'sanic';
 
 /** The python of frameworks/NAME's pinned venv (made on first use). */
 async function venvPython(name: PythonApp): Promise<string> {
@@ -390,6 +390,11 @@ export function frameworkApps(built: {
       start: () => pythonApp('tornado'),
       fails: ['createPet.deep-nesting', 'errors.no-server-errors'],
       inTraffic: ['errors.no-server-errors'],
+    },
+    Sanic: {
+      start: () => pythonApp('sanic'),
+      fails: ['getPet.path-boundaries'],
+      inTraffic: ['getPet.path-boundaries'],
     },
     FastAPI: {
       start: () => pythonApp('fastapi'),
