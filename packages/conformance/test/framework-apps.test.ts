@@ -1,16 +1,16 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written from
 // the spec with Express's defaults, on Express 4 and on Express 5, a Koa app, a Fastify app, a Hono
 // app (with Zod, on @hono/node-server and on Bun's own server), a hapi app (with Joi), a NestJS app
-// (compiled by tsc), a Flask app, an aiohttp app, a Tornado app, a Sanic app, a FastAPI app and a
-// Django REST framework app (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard
-// library alone, frameworks/go), a Gin app, an Echo app and a Fiber app (on fasthttp; each pinned
-// in its frameworks/*/go.mod), an axum app and an actix-web app (Rust, each pinned in its
-// frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app and a Vert.x app (Java, each pinned in
-// its frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a
-// Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each
-// framework's doing, named below; no false alarm may come from any. The apps, and what the kit
-// fails on each, are in support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit
-// again through its proxy in front of each.
+// (compiled by tsc), a Flask app, an aiohttp app, a Tornado app, a Sanic app, a FastAPI app, a
+// Litestar app and a Django REST framework app (Python, each pinned in its
+// frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin app,
+// an Echo app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app
+// and an actix-web app (Rust, each pinned in its frameworks/*/Cargo.lock), a Spring Boot app, a
+// Javalin app and a Vert.x app (Java, each pinned in its frameworks/*/pom.xml), a Sinatra app and a
+// Rails app (Ruby), a Mojolicious app (Perl) and a Lumen app (PHP), on Debian's packages, written
+// the same way. What the kit fails is each framework's doing, named below; no false alarm may come
+// from any. The apps, and what the kit fails on each, are in support/framework-apps.ts;
+// framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
 
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -230,6 +230,21 @@ describe('the kit against a FastAPI app written from the spec', () => {
     expect(message(report, 'errors.pet-fields')).toMatch(/answered 201: not a valid Pet: status/);
     // json.loads decodes bytes with 'surrogatepass': the lone surrogate fails only on the way out.
     expect(message(report, 'createPet.not-utf8')).toMatch(/surrogate .* answered 500/);
+  }, 600_000);
+});
+
+describe('the kit against a Litestar app written from the spec (msgspec, uvicorn)', () => {
+  it("fails it where Litestar's lax conversions and msgspec's depth limit break the spec, and nowhere else", async () => {
+    const report = await runOn('Litestar');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Litestar?.fails);
+    // Litestar converts a handler's arguments with msgspec's strict=False: "7" is the integer 7.
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId an integer in a string \("\d+"\) answered 201/,
+    );
+    // msgspec raises RecursionError past about 1,000 levels, which Litestar answers with 500.
+    expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
+    // An {pet_id:int} path parameter is read with Python's int().
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0_1 answered 200/);
   }, 600_000);
 });
 

@@ -98,7 +98,7 @@ const CARGO_TARGET = join(
   'cargo-target-framework-apps',
 );
 
-type PythonApp = 'flask' | 'fastapi' | 'django' | 'aiohttp' | 'tornado' | 'sanic';
+type PythonApp = 'flask' | 'fastapi' | 'django' | 'aiohttp' | 'tornado' | 'sanic' | 'litestar';
 
 /** The python of frameworks/NAME's pinned venv (made on first use). */
 async function venvPython(name: PythonApp): Promise<string> {
@@ -413,6 +413,20 @@ export function frameworkApps(built: {
         'errors.json-body',
         'errors.no-server-errors',
         'errors.pet-fields',
+        'getPet.path-boundaries',
+      ],
+    },
+    Litestar: {
+      start: () => pythonApp('litestar'),
+      fails: [
+        'createPet.deep-nesting',
+        'createPet.invalid-category-id',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'errors.no-server-errors',
         'getPet.path-boundaries',
       ],
     },

@@ -7,12 +7,10 @@ stops when its stdin closes, so that it never outlives the test that started it)
 """
 
 import os
-import socket
 import sys
 import threading
 from typing import Annotated, Literal
 
-import uvicorn
 from fastapi import Depends, FastAPI, HTTPException, Query, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -20,14 +18,14 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+# The Python apps' shared deprecation headers and uvicorn server (frameworks/*.py).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pet_rules import DEPRECATION  # noqa: E402
+from serve_on_uvicorn import serve_on_uvicorn  # noqa: E402
+
 API_KEY = os.environ["API_KEY"]
 Status = Literal["available", "pending", "sold"]
 Int64 = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
-DEPRECATED = {
-    "Deprecation": "@1767225600",
-    "Sunset": "Thu, 05 Dec 2030 00:00:00 GMT",
-    "Link": '</v1/pets>; rel="successor-version"',
-}
 
 
 class NewPet(BaseModel):
@@ -92,24 +90,10 @@ def create_pet(new_pet: NewPet, response: Response):
 def get_pet(pet_id: int, response: Response):
     for pet in pets:
         if pet.id == pet_id:
-            response.headers.update(DEPRECATED)
+            response.headers.update(DEPRECATION)
             return pet
-    return fail(404, "not_found", f"no pet {pet_id}", DEPRECATED)
-
-
-def stop_when_stdin_closes():
-    sys.stdin.read()
-    os._exit(0)
+    return fail(404, "not_found", f"no pet {pet_id}", DEPRECATION)
 
 
 if __name__ == "__main__":
-    # A TCP socket by name (protocol IPPROTO_TCP, as uvicorn's own binding makes it): asyncio turns
-    # Nagle's algorithm off only on those, and with it on every answer on a kept-alive connection
-    # waits for the client's delayed ACK (40 ms).
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
-    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
-    print(f"listening on {listener.getsockname()[1]}", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    server.run(sockets=[listener])
+    serve_on_uvicorn(app)
