@@ -328,6 +328,29 @@ export function frameworkApps(built: {
       fails: HONO.fails,
       inTraffic: HONO.inTraffic,
     },
+    Elysia: {
+      start: () => startProcess(bunCommand(), [join(FRAMEWORKS, 'elysia', 'main.ts')]),
+      fails: [
+        'createPet.deep-nesting',
+        'createPet.invalid-category-id',
+        'createPet.media-type-spellings',
+        'errors.created-pets-agree',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'getPet.path-boundaries',
+        'listPets.every-limit',
+        'listPets.limit-100',
+        'listPets.status-default-limit',
+      ],
+      // The judge cannot tell a 400 to Application/JSON from one to a body's own fault.
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'errors.created-pets-agree',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'getPet.path-boundaries',
+      ],
+    },
     hapi: {
       start: startHapi,
       fails: ['createPet.invalid-category-id', 'getPet.path-boundaries'],
