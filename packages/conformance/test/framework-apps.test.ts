@@ -242,6 +242,23 @@ describe('the kit against a Sanic app written from the spec (its own HTTP server
   }, 600_000);
 });
 
+describe('the kit against a Falcon app written from the spec (on waitress)', () => {
+  it("fails it where Falcon's media handlers, Python's json and int() break the spec, and nowhere else", async () => {
+    const report = await runOn('Falcon');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Falcon?.fails);
+    // A body's media handler is found by the Content-Type as written.
+    expect(message(report, 'createPet.media-type-spellings')).toMatch(
+      /Content-Type: Application\/JSON answered 415/,
+    );
+    // get_media() turns json.loads' ValueError into a 400, not its RecursionError.
+    expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
+    // The stored \uD800 cannot be encoded into an answer as UTF-8: the create is answered 500.
+    expect(message(report, 'createPet.unpaired-surrogate')).toMatch(/\\uD800.* answered 500/);
+    // The int converter refuses white space and reads the rest with int().
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0_1 answered 200/);
+  }, 600_000);
+});
+
 describe('the kit against a FastAPI app written from the spec', () => {
   it("fails it where Pydantic's lax mode and Python's json break the spec, and nowhere else", async () => {
     const report = await runOn('FastAPI');

@@ -98,7 +98,15 @@ const CARGO_TARGET = join(
   'cargo-target-framework-apps',
 );
 
-type PythonApp = 'flask' | 'fastapi' | 'django' | 'aiohttp' | 'tornado' | 'sanic' | 'litestar';
+type PythonApp =
+  | 'flask'
+  | 'fastapi'
+  | 'django'
+  | 'aiohttp'
+  | 'tornado'
+  | 'sanic'
+  | 'falcon'
+  | 'litestar';
 
 /** The python of frameworks/NAME's pinned venv (made on first use). */
 async function venvPython(name: PythonApp): Promise<string> {
@@ -418,6 +426,24 @@ export function frameworkApps(built: {
       start: () => pythonApp('sanic'),
       fails: ['getPet.path-boundaries'],
       inTraffic: ['getPet.path-boundaries'],
+    },
+    Falcon: {
+      start: () => pythonApp('falcon'),
+      fails: [
+        'createPet.deep-nesting',
+        'createPet.media-type-spellings',
+        'createPet.unpaired-surrogate',
+        'errors.json-body',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+        'listPets.status-default-limit',
+      ],
+      inTraffic: [
+        'createPet.media-type-spellings',
+        'errors.json-body',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+      ],
     },
     FastAPI: {
       start: () => pythonApp('fastapi'),
