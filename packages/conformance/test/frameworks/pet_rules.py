@@ -1,9 +1,12 @@
 """The spec's rules as plain Python, for the apps whose framework validates nothing itself (flask,
-aiohttp, tornado, sanic, falcon): a NewPet's name is a string, its categoryId an int64, its status one of
-the enumeration; a list's limit an integer from 1 to 100 (20 when absent), its status filter one of
-the enumeration; a pet is a NewPet's members and the next id; getPet answers with the deprecation
-headers (which every Python app sends)."""
+aiohttp, tornado, sanic, falcon): a NewPet's name is a string, its categoryId an int64, its status
+one of the enumeration; a list's limit an integer from 1 to 100 (20 when absent), its status filter
+one of the enumeration; a pet is a NewPet's members and the next id; getPet answers with the
+deprecation headers (which every Python app sends); and the listener of the apps on uvicorn."""
 
+import os
+import socket
+import sys
 import threading
 
 STATUSES = ("available", "pending", "sold")
@@ -65,3 +68,25 @@ def stored(pets, body):
         pet = {"id": len(pets) + 1, **pet}
         pets.append(pet)
     return pet
+
+
+def stop_when_stdin_closes():
+    sys.stdin.read()
+    os._exit(0)
+
+
+def serve_on_uvicorn(app):
+    """Serves the ASGI app `app` on uvicorn (the fastapi and litestar apps): on 127.0.0.1, port 0;
+    prints "listening on PORT"; stops when stdin closes."""
+    import uvicorn  # only the venvs of the apps on uvicorn have it
+
+    # A TCP socket by name (protocol IPPROTO_TCP, as uvicorn's own binding makes it): asyncio turns
+    # Nagle's algorithm off only on those, and with it on every answer on a kept-alive connection
+    # waits for the client's delayed ACK (40 ms).
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
+    print(f"listening on {listener.getsockname()[1]}", flush=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[listener])

@@ -18,10 +18,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-# The Python apps' shared deprecation headers and uvicorn server (frameworks/*.py).
+# The Python apps' deprecation headers and uvicorn listener (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import DEPRECATION  # noqa: E402
-from serve_on_uvicorn import serve_on_uvicorn  # noqa: E402
+from pet_rules import DEPRECATION, serve_on_uvicorn  # noqa: E402
 
 API_KEY = os.environ["API_KEY"]
 Status = Literal["available", "pending", "sold"]
