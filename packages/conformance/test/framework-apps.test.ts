@@ -6,11 +6,12 @@
 // frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin app,
 // an Echo app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app
 // and an actix-web app (Rust, each pinned in its frameworks/*/Cargo.lock), a Spring Boot app, a
-// Javalin app and a Vert.x app (Java, each pinned in its frameworks/*/pom.xml), a Sinatra app and a
-// Rails app (Ruby), a Mojolicious app (Perl) and a Lumen app (PHP), on Debian's packages, written
-// the same way. What the kit fails is each framework's doing, named below; no false alarm may come
-// from any. The apps, and what the kit fails on each, are in support/framework-apps.ts;
-// framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
+// Javalin app, a Jersey app and a Vert.x app (Java, each pinned in its frameworks/*/pom.xml), a
+// Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a Lumen app (PHP), on Debian's
+// packages, written the same way. What the kit fails is each framework's doing, named below; no
+// false alarm may come from any. The apps, and what the kit fails on each, are in
+// support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit again through its proxy in
+// front of each.
 
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -374,6 +375,28 @@ describe('the kit against a Javalin app written from the spec (Jetty, Jackson)',
       /X-HTTP-Method-Override: GET answered 200/,
     );
     expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a Jersey app written from the spec (JAX-RS, Grizzly, Jackson)', () => {
+  it("fails it where Jackson's coercions and JAX-RS's readers of parameters break the spec, and nowhere else", async () => {
+    const report = await runOn('Jersey');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Jersey?.fails);
+    // Jackson's defaults, as in the Spring Boot and Javalin apps.
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId a fraction \(1\.5\) answered 201/,
+    );
+    // A long path parameter is read by Long.valueOf, which takes any script's digits.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/٨ answered 200/);
+    // JAX-RS answers a query parameter it cannot convert 404; §8 sets no answer for it: a should.
+    const advisory = (id: string) => report.results.find((r) => r.id === id);
+    expect(advisory('listPets.limit-out-of-range-rejected')).toMatchObject({
+      level: 'should',
+      outcome: 'advisory',
+    });
+    expect(advisory('listPets.limit-out-of-range-rejected')?.message).toMatch(
+      /limit=abc answered 404/,
+    );
   }, 600_000);
 });
 
