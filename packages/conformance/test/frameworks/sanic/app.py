@@ -31,7 +31,8 @@ SOCKET.bind(("127.0.0.1", 0))
 
 
 def fail(status, code, message, headers=None):
-    return json({"code": code, "message": message, "status": status}, status=status, headers=headers)
+    body = {"code": code, "message": message, "status": status}
+    return json(body, status=status, headers=headers)
 
 
 @app.exception(SanicException)

@@ -63,7 +63,10 @@ public final class AnimalStore {
     if (limit < 1 || limit > 100) {
       throw new BadRequestException("limit is an integer from 1 to 100");
     }
-    return pets.stream().filter(pet -> status == null || pet.status() == status).limit(limit).toList();
+    return pets.stream()
+        .filter(pet -> status == null || pet.status() == status)
+        .limit(limit)
+        .toList();
   }
 
   @POST
