@@ -2,16 +2,16 @@
 // the spec with Express's defaults, on Express 4 and on Express 5, a Koa app, a Fastify app, a Hono
 // app (with Zod, on @hono/node-server and on Bun's own server), an Elysia app (on Bun), a hapi app
 // (with Joi), a NestJS app (compiled by tsc), a Flask app, an aiohttp app, a Tornado app, a Sanic
-// app, a FastAPI app, a Litestar app and a Django REST framework app (Python, each pinned in its
-// frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin app,
-// an Echo app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app
-// and an actix-web app (Rust, each pinned in its frameworks/*/Cargo.lock), a Spring Boot app, a
-// Javalin app, a Jersey app and a Vert.x app (Java, each pinned in its frameworks/*/pom.xml), a
-// Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a Lumen app (PHP), on Debian's
-// packages, written the same way. What the kit fails is each framework's doing, named below; no
-// false alarm may come from any. The apps, and what the kit fails on each, are in
-// support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit again through its proxy in
-// front of each.
+// app, a Falcon app (on waitress), a FastAPI app, a Litestar app and a Django REST framework app
+// (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard library alone,
+// frameworks/go), a Gin app, an Echo app and a Fiber app (on fasthttp; each pinned in its
+// frameworks/*/go.mod), an axum app and an actix-web app (Rust, each pinned in its
+// frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app, a Jersey app and a Vert.x app (Java,
+// each pinned in its frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app
+// (Perl) and a Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is
+// each framework's doing, named below; no false alarm may come from any. The apps, and what the kit
+// fails on each, are in support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit again
+// through its proxy in front of each.
 
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
