@@ -2,7 +2,8 @@
 aiohttp, tornado, sanic, falcon): a NewPet's name is a string, its categoryId an int64, its status
 one of the enumeration; a list's limit an integer from 1 to 100 (20 when absent), its status filter
 one of the enumeration; a pet is a NewPet's members and the next id; getPet answers with the
-deprecation headers (which every Python app sends); and the listener of the apps on uvicorn."""
+deprecation headers (which every Python app sends); and how every app stops with its stdin, with
+the listeners of the apps on uvicorn and on waitress."""
 
 import os
 import socket
@@ -70,9 +71,15 @@ def stored(pets, body):
     return pet
 
 
-def stop_when_stdin_closes():
-    sys.stdin.read()
-    os._exit(0)
+def exit_when_stdin_closes():
+    """Ends the process once its stdin closes (watched from a daemon thread), so that an app never
+    outlives the test that started it."""
+
+    def wait_then_exit():
+        sys.stdin.read()
+        os._exit(0)
+
+    threading.Thread(target=wait_then_exit, daemon=True).start()
 
 
 def serve_on_uvicorn(app):
@@ -86,7 +93,18 @@ def serve_on_uvicorn(app):
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.bind(("127.0.0.1", 0))
     listener.listen()
-    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
+    exit_when_stdin_closes()
     print(f"listening on {listener.getsockname()[1]}", flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     server.run(sockets=[listener])
+
+
+def serve_on_waitress(app):
+    """Serves the WSGI app `app` on waitress (the django and falcon apps): on 127.0.0.1, port 0;
+    prints "listening on PORT"; stops when stdin closes."""
+    from waitress import create_server  # only the venvs of the apps on waitress have it
+
+    server = create_server(app, host="127.0.0.1", port=0)
+    exit_when_stdin_closes()
+    print(f"listening on {server.effective_port}", flush=True)
+    server.run()

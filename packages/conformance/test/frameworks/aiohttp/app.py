@@ -9,13 +9,18 @@ stops when its stdin closes, so that it never outlives the test that started it)
 import asyncio
 import os
 import sys
-import threading
 
 from aiohttp import web
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import DEPRECATION, listed, new_pet_problem, stored  # noqa: E402
+from pet_rules import (  # noqa: E402
+    DEPRECATION,
+    exit_when_stdin_closes,
+    listed,
+    new_pet_problem,
+    stored,
+)
 
 API_KEY = os.environ["API_KEY"]
 
@@ -80,11 +85,6 @@ async def get_pet(request):
     return answer
 
 
-def stop_when_stdin_closes():
-    sys.stdin.read()
-    os._exit(0)
-
-
 async def main():
     app = web.Application(middlewares=[errors, authenticate])
     app.add_routes(routes)
@@ -92,7 +92,7 @@ async def main():
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
+    exit_when_stdin_closes()
     print(f"listening on {runner.addresses[0][1]}", flush=True)
     await asyncio.Event().wait()
 

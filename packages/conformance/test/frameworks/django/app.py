@@ -13,6 +13,10 @@ import threading
 
 from django.conf import settings
 
+# The Python apps' waitress listener (frameworks/pet_rules.py).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from pet_rules import serve_on_waitress  # noqa: E402
+
 settings.configure(
     DEBUG=False,
     ALLOWED_HOSTS=["127.0.0.1", "localhost"],
@@ -152,16 +156,7 @@ handler404 = not_found
 handler500 = server_error
 
 
-def stop_when_stdin_closes():
-    sys.stdin.read()
-    os._exit(0)
-
-
 if __name__ == "__main__":
     from django.core.wsgi import get_wsgi_application
-    from waitress import create_server
 
-    server = create_server(get_wsgi_application(), host="127.0.0.1", port=0)
-    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
-    print(f"listening on {server.effective_port}", flush=True)
-    server.run()
+    serve_on_waitress(get_wsgi_application())

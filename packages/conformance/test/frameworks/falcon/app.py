@@ -10,14 +10,18 @@ stops when its stdin closes, so that it never outlives the test that started it)
 import json
 import os
 import sys
-import threading
 
 import falcon
-from waitress.server import create_server
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import DEPRECATION, STATUSES, new_pet_problem, stored  # noqa: E402
+from pet_rules import (  # noqa: E402
+    DEPRECATION,
+    STATUSES,
+    new_pet_problem,
+    serve_on_waitress,
+    stored,
+)
 
 API_KEY = os.environ["API_KEY"]
 
@@ -79,13 +83,5 @@ app.add_route("/v1/pets", Pets())
 app.add_route("/v1/pets/{pet_id:int}", Pet())
 
 
-def stop_when_stdin_closes():
-    sys.stdin.read()
-    os._exit(0)
-
-
 if __name__ == "__main__":
-    server = create_server(app, host="127.0.0.1", port=0)
-    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
-    print(f"listening on {server.effective_port}", flush=True)
-    server.run()
+    serve_on_waitress(app)

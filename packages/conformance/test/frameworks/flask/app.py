@@ -8,7 +8,6 @@ stops when its stdin closes, so that it never outlives the test that started it)
 
 import os
 import sys
-import threading
 
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -16,7 +15,13 @@ from werkzeug.serving import make_server
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import DEPRECATION, listed, new_pet_problem, stored  # noqa: E402
+from pet_rules import (  # noqa: E402
+    DEPRECATION,
+    exit_when_stdin_closes,
+    listed,
+    new_pet_problem,
+    stored,
+)
 
 API_KEY = os.environ["API_KEY"]
 
@@ -67,13 +72,8 @@ def get_pet(pet_id):
     return answer, status, DEPRECATION
 
 
-def stop_when_stdin_closes():
-    sys.stdin.read()
-    os._exit(0)
-
-
 if __name__ == "__main__":
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
+    exit_when_stdin_closes()
     print(f"listening on {server.port}", flush=True)
     server.serve_forever()

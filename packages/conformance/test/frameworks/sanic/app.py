@@ -10,7 +10,6 @@ stops when its stdin closes, so that it never outlives the test that started it)
 import os
 import socket
 import sys
-import threading
 
 from sanic import Sanic
 from sanic.exceptions import SanicException
@@ -18,7 +17,13 @@ from sanic.response import json
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import DEPRECATION, listed, new_pet_problem, stored  # noqa: E402
+from pet_rules import (  # noqa: E402
+    DEPRECATION,
+    exit_when_stdin_closes,
+    listed,
+    new_pet_problem,
+    stored,
+)
 
 API_KEY = os.environ["API_KEY"]
 
@@ -80,13 +85,8 @@ async def get_pet(request, pet_id):
 
 @app.after_server_start
 async def ready(app):
-    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
+    exit_when_stdin_closes()
     print(f"listening on {SOCKET.getsockname()[1]}", flush=True)
-
-
-def stop_when_stdin_closes():
-    sys.stdin.read()
-    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ import asyncio
 import json
 import os
 import sys
-import threading
 
 import tornado.httpserver
 import tornado.netutil
@@ -19,7 +18,13 @@ import tornado.web
 
 # The spec's rules the Python apps share (frameworks/pet_rules.py).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from pet_rules import DEPRECATION, listed, new_pet_problem, stored  # noqa: E402
+from pet_rules import (  # noqa: E402
+    DEPRECATION,
+    exit_when_stdin_closes,
+    listed,
+    new_pet_problem,
+    stored,
+)
 
 API_KEY = os.environ["API_KEY"]
 
@@ -89,11 +94,6 @@ class PetHandler(Handler):
         raise ApiError(404, "not_found", f"no pet {pet_id}")
 
 
-def stop_when_stdin_closes():
-    sys.stdin.read()
-    os._exit(0)
-
-
 async def main():
     app = tornado.web.Application(
         [(r"/v1/pets", PetsHandler), (r"/v1/pets/([0-9]+)", PetHandler)],
@@ -102,7 +102,7 @@ async def main():
     sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
     tornado.httpserver.HTTPServer(app).add_sockets(sockets)
     port = sockets[0].getsockname()[1]
-    threading.Thread(target=stop_when_stdin_closes, daemon=True).start()
+    exit_when_stdin_closes()
     print(f"listening on {port}", flush=True)
     await asyncio.Event().wait()
 
