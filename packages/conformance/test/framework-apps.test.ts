@@ -211,6 +211,14 @@ describe('the kit against a Flask app written from the spec', () => {
     expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
     // Werkzeug's int converter: \d+ matches any script's digits, and int() reads them.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
+    // int() reads the limit 1_0 as 10; §8 sets no answer for a limit that is no integer: a should.
+    expect(
+      report.results.find((r) => r.id === 'listPets.limit-out-of-range-rejected'),
+    ).toMatchObject({
+      level: 'should',
+      outcome: 'advisory',
+      message: expect.stringMatching(/limit=1_0 answered 200/),
+    });
   }, 600_000);
 });
 

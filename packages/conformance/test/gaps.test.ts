@@ -32,6 +32,11 @@ const ADVISED: readonly Row[] = [
     'clamps-limit',
     ['listPets.limit-out-of-range-rejected', 'listPets.repeated-parameter-rejected'],
   ],
+  [
+    "reads the first limit as Python's int does (1_0, ١٠ and a padded 10 are 10)",
+    'python-int-limit',
+    ['listPets.limit-out-of-range-rejected', 'listPets.repeated-parameter-rejected'],
+  ],
   ['omits status in Pets', 'omits-status', []],
   ['adds fields of its own to Pets', 'extra-pet-fields', []],
   ['sends no Location', 'no-location', ['createPet.location-header']],

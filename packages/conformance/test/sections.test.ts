@@ -1,7 +1,5 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { namesCheck } from '../src/matrix.js';
-import { ARABIC_INDIC_ZERO, FULLWIDTH_ZERO, idSpellings } from '../src/sections/get-pet.js';
 import { CHECKS, FIXTURE_SET_CHECKS, runOrder, SECTIONS } from '../src/sections/index.js';
 
 describe('the spec sections', () => {
@@ -39,49 +37,5 @@ describe('the spec sections', () => {
       FIXTURE_SET_CHECKS,
     );
     expect(order.at(-1)?.group).toBe('errors');
-  });
-});
-
-describe("getPet's spellings of an existing pet's id", () => {
-  it('are no integer, and each is that id to the reader it is meant for', () => {
-    fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: BigInt(Number.MAX_SAFE_INTEGER) }), (n) => {
-        const id = String(n);
-        const [fraction, letters, hex, underscored, arabic, fullwidth, before, after, parameter] =
-          idSpellings(id);
-        for (const spelling of idSpellings(id)) expect(spelling).not.toMatch(/^-?\d+$/);
-        expect(Number.parseInt(fraction as string, 10)).toBe(Number(n));
-        expect(Number.parseInt(letters as string, 10)).toBe(Number(n));
-        expect(Number(hex)).toBe(Number(n));
-        // Python's int drops an underscore between digits.
-        expect(underscored).toMatch(/^\d+_\d+$/);
-        expect(BigInt((underscored as string).replace('_', ''))).toBe(n);
-        // Python's int and Java's Character.digit: each digit of another script, by its value.
-        for (const [spelled, zero] of [
-          [arabic, ARABIC_INDIC_ZERO],
-          [fullwidth, FULLWIDTH_ZERO],
-        ] as const) {
-          expect(spelled).toMatch(/^\p{Nd}+$/u);
-          const read = [...(spelled as string)].map((c) => (c.codePointAt(0) as number) - zero);
-          expect(read.join('')).toBe(id);
-        }
-        // Spring's number reader takes white space out; a servlet container, `;` parameters.
-        expect(decodeURIComponent(before as string).trim()).toBe(id);
-        expect(decodeURIComponent(after as string).trim()).toBe(id);
-        expect((parameter as string).split(';')[0]).toBe(id);
-      }),
-    );
-    expect(idSpellings('7')).toEqual([
-      ...['7.5', '7abc', '0x7', '0_7', '٧', '７'],
-      ...['%207', '7%20', '7;v=1'],
-    ]);
-    expect(idSpellings('12')).toEqual([
-      ...['12.5', '12abc', '0xc', '1_2', '١٢', '１２'],
-      ...['%2012', '12%20', '12;v=1'],
-    ]);
-  });
-
-  it('are none for an id that is no plain integer', () => {
-    for (const id of ['', 'abc', '-1', '1.5', '0x1']) expect(idSpellings(id)).toEqual([]);
   });
 });

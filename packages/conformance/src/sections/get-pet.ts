@@ -1,6 +1,7 @@
 // getPet (spec §4.3, §7, §9): ids no pet has, ids at the edges of int64, and the deprecation
 // headers of an operation the spec announces for removal.
 import { GET_PET_SUNSET_AT, ID_MAX, validateSpecPet } from '@animal-store/contract';
+import { integerSpellings } from '../cases/integer-spellings.js';
 import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import { fallsOnDay, parseHttpDate, parseStructuredDate, readableDate } from '../http/dates.js';
@@ -173,41 +174,6 @@ const PATH_ID_BOUNDARIES = [
   '0_1',
 ] as const;
 
-/**
- * Spellings of an existing pet's id that are no integer, each of which a lenient reader takes for
- * that id: `parseInt` and Ruby's `to_i` read the leading digits (`7.5`, `7abc`), JavaScript's
- * `Number` and Java's `Long.decode` (Spring's binder) read hexadecimal (`0x7`), Python's `int`
- * reads digits split by an underscore (`0_7`), and Python's `int` (behind Werkzeug's `\d+` int
- * converter) and Java's `Long.parseLong` read any script's decimal digits: Arabic-Indic `٧`,
- * fullwidth `７`. An integer in the spec's JSON and OpenAPI is ASCII digits. A store whose ids
- * do not start at 1 shows the fixed spellings above no pet; these show one.
- */
-export function idSpellings(id: string): string[] {
-  if (!/^\d+$/.test(id)) return [];
-  const underscored = id.length > 1 ? `${id[0]}_${id.slice(1)}` : `0_${id}`;
-  return [
-    `${id}.5`,
-    `${id}abc`,
-    `0x${BigInt(id).toString(16)}`,
-    underscored,
-    inDigitsFrom(id, ARABIC_INDIC_ZERO),
-    inDigitsFrom(id, FULLWIDTH_ZERO),
-    // White space is no digit; a `;` parameter is part of the segment (RFC 3986 §3.3).
-    `%20${id}`,
-    `${id}%20`,
-    `${id};v=1`,
-  ];
-}
-
-/** The first code points of two runs of decimal digits beyond ASCII (Unicode category Nd). */
-export const ARABIC_INDIC_ZERO = 0x0660;
-export const FULLWIDTH_ZERO = 0xff10;
-
-/** ASCII digits `id` written in the run of digits that starts at `zero`. */
-function inDigitsFrom(id: string, zero: number): string {
-  return [...id].map((digit) => String.fromCodePoint(zero + Number(digit))).join('');
-}
-
 /** `getPet`: not found, ids at the edges, and its deprecation (spec §4.3, §7, §9). */
 export const getPetSection: SpecSection = {
   rows: [
@@ -372,7 +338,9 @@ export const getPetSection: SpecSection = {
       async run(ctx) {
         const seen: string[] = [];
         const known = (await fetchTarget(ctx))?.target.id;
-        for (const id of [...PATH_ID_BOUNDARIES, ...idSpellings(known ?? '')]) {
+        // A store whose ids do not start at 1 shows the fixed spellings above no pet; a pet's own
+        // id, spelled as no integer, shows a lenient reader that pet.
+        for (const id of [...PATH_ID_BOUNDARIES, ...integerSpellings(known ?? '')]) {
           if (ctx.fixtures.createdIds.has(id)) continue;
           const res = await ctx.send({ method: 'GET', path: `/pets/${id}` });
           const numeric = /^-?\d+$/.test(id);

@@ -10,6 +10,7 @@ import {
   type SpecPet,
 } from '@animal-store/contract';
 import { headerNames, ordinaryHeaders } from '../cases/headers.js';
+import { integerSpellings } from '../cases/integer-spellings.js';
 import type { CheckContext } from '../context.js';
 import { FILL_NAME_LENGTHS, STORE_TARGET } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
@@ -39,7 +40,14 @@ import {
 
 const check = declarer('§4.1');
 
-/** Values of `limit` outside 1..100 that the kit sends. */
+/** A limit within 1..100 that the kit also spells as no integer. */
+const SPELLED_LIMIT = 10;
+
+/**
+ * Values of `limit` outside 1..100 that the kit sends, and no integer at all: among them
+ * `SPELLED_LIMIT` as lenient readers take it (`10abc`, `0xa`, `1_0`, `١٠`, ...), which is no
+ * limit the spec shows either.
+ */
 const OUT_OF_RANGE_LIMITS = [
   String(LIMIT_MIN - 1),
   String(LIMIT_MAX + 1),
@@ -48,6 +56,7 @@ const OUT_OF_RANGE_LIMITS = [
   '1.5',
   '',
   `${LIMIT_MIN - 1}&status=sold`,
+  ...integerSpellings(String(SPELLED_LIMIT)),
 ];
 
 /**
@@ -510,9 +519,9 @@ export const listPetsSection: SpecSection = {
     },
     {
       section: '§4.1, §8',
-      statement: 'The answer to limit outside 1..100 is not shown',
+      statement: 'The answer to limit outside 1..100, or to one that is no integer, is not shown',
       oracle: 'an Error with a 4xx, or a Pet array of at most 100 pets; never a 5xx',
-      inputs: 'limit=0, 101, -1, 1000, a word, a fraction, empty; with and without status',
+      inputs: `limit=0, 101, -1, 1000, a word, a fraction, empty; with and without status; ${SPELLED_LIMIT} as ${SPELLED_LIMIT}.5, ${SPELLED_LIMIT}abc, in hexadecimal, split by an underscore, in Arabic-Indic and fullwidth digits, after and before a space (%20), ${SPELLED_LIMIT};v=1`,
       checks: [
         'listPets.limit-out-of-range',
         'listPets.limit-out-of-range-rejected',
@@ -631,7 +640,7 @@ export const listPetsSection: SpecSection = {
     }),
     check({
       id: 'listPets.limit-out-of-range',
-      title: `answers a limit outside ${LIMIT_MIN}..${LIMIT_MAX} without a server error: an Error or a Pet array`,
+      title: `answers a limit outside ${LIMIT_MIN}..${LIMIT_MAX}, or one that is no integer (${SPELLED_LIMIT} spelled as lenient readers take it among them), without a server error: an Error or a Pet array`,
       section: '§4.1, §8',
       async run(ctx) {
         const seen: string[] = [];
@@ -645,7 +654,7 @@ export const listPetsSection: SpecSection = {
     }),
     check({
       id: 'listPets.limit-out-of-range-rejected',
-      title: `rejects a limit outside ${LIMIT_MIN}..${LIMIT_MAX} with 400 and an Error (the spec leaves it open)`,
+      title: `rejects a limit outside ${LIMIT_MIN}..${LIMIT_MAX}, or one that is no integer, with 400 and an Error (the spec leaves it open)`,
       section: '§8',
       rule: 'the reference: a bound the caller broke is named, not silently changed',
       async run(ctx) {

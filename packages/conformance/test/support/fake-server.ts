@@ -265,6 +265,7 @@ export const GAP_CHOICES = [
   'replaces-unpaired-surrogates',
   'repeated-parameter-last-wins',
   'repeated-parameter-ignored',
+  'python-int-limit',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -636,11 +637,19 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return error(res, 400, 'limit must be at least 2', extra);
     }
     const checked = new URLSearchParams(params);
-    let clamped: number | undefined;
+    // The limit a gap's own reading of the query gives, in place of the contract's.
+    let limitRead: number | undefined;
     if (gap('serves-any-limit') && /^\d+$/.test(params.get('limit') ?? '')) checked.delete('limit');
     if (gap('clamps-limit') && params.has('limit')) {
       const raw = Number.parseInt(params.get('limit') ?? '', 10);
-      clamped = Number.isNaN(raw) ? LIMIT_DEFAULT : Math.min(LIMIT_MAX, Math.max(LIMIT_MIN, raw));
+      limitRead = Number.isNaN(raw) ? LIMIT_DEFAULT : Math.min(LIMIT_MAX, Math.max(LIMIT_MIN, raw));
+      checked.delete('limit');
+    }
+    // A Python handler's int(request.args.get("limit")) (the first of two), refusing what is out
+    // of range.
+    const pythonLimit = gap('python-int-limit') ? pythonInt(params.get('limit') ?? '') : undefined;
+    if (pythonLimit !== undefined && pythonLimit >= LIMIT_MIN && pythonLimit <= LIMIT_MAX) {
+      limitRead = pythonLimit;
       checked.delete('limit');
     }
     const rawStatus = params.get('status');
@@ -663,7 +672,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     const parsed = parseListPetsQuery(checked);
     if (!parsed.ok) return refuseQuery(res, describeDetails(parsed.details), extra);
-    let limit = clamped ?? parsed.value.limit;
+    let limit = limitRead ?? parsed.value.limit;
     const status = parsed.value.status;
     if (parsed.value.after !== undefined) after = BigInt(parsed.value.after);
     if (has('list-default-limit-10') && !params.has('limit')) limit = 10;
@@ -1492,4 +1501,18 @@ function refuses(port: number): Promise<boolean> {
     });
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
   });
+}
+
+/**
+ * `text` as Python's `int` reads it, undefined where it raises: white space around it, a sign,
+ * an underscore between digits, and the decimal digits of any script (here ASCII, Arabic-Indic
+ * and fullwidth ones).
+ */
+function pythonInt(text: string): number | undefined {
+  const digits = text
+    .trim()
+    .replace(/[\u0660-\u0669\uff10-\uff19]/g, (digit) =>
+      String((digit.codePointAt(0) as number) % 16),
+    );
+  return /^[+-]?\d+(_\d+)*$/.test(digits) ? Number(digits.replaceAll('_', '')) : undefined;
 }

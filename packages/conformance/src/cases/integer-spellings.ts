@@ -1,0 +1,34 @@
+/**
+ * Spellings of a positive integer that are no integer, each of which a lenient reader takes for
+ * it: `parseInt` and Ruby's `to_i` read the leading digits (`7.5`, `7abc`), JavaScript's `Number`
+ * and Java's `Long.decode` (Spring's binder) read hexadecimal (`0x7`), Python's `int` reads digits
+ * split by an underscore (`0_7`), and Python's `int` (behind Werkzeug's `\d+` int converter) and
+ * Java's `Long.parseLong` read any script's decimal digits: Arabic-Indic `٧`, fullwidth `７`. An
+ * integer in the spec's JSON and OpenAPI is ASCII digits. Each is URL text: white space is no
+ * digit, sent as `%20`; `;v=1` is a path segment's parameter (RFC 3986 §3.3), which a servlet
+ * container drops, and in a query it is part of the value.
+ */
+export function integerSpellings(digits: string): string[] {
+  if (!/^\d+$/.test(digits)) return [];
+  const underscored = digits.length > 1 ? `${digits[0]}_${digits.slice(1)}` : `0_${digits}`;
+  return [
+    `${digits}.5`,
+    `${digits}abc`,
+    `0x${BigInt(digits).toString(16)}`,
+    underscored,
+    inDigitsFrom(digits, ARABIC_INDIC_ZERO),
+    inDigitsFrom(digits, FULLWIDTH_ZERO),
+    `%20${digits}`,
+    `${digits}%20`,
+    `${digits};v=1`,
+  ];
+}
+
+/** The first code points of two runs of decimal digits beyond ASCII (Unicode category Nd). */
+export const ARABIC_INDIC_ZERO = 0x0660;
+export const FULLWIDTH_ZERO = 0xff10;
+
+/** ASCII digits `digits` written in the run of digits that starts at `zero`. */
+function inDigitsFrom(digits: string, zero: number): string {
+  return [...digits].map((digit) => String.fromCodePoint(zero + Number(digit))).join('');
+}

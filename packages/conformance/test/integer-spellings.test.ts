@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  ARABIC_INDIC_ZERO,
+  FULLWIDTH_ZERO,
+  integerSpellings,
+} from '../src/cases/integer-spellings.js';
+
+describe('the spellings of an integer that getPet and listPets send', () => {
+  it('are no integer, and each is that integer to the reader it is meant for', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: BigInt(Number.MAX_SAFE_INTEGER) }), (n) => {
+        const id = String(n);
+        const [fraction, letters, hex, underscored, arabic, fullwidth, before, after, parameter] =
+          integerSpellings(id);
+        for (const spelling of integerSpellings(id)) expect(spelling).not.toMatch(/^-?\d+$/);
+        expect(Number.parseInt(fraction as string, 10)).toBe(Number(n));
+        expect(Number.parseInt(letters as string, 10)).toBe(Number(n));
+        expect(Number(hex)).toBe(Number(n));
+        // Python's int drops an underscore between digits.
+        expect(underscored).toMatch(/^\d+_\d+$/);
+        expect(BigInt((underscored as string).replace('_', ''))).toBe(n);
+        // Python's int and Java's Character.digit: each digit of another script, by its value.
+        for (const [spelled, zero] of [
+          [arabic, ARABIC_INDIC_ZERO],
+          [fullwidth, FULLWIDTH_ZERO],
+        ] as const) {
+          expect(spelled).toMatch(/^\p{Nd}+$/u);
+          const read = [...(spelled as string)].map((c) => (c.codePointAt(0) as number) - zero);
+          expect(read.join('')).toBe(id);
+        }
+        // Spring's number reader takes white space out; a servlet container, `;` parameters.
+        expect(decodeURIComponent(before as string).trim()).toBe(id);
+        expect(decodeURIComponent(after as string).trim()).toBe(id);
+        expect((parameter as string).split(';')[0]).toBe(id);
+      }),
+    );
+    expect(integerSpellings('7')).toEqual([
+      ...['7.5', '7abc', '0x7', '0_7', '٧', '７'],
+      ...['%207', '7%20', '7;v=1'],
+    ]);
+    expect(integerSpellings('12')).toEqual([
+      ...['12.5', '12abc', '0xc', '1_2', '١٢', '１２'],
+      ...['%2012', '12%20', '12;v=1'],
+    ]);
+  });
+
+  it('are none for what is no plain positive integer', () => {
+    for (const id of ['', 'abc', '-1', '1.5', '0x1']) expect(integerSpellings(id)).toEqual([]);
+  });
+});
