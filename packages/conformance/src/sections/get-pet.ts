@@ -338,8 +338,8 @@ export const getPetSection: SpecSection = {
       async run(ctx) {
         const seen: string[] = [];
         const known = (await fetchTarget(ctx))?.target.id;
-        // A store whose ids do not start at 1 shows the fixed spellings above no pet; a pet's own
-        // id, spelled as no integer, shows a lenient reader that pet.
+        // The fixed spellings above name pet 1, which a store whose ids start elsewhere lacks; the
+        // spellings of a listed pet's own id name a pet that exists.
         for (const id of [...PATH_ID_BOUNDARIES, ...integerSpellings(known ?? '')]) {
           if (ctx.fixtures.createdIds.has(id)) continue;
           const res = await ctx.send({ method: 'GET', path: `/pets/${id}` });

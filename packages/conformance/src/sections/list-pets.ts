@@ -44,9 +44,9 @@ const check = declarer('§4.1');
 const SPELLED_LIMIT = 10;
 
 /**
- * Values of `limit` outside 1..100 that the kit sends, and no integer at all: among them
- * `SPELLED_LIMIT` as lenient readers take it (`10abc`, `0xa`, `1_0`, `١٠`, ...), which is no
- * limit the spec shows either.
+ * Values of `limit` the spec shows no answer for that the kit sends: outside 1..100, and no
+ * integer at all, among them `SPELLED_LIMIT` as lenient readers take it (`10abc`, `0xa`, `1_0`,
+ * `١٠`, ...).
  */
 const OUT_OF_RANGE_LIMITS = [
   String(LIMIT_MIN - 1),
