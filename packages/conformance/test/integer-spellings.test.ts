@@ -4,6 +4,7 @@ import {
   ARABIC_INDIC_ZERO,
   FULLWIDTH_ZERO,
   integerSpellings,
+  integerSpellingsInWords,
 } from '../src/cases/integer-spellings.js';
 
 describe('the spellings of an integer that getPet and listPets send', () => {
@@ -47,5 +48,13 @@ describe('the spellings of an integer that getPet and listPets send', () => {
 
   it('are none for what is no plain positive integer', () => {
     for (const id of ['', 'abc', '-1', '1.5', '0x1']) expect(integerSpellings(id)).toEqual([]);
+  });
+
+  it('are named in words, one name for each, in their order', () => {
+    expect(integerSpellingsInWords('N')).toBe(
+      'N.5, Nabc, N in hexadecimal, N split by an underscore, N in Arabic-Indic digits, ' +
+        'N in fullwidth digits, N after a space (%20), N before a space (%20), N;v=1',
+    );
+    expect(integerSpellingsInWords('10').split(', ')).toHaveLength(integerSpellings('10').length);
   });
 });

@@ -10,19 +10,38 @@
  */
 export function integerSpellings(digits: string): string[] {
   if (!/^\d+$/.test(digits)) return [];
-  const underscored = digits.length > 1 ? `${digits[0]}_${digits.slice(1)}` : `0_${digits}`;
-  return [
-    `${digits}.5`,
-    `${digits}abc`,
-    `0x${BigInt(digits).toString(16)}`,
-    underscored,
-    inDigitsFrom(digits, ARABIC_INDIC_ZERO),
-    inDigitsFrom(digits, FULLWIDTH_ZERO),
-    `%20${digits}`,
-    `${digits}%20`,
-    `${digits};v=1`,
-  ];
+  return SPELLINGS.map((spelling) => spelling.of(digits));
 }
+
+/** The spellings `integerSpellings` gives, in words, each naming the integer `n`. */
+export function integerSpellingsInWords(n: string): string {
+  return SPELLINGS.map((spelling) => spelling.inWords(n)).join(', ');
+}
+
+/** Each spelling, and its words for the checks' titles and the spec matrix's inputs. */
+const SPELLINGS: readonly {
+  readonly of: (digits: string) => string;
+  readonly inWords: (n: string) => string;
+}[] = [
+  { of: (digits) => `${digits}.5`, inWords: (n) => `${n}.5` },
+  { of: (digits) => `${digits}abc`, inWords: (n) => `${n}abc` },
+  { of: (digits) => `0x${BigInt(digits).toString(16)}`, inWords: (n) => `${n} in hexadecimal` },
+  {
+    of: (digits) => (digits.length > 1 ? `${digits[0]}_${digits.slice(1)}` : `0_${digits}`),
+    inWords: (n) => `${n} split by an underscore`,
+  },
+  {
+    of: (digits) => inDigitsFrom(digits, ARABIC_INDIC_ZERO),
+    inWords: (n) => `${n} in Arabic-Indic digits`,
+  },
+  {
+    of: (digits) => inDigitsFrom(digits, FULLWIDTH_ZERO),
+    inWords: (n) => `${n} in fullwidth digits`,
+  },
+  { of: (digits) => `%20${digits}`, inWords: (n) => `${n} after a space (%20)` },
+  { of: (digits) => `${digits}%20`, inWords: (n) => `${n} before a space (%20)` },
+  { of: (digits) => `${digits};v=1`, inWords: (n) => `${n};v=1` },
+];
 
 /** The first code points of two runs of decimal digits beyond ASCII (Unicode category Nd). */
 export const ARABIC_INDIC_ZERO = 0x0660;

@@ -1,7 +1,7 @@
 // getPet (spec §4.3, §7, §9): ids no pet has, ids at the edges of int64, and the deprecation
 // headers of an operation the spec announces for removal.
 import { GET_PET_SUNSET_AT, ID_MAX, validateSpecPet } from '@animal-store/contract';
-import { integerSpellings } from '../cases/integer-spellings.js';
+import { integerSpellings, integerSpellingsInWords } from '../cases/integer-spellings.js';
 import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import { fallsOnDay, parseHttpDate, parseStructuredDate, readableDate } from '../http/dates.js';
@@ -182,8 +182,7 @@ export const getPetSection: SpecSection = {
       statement: 'getPet answers 200 with the pet, 404 with an Error when it cannot be found',
       oracle:
         'an int64 no pet has: 404 (or 400 where the server does not take it as an id), an Error; a petId that is no int64: a 4xx Error',
-      inputs:
-        'an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1; an existing id N as N.5, Nabc, N in hexadecimal, N split by an underscore, N in Arabic-Indic and fullwidth digits, N after and before a space (%20), N;v=1 (a path parameter)',
+      inputs: `an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1; an existing id N as ${integerSpellingsInWords('N')} (a path parameter)`,
       checks: ['getPet.not-found', 'getPet.path-boundaries', 'getPet.malformed-id-rejected'],
     },
     {
@@ -333,7 +332,7 @@ export const getPetSection: SpecSection = {
 
     check({
       id: 'getPet.path-boundaries',
-      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, and a pet's id N as N.5, Nabc, N in hexadecimal, N split by an underscore, N in Arabic-Indic and in fullwidth digits, N after or before a space, and N;v=1) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64`,
+      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, and a pet's id N as ${integerSpellingsInWords('N')}) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64`,
       section: '§4.3, §7',
       async run(ctx) {
         const seen: string[] = [];
