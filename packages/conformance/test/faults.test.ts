@@ -272,6 +272,17 @@ const CAUGHT: readonly [
     ['listPets.recased-limit'],
   ],
   [
+    'reads the query as sent, without decoding %XX (a hand-written reader that splits at & and =)',
+    'list-query-not-percent-decoded',
+    ['listPets.percent-encoded-query'],
+  ],
+  [
+    'reads status from the query as sent, and lists no pet for a status it does not know',
+    'list-status-read-as-sent',
+    ['listPets.percent-encoded-query'],
+    { choices: ['unknown-status-filter-empty'] },
+  ],
+  [
     "lists every pet when limit is given twice (Express 4's qs makes an array, which a handler reading a string passes over)",
     'list-unbounded-on-repeated-limit',
     ['listPets.repeated-parameter'],

@@ -69,6 +69,32 @@ const REPEATED_PARAMETERS = [...REPEATED_LIMITS, 'status=available&status=sold']
 /** Limits above the maximum: one past it, and one far beyond. */
 const ABOVE_MAX_LIMITS = [String(LIMIT_MAX + 1), String(LIMIT_MAX * 10)];
 
+/**
+ * ASCII `text` with every character percent-encoded (RFC 3986 §2.1), its hexadecimal digits in
+ * upper or lower case: the same text to every reader of a query, which decodes before it reads.
+ */
+function percentEncoded(text: string, hexCase: 'upper' | 'lower'): string {
+  return [...text]
+    .map((char) => {
+      const hex = `%${(char.codePointAt(0) ?? 0).toString(16).padStart(2, '0')}`;
+      return hexCase === 'upper' ? hex.toUpperCase() : hex;
+    })
+    .join('');
+}
+
+/** The limit that the percent-encoded queries ask for, and the status they filter by. */
+const ENCODED_LIMIT = 10;
+const ENCODED_STATUS: PetStatus = 'sold';
+
+/** `limit=10` with its value, then its name, percent-encoded. */
+const ENCODED_LIMIT_QUERIES = [
+  `limit=${percentEncoded(String(ENCODED_LIMIT), 'upper')}`,
+  `${percentEncoded('limit', 'upper')}=${ENCODED_LIMIT}`,
+];
+
+/** `status=sold` with its value percent-encoded in lower-case hexadecimal. */
+const ENCODED_STATUS_QUERY = `status=${percentEncoded(ENCODED_STATUS, 'lower')}&limit=${LIMIT_MAX}`;
+
 /** Status filter values outside the enumeration: empty, other letter case, padded, unknown. */
 const STATUS_FILTER_BOUNDARIES = [
   '',
@@ -509,6 +535,14 @@ export const listPetsSection: SpecSection = {
       ],
     },
     {
+      section: '§4.1, §8',
+      statement:
+        'limit and status are query parameters: URL text, in which a percent-encoded character is that character (RFC 3986 §2.1)',
+      oracle: `read as limit=${ENCODED_LIMIT} (exactly ${ENCODED_LIMIT} pets when more exist) and status=${ENCODED_STATUS} (no pet of another status; each of the run’s pets that status=${ENCODED_STATUS} lists)`,
+      inputs: `${ENCODED_LIMIT_QUERIES.join(', ')} (the value, then the name, encoded); ${ENCODED_STATUS_QUERY} (lower-case hexadecimal)`,
+      checks: ['listPets.percent-encoded-query'],
+    },
+    {
       section: '§1, §4.1',
       statement: 'A list is a JSON array of Pet, however long',
       oracle:
@@ -595,6 +629,44 @@ export const listPetsSection: SpecSection = {
       // The spec's limit is one integer named limit: brackets are no spelling of it. Express 4's
       // query parser and PHP read them as an array, which Number() or (int) turns into a limit.
       run: (ctx) => limitNotGiven(ctx, ['limit[]', 'limit[0]']),
+    }),
+    check({
+      id: 'listPets.percent-encoded-query',
+      title: `reads a query whose characters are percent-encoded as the same query: ${ENCODED_LIMIT_QUERIES.join(' and ')} as limit=${ENCODED_LIMIT}, ${ENCODED_STATUS_QUERY} as status=${ENCODED_STATUS}`,
+      section: '§4.1, §8',
+      // A query is URL text (RFC 3986 §2.1): every query reader decodes %XX before it reads a
+      // name or a value. A server that matches the query as sent misreads what clients encode.
+      async run(ctx) {
+        const res = await listAfterData(ctx, `?${ENCODED_STATUS_QUERY}`);
+        const pets = expectPetList(res);
+        const other = pets.find((p) => p.status !== undefined && p.status !== ENCODED_STATUS);
+        if (other !== undefined) {
+          fail(`${described(res)} returned pet ${idOf(other)} with status "${other.status}"`, res);
+        }
+        // The plain filter's answer, when it holds every match, shows which of the run's pets the
+        // encoded one must hold too (others' pets may come and go between the two).
+        const plain = expectPetList(await ctx.list(statusQuery(ENCODED_STATUS)));
+        if (plain.length < LIMIT_MAX) {
+          const listed = new Set(pets.map(idOf));
+          const missing = plain
+            .map(idOf)
+            .find((id) => id !== undefined && ctx.fixtures.createdIds.has(id) && !listed.has(id));
+          if (missing !== undefined) {
+            fail(
+              `${described(res)} returned ${countPets(pets.length)} but not pet ${missing}, which status=${ENCODED_STATUS} lists`,
+              res,
+            );
+          }
+        }
+        const seen = [`${ENCODED_STATUS_QUERY}: ${countPets(pets.length)}, none of another status`];
+        for (const query of ENCODED_LIMIT_QUERIES) {
+          const limited = await ctx.list(`?${query}`);
+          const judged = await judgeLimit(ctx, ENCODED_LIMIT, limited);
+          if ('cannot' in judged) skip(judged.cannot);
+          seen.push(`${query}: ${countPets(judged.n)}`);
+        }
+        return pass(seen.join(', '));
+      },
     }),
     largeAnswerCheck,
     ...PET_STATUSES.flatMap(statusFilterChecks),

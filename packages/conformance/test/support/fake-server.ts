@@ -192,6 +192,8 @@ export const FAULTS = [
   'create-reads-backslash-escapes',
   'create-500-on-unpaired-surrogate',
   'list-unbounded-on-repeated-limit',
+  'list-query-not-percent-decoded',
+  'list-status-read-as-sent',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -604,6 +606,25 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 
   function listPets(url: URL, res: ServerResponse, extra: Record<string, string>) {
     let params = url.searchParams;
+    if (has('list-query-not-percent-decoded')) {
+      // A hand-written reader that splits the query at & and = and keeps each part as sent.
+      params = new URLSearchParams(
+        url.search
+          .slice(1)
+          .split('&')
+          .filter((part) => part !== '')
+          .map((part): [string, string] => {
+            const at = part.indexOf('=');
+            return at < 0 ? [part, ''] : [part.slice(0, at), part.slice(at + 1)];
+          }),
+      );
+    }
+    const statusAsSent = /(?:^|&)status=([^&]*)/.exec(url.search.slice(1))?.[1];
+    if (has('list-status-read-as-sent') && statusAsSent !== undefined) {
+      // A pattern matched against the query as sent, for status alone.
+      params = new URLSearchParams(params);
+      params.set('status', statusAsSent);
+    }
     if (has('list-query-keys-case-insensitive')) {
       // ASP.NET Core's model binding: a query parameter's name in any letter case.
       params = new URLSearchParams(
