@@ -86,6 +86,7 @@ const CAUGHT: readonly [
       'listPets.status-filter.available',
       'listPets.status-filter.pending',
       'listPets.status-filter.sold',
+      'listPets.percent-encoded-query',
     ],
   ],
   [
@@ -281,6 +282,11 @@ const CAUGHT: readonly [
     'list-status-read-as-sent',
     ['listPets.percent-encoded-query'],
     { choices: ['unknown-status-filter-empty'] },
+  ],
+  [
+    'reads limit from the query as sent',
+    'list-limit-read-as-sent',
+    ['listPets.percent-encoded-query'],
   ],
   [
     "lists every pet when limit is given twice (Express 4's qs makes an array, which a handler reading a string passes over)",
@@ -844,6 +850,7 @@ const CAUGHT: readonly [
       'listPets.status-filter.available',
       'listPets.status-filter.pending',
       'listPets.status-filter.sold',
+      'listPets.percent-encoded-query',
     ],
     { choices: ['preloaded-store'] },
     { readOnly: true },

@@ -749,6 +749,27 @@ describe('judge --har holds each answer to the others and to its request', () =>
     expect(report.traffic.exercised).not.toContain('listPets.at-most-limit');
   });
 
+  it('reads a query recorded percent-encoded as the query it encodes', async () => {
+    const pets = (n: number) => Array.from({ length: n }, (_, i) => pet(i + 1));
+    const value = await judge(har('encoded-value', [list('?limit=%31%30', pets(11))]));
+    expect(message(value.report, 'listPets.at-most-limit')?.split('\n')[0]).toBe(
+      'GET /pets?limit=%31%30 answered 200: 11 pets, more than limit 10',
+    );
+    const name = await judge(har('encoded-name', [list('?%6C%69%6D%69%74=2', pets(3))]));
+    expect(message(name.report, 'listPets.at-most-limit')).toMatch(/3 pets, more than limit 2/);
+    const status = await judge(
+      har('encoded-status', [list('?status=%73%6f%6c%64', [pet(30, 'sold'), pet(40)])]),
+    );
+    expect(failed(status.report)).toEqual(['listPets.status-filter.sold']);
+    const right = await judge(
+      har('encoded-right', [
+        list('?limit=%31%30', pets(10)),
+        list('?status=%73%6f%6c%64', [pet(30, 'sold')]),
+      ]),
+    );
+    expect(failed(right.report)).toEqual([]);
+  });
+
   it('fails a filtered list that shows a pet of another status, and no other list', async () => {
     const wrong = await judge(har('filter', [list('?status=sold', [pet(3, 'sold'), pet(4)])]));
     expect(failed(wrong.report)).toEqual(['listPets.status-filter.sold']);

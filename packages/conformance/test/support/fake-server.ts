@@ -194,6 +194,7 @@ export const FAULTS = [
   'list-unbounded-on-repeated-limit',
   'list-query-not-percent-decoded',
   'list-status-read-as-sent',
+  'list-limit-read-as-sent',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -619,11 +620,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
           }),
       );
     }
-    const statusAsSent = /(?:^|&)status=([^&]*)/.exec(url.search.slice(1))?.[1];
-    if (has('list-status-read-as-sent') && statusAsSent !== undefined) {
-      // A pattern matched against the query as sent, for status alone.
+    // A pattern matched against the query as sent, for one parameter alone.
+    for (const name of ['status', 'limit'] as const) {
+      if (!has(`list-${name}-read-as-sent`)) continue;
       params = new URLSearchParams(params);
-      params.set('status', statusAsSent);
+      params.delete(name);
+      const asSent = new RegExp(`(?:^|&)${name}=([^&]*)`).exec(url.search.slice(1))?.[1];
+      if (asSent !== undefined) params.set(name, asSent);
     }
     if (has('list-query-keys-case-insensitive')) {
       // ASP.NET Core's model binding: a query parameter's name in any letter case.
