@@ -284,6 +284,11 @@ const CAUGHT: readonly [
     { choices: ['unknown-status-filter-empty'] },
   ],
   [
+    'answers 417 to Expect: 100-continue (a server or proxy that meets no expectation)',
+    'expect-417',
+    ['createPet.request-shapes'],
+  ],
+  [
     'reads limit from the query as sent',
     'list-limit-read-as-sent',
     ['listPets.percent-encoded-query'],

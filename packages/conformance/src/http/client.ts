@@ -278,8 +278,9 @@ export class HttpClient {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
+      // fetch refuses to send Expect (undici supports no expectation): node:http sends it.
       const res =
-        resent || request.connection !== undefined
+        resent || request.connection !== undefined || headers.expect !== undefined
           ? await sendInOneWrite(url, request.method, headers, sent, request.chunked === true, {
               timeoutMs: this.options.timeoutMs,
               agent: resent ? undefined : request.connection?.agentFor(url),

@@ -195,6 +195,7 @@ export const FAULTS = [
   'list-query-not-percent-decoded',
   'list-status-read-as-sent',
   'list-limit-read-as-sent',
+  'expect-417',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -1470,6 +1471,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     });
   };
   const server = options.tls ? createTlsServer(options.tls, serve) : createServer(serve);
+  // A server (or a proxy in front) that meets no expectation: 417 to Expect: 100-continue.
+  if (faults.has('expect-417')) {
+    server.on('checkContinue', (_req: IncomingMessage, res: ServerResponse) =>
+      send(res, 417, { code: 'expectation_failed', message: 'no expectation is met', status: 417 }),
+    );
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
