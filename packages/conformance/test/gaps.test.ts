@@ -37,6 +37,7 @@ const ADVISED: readonly Row[] = [
     'python-int-limit',
     ['listPets.limit-out-of-range-rejected', 'listPets.repeated-parameter-rejected'],
   ],
+  ['gzips every answer, asked or not', 'gzips-every-answer', []],
   ['omits status in Pets', 'omits-status', []],
   ['adds fields of its own to Pets', 'extra-pet-fields', []],
   ['sends no Location', 'no-location', ['createPet.location-header']],

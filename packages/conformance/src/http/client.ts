@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Redactor } from '../redact.js';
+import { withoutContentCoding } from './content-coding.js';
 import { parseJson } from './json.js';
 
 /** One HTTP exchange the kit made; `status` is null when no answer came. */
@@ -378,7 +379,11 @@ function sendInOneWrite(
   chunked: boolean,
   { timeoutMs, agent }: { timeoutMs: number; agent?: HttpAgent | undefined },
 ): Promise<Response> {
-  const head = { ...headers };
+  // The codings fetch asks for, taken off as fetch takes them off: both ways read one answer.
+  const head: Record<string, string> = {
+    'accept-encoding': url.startsWith('https:') ? 'br, gzip, deflate' : 'gzip, deflate',
+    ...headers,
+  };
   if (body !== undefined && chunked) head['transfer-encoding'] = 'chunked';
   else if (body !== undefined) head['content-length'] = String(body.length);
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;
@@ -397,7 +402,13 @@ function sendInOneWrite(
           }
           const status = res.statusCode ?? 0;
           const empty = [204, 205, 304].includes(status);
-          resolve(new Response(empty ? null : Buffer.concat(chunks), { status, headers: answer }));
+          const coding = res.headers['content-encoding'];
+          const bytes = withoutContentCoding(Buffer.concat(chunks), coding);
+          if (bytes === undefined) {
+            reject(new Error(`the body is not in its Content-Encoding: ${coding}`));
+            return;
+          }
+          resolve(new Response(empty ? null : bytes, { status, headers: answer }));
         });
       },
     );

@@ -11,7 +11,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { finished } from 'node:stream';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { withoutContentCoding } from '../http/content-coding.js';
 import { type HeaderLine, type RecordedExchange, requestBodyText } from './exchange.js';
 
 export interface ProxyOptions {
@@ -32,34 +32,13 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-const DECODERS: Readonly<Record<string, (bytes: Buffer) => Buffer>> = {
-  gzip: gunzipSync,
-  'x-gzip': gunzipSync,
-  deflate: inflateSync,
-  br: brotliDecompressSync,
-};
-
 /**
  * The body as the judge reads it: with its Content-Encoding (RFC 9110 §8.4) taken off, as a HAR
  * holds it. Forwarded as it came; undefined (not judged) when an encoding cannot be undone.
  */
 function decoded(body: Buffer, lines: readonly HeaderLine[]): Uint8Array | undefined {
-  const header = lines.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1] ?? '';
-  const codings = header
-    .split(',')
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '' && c !== 'identity');
-  let bytes = body;
-  try {
-    for (const coding of codings.reverse()) {
-      const decode = DECODERS[coding];
-      if (decode === undefined) return undefined;
-      bytes = decode(bytes);
-    }
-  } catch {
-    return undefined;
-  }
-  return new Uint8Array(bytes);
+  const header = lines.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1];
+  return withoutContentCoding(body, header);
 }
 
 /** `rawHeaders` (name, value, name, value…) as lines. */

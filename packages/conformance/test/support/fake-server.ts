@@ -5,6 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { type AddressInfo, connect, type Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import {
   BODY_LIMIT_BYTES,
   DEFAULT_PET_STATUS,
@@ -270,6 +271,7 @@ export const GAP_CHOICES = [
   'repeated-parameter-last-wins',
   'repeated-parameter-ignored',
   'python-int-limit',
+  'gzips-every-answer',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -465,11 +467,21 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const contentType = gap('own-error-codes')
       ? 'application/json'
       : 'application/json; charset=utf-8';
-    res.writeHead(status, { 'content-type': contentType, ...headers });
     let text = body === undefined ? '' : stringify(body);
     if (has('json-raw-control-char-in-errors') && status >= 400) {
       text = text.replace(/"message":"/, '"message":"\u0001');
     }
+    if (gap('gzips-every-answer')) {
+      // Whatever the request's Accept-Encoding: without one, any coding is acceptable
+      // (RFC 9110 §12.5.3).
+      res.writeHead(status, {
+        'content-type': contentType,
+        'content-encoding': 'gzip',
+        ...headers,
+      });
+      return res.end(gzipSync(text));
+    }
+    res.writeHead(status, { 'content-type': contentType, ...headers });
     res.end(text);
   }
 
