@@ -38,6 +38,11 @@ const ADVISED: readonly Row[] = [
     ['listPets.limit-out-of-range-rejected', 'listPets.repeated-parameter-rejected'],
   ],
   ['gzips every answer, asked or not', 'gzips-every-answer', []],
+  [
+    'takes the key after one space alone, as the spec writes it',
+    'one-space-after-scheme',
+    ['auth.spaces-after-scheme'],
+  ],
   ['omits status in Pets', 'omits-status', []],
   ['adds fields of its own to Pets', 'extra-pet-fields', []],
   ['sends no Location', 'no-location', ['createPet.location-header']],

@@ -12,6 +12,7 @@ import {
 } from '../http/client.js';
 import { keyCredential, literalCredential } from '../http/replay.js';
 import { petProblem, routeOf } from '../oracles.js';
+import type { Verdict } from '../types.js';
 import {
   type DeclaredCheck,
   declarer,
@@ -317,24 +318,43 @@ function checksFor(op: Operation): DeclaredCheck[] {
 }
 
 /** Authentication on every operation (spec §5). */
+/**
+ * Lists with the valid key after each prefix (a spelling of the scheme and the spaces after it),
+ * named in words: each must answer 200.
+ */
+async function listsWithKeyAfter(
+  ctx: CheckContext,
+  prefixes: readonly (readonly [prefix: string, words: string])[],
+): Promise<Verdict> {
+  for (const [prefix, words] of prefixes) {
+    const res = await ctx.send({
+      method: 'GET',
+      path: '/pets?limit=1',
+      authorization: keyCredential(prefix, ctx.apiKey),
+    });
+    expectStatus(res, 200, `with ${words}`);
+  }
+  return pass(`${prefixes.map(([, words]) => words).join(' and ')} answered 200`);
+}
+
 const operationChecks: readonly DeclaredCheck[] = [
   ...OPERATIONS.flatMap(checksFor),
   check({
     id: 'auth.scheme-case-insensitive',
     title: 'accepts the scheme name in any case ("bearer <key>", "BEARER <key>"; RFC 9110 §11.1)',
     rule: 'RFC 9110 §11.1',
-    async run(ctx) {
-      for (const scheme of ['bearer', 'BEARER']) {
-        const how = `with "${scheme} <valid key>"`;
-        const res = await ctx.send({
-          method: 'GET',
-          path: '/pets?limit=1',
-          authorization: keyCredential(`${scheme} `, ctx.apiKey),
-        });
-        expectStatus(res, 200, how);
-      }
-      return pass('"bearer" and "BEARER" answered 200');
-    },
+    run: (ctx) =>
+      listsWithKeyAfter(ctx, [
+        ['bearer ', '"bearer <valid key>"'],
+        ['BEARER ', '"BEARER <valid key>"'],
+      ]),
+  }),
+  check({
+    id: 'auth.spaces-after-scheme',
+    title:
+      'accepts the valid key after two spaces ("Bearer", two spaces, the key; RFC 6750 §2.1: "Bearer" 1*SP b64token)',
+    rule: 'RFC 6750 §2.1',
+    run: (ctx) => listsWithKeyAfter(ctx, [['Bearer  ', '"Bearer", two spaces and the valid key']]),
   }),
   check({
     id: 'auth.createPet.before-validation',
@@ -550,9 +570,10 @@ export const authSection: SpecSection = {
     {
       section: '§5',
       statement: 'The scheme is HTTP bearer (its name is case-insensitive in HTTP)',
-      oracle: 'bearer and BEARER are accepted (advisory: the spec writes Bearer)',
-      inputs: '"bearer <key>", "BEARER <key>"',
-      checks: ['auth.scheme-case-insensitive'],
+      oracle:
+        'bearer and BEARER are accepted, and the key after two spaces (advisory: the spec writes Bearer and one space)',
+      inputs: '"bearer <key>", "BEARER <key>", "Bearer" and two spaces before the key',
+      checks: ['auth.scheme-case-insensitive', 'auth.spaces-after-scheme'],
     },
     {
       section: '§5',

@@ -272,6 +272,7 @@ export const GAP_CHOICES = [
   'repeated-parameter-ignored',
   'python-int-limit',
   'gzips-every-answer',
+  'one-space-after-scheme',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -556,8 +557,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       error(res, 401, 'a valid API key is required', extra);
       return false;
     }
-    // A scheme, spaces, and one token68 word: "Bearer <key> x" carries no valid token.
-    const words = /^(\S+) +(\S*)$/.exec(header);
+    // A scheme, spaces (one alone, as the spec writes it, for a gap), and one token68 word:
+    // "Bearer <key> x" carries no valid token.
+    const words = (gap('one-space-after-scheme') ? /^(\S+) (\S*)$/ : /^(\S+) +(\S*)$/).exec(header);
     let scheme = words?.[1] ?? header;
     let token = words?.[2] ?? '';
     if (has('auth-ignores-words-after-key')) [scheme = '', token = ''] = header.split(/ +/);
