@@ -117,6 +117,14 @@ function errorOrPetList(res: HttpResponse): unknown[] | undefined {
   return undefined;
 }
 
+/** Fails when `pets`, the list `res` answered with, shows a pet of another status than `status`. */
+function expectOnlyStatus(res: HttpResponse, pets: readonly SpecPet[], status: PetStatus): void {
+  const other = pets.find((p) => p.status !== undefined && p.status !== status);
+  if (other !== undefined) {
+    fail(`${described(res)} returned pet ${idOf(other)} with status "${other.status}"`, res);
+  }
+}
+
 /** Fails unless `res` is 400 with an Error, naming the pets a 200 list gave instead. */
 function expectRefusedWith400(res: HttpResponse): void {
   if (res.status === 200 && Array.isArray(res.body)) {
@@ -445,13 +453,7 @@ export function statusLimitCheck(def: StatusLimitCheck): DeclaredCheck {
           const pets = expectPetList(res);
           const n = pets.length;
           if (n > want) fail(`${described(res)} returned ${countPets(n)}, more than ${want}`, res);
-          const other = pets.find((p) => p.status !== undefined && p.status !== status);
-          if (def.judgesFilter && other !== undefined) {
-            fail(
-              `${described(res)} returned pet ${idOf(other)} with status "${other.status}"`,
-              res,
-            );
-          }
+          if (def.judgesFilter) expectOnlyStatus(res, pets, status);
           if (n < want && known > n) {
             fail(
               await withCause(
@@ -639,10 +641,7 @@ export const listPetsSection: SpecSection = {
       async run(ctx) {
         const res = await listAfterData(ctx, `?${ENCODED_STATUS_QUERY}`);
         const pets = expectPetList(res);
-        const other = pets.find((p) => p.status !== undefined && p.status !== ENCODED_STATUS);
-        if (other !== undefined) {
-          fail(`${described(res)} returned pet ${idOf(other)} with status "${other.status}"`, res);
-        }
+        expectOnlyStatus(res, pets, ENCODED_STATUS);
         // The plain filter's answer, when it holds every match, shows which of the run's pets the
         // encoded one must hold too (others' pets may come and go between the two).
         const plain = expectPetList(await ctx.list(statusQuery(ENCODED_STATUS)));

@@ -1486,7 +1486,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   };
   const server = options.tls ? createTlsServer(options.tls, serve) : createServer(serve);
   // A server (or a proxy in front) that meets no expectation: 417 to Expect: 100-continue.
-  if (faults.has('expect-417')) {
+  if (has('expect-417')) {
     server.on('checkContinue', (_req: IncomingMessage, res: ServerResponse) =>
       send(res, 417, { code: 'expectation_failed', message: 'no expectation is met', status: 417 }),
     );
