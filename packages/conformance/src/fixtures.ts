@@ -48,8 +48,13 @@ export const FILL_NAME_LENGTHS = [200, 64] as const;
  * above 16 KiB.
  */
 export const FILL_LETTERS = 'ñ猫é犬ü鳥';
-/** How many `createPet` requests the bulk phase keeps in flight. */
-export const CREATE_CONCURRENCY = 8;
+/**
+ * How many requests the bulk phase and the read-back keep in flight: no more connections than a
+ * listen queue of 5 holds, the smallest in common use (Python's socketserver, under `wsgiref` and
+ * `http.server`). A server that takes one connection at a time drops the SYN of each beyond it,
+ * which then waits a second or more to be sent again.
+ */
+export const CREATE_CONCURRENCY = 5;
 
 /**
  * A NewPet as the kit sends it (only well-formed bodies go through `Fixtures.create`);

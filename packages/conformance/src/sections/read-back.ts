@@ -22,7 +22,10 @@ export interface ReadBack {
   readonly res: HttpResponse;
 }
 
-/** Reads back every pet the run created (8 at a time), once the bulk pets exist; shared. */
+/**
+ * Reads back every pet the run created (`CREATE_CONCURRENCY` at a time), once the bulk pets exist;
+ * shared.
+ */
 export function readBack(ctx: CheckContext): Promise<readonly ReadBack[]> {
   return ctx.memo('read back the created pets', async () => {
     await ctx.fixtures.ensureBulk();
