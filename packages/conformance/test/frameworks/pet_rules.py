@@ -1,5 +1,5 @@
 """The spec's rules as plain Python, for the apps whose framework validates nothing itself (flask,
-aiohttp, tornado, sanic, falcon): a NewPet's name is a string, its categoryId an int64, its status
+aiohttp, tornado, sanic, falcon, bottle): a NewPet's name is a string, its categoryId an int64, its status
 one of the enumeration; a list's limit an integer from 1 to 100 (20 when absent), its status filter
 one of the enumeration; a pet is a NewPet's members and the next id; getPet answers with the
 deprecation headers (which every Python app sends); and how every app stops with its stdin, with

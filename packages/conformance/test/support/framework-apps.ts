@@ -106,7 +106,8 @@ type PythonApp =
   | 'tornado'
   | 'sanic'
   | 'falcon'
-  | 'litestar';
+  | 'litestar'
+  | 'bottle';
 
 /** The python of frameworks/NAME's pinned venv (made on first use). */
 async function venvPython(name: PythonApp): Promise<string> {
@@ -458,6 +459,17 @@ export function frameworkApps(built: {
         'errors.no-server-errors',
         'getPet.path-boundaries',
       ],
+    },
+    // One request at a time, each on a connection of its own (HTTP/1.0), five waiting at most.
+    Bottle: {
+      start: () => pythonApp('bottle'),
+      fails: [
+        'createPet.deep-nesting',
+        'createPet.media-type-spellings',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+      ],
+      inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
     },
     FastAPI: {
       start: () => pythonApp('fastapi'),
