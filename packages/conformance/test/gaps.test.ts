@@ -92,6 +92,11 @@ const ADVISED: readonly Row[] = [
     { skipped: SKIPPED_WITHOUT_HEADERS },
   ],
   ['lists others’ pets first, in descending order', 'others-pets-descending', []],
+  [
+    'lists its pets in a new order each time, cut at the limit (as ranging over a Go map does)',
+    'lists-in-map-order',
+    ['listPets.next-link'],
+  ],
   ['uses int64 ids beyond 2^53', 'huge-ids', []],
   ['uses error codes of its own', 'own-error-codes', []],
   ['answers Errors with an empty message', 'empty-error-messages', ['errors.error-not-empty']],

@@ -200,7 +200,11 @@ export const FAULTS = [
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
-/** Conforming alternatives to our gap decisions; `lenient: true` turns them all on. */
+/**
+ * Conforming alternatives to our gap decisions; `lenient: true` turns them all on but
+ * `lists-in-map-order`: beside thousands of pets of others and no next page, the run's pets
+ * would lie on a page the kit sees only by chance, and the run would be INCOMPLETE by chance.
+ */
 export const GAP_CHOICES = [
   'clamps-limit',
   'omits-status',
@@ -209,6 +213,7 @@ export const GAP_CHOICES = [
   'no-deprecation-headers',
   'no-www-authenticate',
   'others-pets-descending',
+  'lists-in-map-order',
   'huge-ids',
   'own-error-codes',
   'ignores-unknown-fields',
@@ -403,7 +408,11 @@ const GRPC_CODES: Record<ErrorStatus, number> = {
 export async function startFakeServer(options: FakeServerOptions = {}): Promise<FakeServer> {
   const apiKey = options.apiKey ?? 'test-key-123';
   const faults = new Set<Fault>(options.faults ?? []);
-  const choices = new Set<GapChoice>(options.lenient ? GAP_CHOICES : (options.choices ?? []));
+  const choices = new Set<GapChoice>(
+    options.lenient
+      ? GAP_CHOICES.filter((choice) => choice !== 'lists-in-map-order')
+      : (options.choices ?? []),
+  );
   const has = (fault: Fault) => faults.has(fault);
   const lastAuthorization = new WeakMap<Socket, string>();
   const lastRefused = new WeakMap<Socket, string>();
@@ -730,6 +739,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       .filter((p) => visible(p) !== undefined)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (gap('others-pets-descending')) items.reverse();
+    // A store ranged over as Go ranges over a map: a new order each time, cut at the limit.
+    if (gap('lists-in-map-order')) items = shuffled(items);
     // Paged before it is filtered: the filter sees only the first `limit` pets of the store.
     if (status !== undefined && has('list-filters-after-limit')) items = items.slice(0, limit);
     if (status !== undefined && !has('list-ignores-status-filter')) {
@@ -764,7 +775,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // Go's encoding/json writes a nil slice as null.
     if (has('list-null-when-empty') && page.length === 0) return send(res, 200, null, headers);
     const last = page.at(-1);
-    if (items.length > page.length && last !== undefined && !gap('no-next-link')) {
+    const pageable = !gap('no-next-link') && !gap('lists-in-map-order');
+    if (items.length > page.length && last !== undefined && pageable) {
       // The request's whole query (every parameter of the contract's), the cursor moved on: to
       // the page's last pet, or past every pet the query has (the next page is then empty).
       const cursor = gap('next-link-past-the-end') ? (items.at(-1) as StoredPet).id : last.id;
@@ -1560,4 +1572,14 @@ function pythonInt(text: string): number | undefined {
       String((digit.codePointAt(0) as number) % 16),
     );
   return /^[+-]?\d+(_\d+)*$/.test(digits) ? Number(digits.replaceAll('_', '')) : undefined;
+}
+
+/** `items` in a random order (Fisher–Yates), as ranging over a Go map gives them. */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }
