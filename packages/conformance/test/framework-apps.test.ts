@@ -7,12 +7,12 @@
 // frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin app,
 // an Echo app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app
 // and an actix-web app (Rust, each pinned in its frameworks/*/Cargo.lock), a Spring Boot app, a
-// Javalin app, a Jersey app and a Vert.x app (Java, each pinned in its frameworks/*/pom.xml), a
-// Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a Lumen app (PHP), on Debian's
-// packages, written the same way. What the kit fails is each framework's doing, named below; no
-// false alarm may come from any. The apps, and what the kit fails on each, are in
-// support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit again through its proxy in
-// front of each.
+// Javalin app, a Jersey app and a Vert.x app (Java), a Ktor app (Kotlin; each pinned in its
+// frameworks/*/pom.xml), a Sinatra app and a Rails app (Ruby), a Mojolicious app (Perl) and a Lumen
+// app (PHP), on Debian's packages, written the same way. What the kit fails is each framework's
+// doing, named below; no false alarm may come from any. The apps, and what the kit fails on each,
+// are in support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit again through its
+// proxy in front of each.
 
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -416,6 +416,23 @@ describe('the kit against a Jersey app written from the spec (JAX-RS, Grizzly, J
       outcome: 'advisory',
       message: expect.stringMatching(/limit=abc answered 404/),
     });
+  }, 600_000);
+});
+
+describe('the kit against a Ktor app written from the spec (Netty, kotlinx.serialization)', () => {
+  it("fails it where Ktor's lenient JSON, kotlinx.serialization's Long reader and Kotlin's toLongOrNull break the spec, and nowhere else", async () => {
+    const report = await runOn('Ktor');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Ktor?.fails);
+    // Ktor's json() is kotlinx.serialization with isLenient: a string may go unquoted.
+    expect(message(report, 'createPet.invalid-name')).toMatch(
+      /name a boolean \(true\) answered 201/,
+    );
+    // Its Long reader checks for overflow by the sign alone: 2^64 wraps around to 0.
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /categoryId 2\^64 \(18446744073709551616\) answered 201 .*"categoryId\\":0,/,
+    );
+    // toLongOrNull reads any script's digits, as Long.parseLong does.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/٨ answered 200/);
   }, 600_000);
 });
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Maven app in frameworks/APP (spring, javalin, vertx, jersey) into OUT_DIR/app.jar (run
-# it as: API_KEY=... java -jar OUT_DIR/app.jar). Maven's local repository lives under
+# Builds the Maven app in frameworks/APP (spring, javalin, vertx, jersey, ktor) into OUT_DIR/app.jar
+# (run it as: API_KEY=... java -jar OUT_DIR/app.jar). Maven's local repository lives under
 # ${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/m2, so the first build downloads the app's jars once
 # and later builds reuse them. Each jar built is kept there too, named by a hash of what it is built
 # from (this script, the app's folder, the JDK's version), as Go's build cache keeps a build: the

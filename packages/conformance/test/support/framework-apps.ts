@@ -251,7 +251,9 @@ export function frameworkApps(built: {
    * Builds the Maven app in frameworks/NAME with the `mvn` on PATH, or takes the jar its sources
    * built before from the cache (frameworks/maven-app.sh).
    */
-  function mavenApp(name: 'spring' | 'javalin' | 'vertx' | 'jersey'): () => Promise<string> {
+  function mavenApp(
+    name: 'spring' | 'javalin' | 'vertx' | 'jersey' | 'ktor',
+  ): () => Promise<string> {
     return once(async () => {
       const out = join(built.path, name);
       const maven = await runProcess('bash', [join(FRAMEWORKS, 'maven-app.sh'), name, out]);
@@ -263,6 +265,7 @@ export function frameworkApps(built: {
   const buildJavalinApp = mavenApp('javalin');
   const buildVertxApp = mavenApp('vertx');
   const buildJerseyApp = mavenApp('jersey');
+  const buildKtorApp = mavenApp('ktor');
 
   /**
    * Compiles the NestJS app with the workspace's tsc (esbuild, which vitest uses, emits no decorator
@@ -660,6 +663,21 @@ export function frameworkApps(built: {
       start: () => javaApp(buildJerseyApp()),
       fails: JACKSON_AND_LONG,
       inTraffic: JACKSON_AND_LONG,
+    },
+    Ktor: {
+      start: () => javaApp(buildKtorApp()),
+      fails: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'errors.created-pets-agree',
+        'getPet.path-boundaries',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'errors.created-pets-agree',
+        'getPet.path-boundaries',
+      ],
     },
     'Spring Boot': {
       start: () => javaApp(buildSpringApp()),
