@@ -1,9 +1,9 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written from
-// the spec with Express's defaults, on Express 4 and on Express 5, a Koa app, a Fastify app, a Hono
-// app (with Zod, on @hono/node-server and on Bun's own server), an Elysia app (on Bun), a hapi app
-// (with Joi), a NestJS app (compiled by tsc), a Flask app, an aiohttp app, a Tornado app, a Sanic
-// app, a Falcon app (on waitress), a Bottle app (on wsgiref, its default server), a FastAPI app, a
-// Litestar app and a Django REST framework app (Python, each pinned in its
+// the spec with Express's defaults, on Express 4 and on Express 5, a Koa app, an h3 app, a Fastify
+// app, a Hono app (with Zod, on @hono/node-server and on Bun's own server), an Elysia app (on Bun),
+// a hapi app (with Joi), a NestJS app (compiled by tsc), a Flask app, an aiohttp app, a Tornado
+// app, a Sanic app, a Falcon app (on waitress), a Bottle app (on wsgiref, its default server), a
+// FastAPI app, a Litestar app and a Django REST framework app (Python, each pinned in its
 // frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin app,
 // an Echo app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app
 // and an actix-web app (Rust, each pinned in its frameworks/*/Cargo.lock), a Spring Boot app, a
@@ -56,6 +56,18 @@ describe('the kit against a Koa app written from the spec (@koa/router, @koa/bod
     const report = await runOn('Koa');
     expect(report.verdict, notPassed(report).join('\n')).toBe('pass');
     expect(message(report, 'createPet.large-body')).toMatch(/answered 413$/);
+  });
+});
+
+describe('the kit against an h3 app written from the spec (h3 2, srvx on node:http)', () => {
+  it('passes it, readBody reading a body without Content-Type as JSON (a should: 415 is advised)', async () => {
+    const report = await runOn('h3');
+    expect(report.verdict, notPassed(report).join('\n')).toBe('pass');
+    expect(resultOf(report, 'createPet.other-media-types-rejected')).toMatchObject({
+      level: 'should',
+      outcome: 'advisory',
+      message: expect.stringMatching(/with no Content-Type answered 201/),
+    });
   });
 });
 

@@ -14,6 +14,7 @@ import express4 from 'express4';
 import express5 from 'express5';
 import { expressPetApp } from './express-pet-app.js';
 import { fastifyPetApp } from './fastify-pet-app.js';
+import { h3PetApp, serveH3 } from './h3-pet-app.js';
 import { hapiPetApp } from './hapi-pet-app.js';
 import { honoPetApp, serveHono } from './hono-pet-app.js';
 import { koaPetApp } from './koa-pet-app.js';
@@ -333,6 +334,7 @@ export function frameworkApps(built: {
       inTraffic: [],
     },
     Koa: { start: startKoa, fails: [], inTraffic: [] },
+    h3: { start: () => serveH3(h3PetApp(API_KEY)), fails: [], inTraffic: [] },
     Fastify: {
       start: startFastify,
       fails: [
