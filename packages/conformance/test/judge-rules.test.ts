@@ -148,6 +148,26 @@ const gone: Entry = {
 };
 
 describe('judge --har leaves alone what the spec does not speak of', () => {
+  it("leaves alone the server's own routes whose paths end as the spec's do", async () => {
+    // /pets and /pets/{petId} right below the base are the spec's; a route between is the server's.
+    const file = har('own-routes', [
+      { url: `${BASE}/pets?limit=1`, status: 200, body: [rex] },
+      { url: `${BASE}/pets/1`, status: 200, body: rex },
+      { url: `${BASE}/admin/pets/not-a-number`, status: 200, body: rex },
+      {
+        method: 'POST',
+        url: `${BASE}/shops/7/pets`,
+        sent: { colour: 'red' },
+        status: 201,
+        body: {},
+      },
+    ]);
+    const { report, exitCode } = await judge(file);
+    expect(failed(report)).toEqual([]);
+    expect(exitCode).toBe(0);
+    expect(report.traffic).toMatchObject({ exchanges: 4, judged: 2, otherPaths: 2 });
+  });
+
   it('counts other hosts, other paths and 429s, and judges none of them', async () => {
     const file = har('others', [
       { url: 'http://elsewhere.example/v1/pets', status: 500, text: 'boom' },

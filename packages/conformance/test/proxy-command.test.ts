@@ -124,13 +124,26 @@ describe('proxy --target', () => {
 
   it('exits 2 and says so when nothing of the spec passed through', async () => {
     const target = await lenientTarget();
-    const run = await proxyRun(['--target', target], async (base) => {
-      await (await fetch(`${base}/health`)).text();
-    });
+    const run = await proxyRun(['--target', target], async () => {});
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(
       /\nproxy: no exchange of the spec's operations passed through: nothing judged\n$/,
+    );
+  });
+
+  it('names the base URL when only other paths passed through: a --target without /v1', async () => {
+    const target = await lenientTarget();
+    const origin = new URL(target).origin;
+    const run = await proxyRun(['--target', origin], async (base) => {
+      // The client's base is the proxy's /v1, as the API's is: /v1/pets is no path below the origin.
+      const headers = { authorization: 'Bearer k3y-of-test' };
+      await (await fetch(`${base}/pets?limit=1`, { headers })).text();
+      await (await fetch(`${base}/health`)).text();
+    });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain(
+      `nothing judged (2 exchanges to other paths: the operations are /pets and /pets/{petId} right below --target ${origin}, the base URL, which ends in /v1)\n`,
     );
   });
 

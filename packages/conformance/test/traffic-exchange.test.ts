@@ -54,6 +54,11 @@ describe('where an exchange stands towards the spec operations', () => {
     expect(standing({ url: 'http://127.0.0.1:9/v2/pets' })).toBe('other-path');
     expect(standing({ url: `${BASE}/health` })).toBe('other-path');
     expect(standing({ url: `${BASE}/pets/3/photos`, method: 'POST' })).toBe('other-path');
+    // Nothing between the base and /pets: routes of the server's own are not the spec's.
+    expect(standing({ url: `${BASE}/admin/pets/3` })).toBe('other-path');
+    expect(standing({ url: `${BASE}/shops/7/pets`, method: 'POST' })).toBe('other-path');
+    // A base that names no /v1 holds no operation of the spec at /v1/pets.
+    expect(standing({ url: `${BASE}/pets` }, 'http://127.0.0.1:9')).toBe('other-path');
   });
 
   it('places a request target that is no URL (`*`) at no path of the spec, and reads it as written', () => {

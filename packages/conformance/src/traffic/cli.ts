@@ -2,6 +2,7 @@
 // send, with the run's reporters and exit statuses.
 import { parseArgs } from 'node:util';
 import { wholeNumber } from '../cli-args.js';
+import { plural } from '../plural.js';
 import { reportOutput, writeReports } from '../report/output.js';
 import { terminalSafe } from '../report/pretty.js';
 import { ConformanceError, parseBaseUrl, UsageError } from '../run.js';
@@ -146,7 +147,13 @@ export async function proxyCommand(args: readonly string[], io: TrafficIo): Prom
   await proxy.close();
   const report = await judge.report();
   if (judge.judged === 0) {
-    io.stderr(`proxy: no exchange of the spec's operations passed through: nothing judged\n`);
+    // Traffic to other paths alone: most often a --target that is no base URL (no /v1).
+    const others = report.traffic?.otherPaths ?? 0;
+    const why =
+      others === 0
+        ? ''
+        : ` (${plural(others, 'exchange')} to other paths: the operations are /pets and /pets/{petId} right below --target ${target}, the base URL, which ends in /v1)`;
+    io.stderr(`proxy: no exchange of the spec's operations passed through: nothing judged${why}\n`);
     return 2;
   }
   return writeReports(report, output, io.stdout, (text) => judge.redactor.text(text));

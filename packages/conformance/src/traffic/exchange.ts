@@ -95,6 +95,9 @@ export function baseOfSpecUrl(url: string): string | undefined {
   return match === null ? undefined : `${parsed.origin}${match[1]}`;
 }
 
+/** The path of one of the spec's operations below the base: `/pets` or `/pets/{petId}`. */
+const OPERATION_PATH = /^\/pets(\/[^/]+)?$/;
+
 /**
  * Where `url` stands towards the base at `origin` whose path is `prefix` (no trailing slash):
  * what is no URL was asked of the host the traffic went to, at no path of the spec.
@@ -150,7 +153,13 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   else if (within === 'spec' && recorded.fromCache) standing = 'from-cache';
   // The kit retries a 429 and never judges it: the spec gives no rate limits (§7, §8).
   else if (within === 'spec' && recorded.status === 429) standing = 'rate-limited';
-  else if (within === 'spec' && routeOf(res).op === 'other') standing = 'other-path';
+  // An operation's path is the base's and /pets or /pets/{petId} after it, nothing between: a
+  // route of the server's own that ends in /pets (/v1/admin/pets/7) is none of the spec's.
+  else if (
+    within === 'spec' &&
+    (routeOf(res).op === 'other' || !OPERATION_PATH.test(url?.pathname.slice(prefix.length) ?? ''))
+  )
+    standing = 'other-path';
   return {
     recorded,
     standing,
