@@ -1476,3 +1476,29 @@ describe('judge --har takes any 2xx for a success, 299 as much as 200', () => {
     expect(failed(report)).toEqual(['errors.success-status']);
   });
 });
+
+describe('judge --har replay lines', () => {
+  it('repeat the headers an answer may turn on, and no other', async () => {
+    const overridden: Entry = {
+      ...created,
+      requestHeaders: {
+        'Content-Type': 'Application/JSON',
+        'X-HTTP-Method-Override': 'GET',
+        Cookie: 'session=cookie-secret-4711',
+      },
+      status: 200,
+      body: [rex],
+    };
+    const untyped: Entry = { ...created, requestHeaders: {}, status: 500, text: 'boom' };
+    const { report } = await judge(har('replayed-headers', [overridden, untyped]));
+    const fields = result(report, 'errors.pet-fields')?.message ?? '';
+    expect(fields).toMatch(
+      /\nreplay: curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:9\/v1\/pets' -H "Authorization: Bearer \$ANIMAL_STORE_API_KEY" -H 'Content-Type: Application\/JSON' -H 'X-HTTP-Method-Override: GET' --data-raw /,
+    );
+    expect(JSON.stringify(report)).not.toContain('cookie-secret-4711');
+    // A body sent without Content-Type is replayed without one, not as application/json.
+    expect(result(report, 'errors.no-server-errors')?.message).toMatch(
+      / -H 'Content-Type:' --data-raw /,
+    );
+  });
+});

@@ -95,6 +95,19 @@ export function baseOfSpecUrl(url: string): string | undefined {
   return match === null ? undefined : `${parsed.origin}${match[1]}`;
 }
 
+/**
+ * The request headers a replay line repeats: those an answer of the spec may turn on (the body's
+ * media type, the answer's, a method override). Others (cookies, a client's own) stay out of
+ * every report, as they may carry secrets.
+ */
+const REPLAYED_HEADERS = [
+  'Content-Type',
+  'Accept',
+  'X-HTTP-Method-Override',
+  'X-HTTP-Method',
+  'X-Method-Override',
+];
+
 /** The path of one of the spec's operations below the base: `/pets` or `/pets/{petId}`. */
 const OPERATION_PATH = /^\/pets(\/[^/]+)?$/;
 
@@ -131,6 +144,7 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
     // Undefined stands for a bearer key: a replay line reads it from $ANIMAL_STORE_API_KEY.
     ...(authorization === undefined ? { authorization: null } : {}),
     ...(recorded.requestBody === undefined ? {} : { rawBody: recorded.requestBody }),
+    ...replayedHeaders(requestHeaders, recorded.requestBody !== undefined),
   };
   const bytes = recorded.responseBody ?? new Uint8Array();
   const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, '');
@@ -184,4 +198,19 @@ export function inferBase(recorded: readonly RecordedExchange[]): string | undef
   for (const [base, n] of counts)
     if (best === undefined || n > (counts.get(best) ?? 0)) best = base;
   return best;
+}
+
+/** What of `headers` a replay line sends again: `REPLAYED_HEADERS`, and no `Content-Type` as none. */
+function replayedHeaders(
+  headers: Headers,
+  withBody: boolean,
+): Pick<HttpRequest, 'headers' | 'withoutContentType'> {
+  const kept = REPLAYED_HEADERS.flatMap((name) => {
+    const value = headers.get(name);
+    return value === null ? [] : [[name, value] as const];
+  });
+  return {
+    ...(kept.length === 0 ? {} : { headers: Object.fromEntries(kept) }),
+    ...(withBody && !headers.has('content-type') ? { withoutContentType: true } : {}),
+  };
 }
