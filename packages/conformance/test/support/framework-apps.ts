@@ -318,13 +318,23 @@ export function frameworkApps(built: {
   const pythonApp = async (name: PythonApp) =>
     startProcess(await venvPython(name), [join(FRAMEWORKS, name, 'app.py')]);
 
-  let lumenStarts = 0;
+  let phpStarts = 0;
 
-  /** Starts the Lumen app on PHP's built-in server, with a file of its own to keep pets in. */
-  const startLumen = () =>
-    startProcess('sh', [join(FRAMEWORKS, 'lumen', 'serve.sh')], {
-      PETS_FILE: join(built.path, `lumen-pets-${++lumenStarts}.json`),
-    });
+  /**
+   * Starts the PHP app in frameworks/NAME on PHP's built-in server, with a file of its own to keep
+   * pets in (and, beside it, what the app writes: Symfony's cache).
+   */
+  const phpApp = async (name: 'lumen' | 'symfony') => {
+    const folder = join(built.path, `${name}-${++phpStarts}`);
+    await mkdir(folder);
+    return startProcess(
+      'sh',
+      [join(FRAMEWORKS, 'serve_on_php.sh'), join(FRAMEWORKS, name, 'index.php')],
+      {
+        PETS_FILE: join(folder, 'pets.json'),
+      },
+    );
+  };
 
   return {
     'Express 5': { start: () => startExpress(express5), fails: [], inTraffic: [] },
@@ -629,8 +639,19 @@ export function frameworkApps(built: {
         'errors.success-status',
       ],
     },
+    Symfony: {
+      start: () => phpApp('symfony'),
+      fails: [
+        'createPet.method-override',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'errors.success-status',
+        'getPet.path-boundaries',
+      ],
+      inTraffic: ['errors.no-server-errors', 'errors.pet-fields', 'errors.success-status'],
+    },
     Lumen: {
-      start: startLumen,
+      start: () => phpApp('lumen'),
       fails: [
         ...['createPet', 'getPet', 'listPets'].map((op) => `auth.${op}.scheme-prefixed`),
         ...LARAVEL_422,

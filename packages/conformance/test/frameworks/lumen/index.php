@@ -1,11 +1,12 @@
 <?php
-// The service as a Lumen developer writes it from the spec, with Lumen's own defaults: a
-// middleware that compares $request->bearerToken() with the key, a controller that validates
-// with $this->validate() and Laravel's rules, JSON answers, and an exception handler that
-// answers every exception with an Error. Debian's Lumen 8, on PHP's built-in server (serve.sh);
-// pets are kept in the JSON file PETS_FILE names, as PHP keeps nothing between requests.
+// The service as a Lumen developer writes it from the spec, with Lumen's own defaults: a middleware
+// that compares $request->bearerToken() with the key, a controller that validates with
+// $this->validate() and Laravel's rules, JSON answers, and an exception handler that answers every
+// exception with an Error. Debian's Lumen 8, on PHP's built-in server (../serve_on_php.sh); pets
+// are kept in the JSON file PETS_FILE names, as PHP keeps nothing between requests.
 
 require_once 'Laravel/Lumen/autoload.php';
+require_once __DIR__ . '/../pet_file.php';
 
 use Illuminate\Http\Request;
 use Illuminate\Validation\ValidationException;
@@ -49,18 +50,10 @@ class ErrorAnswers extends Handler
 
 class PetStore
 {
-    /** Runs $change on the stored pets under a lock; returns what it returns. */
+    /** Runs $change on the stored pets under a lock (../pet_file.php); returns what it returns. */
     public static function with(callable $change)
     {
-        $file = fopen(getenv('PETS_FILE'), 'c+');
-        flock($file, LOCK_EX);
-        $pets = json_decode(stream_get_contents($file) ?: '[]', true);
-        $result = $change($pets);
-        ftruncate($file, 0);
-        rewind($file);
-        fwrite($file, json_encode($pets));
-        fclose($file);
-        return $result;
+        return \with_pets(getenv('PETS_FILE'), $change);
     }
 }
 

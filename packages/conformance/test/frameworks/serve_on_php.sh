@@ -1,8 +1,9 @@
 #!/bin/sh
-# Serves the Lumen app (index.php) on PHP's built-in server on 127.0.0.1, a port of the system's
-# choosing; prints "listening on PORT". It stops the server, and itself, when its stdin closes or
-# when it is sent SIGTERM, SIGINT or SIGHUP, so that the server never outlives the test that
-# started it. Needs API_KEY and PETS_FILE (a file to keep pets in).
+# Serves a PHP app (its front controller, the one argument: lumen/index.php, symfony/index.php) on
+# PHP's built-in server on 127.0.0.1, a port of the system's choosing; prints "listening on PORT".
+# It stops the server, and itself, when its stdin closes or when it is sent SIGTERM, SIGINT or
+# SIGHUP, so that the server never outlives the test that started it. Needs API_KEY and PETS_FILE
+# (a file to keep pets in).
 set -eu
 log=$(mktemp)
 server=
@@ -13,7 +14,7 @@ stop() {
 }
 trap stop EXIT
 trap 'exit 143' TERM INT HUP
-php -d opcache.enable_cli=1 -S 127.0.0.1:0 "$(dirname "$0")/index.php" 2>"$log" </dev/null &
+php -d opcache.enable_cli=1 -S 127.0.0.1:0 "$1" 2>"$log" </dev/null &
 server=$!
 until grep -q ' started$' "$log"; do
   kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
