@@ -355,6 +355,11 @@ const CAUGHT: readonly [
     ['createPet.other-media-types'],
   ],
   [
+    "answers 500 to a multipart form whose Content-Type names no boundary (Spring MVC's multipart resolver throws)",
+    'create-500-on-multipart-without-boundary',
+    ['createPet.other-media-types', 'errors.no-server-errors'],
+  ],
+  [
     'answers 500 to a body that is not JSON (Express 5: no parser ran, the body is undefined)',
     'create-500-without-json-body',
     ['createPet.other-media-types', 'errors.no-server-errors'],

@@ -28,9 +28,30 @@ interface OtherMediaType {
   readonly body: (sent: SentPet) => string;
 }
 
+/** The NewPet's fields as form fields: name, categoryId and, when sent, status. */
+const formFields = (sent: SentPet): Record<string, string> => ({
+  name: sent.name,
+  categoryId: sent.categoryId,
+  ...(sent.status === undefined ? {} : { status: sent.status }),
+});
+
+/** The boundary of the kit's multipart bodies (RFC 2046 §5.1.1). */
+const BOUNDARY = 'animal-store-kit-form';
+
+/** The NewPet's fields as a multipart/form-data body (RFC 7578) between BOUNDARY lines. */
+const multipartForm = (sent: SentPet): string =>
+  `${Object.entries(formFields(sent))
+    .map(
+      ([name, value]) =>
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    )
+    .join('')}--${BOUNDARY}--\r\n`;
+
 /**
  * Bodies the spec does not define (its bodies are `application/json`): JSON text with no
- * Content-Type or named text, and the NewPet's fields as a form, which many frameworks read.
+ * Content-Type or named text, and the NewPet's fields as a form and as a multipart form, which
+ * many frameworks read; and that multipart form with a Content-Type that names no boundary, as a
+ * client sends it that sets the header itself (a multipart parser cannot read it: a 4xx).
  */
 const OTHER_MEDIA_TYPES: readonly OtherMediaType[] = [
   { what: 'no Content-Type', shape: { withoutContentType: true }, body: newPetJson },
@@ -42,14 +63,17 @@ const OTHER_MEDIA_TYPES: readonly OtherMediaType[] = [
   {
     what: 'a form (application/x-www-form-urlencoded)',
     shape: { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
-    body: (sent) =>
-      String(
-        new URLSearchParams({
-          name: sent.name,
-          categoryId: sent.categoryId,
-          ...(sent.status === undefined ? {} : { status: sent.status }),
-        }),
-      ),
+    body: (sent) => String(new URLSearchParams(formFields(sent))),
+  },
+  {
+    what: 'a multipart form (multipart/form-data)',
+    shape: { headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` } },
+    body: multipartForm,
+  },
+  {
+    what: 'a multipart form under Content-Type: multipart/form-data with no boundary',
+    shape: { headers: { 'Content-Type': 'multipart/form-data' } },
+    body: multipartForm,
   },
 ];
 
@@ -205,7 +229,8 @@ export const unspecifiedBodiesSection: SpecSection = {
         'All request bodies are JSON (application/json); the spec gives no answer to others',
       oracle:
         'a 4xx Error, or 201 with the pet as sent (a server may read them); never a 5xx (advisory: 415)',
-      inputs: 'a NewPet as JSON with no Content-Type and with text/plain, and as a form',
+      inputs:
+        'a NewPet as JSON with no Content-Type and with text/plain, as a form, and as a multipart form with and without its boundary',
       checks: ['createPet.other-media-types', 'createPet.other-media-types-rejected'],
     },
     {

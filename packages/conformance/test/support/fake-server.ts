@@ -165,6 +165,7 @@ export const FAULTS = [
   'get-drops-path-parameters',
   'create-500-walking-deep-bodies',
   'create-form-drops-status',
+  'create-500-on-multipart-without-boundary',
   'create-422-on-deep-nesting',
   'create-requires-status',
   'create-500-on-id-field',
@@ -837,6 +838,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const header = req.headers['content-type'] ?? '';
     // RFC 9110 §8.3.1: type and subtype are case-insensitive, parameters may follow.
     const contentType = header.split(';')[0]?.trim().toLowerCase();
+    // Spring MVC's multipart resolver throws on a multipart Content-Type without its boundary.
+    const unbounded = contentType === 'multipart/form-data' && !/;\s*boundary=/i.test(header);
+    if (has('create-500-on-multipart-without-boundary') && unbounded) {
+      return refuse(500, 'Failed to parse multipart servlet request');
+    }
     const readsForms = gap('reads-form-bodies') || has('create-form-drops-status');
     if (contentType === 'application/x-www-form-urlencoded' && readsForms) {
       // Rails, Laravel and Django read a form into the same parameters as JSON.
