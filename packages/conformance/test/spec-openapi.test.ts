@@ -4,7 +4,6 @@
 // Schemathesis' traffic through the kit's proxy.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SpecErrorBody, SpecNewPet, SpecPet } from '@animal-store/contract';
 import { runProcess, TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,13 +11,16 @@ import {
   type ConformanceReport,
   specOpenApiDocument,
   specOpenApiDocument30,
-  startProxy,
-  TrafficJudge,
 } from '../src/index.js';
 import { type FakeServerOptions, startFakeServer } from './support/fake-server.js';
 import { notPassed } from './support/run-kit.js';
+import {
+  JUDGED_ON_EVERY_SERVER,
+  type SchemathesisRun,
+  schemathesisCommand,
+  schemathesisThroughProxy,
+} from './support/schemathesis.js';
 
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const temp = new TemporaryFolder('conformance-spec-openapi-');
 afterAll(() => temp.remove());
 
@@ -86,60 +88,9 @@ describe('the spec as an OpenAPI document', () => {
   });
 });
 
-/** The checks that hold a server to the document alone (no data acceptance: the spec leaves name rules open). */
-const CHECKS = [
-  'not_a_server_error',
-  'status_code_conformance',
-  'content_type_conformance',
-  'response_schema_conformance',
-  'ignored_auth',
-].join(',');
-
-/** The Schemathesis configuration the README's recipe writes. */
-const UNNAMED_METHODS_LEFT_OUT = '[phases.coverage]\nunexpected-methods = []\n';
-
 /** The ids of the checks in `report` with `outcome`. */
 const outcomes = (report: ConformanceReport, outcome: string) =>
   report.results.filter((r) => r.outcome === outcome).map((r) => r.id);
-
-/**
- * What the traffic judge passes on every conforming server's answers to Schemathesis: its requests
- * reach every operation, with and without a key, with valid and invalid members and queries.
- */
-const JUDGED_ON_EVERY_SERVER = [
-  'auth.getPet.missing-header',
-  'auth.listPets.missing-header',
-  'createPet.body-not-object',
-  'createPet.invalid-category-id',
-  'createPet.invalid-name',
-  'createPet.invalid-status',
-  'createPet.malformed-json',
-  'createPet.missing-category-id',
-  'createPet.missing-name',
-  'errors.error-schema',
-  'errors.json-body',
-  'errors.no-server-errors',
-  'errors.pet-fields',
-  'errors.status-matches',
-  'errors.strict-json',
-  'errors.success-status',
-  'getPet.path-boundaries',
-  'listPets.at-most-limit',
-  'listPets.status-filter.sold',
-];
-
-/** The path of the pinned Schemathesis command, installed on first use; every run shares it. */
-let installed: Promise<string> | undefined;
-function schemathesisCommand(): Promise<string> {
-  installed ??= runProcess('bash', [join(repo, 'tooling/schemathesis/install.sh')], {
-    env: process.env,
-    cwd: repo,
-  }).then((install) => {
-    expect(install.exitCode, install.stderr).toBe(0);
-    return install.stdout.trim();
-  });
-  return installed;
-}
 
 /**
  * The README's Schemathesis recipe as printed (from `spec=` to the Prism comment), run in a
@@ -178,36 +129,12 @@ async function readmeRecipe(
 async function schemathesis(
   server: FakeServerOptions,
   options: readonly string[] = [],
-): Promise<{ code: number | null; out: string; traffic: ConformanceReport }> {
+): Promise<SchemathesisRun> {
   const fake = await startFakeServer(server);
-  const judge = new TrafficJudge({ base: fake.baseUrl, source: 'Schemathesis' });
-  const proxy = await startProxy({ target: fake.baseUrl, onExchange: (e) => void judge.add(e) });
   try {
-    const command = await schemathesisCommand();
-    const work = mkdtempSync(join(temp.path, 'run-'));
-    const file = join(work, 'spec-openapi.json');
-    writeFileSync(file, JSON.stringify(specOpenApiDocument));
-    // As the README's recipe: no method the spec does not name.
-    writeFileSync(join(work, 'schemathesis-spec.toml'), UNNAMED_METHODS_LEFT_OUT);
-    const run = await runProcess(
-      command,
-      [
-        '--no-color',
-        ...['--config-file', join(work, 'schemathesis-spec.toml')],
-        'run',
-        file,
-        ...['--url', `${proxy.origin}/v1`],
-        ...['-H', `Authorization: Bearer ${fake.apiKey}`],
-        ...['--checks', CHECKS, '--mode', 'all', '--max-examples', '15', '--seed', '4646'],
-        ...['--phases', 'examples,coverage,fuzzing', '--generation-database', 'none'],
-        ...options,
-      ],
-      { env: { PATH: process.env.PATH, HOME: work }, cwd: work },
-    );
-    await proxy.close();
-    return { code: run.exitCode, out: `${run.stdout}${run.stderr}`, traffic: await judge.report() };
+    const target = { baseUrl: fake.baseUrl, apiKey: fake.apiKey, folder: temp.path };
+    return await schemathesisThroughProxy(target, options);
   } finally {
-    await proxy.close();
     await fake.close();
   }
 }
