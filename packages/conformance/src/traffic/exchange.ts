@@ -135,8 +135,13 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   const url = URL.parse(recorded.url);
   const within = standingOf(url, root.origin, prefix);
   let path = recorded.url;
+  // An operation's path is the base's and /pets or /pets/{petId} after it, nothing between: a
+  // route of the server's own that ends in /pets (/v1/admin/pets/7) is none of the spec's.
+  let operationPath = false;
   if (url !== null) {
-    path = `${within === 'spec' ? url.pathname.slice(prefix.length) : url.pathname}${url.search}`;
+    const below = within === 'spec' ? url.pathname.slice(prefix.length) : url.pathname;
+    path = `${below}${url.search}`;
+    operationPath = OPERATION_PATH.test(below);
   }
   const request: HttpRequest = {
     method: recorded.method as HttpRequest['method'],
@@ -144,7 +149,7 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
     // Undefined stands for a bearer key: a replay line reads it from $ANIMAL_STORE_API_KEY.
     ...(authorization === undefined ? { authorization: null } : {}),
     ...(recorded.requestBody === undefined ? {} : { rawBody: recorded.requestBody }),
-    ...replayedHeaders(requestHeaders, recorded.requestBody !== undefined),
+    ...replayedHeaders(requestHeaders),
   };
   const bytes = recorded.responseBody ?? new Uint8Array();
   const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, '');
@@ -167,13 +172,9 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   else if (within === 'spec' && recorded.fromCache) standing = 'from-cache';
   // The kit retries a 429 and never judges it: the spec gives no rate limits (§7, §8).
   else if (within === 'spec' && recorded.status === 429) standing = 'rate-limited';
-  // An operation's path is the base's and /pets or /pets/{petId} after it, nothing between: a
-  // route of the server's own that ends in /pets (/v1/admin/pets/7) is none of the spec's.
-  else if (
-    within === 'spec' &&
-    (routeOf(res).op === 'other' || !OPERATION_PATH.test(url?.pathname.slice(prefix.length) ?? ''))
-  )
+  else if (within === 'spec' && (!operationPath || routeOf(res).op === 'other')) {
     standing = 'other-path';
+  }
   return {
     recorded,
     standing,
@@ -200,17 +201,17 @@ export function inferBase(recorded: readonly RecordedExchange[]): string | undef
   return best;
 }
 
-/** What of `headers` a replay line sends again: `REPLAYED_HEADERS`, and no `Content-Type` as none. */
-function replayedHeaders(
-  headers: Headers,
-  withBody: boolean,
-): Pick<HttpRequest, 'headers' | 'withoutContentType'> {
+/**
+ * What of `headers` a replay line sends again: `REPLAYED_HEADERS`, and no `Content-Type` as none
+ * (which a replay line of a request without a body leaves out).
+ */
+function replayedHeaders(headers: Headers): Pick<HttpRequest, 'headers' | 'withoutContentType'> {
   const kept = REPLAYED_HEADERS.flatMap((name) => {
     const value = headers.get(name);
     return value === null ? [] : [[name, value] as const];
   });
   return {
-    ...(kept.length === 0 ? {} : { headers: Object.fromEntries(kept) }),
-    ...(withBody && !headers.has('content-type') ? { withoutContentType: true } : {}),
+    headers: Object.fromEntries(kept),
+    ...(headers.has('content-type') ? {} : { withoutContentType: true }),
   };
 }
