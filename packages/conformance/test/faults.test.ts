@@ -355,6 +355,11 @@ const CAUGHT: readonly [
     ['createPet.other-media-types'],
   ],
   [
+    'decodes the path dropping bytes that are no UTF-8 (Bottle): GET /pets/1%FF is pet 1',
+    'get-path-drops-bytes-not-utf8',
+    ['getPet.path-boundaries'],
+  ],
+  [
     "answers 500 to a multipart form whose Content-Type names no boundary (Spring MVC's multipart resolver throws)",
     'create-500-on-multipart-without-boundary',
     ['createPet.other-media-types', 'errors.no-server-errors'],

@@ -12,8 +12,18 @@ describe('the spellings of an integer that getPet and listPets send', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: BigInt(Number.MAX_SAFE_INTEGER) }), (n) => {
         const id = String(n);
-        const [fraction, letters, hex, underscored, arabic, fullwidth, before, after, parameter] =
-          integerSpellings(id);
+        const [
+          fraction,
+          letters,
+          hex,
+          underscored,
+          arabic,
+          fullwidth,
+          before,
+          after,
+          parameter,
+          notUtf8,
+        ] = integerSpellings(id);
         for (const spelling of integerSpellings(id)) expect(spelling).not.toMatch(/^-?\d+$/);
         expect(Number.parseInt(fraction as string, 10)).toBe(Number(n));
         expect(Number.parseInt(letters as string, 10)).toBe(Number(n));
@@ -34,15 +44,23 @@ describe('the spellings of an integer that getPet and listPets send', () => {
         expect(decodeURIComponent(before as string).trim()).toBe(id);
         expect(decodeURIComponent(after as string).trim()).toBe(id);
         expect((parameter as string).split(';')[0]).toBe(id);
+        // Decoded as UTF-8 with what cannot be read dropped (Python's errors='ignore').
+        const bytes = Buffer.from(
+          (notUtf8 as string).replace(/%([0-9A-F]{2})/gi, (_, hex) =>
+            String.fromCharCode(Number.parseInt(hex, 16)),
+          ),
+          'latin1',
+        );
+        expect(new TextDecoder().decode(bytes).replaceAll('\uFFFD', '')).toBe(id);
       }),
     );
     expect(integerSpellings('7')).toEqual([
       ...['7.5', '7abc', '0x7', '0_7', '٧', '７'],
-      ...['%207', '7%20', '7;v=1'],
+      ...['%207', '7%20', '7;v=1', '7%FF'],
     ]);
     expect(integerSpellings('12')).toEqual([
       ...['12.5', '12abc', '0xc', '1_2', '١٢', '１２'],
-      ...['%2012', '12%20', '12;v=1'],
+      ...['%2012', '12%20', '12;v=1', '12%FF'],
     ]);
   });
 
@@ -53,7 +71,8 @@ describe('the spellings of an integer that getPet and listPets send', () => {
   it('are named in words, one name for each, in their order', () => {
     expect(integerSpellingsInWords('N')).toBe(
       'N.5, Nabc, N in hexadecimal, N split by an underscore, N in Arabic-Indic digits, ' +
-        'N in fullwidth digits, N after a space (%20), N before a space (%20), N;v=1',
+        'N in fullwidth digits, N after a space (%20), N before a space (%20), N;v=1, ' +
+        'N and a byte no UTF-8 holds (%FF)',
     );
     expect(integerSpellingsInWords('10').split(', ')).toHaveLength(integerSpellings('10').length);
   });

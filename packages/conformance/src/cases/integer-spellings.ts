@@ -6,7 +6,8 @@
  * Java's `Long.parseLong` read any script's decimal digits: Arabic-Indic `٧`, fullwidth `７`. An
  * integer in the spec's JSON and OpenAPI is ASCII digits. Each is URL text: white space is no
  * digit, sent as `%20`; `;v=1` is a path segment's parameter (RFC 3986 §3.3), which a servlet
- * container drops, and in a query it is part of the value.
+ * container drops, and in a query it is part of the value; `%FF` is a byte no UTF-8 holds, which
+ * a decoder that drops what it cannot read (Bottle's of the path) leaves out.
  */
 export function integerSpellings(digits: string): string[] {
   if (!/^\d+$/.test(digits)) return [];
@@ -41,6 +42,7 @@ const SPELLINGS: readonly {
   { of: (digits) => `%20${digits}`, inWords: (n) => `${n} after a space (%20)` },
   { of: (digits) => `${digits}%20`, inWords: (n) => `${n} before a space (%20)` },
   { of: (digits) => `${digits};v=1`, inWords: (n) => `${n};v=1` },
+  { of: (digits) => `${digits}%FF`, inWords: (n) => `${n} and a byte no UTF-8 holds (%FF)` },
 ];
 
 /** The first code points of two runs of decimal digits beyond ASCII (Unicode category Nd). */

@@ -72,6 +72,7 @@ export const FAULTS = [
   'get-200-null-for-absent',
   'get-400-for-absent',
   'get-500-on-malformed-id',
+  'get-path-drops-bytes-not-utf8',
   'sunset-wrong-date',
   'create-folds-status-case',
   'create-refuses-only-lost',
@@ -1478,6 +1479,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (unknownQuery(url, [], res, extra)) return;
       // Malformed percent-encoding (`%zz`) decodes to no id: the segment as sent, which none is.
       let petId = petMatch[1] ?? '';
+      // Bottle decodes the path as UTF-8 and drops what it cannot read: `1%FF` is `1`.
+      if (has('get-path-drops-bytes-not-utf8')) {
+        const bytes = Buffer.from(unescape(petId), 'latin1');
+        petId = new TextDecoder().decode(bytes).replaceAll('\uFFFD', '');
+      }
       try {
         petId = decodeURIComponent(petId);
       } catch {}

@@ -581,6 +581,7 @@ export function frameworkApps(built: {
         'errors.no-server-errors',
         'errors.pet-fields',
         'getPet.path-boundaries',
+        'listPets.limit-out-of-range',
         'listPets.status-default-limit',
       ],
       inTraffic: [
@@ -741,6 +742,7 @@ export function frameworkApps(built: {
         'createPet.other-media-types',
         'errors.no-server-errors',
         'listPets.bracketed-limit',
+        'listPets.limit-out-of-range',
       ].sort(),
       inTraffic: [...JACKSON_AND_LONG, 'errors.no-server-errors'].sort(),
     },
