@@ -3,10 +3,11 @@ import { dirname } from 'node:path';
 import { GET_PET_SUNSET_AT } from '@animal-store/contract';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { HERE, outputDir, run } from './helpers/generated.js';
+import { expectNothingWrong, judgedApi } from './helpers/judged-api.js';
 import { type GoTools, nativeTools } from './helpers/native-tools.js';
-import { expectedScenario } from './helpers/scenario.js';
+import { expectedScenario, JUDGED_IN_SCENARIO } from './helpers/scenario.js';
 
-const api = inject('api');
+const judged = judgedApi(inject('api'), 'oapi-codegen');
 let tools: GoTools;
 let out: string;
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
   out = await outputDir('oapi-codegen');
   await cp(`${HERE}scenarios/go`, out, { recursive: true });
   // oapi-codegen reads OpenAPI 3.0 (kin-openapi): the document's 3.0 rendering.
-  const answer = await fetch(`${api.base}/openapi-3.0.json`);
+  const answer = await fetch(`${(await judged).base}/openapi-3.0.json`);
   expect(answer.status).toBe(200);
   await writeFile(`${out}/openapi-3.0.json`, await answer.text());
   const generated = await run(tools['oapi-codegen'], [
@@ -40,11 +41,16 @@ const goEnv = () => ({
 describe('a client from oapi-codegen', () => {
   it('builds the scenario and runs it: paging by the Next-After header, Error bodies typed', async () => {
     await run(tools.go, ['build', '-o', `${out}/scenario`, '.'], { cwd: out, env: goEnv() });
+    const api = await judged;
     const printed = await run(`${out}/scenario`, [], {
       cwd: out,
       env: { ...goEnv(), ANIMAL_STORE_BASE_URL: api.base, ANIMAL_STORE_API_KEY: api.apiKey },
     });
     expect(JSON.parse(printed)).toEqual(expectedScenario());
+  });
+
+  it('sends requests in which the conformance kit finds nothing wrong', async () => {
+    await expectNothingWrong((await judged).report(), JUDGED_IN_SCENARIO);
   });
 
   it('offers the error codes as constants of one ErrorCode type', async () => {

@@ -1,12 +1,18 @@
+import { join } from 'node:path';
+import { judgeTraffic, readHar } from '@animal-store/conformance';
 import { GET_PET_SUNSET_AT } from '@animal-store/contract';
-import { launchChromium, newContext } from '@animal-store/test-support';
+import { launchChromium, newContext, TemporaryFolder } from '@animal-store/test-support';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectNothingWrong, judgedApi } from './helpers/judged-api.js';
 
 // The page and the client's build it loads come from the page's own origin, served by
 // test/global-setup.ts beside the shared API, whose CORS_ORIGINS names that origin.
 const origin = inject('pageOrigin');
-const api = inject('api');
+const judged = judgedApi(inject('api'), 'the official client in Chromium');
+const recorded = new TemporaryFolder('clients-browser-har-');
+/** What Playwright's `recordHar` writes of the page's session when its context closes. */
+const har = () => join(recorded.path, 'session.har');
 let browser: Browser;
 
 beforeAll(async () => {
@@ -15,17 +21,28 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  recorded.remove();
 });
+
+/** What the page's traffic exercises of the judge's rules, through the proxy and in its HAR. */
+const JUDGED_IN_PAGE = [
+  'errors.created-pets-agree',
+  'errors.error-schema',
+  'getPet.deprecation-headers',
+  'listPets.status-filter.pending',
+];
 
 describe('@animal-store/client in Chromium, on another origin than the API', () => {
   it('creates, replays, pages, reads the deprecation and throws typed errors', async () => {
-    const page = await (await newContext(browser)).newPage();
+    const api = await judged;
+    const context = await newContext(browser, { recordHar: { path: har(), content: 'embed' } });
+    const page = await context.newPage();
     await page.goto(`${origin}/`);
-    await page.waitForFunction(() => 'animalStore' in window);
+    await page.waitForFunction(() => 'animalStore' in globalThis);
     const seen = await page.evaluate(
       async ({ base, apiKey }) => {
         const { AnimalStoreClient, AnimalStoreError } = (
-          window as unknown as { animalStore: typeof import('@animal-store/client') }
+          globalThis as unknown as { animalStore: typeof import('@animal-store/client') }
         ).animalStore;
         const client = new AnimalStoreClient({ baseUrl: base, apiKey });
         const first = await client.pets.create(
@@ -64,6 +81,7 @@ describe('@animal-store/client in Chromium, on another origin than the API', () 
       },
       { base: api.base, apiKey: api.apiKey },
     );
+    await context.close();
     expect(seen).toEqual({
       replayed: [false, true],
       sameId: true,
@@ -77,5 +95,15 @@ describe('@animal-store/client in Chromium, on another origin than the API', () 
         requestId: expect.any(String),
       },
     });
+  });
+
+  it('sends requests in which the conformance kit finds nothing wrong, through its proxy', async () => {
+    await expectNothingWrong((await judged).report(), JUDGED_IN_PAGE);
+  });
+
+  it("records a HAR in which the conformance kit's judge finds nothing wrong", async () => {
+    const { base } = await judged;
+    const { report } = await judgeTraffic(readHar(har()), { base, source: 'a HAR', strict: true });
+    await expectNothingWrong(report, JUDGED_IN_PAGE);
   });
 });

@@ -3,6 +3,7 @@ import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET_AT } from '@animal-store/contract
 import { uniqueDbName } from '@animal-store/test-db';
 import { describe, expect, inject, it } from 'vitest';
 import { from, type SharedApi, startApiProcess } from './helpers/api-process.js';
+import { expectNothingWrong, judgedApi } from './helpers/judged-api.js';
 
 const stores: Record<string, () => Promise<SharedApi>> = {
   // The API every file of this package shares (test/global-setup.ts).
@@ -11,8 +12,10 @@ const stores: Record<string, () => Promise<SharedApi>> = {
   mongo: () => startApiProcess({ MONGODB_URI: inject('mongoUri'), MONGODB_DB: uniqueDbName() }),
 };
 
-describe.each(Object.entries(stores))('@animal-store/client against the API on %s', (_, start) => {
-  const started = start();
+describe.each(
+  Object.entries(stores),
+)('@animal-store/client against the API on %s', (name, start) => {
+  const started = judgedApi(start(), `the official client on ${name}`);
   // A failed start fails every test below, each with the API's output.
   started.catch(() => {});
   const connect = async (apiKey?: string) => {
@@ -83,5 +86,15 @@ describe.each(Object.entries(stores))('@animal-store/client against the API on %
       status: 404,
       code: 'not_found',
     });
+  });
+
+  it('sends requests in which the conformance kit finds nothing wrong', async () => {
+    await expectNothingWrong((await started).report(), [
+      'createPet.invalid-category-id',
+      'errors.created-pets-agree',
+      'errors.error-schema',
+      'getPet.deprecation-headers',
+      'listPets.status-filter.sold',
+    ]);
   });
 });

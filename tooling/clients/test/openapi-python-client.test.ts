@@ -1,9 +1,10 @@
 import { PYTHON_VENV } from '@animal-store/test-support';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { HERE, outputDir, run } from './helpers/generated.js';
-import { expectedScenario } from './helpers/scenario.js';
+import { expectNothingWrong, judgedApi } from './helpers/judged-api.js';
+import { expectedScenario, JUDGED_IN_SCENARIO } from './helpers/scenario.js';
 
-const api = inject('api');
+const judged = judgedApi(inject('api'), 'openapi-python-client');
 let venv: string;
 
 beforeAll(async () => {
@@ -13,6 +14,7 @@ beforeAll(async () => {
 
 describe('a client from openapi-python-client', () => {
   it('generates from the served document and runs the scenario', async () => {
+    const api = await judged;
     const out = await outputDir('openapi-python-client');
     // With the venv's bin first on PATH its ruff formats the generated code, as the tool expects.
     const env = { ...process.env, PATH: `${venv}/bin:${process.env.PATH}` };
@@ -38,5 +40,9 @@ describe('a client from openapi-python-client', () => {
       },
     });
     expect(JSON.parse(printed)).toEqual(expectedScenario());
+  });
+
+  it('sends requests in which the conformance kit finds nothing wrong', async () => {
+    await expectNothingWrong((await judged).report(), JUDGED_IN_SCENARIO);
   });
 });

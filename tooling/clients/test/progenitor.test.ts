@@ -2,10 +2,11 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { HERE, outputDir, run } from './helpers/generated.js';
+import { expectNothingWrong, judgedApi } from './helpers/judged-api.js';
 import { nativeTools, type RustTools } from './helpers/native-tools.js';
-import { expectedScenario } from './helpers/scenario.js';
+import { expectedScenario, JUDGED_IN_SCENARIO } from './helpers/scenario.js';
 
-const api = inject('api');
+const judged = judgedApi(inject('api'), 'progenitor');
 let tools: RustTools;
 let out: string;
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
   tools = await nativeTools('rust');
   out = await outputDir('progenitor');
   // progenitor reads only OpenAPI 3.0: the document's 3.0 rendering.
-  const answer = await fetch(`${api.base}/openapi-3.0.json`);
+  const answer = await fetch(`${(await judged).base}/openapi-3.0.json`);
   expect(answer.status).toBe(200);
   await writeFile(`${out}/openapi-3.0.json`, await answer.text());
   await run(
@@ -49,10 +50,15 @@ beforeAll(async () => {
 
 describe('a client from progenitor', () => {
   it('runs the scenario: paging by the Next-After header, every Error body decoded', async () => {
+    const api = await judged;
     const printed = await run(`${tools['cargo-target']}/debug/scenario`, [], {
       env: { ...process.env, ANIMAL_STORE_BASE_URL: api.base, ANIMAL_STORE_API_KEY: api.apiKey },
     });
     expect(JSON.parse(printed)).toEqual(expectedScenario());
+  });
+
+  it('sends requests in which the conformance kit finds nothing wrong', async () => {
+    await expectNothingWrong((await judged).report(), JUDGED_IN_SCENARIO);
   });
 
   it('offers the error codes as one enum', async () => {

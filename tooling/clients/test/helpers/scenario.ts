@@ -22,3 +22,19 @@ export const expectedScenario = () => ({
   unauthorized: { status: 401, code: 'unauthorized', fields: [] },
   missing: { status: 404, code: 'not_found', fields: [] },
 });
+
+/**
+ * Rules of the conformance kit's traffic judge that every scenario's traffic exercises: its pets,
+ * its pages of pending pets, the deprecated get and its Error bodies.
+ */
+export const JUDGED_IN_SCENARIO = [
+  'errors.created-pets-agree',
+  'errors.error-schema',
+  'errors.no-server-errors',
+  'errors.pet-fields',
+  'errors.status-matches',
+  'getPet.deprecation-headers',
+  'getPet.successor-link',
+  'listPets.at-most-limit',
+  'listPets.status-filter.pending',
+] as const;
