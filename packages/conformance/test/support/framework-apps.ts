@@ -219,6 +219,12 @@ const HONO = {
   ].sort(),
 };
 
+/** A Maven app's build: its jar, and the `java` that runs it. */
+interface JavaApp {
+  readonly java: string;
+  readonly jar: string;
+}
+
 /** An app of the table: how to start it, and what the kit and the judge fail on it, sorted. */
 export interface FrameworkApp {
   readonly start: () => Promise<RunningApp>;
@@ -279,16 +285,20 @@ export function frameworkApps(built: {
 
   /**
    * Builds the Maven app in frameworks/NAME with the `mvn` on PATH, or takes the jar its sources
-   * built before from the cache (frameworks/maven-app.sh).
+   * built before from the cache (frameworks/maven-app.sh); gives the jar and the `java` of the JDK
+   * that built it (one new enough for the release its pom names).
    */
   function mavenApp(
-    name: 'spring' | 'javalin' | 'vertx' | 'jersey' | 'ktor',
-  ): () => Promise<string> {
+    name: 'spring' | 'javalin' | 'vertx' | 'jersey' | 'ktor' | 'helidon',
+  ): () => Promise<JavaApp> {
     return once(async () => {
       const out = join(built.path, name);
       const maven = await runProcess('bash', [join(FRAMEWORKS, 'maven-app.sh'), name, out]);
       if (maven.exitCode !== 0) throw new Error(`the ${name} app's build failed:\n${maven.stderr}`);
-      return join(out, 'app.jar');
+      // Its one line of output is the command that runs the app: JAVA -jar JAR.
+      const command = /^(\S+) -jar (\S+)$/.exec(maven.stdout.trim());
+      if (command === null) throw new Error(`maven-app.sh printed no command: ${maven.stdout}`);
+      return { java: command[1] as string, jar: command[2] as string };
     });
   }
   const buildSpringApp = mavenApp('spring');
@@ -296,6 +306,7 @@ export function frameworkApps(built: {
   const buildVertxApp = mavenApp('vertx');
   const buildJerseyApp = mavenApp('jersey');
   const buildKtorApp = mavenApp('ktor');
+  const buildHelidonApp = mavenApp('helidon');
 
   /**
    * Compiles the NestJS app with the workspace's tsc (esbuild, which vitest uses, emits no decorator
@@ -341,8 +352,10 @@ export function frameworkApps(built: {
    * that lives for one or two kit runs would otherwise spend most of its CPU time in C2's compiler
    * and the parallel collector's threads, and neither changes what it answers.
    */
-  const javaApp = async (jar: Promise<string>) =>
-    startProcess('java', ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-jar', await jar]);
+  const javaApp = async (built: Promise<JavaApp>) => {
+    const { java, jar } = await built;
+    return startProcess(java, ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-jar', jar]);
+  };
 
   const pythonApp = async (name: PythonApp) =>
     startProcess(await venvPython(name), [join(FRAMEWORKS, name, 'app.py')]);
@@ -730,6 +743,30 @@ export function frameworkApps(built: {
       inTraffic: JACKSON_AND_LONG,
     },
     Ktor: { start: () => javaApp(buildKtorApp()), fails: KTOR, inTraffic: KTOR },
+    Helidon: {
+      start: () => javaApp(buildHelidonApp()),
+      fails: [
+        'createPet.body-not-object',
+        'createPet.empty-body',
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.media-type-spellings',
+        'createPet.other-media-types',
+        'createPet.trailing-content',
+        'errors.created-pets-agree',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+      ],
+      inTraffic: [
+        'createPet.body-not-object',
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.trailing-content',
+        'errors.created-pets-agree',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+      ],
+    },
     'Spring Boot': {
       start: () => javaApp(buildSpringApp()),
       fails: [
