@@ -33,6 +33,8 @@ const FUZZED = [
   'axum',
   'Javalin',
   'Ktor',
+  'Helidon',
+  'Pekko HTTP',
   'Rails',
   'Sinatra',
   'Mojolicious',

@@ -7,9 +7,10 @@
 // frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin app,
 // an Echo app and a Fiber app (on fasthttp; each pinned in its frameworks/*/go.mod), an axum app
 // and an actix-web app (Rust, each pinned in its frameworks/*/Cargo.lock), a Spring Boot app, a
-// Javalin app, a Jersey app, a Vert.x app and a Helidon app (Java), a Ktor app (Kotlin; each pinned
-// in its frameworks/*/pom.xml), a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious
-// app (Perl), a Symfony app and a Lumen app (PHP), on Debian's packages, written the same way.
+// Javalin app, a Jersey app, a Vert.x app and a Helidon app (Java), a Ktor app (Kotlin) and a Pekko
+// HTTP app (Scala; each pinned in its frameworks/*/pom.xml), a Sinatra app, a Grape app and a Rails
+// app (Ruby), a Mojolicious app (Perl), a Symfony app and a Lumen app (PHP), on Debian's packages,
+// written the same way.
 // What the kit fails is each framework's doing, named below; no false alarm may come from any. The
 // apps, and what the kit fails on each, are in support/framework-apps.ts;
 // framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
@@ -478,6 +479,18 @@ describe("the kit against a Helidon app written from the spec (Helidon SE's web 
     expect(message(report, 'createPet.empty-body')).toMatch(/an empty body answered 500/);
     // Its asLong mapper is Long.parseLong, which reads any script's digits.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/٨ answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a Pekko HTTP app written from the spec (Scala, spray-json)', () => {
+  it('passes it, its LongNumber path matcher answering an id that is no number 404 (a should: 400 is advised)', async () => {
+    const report = await runOn('Pekko HTTP');
+    expect(report.verdict, notPassed(report).join('\n')).toBe('pass');
+    expect(resultOf(report, 'getPet.malformed-id-rejected')).toMatchObject({
+      level: 'should',
+      outcome: 'advisory',
+      message: expect.stringMatching(/^GET \/pets\/not-a-number answered 404, expected 400\n/),
+    });
   }, 600_000);
 });
 

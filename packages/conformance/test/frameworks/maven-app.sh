@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Maven app in frameworks/APP (spring, javalin, vertx, jersey, ktor, helidon) into
+# Builds the Maven app in frameworks/APP (spring, javalin, vertx, jersey, ktor, helidon, pekko) into
 # OUT_DIR/app.jar, and prints the command that runs it (API_KEY=... JAVA -jar OUT_DIR/app.jar),
 # with the java of the JDK that built it. Maven's local repository lives under
 # ${XDG_CACHE_HOME:-$HOME/.cache}/animal-store/m2, so the first build downloads the app's jars once

@@ -289,7 +289,7 @@ export function frameworkApps(built: {
    * that built it (one new enough for the release its pom names).
    */
   function mavenApp(
-    name: 'spring' | 'javalin' | 'vertx' | 'jersey' | 'ktor' | 'helidon',
+    name: 'spring' | 'javalin' | 'vertx' | 'jersey' | 'ktor' | 'helidon' | 'pekko',
   ): () => Promise<JavaApp> {
     return once(async () => {
       const out = join(built.path, name);
@@ -307,6 +307,7 @@ export function frameworkApps(built: {
   const buildJerseyApp = mavenApp('jersey');
   const buildKtorApp = mavenApp('ktor');
   const buildHelidonApp = mavenApp('helidon');
+  const buildPekkoApp = mavenApp('pekko');
 
   /**
    * Compiles the NestJS app with the workspace's tsc (esbuild, which vitest uses, emits no decorator
@@ -743,6 +744,7 @@ export function frameworkApps(built: {
       inTraffic: JACKSON_AND_LONG,
     },
     Ktor: { start: () => javaApp(buildKtorApp()), fails: KTOR, inTraffic: KTOR },
+    'Pekko HTTP': { start: () => javaApp(buildPekkoApp()), fails: [], inTraffic: [] },
     Helidon: {
       start: () => javaApp(buildHelidonApp()),
       fails: [
