@@ -30,6 +30,7 @@ const FUZZED = [
   'FastAPI',
   'Django REST framework',
   'Gin',
+  'Hertz',
   'axum',
   'Javalin',
   'Ktor',

@@ -242,7 +242,7 @@ export function frameworkApps(built: {
   readonly path: string;
 }): Readonly<Record<string, FrameworkApp>> {
   /** Builds the Go app in frameworks/NAME with the `go` on PATH (its build cache keeps it quick). */
-  function goApp(name: 'go' | 'gin' | 'fiber' | 'echo'): () => Promise<string> {
+  function goApp(name: 'go' | 'gin' | 'fiber' | 'echo' | 'hertz'): () => Promise<string> {
     return once(async () => {
       const dir = join(FRAMEWORKS, name);
       const binary = join(built.path, `${name}-petapp`);
@@ -262,6 +262,7 @@ export function frameworkApps(built: {
   const buildGinApp = goApp('gin');
   const buildFiberApp = goApp('fiber');
   const buildEchoApp = goApp('echo');
+  const buildHertzApp = goApp('hertz');
 
   /**
    * Builds the Rust app in frameworks/NAME with the `cargo` on PATH, from the crates its Cargo.lock
@@ -479,6 +480,19 @@ export function frameworkApps(built: {
       // Its binder answers another spelling of application/json 415, which the app answers 400,
       // as it does every error of c.Bind: the judge cannot tell that 400 from a body's fault.
       inTraffic: ENCODING_JSON.inTraffic,
+    },
+    Hertz: {
+      start: async () => startProcess(await buildHertzApp(), []),
+      fails: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.recased-members',
+        'errors.created-pets-agree',
+        'errors.json-body',
+        'errors.no-server-errors',
+      ],
+      // The judge sees the 500s; a 500 to a null member is not what it holds a refusal to.
+      inTraffic: ['errors.created-pets-agree', 'errors.json-body', 'errors.no-server-errors'],
     },
     Flask: {
       start: () => pythonApp('flask'),

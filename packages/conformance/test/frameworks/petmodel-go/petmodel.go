@@ -1,8 +1,9 @@
-// Package petmodel holds what the Go apps (go, gin, echo, fiber) share that no framework does for
-// them: the spec's NewPet (Gin's app keeps its own, with binding tags) and Pet, getPet's
-// deprecation headers, a store of pets kept in memory, the listener every app serves on, the Error
-// body, and, for the apps whose handlers return errors, the Error answer and the checks after
-// binding (problem.go). How each app reads a request and writes its answer is its framework's own.
+// Package petmodel holds what the Go apps (go, gin, echo, fiber, hertz) share that no framework
+// does for them: the spec's NewPet (Gin's and Hertz's apps keep their own, with binding tags) and
+// Pet, getPet's deprecation headers, a store of pets kept in memory, the listener every app serves
+// on, the Error body, and, for the apps whose handlers return errors, the Error answer and the
+// checks after binding (problem.go). How each app reads a request and writes its answer is its
+// framework's own.
 package petmodel
 
 import (
