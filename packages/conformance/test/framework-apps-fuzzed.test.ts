@@ -37,6 +37,7 @@ const FUZZED = [
   'Helidon',
   'Pekko HTTP',
   'Rails',
+  'Scotty',
   'Sinatra',
   'Mojolicious',
   'Lumen',

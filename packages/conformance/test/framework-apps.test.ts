@@ -8,12 +8,12 @@
 // an Echo app, a Fiber app (on fasthttp) and a Hertz app (each pinned in its frameworks/*/go.mod),
 // an axum app and an actix-web app (Rust, each pinned in its frameworks/*/Cargo.lock), a Spring
 // Boot app, a Javalin app, a Jersey app, a Vert.x app and a Helidon app (Java), a Ktor app (Kotlin)
-// and a Pekko HTTP app (Scala; each pinned in its frameworks/*/pom.xml), a Sinatra app, a Grape app
-// and a Rails app (Ruby), a Mojolicious app (Perl), a Symfony app and a Lumen app (PHP), on
-// Debian's packages, written the same way. What the kit fails is each framework's doing, named
-// below; no false alarm may come from any. The apps, and what the kit fails on each, are in
-// support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit again through its proxy in
-// front of each.
+// and a Pekko HTTP app (Scala; each pinned in its frameworks/*/pom.xml), a Scotty app (Haskell, on
+// Debian's packages), a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious app (Perl),
+// a Symfony app and a Lumen app (PHP), on Debian's packages, written the same way. What the kit
+// fails is each framework's doing, named below; no false alarm may come from any. The apps, and
+// what the kit fails on each, are in support/framework-apps.ts; framework-apps-proxy.test.ts runs
+// the kit again through its proxy in front of each.
 
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -521,6 +521,19 @@ describe('the kit against a Vert.x app written from the spec (vertx-web, Netty)'
     // Query parameters live in a case-insensitive map; Long.parseLong reads any script's digits.
     expect(message(report, 'listPets.recased-limit')).toMatch(/LIMIT=1 returned 1 pet/);
     expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a Scotty app written from the spec (Haskell, warp, aeson)', () => {
+  it("fails it where Haskell's read of an integer breaks the spec, and nowhere else", async () => {
+    const report = await runOn('Scotty');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Scotty?.fails);
+    // Scotty reads a capture with readEither, and Haskell's Read takes an integer's literals: 0x1 is 1.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
+    // A parameter it cannot read passes the request on to the next route: notFound's 404.
+    expect(message(report, 'listPets.limit-out-of-range-rejected')).toMatch(
+      /limit=abc answered 404/,
+    );
   }, 600_000);
 });
 

@@ -311,6 +311,26 @@ export function frameworkApps(built: {
   const buildPekkoApp = mavenApp('pekko');
 
   /**
+   * Compiles the Scotty app with the `ghc` on PATH and the Haskell packages Debian installs beside
+   * it (libghc-scotty-dev); gives the binary.
+   */
+  const buildScottyApp = once(async () => {
+    const out = join(built.path, 'scotty');
+    await mkdir(out);
+    const ghc = await runProcess('ghc', [
+      '-O0',
+      '-outputdir',
+      out,
+      '-o',
+      join(out, 'petapp'),
+      join(FRAMEWORKS, 'scotty', 'Main.hs'),
+    ]);
+    if (ghc.exitCode !== 0)
+      throw new Error(`ghc of the Scotty app failed:\n${ghc.stdout}${ghc.stderr}`);
+    return join(out, 'petapp');
+  });
+
+  /**
    * Compiles the NestJS app with the workspace's tsc (esbuild, which vitest uses, emits no decorator
    * metadata, and Nest reads its DTOs' types from it); gives its main.js.
    */
@@ -608,6 +628,11 @@ export function frameworkApps(built: {
       fails: ['createPet.media-type-spellings'],
       // actix answers the spelling 400, which a body's own fault may cause too: only a 415 is judged.
       inTraffic: [],
+    },
+    Scotty: {
+      start: async () => startProcess(await buildScottyApp(), []),
+      fails: ['getPet.path-boundaries'],
+      inTraffic: ['getPet.path-boundaries'],
     },
     Sinatra: {
       start: () => startProcess('ruby', [join(FRAMEWORKS, 'sinatra', 'app.rb')]),
