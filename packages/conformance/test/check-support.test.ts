@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CheckContext } from '../src/context.js';
 import type { HttpResponse } from '../src/http/client.js';
 import {
   CheckFailed,
@@ -7,6 +8,7 @@ import {
   described,
   difference,
   errorBodyProblem,
+  everyCase,
   expectCreatedOrRefused,
   expectError,
   expectJson,
@@ -331,5 +333,46 @@ describe('expectCreatedOrRefused', () => {
         `POST /pets h answered ${status}, expected 201 or a 4xx`,
       );
     }
+  });
+});
+
+describe('every case of a check', () => {
+  /** A context whose answers so far are `responses`: all that everyCase reads of one. */
+  const withAnswers = (responses: HttpResponse[]) => ({ responses }) as unknown as CheckContext;
+
+  it('is run after one before it failed, and the first failure ends the check with the count', async () => {
+    const ran: number[] = [];
+    const first = answer({ path: '/pets/1', status: 500 });
+    const thrown = await everyCase(withAnswers([]), [1, 2, 3, 4], async (n) => {
+      ran.push(n);
+      if (n === 2) fail('case 2 went wrong', first);
+      if (n === 4) fail('case 4 went wrong');
+    }).catch((error: unknown) => error);
+    expect(ran).toEqual([1, 2, 3, 4]);
+    expect(thrown).toBeInstanceOf(CheckFailed);
+    expect((thrown as CheckFailed).message).toBe('case 2 went wrong (and 1 more)');
+    expect((thrown as CheckFailed).response).toBe(first);
+  });
+
+  it('fails with the one failure as it is, and names the last answer by then when it named none', async () => {
+    const answers = [answer({ path: '/pets/1', status: 200 })];
+    const ctx = withAnswers(answers);
+    const thrown = await everyCase(ctx, ['a', 'b'], async (c) => {
+      if (c === 'a') fail('a went wrong');
+      answers.push(answer({ path: '/pets/2', status: 200 }));
+    }).catch((error: unknown) => error);
+    expect((thrown as CheckFailed).message).toBe('a went wrong');
+    expect((thrown as CheckFailed).response).toBe(answers[0]);
+  });
+
+  it('passes when every case does, and lets any other error through at once', async () => {
+    await expect(everyCase(withAnswers([]), [1, 2], async () => {})).resolves.toBeUndefined();
+    const ran: number[] = [];
+    const skipped = everyCase(withAnswers([]), [1, 2], async (n) => {
+      ran.push(n);
+      skip('cannot judge');
+    });
+    await expect(skipped).rejects.toBeInstanceOf(CheckSkipped);
+    expect(ran).toEqual([1]);
   });
 });

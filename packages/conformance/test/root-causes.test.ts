@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../src/index.js';
+import { causeOf } from '../src/report/causes.js';
 import { startFakeServer } from './support/fake-server.js';
 import { runCli } from './support/run-cli.js';
 import { resultOf, runAgainst } from './support/run-kit.js';
@@ -66,5 +67,16 @@ describe('failures of one cause', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the cause of a failure', () => {
+  it("is what follows the status on its first line, without the count of the check's other cases", () => {
+    const result = (message: string) =>
+      ({ id: 'x', outcome: 'fail', message }) as Parameters<typeof causeOf>[0];
+    const cause = 'not a valid Error body: status is required';
+    expect(causeOf(result(`GET /pets answered 401: ${cause}\nreplay: curl`))).toBe(cause);
+    expect(causeOf(result(`GET /pets answered 401: ${cause} (and 3 more)`))).toBe(cause);
+    expect(causeOf(result('GET /pets returned 3 pets'))).toBeUndefined();
   });
 });

@@ -2,11 +2,12 @@ import type { CheckResult } from '../types.js';
 
 /**
  * What a failure says went wrong, apart from the request that showed it: the text after
- * `answered <status>: ` on its first line (`not a valid Error body: status is required`).
+ * `answered <status>: ` on its first line (`not a valid Error body: status is required`), without
+ * the count of the check's other failing cases (` (and 2 more)`), which says nothing of the cause.
  */
 export function causeOf(result: CheckResult): string | undefined {
   const first = result.message.split('\n')[0] ?? '';
-  return /\banswered \d{3}: (.+)$/.exec(first)?.[1];
+  return /\banswered \d{3}: (.+?)(?: \(and \d+ more\))?$/.exec(first)?.[1];
 }
 
 /** Failures that share one cause: the first shown in full, the others folded under it. */

@@ -17,6 +17,7 @@ import {
   type DeclaredCheck,
   declarer,
   described,
+  everyCase,
   expectError,
   expectStatus,
   fail,
@@ -423,29 +424,28 @@ function showsPets(res: HttpResponse): boolean {
 }
 
 /**
- * Sends the request of `sample` again with each probe; each must get 401 with an Error, or, where
- * the valid key itself got a 4xx (a query the server refuses), that status. Returns the count.
+ * Sends the request of `sample` again with the probe `bad`; it must get 401 with an Error, or,
+ * where the valid key itself got a 4xx (a query the server refuses), that status.
  */
-async function probeShape(ctx: CheckContext, sample: HttpResponse): Promise<number> {
+async function probeShape(
+  ctx: CheckContext,
+  sample: HttpResponse,
+  bad: (typeof SHAPE_PROBES)[number],
+): Promise<void> {
   const { request } = sample;
-  let sent = 0;
-  for (const bad of SHAPE_PROBES) {
-    const authorization = bad.authorization(ctx) ?? null;
-    const res = await ctx.send({
-      method: request.method,
-      path: request.path,
-      authorization,
-      ...(request.headers === undefined ? {} : { headers: request.headers }),
-      ...(request.chunked ? { chunked: true } : {}),
-      // A body that would create a pet: a server that skips the key for this shape shows it.
-      ...(request.method === 'POST' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
-    });
-    sent += 1;
-    const refusedAnyway = sample.status >= 400 && sample.status <= 499 && sample.status !== 401;
-    const expected = refusedAnyway && res.status === sample.status ? sample.status : 401;
-    expectError(res, expected, `${bad.how} (the run sent this shape with the key)`);
-  }
-  return sent;
+  const authorization = bad.authorization(ctx) ?? null;
+  const res = await ctx.send({
+    method: request.method,
+    path: request.path,
+    authorization,
+    ...(request.headers === undefined ? {} : { headers: request.headers }),
+    ...(request.chunked ? { chunked: true } : {}),
+    // A body that would create a pet: a server that skips the key for this shape shows it.
+    ...(request.method === 'POST' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
+  });
+  const refusedAnyway = sample.status >= 400 && sample.status <= 499 && sample.status !== 401;
+  const expected = refusedAnyway && res.status === sample.status ? sample.status : 401;
+  expectError(res, expected, `${bad.how} (the run sent this shape with the key)`);
 }
 
 /** Spellings of the spec's paths a server may answer as the same resource. */
@@ -518,10 +518,21 @@ function everyShape(ops: readonly Op[], writes: boolean, what: string): Declared
     writes,
     async run(ctx) {
       const samples = shapesSent(ctx, ops);
-      let sent = 0;
-      for (const sample of samples) sent += await probeShape(ctx, sample);
+      const probes = samples.flatMap((sample) => SHAPE_PROBES.map((bad) => ({ sample, bad })));
       const spelled: string[] = [];
-      for (const op of ops) spelled.push(...(await probeSpellings(ctx, op)));
+      // Every probe of every shape, and every spelling, whatever the ones before them showed.
+      const tasks = [
+        ...probes.map(
+          ({ sample, bad }) =>
+            () =>
+              probeShape(ctx, sample, bad),
+        ),
+        ...ops.map((op) => async () => {
+          spelled.push(...(await probeSpellings(ctx, op)));
+        }),
+      ];
+      await everyCase(ctx, tasks, (task) => task());
+      const sent = probes.length;
       return pass(
         `${samples.length} request shapes (${samples.map((s) => shapeOf(s)?.key).join('; ')}) refused ${sent} probes without a valid key${spelled.length > 0 ? `; spellings with the key: ${spelled.join(', ')}` : ''}`,
       );

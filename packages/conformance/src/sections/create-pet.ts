@@ -25,6 +25,7 @@ import {
   declarer,
   described,
   difference,
+  everyCase,
   expectCreatedOrRefused,
   expectError,
   expectPet,
@@ -166,7 +167,7 @@ function rejectionCheck(invalid: InvalidBody): DeclaredCheck {
 /** Sends every case of `kind` for one field; each must be refused with 400 and an Error. */
 async function refuseCases(ctx: CheckContext, field: SpecField, kind: CaseKind) {
   const cases = fieldCases(field, fieldSeed(ctx.seed, field)).filter((c) => c.kind === kind);
-  for (const invalid of cases) {
+  await everyCase(ctx, cases, async (invalid) => {
     const how = `with ${field.name} ${invalid.what}`;
     const res = await ctx.send({
       method: 'POST',
@@ -174,7 +175,7 @@ async function refuseCases(ctx: CheckContext, field: SpecField, kind: CaseKind) 
       rawBody: bodyWith(ctx, field.name, invalid.literal),
     });
     expectError(res, 400, how);
-  }
+  });
   return pass(
     `${cases.length} invalid values of ${field.name} refused with 400 (seed ${ctx.seed})`,
   );
@@ -240,14 +241,14 @@ function createWithCategoryId(ctx: CheckContext, categoryId: string): Promise<Ht
 /** Each categoryId is refused with a 4xx Error, or created and read back exactly as sent. */
 async function categoryIdsKept(ctx: CheckContext, categoryIds: readonly string[]) {
   const seen: string[] = [];
-  for (const categoryId of categoryIds) {
+  await everyCase(ctx, categoryIds, async (categoryId) => {
     const how = `with categoryId ${categoryId}`;
     const res = await createWithCategoryId(ctx, categoryId);
     // A server may refuse ids it does not know (the spec does not show categories).
     if (res.status >= 400 && res.status <= 499) {
       expectError(res, res.status, how);
       seen.push(`${categoryId}: refused (${res.status})`);
-      continue;
+      return;
     }
     expectStatus(res, 201, how);
     const echoed = integerText(expectPet(res, how), 'categoryId');
@@ -259,7 +260,7 @@ async function categoryIdsKept(ctx: CheckContext, categoryIds: readonly string[]
       fail(`${described(read)} gives categoryId ${stored}, sent ${categoryId}`);
     }
     seen.push(`${categoryId}: exact`);
-  }
+  });
   return pass(seen.join(', '));
 }
 
@@ -269,14 +270,14 @@ async function categoryIdsKept(ctx: CheckContext, categoryIds: readonly string[]
  */
 async function namesKept(ctx: CheckContext, cases: readonly NameCase[]) {
   const seen: string[] = [];
-  for (const { what, name } of cases) {
+  await everyCase(ctx, cases, async ({ what, name }) => {
     const how = `with ${what}`;
     const sent: SentPet = { ...ctx.fixtures.nextPet('available'), name };
     const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: newPetJson(sent) });
     if (res.status === 400) {
       expectError(res, 400, how);
       seen.push(`${what}: refused`);
-      continue;
+      return;
     }
     expectStatus(res, 201, how);
     const created = expectPet(res, how);
@@ -287,7 +288,7 @@ async function namesKept(ctx: CheckContext, cases: readonly NameCase[]) {
     const stored = difference(expectPet(read), sentFields(sent));
     if (stored !== undefined) fail(`${described(read)} (the pet created ${how}): ${stored}`, read);
     seen.push(`${what}: kept`);
-  }
+  });
   return pass(seen.join(', '));
 }
 
@@ -339,13 +340,13 @@ const INT64_BOUNDARIES = [
  */
 async function integersKept(ctx: CheckContext, values: readonly string[]) {
   const seen: string[] = [];
-  for (const value of values) {
+  await everyCase(ctx, values, async (value) => {
     const how = `with categoryId ${value}`;
     const res = await createWithCategoryId(ctx, value);
     if (res.status >= 400 && res.status <= 499) {
       expectError(res, res.status, how);
       seen.push(`${value}: ${res.status}`);
-      continue;
+      return;
     }
     expectStatus(res, 201, how);
     const created = expectPet(res, how);
@@ -357,7 +358,7 @@ async function integersKept(ctx: CheckContext, values: readonly string[]) {
     const stored = numberText(expectPet(read), 'categoryId');
     if (!sameAsDouble(stored, value)) fail(`${described(read)} gives categoryId ${stored}`, read);
     seen.push(`${value}: kept`);
-  }
+  });
   return pass(seen.join(', '));
 }
 
@@ -483,11 +484,11 @@ export const createPetSection: SpecSection = {
           ['a second NewPet after the first', `${pet()}\n${pet()}`],
           ['a stray "}" after the NewPet', `${pet()}}`],
         ] as const;
-        for (const [what, body] of cases) {
+        await everyCase(ctx, cases, async ([what, body]) => {
           const how = `with ${what}`;
           const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: body });
           expectError(res, 400, how);
-        }
+        });
         return pass(`${cases.length} bodies with more after the NewPet refused with 400`);
       },
     }),
@@ -498,11 +499,11 @@ export const createPetSection: SpecSection = {
       async run(ctx) {
         const pet = newPetJson(ctx.fixtures.nextPet('available'));
         const cases = notObjectBodies(pet, ctx.seed);
-        for (const { what, body } of cases) {
+        await everyCase(ctx, cases, async ({ what, body }) => {
           const how = `with ${what} as the body`;
           const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: body });
           expectError(res, 400, how);
-        }
+        });
         return pass(`${cases.length} bodies that are no object refused with 400`);
       },
     }),
@@ -581,7 +582,7 @@ export const createPetSection: SpecSection = {
             .filter((h) => !('If-None-Match' in h))
             .map((h): [string, Partial<HttpRequest>] => [`with ${headerNames(h)}`, { headers: h }]),
         ];
-        for (const [how, shape] of shapes) {
+        await everyCase(ctx, shapes, async ([how, shape]) => {
           const res = await ctx.send({
             method: 'POST',
             path: '/pets',
@@ -590,7 +591,7 @@ export const createPetSection: SpecSection = {
           });
           expectStatus(res, 201, how);
           expectPet(res, how);
-        }
+        });
         return pass(`${shapes.length} request shapes answered 201 with a Pet`);
       },
     }),
@@ -602,7 +603,7 @@ export const createPetSection: SpecSection = {
       async run(ctx) {
         // Member names are compared code unit by code unit (RFC 8259 §8.3): `Name` is not `name`.
         const seen: string[] = [];
-        for (const field of NEW_PET_FIELDS) {
+        await everyCase(ctx, NEW_PET_FIELDS, async (field) => {
           const sent = ctx.fixtures.nextPet('available');
           const other = ctx.fixtures.nextPet('sold');
           const members = membersOf(sent);
@@ -621,7 +622,7 @@ export const createPetSection: SpecSection = {
           });
           expectCreatedOrRefused(res, how, sent);
           seen.push(`${capitalised(field.name)}: ${res.status}`);
-        }
+        });
         return pass(seen.join(', '));
       },
     }),
@@ -630,7 +631,7 @@ export const createPetSection: SpecSection = {
       title: `answers 201 with the pet as sent to a NewPet whose Content-Type is application/json in every legal spelling (${MEDIA_TYPE_SPELLINGS.map((m) => JSON.stringify(m)).join(', ')})`,
       section: '§1, §4.2',
       async run(ctx) {
-        for (const mediaType of MEDIA_TYPE_SPELLINGS) {
+        await everyCase(ctx, MEDIA_TYPE_SPELLINGS, async (mediaType) => {
           const how = `with Content-Type: ${mediaType}`;
           const sent = ctx.fixtures.nextPet('pending');
           const res = await ctx.send({
@@ -642,7 +643,7 @@ export const createPetSection: SpecSection = {
           expectStatus(res, 201, how);
           const problem = difference(expectPet(res, how), sentFields(sent));
           if (problem !== undefined) fail(`${described(res, how)}: ${problem}`, res);
-        }
+        });
         return pass(
           `${MEDIA_TYPE_SPELLINGS.length} spellings of application/json answered 201 with the pet as sent`,
         );

@@ -25,6 +25,7 @@ import {
   declarer,
   described,
   errorBodyProblem,
+  everyCase,
   expectError,
   expectPet,
   expectPetList,
@@ -444,31 +445,33 @@ export function statusLimitCheck(def: StatusLimitCheck): DeclaredCheck {
       await def.known.gather(ctx);
       const seen: string[] = [];
       let judged = 0;
+      const cases: { status: PetStatus; known: number; limit: number | undefined }[] = [];
       for (const status of PET_STATUSES) {
         const known = await def.known.count(ctx, status);
-        for (const limit of def.limits(known)) {
-          const query = `status=${status}${limit === undefined ? '' : `&limit=${limit}`}`;
-          const want = limit ?? LIMIT_DEFAULT;
-          const res = await ctx.list(`?${query}`);
-          const pets = expectPetList(res);
-          const n = pets.length;
-          if (n > want) fail(`${described(res)} returned ${countPets(n)}, more than ${want}`, res);
-          if (def.judgesFilter) expectOnlyStatus(res, pets, status);
-          if (n < want && known > n) {
-            fail(
-              await withCause(
-                ctx,
-                `${described(res)} returned ${countPets(n)} although ${def.known.have(known, status)}`,
-              ),
-              res,
-            );
-          }
-          // Exactly the limit, or fewer while more are known: either shows the limit at work.
-          // On a store that held nothing before the run, a short list is every pet of the status.
-          if (known >= want || n === want || (n === known && wholeStore(ctx, n, res))) judged += 1;
-          seen.push(`${query.slice('status='.length)}: ${n}`);
-        }
+        for (const limit of def.limits(known)) cases.push({ status, known, limit });
       }
+      await everyCase(ctx, cases, async ({ status, known, limit }) => {
+        const query = `status=${status}${limit === undefined ? '' : `&limit=${limit}`}`;
+        const want = limit ?? LIMIT_DEFAULT;
+        const res = await ctx.list(`?${query}`);
+        const pets = expectPetList(res);
+        const n = pets.length;
+        if (n > want) fail(`${described(res)} returned ${countPets(n)}, more than ${want}`, res);
+        if (def.judgesFilter) expectOnlyStatus(res, pets, status);
+        if (n < want && known > n) {
+          fail(
+            await withCause(
+              ctx,
+              `${described(res)} returned ${countPets(n)} although ${def.known.have(known, status)}`,
+            ),
+            res,
+          );
+        }
+        // Exactly the limit, or fewer while more are known: either shows the limit at work.
+        // On a store that held nothing before the run, a short list is every pet of the status.
+        if (known >= want || n === want || (n === known && wholeStore(ctx, n, res))) judged += 1;
+        seen.push(`${query.slice('status='.length)}: ${n}`);
+      });
       if (def.needsEvidence && judged === 0) {
         skip('no status has pets enough to show the limit at work');
       }
@@ -486,18 +489,18 @@ const STATUS_LIMITS = [1, 2, LIMIT_MAX] as const;
  */
 async function limitNotGiven(ctx: CheckContext, names: readonly string[]): Promise<Verdict> {
   const seen: string[] = [];
-  for (const name of names) {
+  await everyCase(ctx, names, async (name) => {
     const res = await listAfterData(ctx, `?${encodeURIComponent(name)}=${LIMIT_MIN}`);
     if (res.status >= 400 && res.status <= 499) {
       expectError(res, res.status);
       seen.push(`${name}: ${res.status}`);
-      continue;
+      return;
     }
     expectStatus(res, 200);
     const judged = await judgeLimit(ctx, LIMIT_DEFAULT, res);
     if ('cannot' in judged) skip(judged.cannot);
     seen.push(`${name}: ${countPets(judged.n)}`);
-  }
+  });
   return pass(seen.join(', '));
 }
 
@@ -658,12 +661,12 @@ export const listPetsSection: SpecSection = {
           }
         }
         const seen = [`${ENCODED_STATUS_QUERY}: ${countPets(pets.length)}, none of another status`];
-        for (const query of ENCODED_LIMIT_QUERIES) {
+        await everyCase(ctx, ENCODED_LIMIT_QUERIES, async (query) => {
           const limited = await ctx.list(`?${query}`);
           const judged = await judgeLimit(ctx, ENCODED_LIMIT, limited);
           if ('cannot' in judged) skip(judged.cannot);
           seen.push(`${query}: ${countPets(judged.n)}`);
-        }
+        });
         return pass(seen.join(', '));
       },
     }),
@@ -715,11 +718,11 @@ export const listPetsSection: SpecSection = {
       section: '§4.1, §8',
       async run(ctx) {
         const seen: string[] = [];
-        for (const value of OUT_OF_RANGE_LIMITS) {
+        await everyCase(ctx, OUT_OF_RANGE_LIMITS, async (value) => {
           const res = await listAfterData(ctx, `?limit=${value}`);
           errorOrPetList(res);
           seen.push(`limit=${value}: ${res.status}`);
-        }
+        });
         return pass(seen.join(', '));
       },
     }),
@@ -729,10 +732,10 @@ export const listPetsSection: SpecSection = {
       section: '§8',
       rule: 'the reference: a bound the caller broke is named, not silently changed',
       async run(ctx) {
-        for (const value of OUT_OF_RANGE_LIMITS) {
+        await everyCase(ctx, OUT_OF_RANGE_LIMITS, async (value) => {
           const res = await listAfterData(ctx, `?limit=${value}`);
           expectRefusedWith400(res);
-        }
+        });
         return pass(`400 with an Error for limit=${OUT_OF_RANGE_LIMITS.join(', ')}`);
       },
     }),
@@ -742,7 +745,7 @@ export const listPetsSection: SpecSection = {
       section: '§4.1, §8',
       async run(ctx) {
         const seen: string[] = [];
-        for (const query of REPEATED_PARAMETERS) {
+        await everyCase(ctx, REPEATED_PARAMETERS, async (query) => {
           const res = await listAfterData(ctx, `?${query}`);
           const n = errorOrPetList(res)?.length ?? 0;
           // Every reading of two limits, each below the default, allows at most the default.
@@ -753,7 +756,7 @@ export const listPetsSection: SpecSection = {
             );
           }
           seen.push(`${query}: ${res.status}`);
-        }
+        });
         return pass(seen.join(', '));
       },
     }),
@@ -764,10 +767,10 @@ export const listPetsSection: SpecSection = {
       section: '§4.1, §8',
       rule: 'the reference: a query read two ways is refused, not read one way unsaid',
       async run(ctx) {
-        for (const query of REPEATED_PARAMETERS) {
+        await everyCase(ctx, REPEATED_PARAMETERS, async (query) => {
           const res = await listAfterData(ctx, `?${query}`);
           expectRefusedWith400(res);
-        }
+        });
         return pass(`400 with an Error for ${REPEATED_PARAMETERS.join(', ')}`);
       },
     }),
@@ -778,13 +781,13 @@ export const listPetsSection: SpecSection = {
       rule: `the spec's maximum of ${LIMIT_MAX}: a server that accepts a larger limit still caps the page`,
       async run(ctx) {
         const seen: string[] = [];
-        for (const limit of ABOVE_MAX_LIMITS) {
+        await everyCase(ctx, ABOVE_MAX_LIMITS, async (limit) => {
           const res = await listAfterData(ctx, `?limit=${limit}`);
           if (res.status === 200 && Array.isArray(res.body) && res.body.length > LIMIT_MAX) {
             fail(`${described(res)} returned ${countPets(res.body.length)}`, res);
           }
           seen.push(`limit=${limit}: ${res.status}`);
-        }
+        });
         return pass(seen.join(', '));
       },
     }),

@@ -4,6 +4,7 @@ import {
   validateSpecErrorBody,
   validateSpecPetList,
 } from '@animal-store/contract';
+import type { CheckContext } from '../context.js';
 import type { SentPet } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
 import { integerText } from '../http/json.js';
@@ -128,6 +129,32 @@ export function pass(message: string): Verdict {
 /** Ends the check as failed; `res` is the answer that shows it (else the check's last one). */
 export function fail(message: string, res?: HttpResponse): never {
   throw new CheckFailed(message, res);
+}
+
+/**
+ * Runs `each` on every case, whatever the ones before it showed, so that every boundary is sent on
+ * every run and the checks of every answer judge the answers to all of them; then fails with the
+ * first case that failed (and the answer that showed it: the one named, else the last one received
+ * by then), saying how many more did.
+ */
+export async function everyCase<T>(
+  ctx: CheckContext,
+  cases: Iterable<T>,
+  each: (item: T) => Promise<void>,
+): Promise<void> {
+  const failures: CheckFailed[] = [];
+  for (const item of cases) {
+    try {
+      await each(item);
+    } catch (error) {
+      if (!(error instanceof CheckFailed)) throw error;
+      failures.push(error.response ? error : new CheckFailed(error.message, ctx.responses.at(-1)));
+    }
+  }
+  const [first] = failures;
+  if (first === undefined) return;
+  if (failures.length === 1) throw first;
+  throw new CheckFailed(`${first.message} (and ${failures.length - 1} more)`, first.response);
 }
 
 /** Ends the check as skipped: it could not judge (the run is INCOMPLETE when it is a `must`). */
