@@ -38,6 +38,7 @@ const FUZZED = [
   'Pekko HTTP',
   'Rails',
   'Scotty',
+  'plumber',
   'Sinatra',
   'Mojolicious',
   'Lumen',

@@ -8,12 +8,13 @@
 // an Echo app, a Fiber app (on fasthttp) and a Hertz app (each pinned in its frameworks/*/go.mod),
 // an axum app and an actix-web app (Rust, each pinned in its frameworks/*/Cargo.lock), a Spring
 // Boot app, a Javalin app, a Jersey app, a Vert.x app and a Helidon app (Java), a Ktor app (Kotlin)
-// and a Pekko HTTP app (Scala; each pinned in its frameworks/*/pom.xml), a Scotty app (Haskell, on
-// Debian's packages), a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious app (Perl),
-// a Symfony app and a Lumen app (PHP), on Debian's packages, written the same way. What the kit
-// fails is each framework's doing, named below; no false alarm may come from any. The apps, and
-// what the kit fails on each, are in support/framework-apps.ts; framework-apps-proxy.test.ts runs
-// the kit again through its proxy in front of each.
+// and a Pekko HTTP app (Scala; each pinned in its frameworks/*/pom.xml), a Scotty app (Haskell) and
+// a plumber app (R, both on Debian's packages), a Sinatra app, a Grape app and a Rails app (Ruby),
+// a Mojolicious app (Perl), a Symfony app and a Lumen app (PHP), on Debian's packages, written the
+// same way. What the kit fails is each framework's doing, named below; no false alarm may come from
+// any. The apps, and what the kit fails on each, are in support/framework-apps.ts;
+// framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
+
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ConformanceReport, runConformance } from '../src/index.js';
@@ -532,6 +533,29 @@ describe('the kit against a Scotty app written from the spec (Haskell, warp, aes
     // A parameter it cannot read passes the request on to the next route: notFound's 404.
     expect(message(report, 'listPets.limit-out-of-range-rejected')).toMatch(
       /limit=abc answered 404/,
+    );
+  }, 600_000);
+});
+
+describe('the kit against a plumber app written from the spec (R, httpuv, jsonlite)', () => {
+  it("fails it where R's numbers and vectors, jsonlite and plumber's parsers break the spec, and nowhere else", async () => {
+    const report = await runOn('plumber');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.plumber?.fails);
+    // jsonlite's simplifyVector: ["abc"] is the character vector "abc", as "abc" is.
+    expect(message(report, 'createPet.invalid-name')).toMatch(
+      /name an array \(\["abc"\]\) answered 201/,
+    );
+    // R's numbers are doubles, and jsonlite writes 15 significant digits.
+    expect(message(report, 'createPet.category-id-exact')).toMatch(
+      /categoryId 9007199254740991 answered categoryId 9007199254740990/,
+    );
+    // A body its parser cannot read is an error before the handler runs: plumber answers 500.
+    expect(message(report, 'createPet.malformed-json')).toMatch(/answered 500, expected 400/);
+    // A parameter given twice is a vector of two, whose comparison with 1 is an error in R.
+    expect(message(report, 'listPets.repeated-parameter')).toMatch(/limit=3&limit=5 answered 500/);
+    // <petId:int> is R's 32-bit integer: a larger id is NA, and comparing with NA is an error.
+    expect(message(report, 'getPet.not-found')).toMatch(
+      /9007199254740991 \(no such pet\) answered 500/,
     );
   }, 600_000);
 });

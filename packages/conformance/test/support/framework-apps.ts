@@ -636,6 +636,46 @@ export function frameworkApps(built: {
       fails: ['getPet.path-boundaries'],
       inTraffic: ['getPet.path-boundaries'],
     },
+    plumber: {
+      // In a UTF-8 locale, as R servers run (R reads strings by the locale's encoding).
+      start: () =>
+        startProcess('Rscript', [join(FRAMEWORKS, 'plumber', 'app.R')], { LANG: 'C.UTF-8' }),
+      fails: [
+        'createPet.blank-body',
+        'createPet.body-not-object',
+        'createPet.category-id-exact',
+        'createPet.deep-nesting',
+        'createPet.integer-boundaries',
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.invalid-status',
+        'createPet.malformed-json',
+        'createPet.media-type-spellings',
+        'createPet.not-utf8',
+        'createPet.other-media-types',
+        'createPet.trailing-content',
+        'errors.created-pets-agree',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'errors.strict-json',
+        'getPet.not-found',
+        'getPet.path-boundaries',
+        'listPets.limit-out-of-range',
+        'listPets.repeated-parameter',
+        'listPets.status-default-limit',
+      ],
+      // The judge holds a refused body to no status but 400 or another 4xx: it sees the 2xx and 5xx.
+      inTraffic: [
+        'createPet.body-not-object',
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.invalid-status',
+        'errors.created-pets-agree',
+        'errors.no-server-errors',
+        'errors.pet-fields',
+        'errors.strict-json',
+      ],
+    },
     Sinatra: {
       start: () => startProcess('ruby', [join(FRAMEWORKS, 'sinatra', 'app.rb')]),
       fails: [
