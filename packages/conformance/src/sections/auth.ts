@@ -481,33 +481,39 @@ async function withKeyAt(
  * Probes each spelling of `op`'s path. It is first sent with the valid key: when it answers as the
  * operation would (`withKeyAt`), it is that operation, and every probe must get 401 with an
  * Error. Any spelling, whatever it is, must not show pets or create one without a valid key.
- * Returns what each spelling answered the valid key.
+ * Sends each spelling with the valid key; gives what each answered it, and the probes to send.
  */
-async function probeSpellings(ctx: CheckContext, op: Op): Promise<string[]> {
+async function probeSpellings(
+  ctx: CheckContext,
+  op: Op,
+): Promise<{ seen: string[]; probes: (() => Promise<void>)[] }> {
   const id = op === 'getPet' ? await knownPetId(ctx) : undefined;
   const seen: string[] = [];
+  const probes: (() => Promise<void>)[] = [];
   for (const path of spellings(op, id)) {
     const { status, same } = await withKeyAt(ctx, op, path, id);
     seen.push(`${path}: ${status}${same ? ' (the same resource)' : ''}`);
     for (const bad of SHAPE_PROBES) {
-      const authorization = bad.authorization(ctx) ?? null;
-      const res = await ctx.send({
-        method: op === 'createPet' ? 'POST' : 'GET',
-        path,
-        authorization,
-        ...(op === 'createPet' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
+      probes.push(async () => {
+        const authorization = bad.authorization(ctx) ?? null;
+        const res = await ctx.send({
+          method: op === 'createPet' ? 'POST' : 'GET',
+          path,
+          authorization,
+          ...(op === 'createPet' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
+        });
+        const how = `${bad.how} (another spelling of ${op}'s path)`;
+        if (same) expectError(res, 401, how);
+        else if (showsPets(res)) {
+          fail(
+            `${described(res, how)} answered ${res.status} with pets: the key was not asked for`,
+            res,
+          );
+        }
       });
-      const how = `${bad.how} (another spelling of ${op}'s path)`;
-      if (same) expectError(res, 401, how);
-      else if (showsPets(res)) {
-        fail(
-          `${described(res, how)} answered ${res.status} with pets: the key was not asked for`,
-          res,
-        );
-      }
     }
   }
-  return seen;
+  return { seen, probes };
 }
 
 function everyShape(ops: readonly Op[], writes: boolean, what: string): DeclaredCheck {
@@ -519,18 +525,18 @@ function everyShape(ops: readonly Op[], writes: boolean, what: string): Declared
     async run(ctx) {
       const samples = shapesSent(ctx, ops);
       const probes = samples.flatMap((sample) => SHAPE_PROBES.map((bad) => ({ sample, bad })));
+      const tasks = probes.map(
+        ({ sample, bad }) =>
+          () =>
+            probeShape(ctx, sample, bad),
+      );
       const spelled: string[] = [];
-      // Every probe of every shape, and every spelling, whatever the ones before them showed.
-      const tasks = [
-        ...probes.map(
-          ({ sample, bad }) =>
-            () =>
-              probeShape(ctx, sample, bad),
-        ),
-        ...ops.map((op) => async () => {
-          spelled.push(...(await probeSpellings(ctx, op)));
-        }),
-      ];
+      for (const op of ops) {
+        const { seen, probes: spellingProbes } = await probeSpellings(ctx, op);
+        spelled.push(...seen);
+        tasks.push(...spellingProbes);
+      }
+      // Every probe of every shape and spelling, whatever the ones before them showed.
       await everyCase(ctx, tasks, (task) => task());
       const sent = probes.length;
       return pass(
