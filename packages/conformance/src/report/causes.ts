@@ -1,3 +1,4 @@
+import { AND_MORE } from '../plural.js';
 import type { CheckResult } from '../types.js';
 
 /**
@@ -7,7 +8,7 @@ import type { CheckResult } from '../types.js';
  */
 export function causeOf(result: CheckResult): string | undefined {
   const first = result.message.split('\n')[0] ?? '';
-  return /\banswered \d{3}: (.+?)(?: \(and \d+ more\))?$/.exec(first)?.[1];
+  return /\banswered \d{3}: (.+)$/.exec(first)?.[1]?.replace(AND_MORE, '');
 }
 
 /** Failures that share one cause: the first shown in full, the others folded under it. */

@@ -4,6 +4,7 @@ import { ID_MAX } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import { ANSWER_ORACLES, type Oracle } from '../oracles.js';
+import { andMore } from '../plural.js';
 import { countPets, listAfterData } from './list-pets.js';
 import {
   type DeclaredCheck,
@@ -34,9 +35,8 @@ export async function answers(ctx: CheckContext): Promise<readonly HttpResponse[
 export function verdict(offenders: readonly { res: HttpResponse; why: string }[], judged: string) {
   const [first] = offenders;
   if (first === undefined) return pass(judged);
-  const more = offenders.length > 1 ? ` (and ${offenders.length - 1} more)` : '';
   return fail(
-    `${described(first.res)} answered ${first.res.status}: ${first.why}${more}`,
+    `${described(first.res)} answered ${first.res.status}: ${first.why}${andMore(offenders.length)}`,
     first.res,
   );
 }

@@ -10,6 +10,7 @@ import type { HttpResponse } from '../http/client.js';
 import { integerText } from '../http/json.js';
 import { errorSummary, quote } from '../http/replay.js';
 import { brief, notJsonReason, petProblem } from '../oracles.js';
+import { andMore } from '../plural.js';
 import { type Check, GROUPS, type Group, type Verdict } from '../types.js';
 
 /** Thrown inside a check to end it as failed with a one-line reason and, when known, the answer. */
@@ -154,7 +155,7 @@ export async function everyCase<T>(
   const [first] = failures;
   if (first === undefined) return;
   if (failures.length === 1) throw first;
-  throw new CheckFailed(`${first.message} (and ${failures.length - 1} more)`, first.response);
+  throw new CheckFailed(`${first.message}${andMore(failures.length)}`, first.response);
 }
 
 /** Ends the check as skipped: it could not judge (the run is INCOMPLETE when it is a `must`). */

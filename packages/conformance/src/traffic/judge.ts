@@ -2,7 +2,7 @@
 // writes the kit's report of it: the same results, reporters and exit statuses as a run.
 import type { HttpResponse } from '../http/client.js';
 import { curlLine, errorSummary } from '../http/replay.js';
-import { plural } from '../plural.js';
+import { andMore, plural } from '../plural.js';
 import { Redactor } from '../redact.js';
 import { ConformanceError } from '../run.js';
 import { KEY_QUERY_PARAMETERS } from '../sections/auth.js';
@@ -73,7 +73,7 @@ const AUTH_SCHEME =
 /** A failure's message: what broke, how often, what the server said, a request that replays it. */
 function failureMessage(offenders: RuleTally['offenders']): string {
   const [first] = offenders as [RuleTally['offenders'][number]];
-  const more = offenders.length > 1 ? ` (and ${offenders.length - 1} more)` : '';
+  const more = andMore(offenders.length);
   const { res, why } = first;
   const said = errorSummary(res);
   const lead = why.startsWith(`${res.method} ${res.path}`)
