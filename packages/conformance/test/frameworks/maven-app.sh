@@ -19,14 +19,19 @@ out=$(cd "$out" && pwd)
 # needs 21, and the machines' default JDK is 17; they carry a Temurin JDK beside it).
 release=$(sed -n 's:.*<maven.compiler.release>\([0-9]*\)</maven.compiler.release>.*:\1:p' "$here/pom.xml")
 release=${release:-17}
-jdk_major() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null || true; }
+# A JDK's major version from its release file, 0 when it has none.
+jdk_major() {
+  local major
+  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null || true)
+  echo "${major:-0}"
+}
 jdk=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
-if [ "$(jdk_major "$jdk")" -lt "$release" ] 2>/dev/null || [ -z "$(jdk_major "$jdk")" ]; then
+if [ "$(jdk_major "$jdk")" -lt "$release" ]; then
   jdk=
   newest=0
   for home in /usr/lib/jvm/*/; do
     major=$(jdk_major "$home")
-    if [ -n "$major" ] && [ -x "$home/bin/javac" ] && [ "$major" -ge "$release" ] && [ "$major" -gt "$newest" ]; then
+    if [ -x "$home/bin/javac" ] && [ "$major" -ge "$release" ] && [ "$major" -gt "$newest" ]; then
       jdk=${home%/}
       newest=$major
     fi

@@ -42,12 +42,12 @@ func main() {
 	var pets petmodel.Store
 
 	h := server.Default(server.WithListener(petmodel.Listen()), server.WithDisablePrintRoute(true))
-	h.NoRoute(func(ctx context.Context, c *app.RequestContext) {
+	// Any other path or method: the spec's 404, with an Error.
+	notFound := func(ctx context.Context, c *app.RequestContext) {
 		fail(c, 404, "not_found", "no such resource")
-	})
-	h.NoMethod(func(ctx context.Context, c *app.RequestContext) {
-		fail(c, 404, "not_found", "no such resource")
-	})
+	}
+	h.NoRoute(notFound)
+	h.NoMethod(notFound)
 	h.Use(func(ctx context.Context, c *app.RequestContext) {
 		if string(c.GetHeader("Authorization")) != "Bearer "+key {
 			fail(c, 401, "unauthorized", "send Authorization: Bearer <key>")
