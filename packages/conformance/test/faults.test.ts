@@ -926,6 +926,22 @@ describe.concurrent('against a server that refuses one spelling of JSON', () => 
   });
 });
 
+describe('against a server that refuses two spellings of JSON', () => {
+  it('sends every spelling of every NewPet worth spelling, and names the spellings refused', async () => {
+    const only = checksFor(['createPet.json-spellings']);
+    const faults = ['create-refuses-unicode-escapes', 'create-refuses-whitespace'] as const;
+    const { report } = await runAgainst({ faults: [...faults] }, { only });
+    const { outcome, message } = resultOf(report, 'createPet.json-spellings');
+    expect(outcome, message).toBe('fail');
+    const escapes = SPELLINGS['create-refuses-unicode-escapes'];
+    const space = SPELLINGS['create-refuses-whitespace'];
+    expect(message).toContain(`with ${escapes} answered 400`);
+    expect(message).toContain(`is accepted (and with ${space})`);
+    // A plain NewPet, one beyond the BMP, one with a slash and one beyond ASCII: each is sent.
+    expect(message).toMatch(/ \(and [1-3] more\)$/m);
+  });
+});
+
 describe('run alone, the checks of every answer', () => {
   // `--only errors` runs no check that provokes an error: they provoke a 401 and a 404 first. On
   // a preloaded store the preflight's pet 1 exists, so only the kit's own probe gets a 404.

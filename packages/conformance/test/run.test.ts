@@ -291,6 +291,17 @@ describe('the key in the query string', () => {
     expect(report.verdict).toBe('pass');
   });
 
+  it('tries the key itself after a look-alike key the server took', async () => {
+    const server = { faults: ['auth-accepts-key-in-query'] } as const;
+    const { report } = await runAgainst(server, { disposableKey: true, only: ['auth'] });
+    for (const op of ['listPets', 'createPet', 'getPet']) {
+      const result = resultOf(report, `auth.${op}.key-in-query`);
+      expect(result.outcome).toBe('fail');
+      expect(result.message).toContain('with a look-alike key in the query answered 2');
+      expect(result.message).toMatch(/ \(and 1 more\)$/m);
+    }
+  });
+
   it('passes the reference with --disposable-key, the key itself tried', async () => {
     const { report } = await runAgainst({}, { disposableKey: true, only: ['auth'] });
     const result = resultOf(report, 'auth.getPet.key-in-query');

@@ -279,7 +279,7 @@ function checksFor(op: Operation): DeclaredCheck[] {
           probes.push(['without Authorization, with the valid key itself in the query', true]);
         }
         const seen: string[] = [];
-        for (const [how, real] of probes) {
+        await everyCase(ctx, probes, async ([how, real]) => {
           const res = await op.send(ctx, null, {
             keyInQuery: KEY_QUERY_PARAMETERS,
             realKeyInQuery: real,
@@ -290,7 +290,7 @@ function checksFor(op: Operation): DeclaredCheck[] {
           }
           expectError(res, res.status, how);
           seen.push(`${described(res, how)} answered ${res.status} with an Error body`);
-        }
+        });
         if (!ctx.disposableKey) {
           seen.push(
             'the valid key itself was not tried in the query: it goes into a URL only with --disposable-key',
