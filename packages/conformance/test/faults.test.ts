@@ -414,6 +414,20 @@ const CAUGHT: readonly [
     ['getPet.path-boundaries'],
   ],
   [
+    'reads a petId of digits with a leading zero as octal (Ruby\'s Integer: "01750" is pet 1000), on a store whose ids start at 1000',
+    'get-reads-leading-zero-as-octal',
+    ['getPet.path-boundaries'],
+    { firstId: 1000n },
+  ],
+  // A whole run fills the store, so pet 8 exists: "010" is the spelling that shows it.
+  [
+    'reads a petId of digits with a leading zero as octal ("010" is pet 8), in a whole run',
+    'get-reads-leading-zero-as-octal',
+    ['getPet.path-boundaries'],
+    {},
+    { only: [] },
+  ],
+  [
     'answers 500 to a petId that is no integer (a lookup that cannot cast it)',
     'get-500-on-non-integer',
     ['getPet.path-boundaries', 'errors.no-server-errors'],

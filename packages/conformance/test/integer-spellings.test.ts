@@ -16,6 +16,8 @@ describe('the spellings of an integer that getPet and listPets send', () => {
           fraction,
           letters,
           hex,
+          octal,
+          binary,
           underscored,
           arabic,
           fullwidth,
@@ -28,6 +30,8 @@ describe('the spellings of an integer that getPet and listPets send', () => {
         expect(Number.parseInt(fraction as string, 10)).toBe(Number(n));
         expect(Number.parseInt(letters as string, 10)).toBe(Number(n));
         expect(Number(hex)).toBe(Number(n));
+        expect(Number(octal)).toBe(Number(n));
+        expect(Number(binary)).toBe(Number(n));
         // Python's int drops an underscore between digits.
         expect(underscored).toMatch(/^\d+_\d+$/);
         expect(BigInt((underscored as string).replace('_', ''))).toBe(n);
@@ -55,11 +59,11 @@ describe('the spellings of an integer that getPet and listPets send', () => {
       }),
     );
     expect(integerSpellings('7')).toEqual([
-      ...['7.5', '7abc', '0x7', '0_7', '٧', '７'],
+      ...['7.5', '7abc', '0x7', '0o7', '0b111', '0_7', '٧', '７'],
       ...['%207', '7%20', '7;v=1', '7%FF'],
     ]);
     expect(integerSpellings('12')).toEqual([
-      ...['12.5', '12abc', '0xc', '1_2', '١٢', '１２'],
+      ...['12.5', '12abc', '0xc', '0o14', '0b1100', '1_2', '١٢', '１２'],
       ...['%2012', '12%20', '12;v=1', '12%FF'],
     ]);
   });
@@ -70,7 +74,7 @@ describe('the spellings of an integer that getPet and listPets send', () => {
 
   it('are named in words, one name for each, in their order', () => {
     expect(integerSpellingsInWords('N')).toBe(
-      'N.5, Nabc, N in hexadecimal, N split by an underscore, N in Arabic-Indic digits, ' +
+      'N.5, Nabc, N in hexadecimal, N in octal (0o), N in binary (0b), N split by an underscore, N in Arabic-Indic digits, ' +
         'N in fullwidth digits, N after a space (%20), N before a space (%20), N;v=1, ' +
         'N and a byte no UTF-8 holds (%FF)',
     );

@@ -1,7 +1,8 @@
 /**
  * Spellings of a positive integer that are no integer, each of which a lenient reader takes for it:
  * `parseInt` and Ruby's `to_i` read the leading digits (`7.5`, `7abc`), JavaScript's `Number`,
- * Java's `Long.decode` (Spring's binder) and Haskell's `read` take hexadecimal (`0x7`), Python's
+ * Java's `Long.decode` (Spring's binder) and Haskell's `read` take hexadecimal (`0x7`), `Number`,
+ * Ruby's `Integer` and Python's `int(text, 0)` octal and binary with a prefix (`0o7`, `0b111`), Python's
  * `int` reads digits split by an underscore (`0_7`), and Python's `int` (behind Werkzeug's `\d+`
  * int converter) and Java's `Long.parseLong` read any script's decimal digits: Arabic-Indic `٧`,
  * fullwidth `７`. An integer in the spec's JSON and OpenAPI is ASCII digits. Each is URL text: white
@@ -27,6 +28,8 @@ const SPELLINGS: readonly {
   { of: (digits) => `${digits}.5`, inWords: (n) => `${n}.5` },
   { of: (digits) => `${digits}abc`, inWords: (n) => `${n}abc` },
   { of: (digits) => `0x${BigInt(digits).toString(16)}`, inWords: (n) => `${n} in hexadecimal` },
+  { of: (digits) => `0o${BigInt(digits).toString(8)}`, inWords: (n) => `${n} in octal (0o)` },
+  { of: (digits) => `0b${BigInt(digits).toString(2)}`, inWords: (n) => `${n} in binary (0b)` },
   {
     of: (digits) => (digits.length > 1 ? `${digits[0]}_${digits.slice(1)}` : `0_${digits}`),
     inWords: (n) => `${n} split by an underscore`,

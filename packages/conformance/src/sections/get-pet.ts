@@ -1,6 +1,6 @@
 // getPet (spec §4.3, §7, §9): ids no pet has, ids at the edges of int64, and the deprecation
 // headers of an operation the spec announces for removal.
-import { GET_PET_SUNSET_AT, ID_MAX, validateSpecPet } from '@animal-store/contract';
+import { GET_PET_SUNSET_AT, ID_MAX, LIMIT_MAX, validateSpecPet } from '@animal-store/contract';
 import { integerSpellings, integerSpellingsInWords } from '../cases/integer-spellings.js';
 import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
@@ -175,6 +175,25 @@ const PATH_ID_BOUNDARIES = [
   '0_1',
 ] as const;
 
+/**
+ * The least pet id P of at least 8 the run has seen, in octal after a zero (`010` for 8): decimal
+ * to the spec, so no pet or another one, yet P to C's `strtol` with base 0, Go's
+ * `ParseInt(s, 0, 64)` and Ruby's `Integer`.
+ */
+async function octalSpelling(ctx: CheckContext): Promise<string[]> {
+  const least = () => {
+    let found: bigint | undefined;
+    for (const id of idsSeen(ctx)) {
+      if (id >= 8n && id <= BigInt(ID_MAX) && (found === undefined || id < found)) found = id;
+    }
+    return found;
+  };
+  // A list of the store's pets shows one when the run has seen none yet.
+  if (least() === undefined) await ctx.list(`?limit=${LIMIT_MAX}`);
+  const id = least();
+  return id === undefined ? [] : [`0${id.toString(8)}`];
+}
+
 /** `getPet`: not found, ids at the edges, and its deprecation (spec §4.3, §7, §9). */
 export const getPetSection: SpecSection = {
   rows: [
@@ -183,7 +202,7 @@ export const getPetSection: SpecSection = {
       statement: 'getPet answers 200 with the pet, 404 with an Error when it cannot be found',
       oracle:
         'an int64 no pet has: 404 (or 400 where the server does not take it as an id), an Error; a petId that is no int64: a 4xx Error',
-      inputs: `an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1; an existing id N as ${integerSpellingsInWords('N')} (a path parameter)`,
+      inputs: `an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1; an existing id N as ${integerSpellingsInWords('N')}, and as 0N; an existing id of at least 8 in octal after a zero (010 for 8) (a path parameter)`,
       checks: ['getPet.not-found', 'getPet.path-boundaries', 'getPet.malformed-id-rejected'],
     },
     {
@@ -333,14 +352,20 @@ export const getPetSection: SpecSection = {
 
     check({
       id: 'getPet.path-boundaries',
-      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, and a pet's id N as ${integerSpellingsInWords('N')}) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64`,
+      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, a pet's id N as ${integerSpellingsInWords('N')}, and as 0N, and a pet's id of at least 8 in octal after a zero, 010 for 8) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64`,
       section: '§4.3, §7',
       async run(ctx) {
         const seen: string[] = [];
         const known = (await fetchTarget(ctx))?.target.id;
         // The fixed spellings above name pet 1, which a store whose ids start elsewhere lacks; the
-        // spellings of a listed pet's own id name a pet that exists.
-        const ids = [...PATH_ID_BOUNDARIES, ...integerSpellings(known ?? '')];
+        // spellings of a listed pet's own id name a pet that exists. `0N` is N in decimal.
+        const leadingZero = /^\d+$/.test(known ?? '') ? [`0${known}`] : [];
+        const ids = [
+          ...PATH_ID_BOUNDARIES,
+          ...integerSpellings(known ?? ''),
+          ...leadingZero,
+          ...(await octalSpelling(ctx)),
+        ];
         await everyCase(ctx, ids, async (id) => {
           if (ctx.fixtures.createdIds.has(id)) return;
           const res = await ctx.send({ method: 'GET', path: `/pets/${id}` });

@@ -143,6 +143,7 @@ export const FAULTS = [
   'create-reads-first-json-value',
   'get-reads-id-as-js-number',
   'get-reads-id-as-python-int',
+  'get-reads-leading-zero-as-octal',
   'list-null-when-empty',
   'get-500-on-non-integer',
   'errors-as-grpc-status',
@@ -1215,6 +1216,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // JavaScript's Number: "0x1" and "1e0" are 1.
       const read = String(Number(raw));
       if (read !== raw) return getPet(read, res, extra);
+    }
+    if (has('get-reads-leading-zero-as-octal') && /^0\d+$/.test(raw)) {
+      // A digits-only route, then Ruby's Integer (C's strtol with base 0): "010" is octal 8.
+      if (!/^[0-7]+$/.test(raw))
+        return error(res, 400, `invalid value for Integer(): ${raw}`, extra);
+      return getPet(String(Number.parseInt(raw, 8)), res, extra);
     }
     if (has('get-reads-unicode-digits') && /^\p{Nd}+$/u.test(raw) && !/^\d+$/.test(raw)) {
       // Werkzeug's int converter (\d+, then int()) and Java's Long.parseLong: a digit of any
