@@ -108,6 +108,16 @@ describe('the fixtures command and --read-only --fixtures', () => {
     expect(run.outcome(id)).toBe('fail');
   });
 
+  it('judges every limit a set outnumbers, whatever the first showed', async () => {
+    const { file, pets } = await printedSet();
+    const run = await readOnlyRun(await loaded({ faults: ['list-ignores-limit'] }, pets), file);
+    const result = run.report.results.find((r) => r.id === 'listPets.fixtures.limits');
+    expect(result?.outcome).toBe('fail');
+    // limit=1 first; then 7 and 100 (and the default, which a set of fewer pets than 20 skips).
+    expect(result?.message).toMatch(/^GET \/pets\?limit=1 returned \d+ pets, expected 1/);
+    expect(result?.message).toMatch(/ \(and [23] more\)$/m);
+  });
+
   it('raises no alarm on conforming servers that choose otherwise, or hold other pets', async () => {
     const choices = ['omits-status', 'preloaded-store', 'others-pets-descending', 'huge-ids'];
     for (const choice of choices) {

@@ -342,6 +342,14 @@ describe.concurrent('against a conforming server that fills a gap differently', 
     expect(report.verdict).toBe(more.verdict ?? 'pass');
   });
 
+  it('sends both spellings of the scheme when the first is refused', async () => {
+    const { report } = await runAgainst({ choices: ['scheme-case-sensitive'] }, { only: ['auth'] });
+    const { outcome, message } = resultOf(report, 'auth.scheme-case-insensitive');
+    expect(outcome).toBe('advisory');
+    expect(message).toContain('with "bearer <valid key>" answered 401');
+    expect(message).toMatch(/ \(and 1 more\)$/m);
+  });
+
   it('passes a server that does all of these at once, with advisories only', async () => {
     const { report } = await runAgainst({ lenient: true });
     const failed = report.results.filter((r) => r.outcome === 'fail');

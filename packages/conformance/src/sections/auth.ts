@@ -327,14 +327,14 @@ async function listsWithKeyAfter(
   ctx: CheckContext,
   prefixes: readonly (readonly [prefix: string, words: string])[],
 ): Promise<Verdict> {
-  for (const [prefix, words] of prefixes) {
+  await everyCase(ctx, prefixes, async ([prefix, words]) => {
     const res = await ctx.send({
       method: 'GET',
       path: '/pets?limit=1',
       authorization: keyCredential(prefix, ctx.apiKey),
     });
     expectStatus(res, 200, `with ${words}`);
-  }
+  });
   return pass(`${prefixes.map(([, words]) => words).join(' and ')} answered 200`);
 }
 

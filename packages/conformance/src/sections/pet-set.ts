@@ -18,6 +18,7 @@ import {
   declarer,
   described,
   difference,
+  everyCase,
   expectPet,
   expectPetList,
   expectStatus,
@@ -173,9 +174,9 @@ export const petSetSection: SpecSection = {
       async run(ctx) {
         const known = (await foundPets(ctx)).size;
         const judged: string[] = [];
-        for (const limit of LIMITS) {
+        await everyCase(ctx, LIMITS, async (limit) => {
           const want = limit ?? LIMIT_DEFAULT;
-          if (want > known) continue;
+          if (want > known) return;
           const res = await ctx.list(limit === undefined ? '' : `?limit=${limit}`);
           const n = expectPetList(res).length;
           if (n !== want) {
@@ -185,7 +186,7 @@ export const petSetSection: SpecSection = {
             );
           }
           judged.push(`${limit ?? 'none'}: ${n}`);
-        }
+        });
         // limit=1 is always judged: `foundPets` has skipped a set with no pet listed.
         return pass(`limit ${judged.join(', ')}`);
       },
