@@ -937,20 +937,26 @@ describe.concurrent('against a server that refuses one spelling of JSON', () => 
     for (const other of Object.values(SPELLINGS)) {
       if (other !== spelling) expect(message).not.toContain(other);
     }
+    expect(message).not.toContain('(and with');
   });
 });
 
-describe('against a server that refuses two spellings of JSON', () => {
+describe('against a server that refuses three spellings of JSON', () => {
   it('sends every spelling of every NewPet worth spelling, and names the spellings refused', async () => {
     const only = checksFor(['createPet.json-spellings']);
-    const faults = ['create-refuses-unicode-escapes', 'create-refuses-whitespace'] as const;
+    const faults = [
+      'create-refuses-unicode-escapes',
+      'create-refuses-whitespace',
+      'create-needs-name-first',
+    ] as const;
     const { report } = await runAgainst({ faults: [...faults] }, { only });
     const { outcome, message } = resultOf(report, 'createPet.json-spellings');
     expect(outcome, message).toBe('fail');
     const escapes = SPELLINGS['create-refuses-unicode-escapes'];
     const space = SPELLINGS['create-refuses-whitespace'];
+    const order = SPELLINGS['create-needs-name-first'];
     expect(message).toContain(`with ${escapes} answered 400`);
-    expect(message).toContain(`is accepted (and with ${space})`);
+    expect(message).toContain(`is accepted (and with ${space}; ${order})`);
     // A plain NewPet, one beyond the BMP, one with a slash and one beyond ASCII: each is sent.
     expect(message).toMatch(/ \(and [1-3] more\)$/m);
   });
