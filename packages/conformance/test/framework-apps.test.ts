@@ -8,12 +8,13 @@
 // an Echo app, a Fiber app (on fasthttp) and a Hertz app (each pinned in its frameworks/*/go.mod),
 // an axum app and an actix-web app (Rust, each pinned in its frameworks/*/Cargo.lock), a Spring
 // Boot app, a Javalin app, a Jersey app, a Vert.x app and a Helidon app (Java), a Ktor app (Kotlin)
-// and a Pekko HTTP app (Scala; each pinned in its frameworks/*/pom.xml), a Scotty app (Haskell) and
-// a plumber app (R, both on Debian's packages), a Sinatra app, a Grape app and a Rails app (Ruby),
-// a Mojolicious app (Perl), a Symfony app and a Lumen app (PHP), on Debian's packages, written the
-// same way. What the kit fails is each framework's doing, named below; no false alarm may come from
-// any. The apps, and what the kit fails on each, are in support/framework-apps.ts;
-// framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
+// and a Pekko HTTP app (Scala; each pinned in its frameworks/*/pom.xml), a Scotty app (Haskell), a
+// plumber app (R) and an Ulfius app (C, the three on Debian's packages), a Sinatra app, a Grape app
+// and a Rails app (Ruby), a Mojolicious app (Perl), a Symfony app and a Lumen app (PHP), on Debian's
+// packages, written the same way. What the kit fails is each framework's doing, named below; no
+// false alarm may come from any. The apps, and what the kit fails on each, are in
+// support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit again through its proxy in
+// front of each.
 
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -534,6 +535,21 @@ describe('the kit against a Scotty app written from the spec (Haskell, warp, aes
     expect(message(report, 'listPets.limit-out-of-range-rejected')).toMatch(
       /limit=abc answered 404/,
     );
+  }, 600_000);
+});
+
+describe('the kit against an Ulfius app written from the spec (C, libmicrohttpd, Jansson)', () => {
+  it("fails it where Ulfius' body and URL handling and C's strtoll break the spec, and nowhere else", async () => {
+    const report = await runOn('Ulfius');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Ulfius?.fails);
+    // ulfius_get_json_body_request compares the start of Content-Type, as written, with application/json.
+    expect(message(report, 'createPet.media-type-spellings')).toMatch(
+      /Content-Type: Application\/JSON answered 400, expected 201/,
+    );
+    // A multipart body whose Content-Type names no boundary gets no answer: the connection closes.
+    expect(message(report, 'createPet.other-media-types')).toMatch(/failed: other side closed/);
+    // strtoll skips the white space before the digits: " 8" is pet 8.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/%20\d+ answered 200/);
   }, 600_000);
 });
 

@@ -230,6 +230,12 @@ export interface FrameworkApp {
   readonly start: () => Promise<RunningApp>;
   readonly fails: readonly string[];
   readonly inTraffic: readonly string[];
+  /**
+   * The checks the kit fails besides `fails` when it runs through the proxy: where the app closes
+   * the connection without an answer, the proxy answers `502` in plain text (RFC 9110 §15.6.3),
+   * a server error and no JSON.
+   */
+  readonly throughProxy?: readonly string[];
 }
 
 /**
@@ -311,24 +317,36 @@ export function frameworkApps(built: {
   const buildPekkoApp = mavenApp('pekko');
 
   /**
-   * Compiles the Scotty app with the `ghc` on PATH and the Haskell packages Debian installs beside
-   * it (libghc-scotty-dev); gives the binary.
+   * Compiles the app of one source file in frameworks/NAME with `compiler` on PATH, given its
+   * arguments for the app's folder in `built`, the binary's path and the source's; gives the binary.
    */
-  const buildScottyApp = once(async () => {
-    const out = join(built.path, 'scotty');
-    await mkdir(out);
-    const ghc = await runProcess('ghc', [
-      '-O0',
-      '-outputdir',
-      out,
-      '-o',
-      join(out, 'petapp'),
-      join(FRAMEWORKS, 'scotty', 'Main.hs'),
-    ]);
-    if (ghc.exitCode !== 0)
-      throw new Error(`ghc of the Scotty app failed:\n${ghc.stdout}${ghc.stderr}`);
-    return join(out, 'petapp');
-  });
+  function compiledApp(
+    name: string,
+    source: string,
+    compiler: string,
+    args: (out: string, binary: string, source: string) => string[],
+  ): () => Promise<string> {
+    return once(async () => {
+      const out = join(built.path, name);
+      await mkdir(out);
+      const binary = join(out, 'petapp');
+      const run = await runProcess(compiler, args(out, binary, join(FRAMEWORKS, name, source)));
+      if (run.exitCode !== 0) {
+        throw new Error(`${compiler} of the ${name} app failed:\n${run.stdout}${run.stderr}`);
+      }
+      return binary;
+    });
+  }
+  // Scotty and the Haskell packages Debian installs beside ghc (libghc-scotty-dev).
+  const buildScottyApp = compiledApp('scotty', 'Main.hs', 'ghc', (out, binary, source) => [
+    ...['-O0', '-outputdir', out, '-o', binary, source],
+  ]);
+  // Ulfius (C) and the libraries Debian installs with libulfius-dev.
+  // The libraries follow the source, which needs them (the linker reads them in order).
+  const buildUlfiusApp = compiledApp('ulfius', 'app.c', 'gcc', (_, binary, source) => [
+    ...['-O1', '-Wall', '-o', binary, source],
+    ...['-lulfius', '-ljansson', '-lorcania', '-lmicrohttpd', '-lpthread'],
+  ]);
 
   /**
    * Compiles the NestJS app with the workspace's tsc (esbuild, which vitest uses, emits no decorator
@@ -635,6 +653,16 @@ export function frameworkApps(built: {
       start: async () => startProcess(await buildScottyApp(), []),
       fails: ['getPet.path-boundaries'],
       inTraffic: ['getPet.path-boundaries'],
+    },
+    Ulfius: {
+      start: async () => startProcess(await buildUlfiusApp(), []),
+      fails: [
+        'createPet.media-type-spellings',
+        'createPet.other-media-types',
+        'getPet.path-boundaries',
+      ],
+      inTraffic: ['getPet.path-boundaries'],
+      throughProxy: ['errors.json-body', 'errors.no-server-errors'],
     },
     plumber: {
       // In a UTF-8 locale, as R servers run (R reads strings by the locale's encoding).
