@@ -962,6 +962,22 @@ describe('against a server that refuses three spellings of JSON', () => {
   });
 });
 
+describe('a path id in octal after a zero', () => {
+  it('is the least pet id of at least 8 the run has seen: 010 for pet 8 on ids from 1', async () => {
+    const fault = 'get-reads-leading-zero-as-octal';
+    const { report } = await runAgainst({ faults: [fault] }, { only: [] });
+    expect(resultOf(report, 'getPet.path-boundaries').message).toMatch(
+      /^GET \/pets\/010 answered 200 with pet 8$/m,
+    );
+    const reference = await runAgainst({}, { only: [] });
+    const { message } = resultOf(reference.report, 'getPet.path-boundaries');
+    expect(message.split(', ').filter((seen) => /^0\d/.test(seen))).toEqual([
+      expect.stringMatching(/^0\d+: 200$/),
+      '010: 200',
+    ]);
+  });
+});
+
 describe('run alone, the checks of every answer', () => {
   // `--only errors` runs no check that provokes an error: they provoke a 401 and a 404 first. On
   // a preloaded store the preflight's pet 1 exists, so only the kit's own probe gets a 404.
