@@ -19,6 +19,12 @@ import { hapiPetApp } from './hapi-pet-app.js';
 import { honoPetApp, serveHono } from './hono-pet-app.js';
 import { koaPetApp } from './koa-pet-app.js';
 
+/** How the JVM runs an app of one or two kit runs: C1 alone, one collector thread. */
+const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+
+/** The jars of Debian's Clojure packages that the Compojure app loads, in /usr/share/java. */
+const COMPOJURE_JARS = ['clojure', 'ring-core', 'compojure', 'ring-jetty-adapter', 'cheshire'];
+
 /** The key every framework app takes. */
 export const API_KEY = 'framework-app-key-0123456789';
 
@@ -394,8 +400,21 @@ export function frameworkApps(built: {
    */
   const javaApp = async (built: Promise<JavaApp>) => {
     const { java, jar } = await built;
-    return startProcess(java, ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-jar', jar]);
+    return startProcess(java, [...JVM_FLAGS, '-jar', jar]);
   };
+
+  /**
+   * Starts the Compojure app (Clojure) on the JDK on PATH with Debian's jars, each of which names
+   * the jars it needs on its manifest's Class-Path; the JVM as for a Maven app.
+   */
+  const compojureApp = () =>
+    startProcess('java', [
+      ...JVM_FLAGS,
+      '-cp',
+      COMPOJURE_JARS.map((jar) => `/usr/share/java/${jar}.jar`).join(':'),
+      'clojure.main',
+      join(FRAMEWORKS, 'compojure', 'app.clj'),
+    ]);
 
   const pythonApp = async (name: PythonApp) =>
     startProcess(await venvPython(name), [join(FRAMEWORKS, name, 'app.py')]);
@@ -653,6 +672,25 @@ export function frameworkApps(built: {
       start: async () => startProcess(await buildScottyApp(), []),
       fails: ['getPet.path-boundaries'],
       inTraffic: ['getPet.path-boundaries'],
+    },
+    Compojure: {
+      start: compojureApp,
+      fails: [
+        'auth.createPet.key-case-changed',
+        'auth.getPet.key-case-changed',
+        'auth.listPets.key-case-changed',
+        'createPet.trailing-content',
+        'errors.error-schema',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+        'listPets.repeated-parameter',
+      ],
+      inTraffic: [
+        'createPet.trailing-content',
+        'errors.error-schema',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+      ],
     },
     Ulfius: {
       start: async () => startProcess(await buildUlfiusApp(), []),
