@@ -3,18 +3,18 @@
 // app, a Hono app (with Zod, on @hono/node-server and on Bun's own server), an Elysia app (on Bun),
 // a hapi app (with Joi), a NestJS app (compiled by tsc), a Flask app, an aiohttp app, a Tornado
 // app, a Sanic app, a Falcon app (on waitress), a Bottle app (on wsgiref, its default server), a
-// FastAPI app, a Litestar app and a Django REST framework app (Python, each pinned in its
-// frameworks/*/requirements.txt), a Go app (the standard library alone, frameworks/go), a Gin app,
-// an Echo app, a Fiber app (on fasthttp) and a Hertz app (each pinned in its frameworks/*/go.mod),
-// an axum app and an actix-web app (Rust, each pinned in its frameworks/*/Cargo.lock), a Spring
-// Boot app, a Javalin app, a Jersey app, a Vert.x app and a Helidon app (Java), a Ktor app (Kotlin)
-// and a Pekko HTTP app (Scala; each pinned in its frameworks/*/pom.xml), a Scotty app (Haskell), a
-// plumber app (R), an Ulfius app (C) and a Compojure app (Clojure, the four on Debian's packages),
-// a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious app (Perl), a Symfony app and a
-// Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each
-// framework's doing, named below; no false alarm may come from any. The apps, and what the kit
-// fails on each, are in support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit again
-// through its proxy in front of each.
+// FastAPI app, a Litestar app, a Connexion app (driven by the contract's OpenAPI document) and a
+// Django REST framework app (Python, each pinned in its frameworks/*/requirements.txt), a Go app
+// (the standard library alone, frameworks/go), a Gin app, an Echo app, a Fiber app (on fasthttp)
+// and a Hertz app (each pinned in its frameworks/*/go.mod), an axum app and an actix-web app (Rust,
+// each pinned in its frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app, a Jersey app, a
+// Vert.x app and a Helidon app (Java), a Ktor app (Kotlin) and a Pekko HTTP app (Scala; each pinned
+// in its frameworks/*/pom.xml), a Scotty app (Haskell), a plumber app (R), an Ulfius app (C) and a
+// Compojure app (Clojure, the four on Debian's packages), a Sinatra app, a Grape app and a Rails
+// app (Ruby), a Mojolicious app (Perl), a Symfony app and a Lumen app (PHP), on Debian's packages,
+// written the same way. What the kit fails is each framework's doing, named below; no false alarm
+// may come from any. The apps, and what the kit fails on each, are in support/framework-apps.ts;
+// framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
 
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -535,6 +535,19 @@ describe('the kit against a Scotty app written from the spec (Haskell, warp, aes
     expect(message(report, 'listPets.limit-out-of-range-rejected')).toMatch(
       /limit=abc answered 404/,
     );
+  }, 600_000);
+});
+
+describe("the kit against a Connexion app driven by the contract's OpenAPI document (Python, uvicorn)", () => {
+  it('fails it where Connexion breaks the spec the document describes, and nowhere else', async () => {
+    const report = await runOn('Connexion');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Connexion?.fails);
+    // It finds a body's validator by the media type as written: the handler gets bytes.
+    expect(message(report, 'createPet.media-type-spellings')).toMatch(/answered (415|500)/);
+    // It tells a body from none by Content-Length.
+    expect(message(report, 'createPet.request-shapes')).toMatch(/chunked answered 400/);
+    // Its validator's UTF-8 decoding raises outside its error handling.
+    expect(message(report, 'createPet.not-utf8')).toMatch(/answered 500/);
   }, 600_000);
 });
 

@@ -114,6 +114,7 @@ type PythonApp =
   | 'sanic'
   | 'falcon'
   | 'litestar'
+  | 'connexion'
   | 'bottle';
 
 /** The python of frameworks/NAME's pinned venv (made on first use). */
@@ -672,6 +673,18 @@ export function frameworkApps(built: {
       start: async () => startProcess(await buildScottyApp(), []),
       fails: ['getPet.path-boundaries'],
       inTraffic: ['getPet.path-boundaries'],
+    },
+    Connexion: {
+      start: () => pythonApp('connexion'),
+      fails: [
+        'createPet.deep-nesting',
+        'createPet.media-type-spellings',
+        'createPet.not-utf8',
+        'createPet.other-media-types',
+        'createPet.request-shapes',
+        'errors.no-server-errors',
+      ],
+      inTraffic: ['createPet.media-type-spellings', 'errors.no-server-errors'],
     },
     Compojure: {
       start: compojureApp,
