@@ -2,13 +2,14 @@
 // how each is built and started on 127.0.0.1, and the checks the kit and the traffic judge fail
 // on it.
 
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openApiDocument30 } from '@animal-store/contract';
 import { PYTHON_VENV, runProcess, startLogged } from '@animal-store/test-support';
 import express4 from 'express4';
 import express5 from 'express5';
@@ -24,6 +25,14 @@ const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 /** The jars of Debian's Clojure packages that the Compojure app loads, in /usr/share/java. */
 const COMPOJURE_JARS = ['clojure', 'ring-core', 'compojure', 'ring-jetty-adapter', 'cheshire'];
+
+/** The script that builds the pinned Go and Rust code generators (tooling/clients). */
+const NATIVE_TOOLS = fileURLToPath(
+  new URL('../../../../tooling/clients/native-tools.sh', import.meta.url),
+);
+
+/** The Go apps' shared module (frameworks/petmodel-go). */
+const PETMODEL_MODULE = 'github.com/animal-store/conformance/test/frameworks/petmodel';
 
 /** The key every framework app takes. */
 export const API_KEY = 'framework-app-key-0123456789';
@@ -271,6 +280,42 @@ export function frameworkApps(built: {
       return binary;
     });
   }
+  /** The contract's OpenAPI document in its 3.0 edition, written once for the apps built from it. */
+  const openApi30 = once(async () => {
+    const file = join(built.path, 'openapi-3.0.json');
+    await writeFile(file, JSON.stringify(openApiDocument30));
+    return file;
+  });
+
+  /**
+   * Builds the oapi-codegen app: the pinned oapi-codegen (tooling/clients/native-tools.sh builds it
+   * into the cache) generates package api from the document beside a copy of the app, which finds
+   * petmodel-go where it lies; then `go build`.
+   */
+  const buildOapiCodegenApp = once(async () => {
+    const out = join(built.path, 'oapi-codegen');
+    await cp(join(FRAMEWORKS, 'oapi-codegen'), out, { recursive: true });
+    const tools = await runProcess('bash', [NATIVE_TOOLS, 'go']);
+    const generator = /^oapi-codegen=(.+)$/m.exec(tools.stdout)?.[1];
+    if (generator === undefined) throw new Error(`no oapi-codegen:\n${tools.stderr}`);
+    const generated = await runProcess(generator, [
+      ...['-generate', 'types,std-http-server,strict-server,spec', '-package', 'api'],
+      await openApi30(),
+    ]);
+    if (generated.exitCode !== 0) throw new Error(`oapi-codegen failed:\n${generated.stderr}`);
+    await mkdir(join(out, 'api'));
+    await writeFile(join(out, 'api', 'server.gen.go'), generated.stdout);
+    const env = { ...process.env, GOTOOLCHAIN: 'local' };
+    for (const args of [
+      ['mod', 'edit', `-replace=${PETMODEL_MODULE}=${join(FRAMEWORKS, 'petmodel-go')}`],
+      ['build', '-trimpath', '-buildvcs=false', '-o', 'petapp', '.'],
+    ]) {
+      const go = await runProcess('go', args, { cwd: out, env });
+      if (go.exitCode !== 0) throw new Error(`go ${args[0]} of ${out} failed:\n${go.stderr}`);
+    }
+    return join(out, 'petapp');
+  });
+
   const buildGoApp = goApp('go');
   const buildGinApp = goApp('gin');
   const buildFiberApp = goApp('fiber');
@@ -674,8 +719,16 @@ export function frameworkApps(built: {
       fails: ['getPet.path-boundaries'],
       inTraffic: ['getPet.path-boundaries'],
     },
+    'oapi-codegen': {
+      start: async () => startProcess(await buildOapiCodegenApp(), []),
+      fails: ['createPet.trailing-content'],
+      inTraffic: ['createPet.trailing-content'],
+    },
     Connexion: {
-      start: () => pythonApp('connexion'),
+      start: async () =>
+        startProcess(await venvPython('connexion'), [join(FRAMEWORKS, 'connexion', 'app.py')], {
+          OPENAPI_DOCUMENT: await openApi30(),
+        }),
       fails: [
         'createPet.deep-nesting',
         'createPet.media-type-spellings',

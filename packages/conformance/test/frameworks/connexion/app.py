@@ -1,11 +1,12 @@
-"""The service as a Connexion developer writes it: the project's OpenAPI document (its 3.0 edition,
-packages/contract/openapi-3.0.json, for tools that read no 3.1) drives the routes, the key check
-and the validation of every request, with Connexion's defaults. The handlers are named by
-operationId, the key check is the bearer scheme's `x-bearerInfoFunc`, and Connexion's problems
-are answered with the spec's Error body.
+"""The service as a Connexion developer writes it: the contract's OpenAPI document (its 3.0
+edition, for tools that read no 3.1) drives the routes, the key check and the validation of every
+request, with Connexion's defaults. The handlers are named by operationId, the key check is the
+bearer scheme's `x-bearerInfoFunc`, and Connexion's problems are answered with the spec's Error
+body.
 
-Usage: API_KEY=... python app.py  (listens on 127.0.0.1, port 0; prints "listening on PORT";
-stops when its stdin closes, so that it never outlives the test that started it)
+Usage: API_KEY=... OPENAPI_DOCUMENT=openapi-3.0.json python app.py  (listens on 127.0.0.1, port 0;
+prints "listening on PORT"; stops when its stdin closes, so that it never outlives the test that
+started it)
 """
 
 import json
@@ -25,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from pet_rules import DEPRECATION, serve_on_uvicorn, stored  # noqa: E402
 
-DOCUMENT = os.path.join(HERE, "..", "..", "..", "..", "contract", "openapi-3.0.json")
+DOCUMENT = os.environ["OPENAPI_DOCUMENT"]
 API_KEY = os.environ["API_KEY"]
 
 pets = []
