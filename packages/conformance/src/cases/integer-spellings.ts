@@ -2,13 +2,14 @@
  * Spellings of a positive integer that are no integer, each of which a lenient reader takes for it:
  * `parseInt` and Ruby's `to_i` read the leading digits (`7.5`, `7abc`), JavaScript's `Number`,
  * Java's `Long.decode` (Spring's binder) and Haskell's `read` take hexadecimal (`0x7`), `Number`,
- * Ruby's `Integer` and Python's `int(text, 0)` octal and binary with a prefix (`0o7`, `0b111`), Python's
- * `int` reads digits split by an underscore (`0_7`), and Python's `int` (behind Werkzeug's `\d+`
- * int converter) and Java's `Long.parseLong` read any script's decimal digits: Arabic-Indic `٧`,
- * fullwidth `７`. An integer in the spec's JSON and OpenAPI is ASCII digits. Each is URL text: white
- * space is no digit, sent as `%20`; `;v=1` is a path segment's parameter (RFC 3986 §3.3), which a
- * servlet container drops, and in a query it is part of the value; `%FF` is a byte no UTF-8 holds,
- * which a decoder that drops what it cannot read (Bottle's of the path) leaves out.
+ * Ruby's `Integer` and Python's `int(text, 0)` octal and binary with a prefix (`0o7`, `0b111`),
+ * Python's `int` reads digits split by an underscore (`0_7`), and Python's `int` (behind
+ * Werkzeug's `\d+` int converter) and Java's `Long.parseLong` read any script's decimal digits:
+ * Arabic-Indic `٧`, fullwidth `７`. An integer in the spec's JSON and OpenAPI is ASCII digits. Each
+ * is URL text: white space is no digit, sent as `%20`; `;v=1` is a path segment's parameter (RFC
+ * 3986 §3.3), which a servlet container drops, and in a query it is part of the value; `%FF` is a
+ * byte no UTF-8 holds, which a decoder that drops what it cannot read (Bottle's of the path) leaves
+ * out.
  */
 export function integerSpellings(digits: string): string[] {
   if (!/^\d+$/.test(digits)) return [];

@@ -178,7 +178,7 @@ const PATH_ID_BOUNDARIES = [
 /**
  * The least pet id P of at least 8 the run has seen, in octal after a zero (`010` for 8): decimal
  * to the spec, so no pet or another one, yet P to C's `strtol` with base 0, Go's
- * `ParseInt(s, 0, 64)` and Ruby's `Integer`.
+ * `ParseInt(s, 0, 64)`, Java's `Long.decode` and Ruby's `Integer`.
  */
 async function octalSpelling(ctx: CheckContext): Promise<string[]> {
   const least = () => {
