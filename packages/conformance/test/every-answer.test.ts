@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWER_ORACLES } from '../src/oracles.js';
+import { acceptingAnything } from '../src/sections/every-answer.js';
+import { answer } from './support/answer.js';
 import { resultOf, runAgainst } from './support/run-kit.js';
 
 // The oracles judge every answer of the run: the preflight, the name-shape probe and the reads
@@ -35,5 +37,40 @@ describe.concurrent('the oracles', () => {
     const result = resultOf(report, 'errors.success-status');
     expect(result.outcome).toBe('fail');
     expect(result.message).toContain('GET /pets?limit=1 answered 204');
+  });
+});
+
+describe('the requests sent again with Accept: */*', () => {
+  it('are the first error request of each operation and status that named no Accept of its own', () => {
+    const connection = { name: 'kept-alive' } as never;
+    const requests = acceptingAnything([
+      answer({ path: '/pets?limit=0', status: 400, request: { connection } }),
+      answer({ path: '/pets?limit=101', status: 400 }),
+      answer({ path: '/pets?limit=5', status: 200 }),
+      answer({ path: '/pets/abc', status: 400, request: { headers: { ACCEPT: 'text/html' } } }),
+      answer({ path: '/pets/0', status: 400, request: { headers: { 'X-Probe': '1' } } }),
+      answer({ path: '/pets/9', status: 404 }),
+      answer({ path: '/pets/8', status: 429 }),
+      answer({ path: '//pets', status: 404 }),
+      answer({ method: 'POST', path: '/pets', status: 401, request: { rawBody: '{}' } }),
+    ]);
+    expect(requests).toEqual([
+      { method: 'GET', path: '/pets?limit=0', headers: { Accept: '*/*' } },
+      { method: 'GET', path: '/pets/0', headers: { 'X-Probe': '1', Accept: '*/*' } },
+      { method: 'GET', path: '/pets/9', headers: { Accept: '*/*' } },
+      { method: 'POST', path: '/pets', rawBody: '{}', headers: { Accept: '*/*' } },
+    ]);
+  });
+
+  it('have their answers judged: an HTML error page for */* fails the run', async () => {
+    const { report } = await runAgainst(
+      { faults: ['errors-html-unless-json-accepted'] },
+      { only: ['errors'] },
+    );
+    const result = resultOf(report, 'errors.json-body');
+    expect(result.outcome).toBe('fail');
+    expect(result.message).toMatch(
+      /answered 40[14]: Content-Type is "text\/html"[\s\S]*'Accept: \*\/\*'/,
+    );
   });
 });

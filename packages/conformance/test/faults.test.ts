@@ -414,6 +414,11 @@ const CAUGHT: readonly [
     ['getPet.path-boundaries'],
   ],
   [
+    "answers its errors with an HTML page unless the client names JSON in Accept (Jetty 9.4's error handler)",
+    'errors-html-unless-json-accepted',
+    ['errors.json-body'],
+  ],
+  [
     'reads a petId of digits with a leading zero as octal (Ruby\'s Integer: "01750" is pet 1000), on a store whose ids start at 1000',
     'get-reads-leading-zero-as-octal',
     ['getPet.path-boundaries'],

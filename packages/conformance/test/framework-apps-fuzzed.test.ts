@@ -42,6 +42,10 @@ const FUZZED = [
   'Sinatra',
   'Mojolicious',
   'Lumen',
+  'Ulfius',
+  'Compojure',
+  'Connexion',
+  'oapi-codegen',
 ];
 
 /**

@@ -575,6 +575,10 @@ describe('the kit against a Compojure app written from the spec (Clojure, Ring, 
     );
     // Ring gives a parameter given twice as a vector, which parse-long refuses: Jetty's 500.
     expect(message(report, 'listPets.repeated-parameter')).toMatch(/limit=3&limit=5 answered 500/);
+    // Jetty's error handler answers in HTML when the client takes anything, as curl does.
+    expect(message(report, 'errors.json-body')).toMatch(
+      /answered 500: Content-Type is "text\/html"[\s\S]*-H 'Accept: \*\/\*'/,
+    );
     // parse-long is Long/valueOf, which reads any script's digits.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/\S+ answered 200/);
   }, 600_000);

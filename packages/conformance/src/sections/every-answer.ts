@@ -2,8 +2,8 @@
 // strict JSON, Error bodies, the statuses the spec names, Pets of the spec's types.
 import { ID_MAX } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
-import type { HttpResponse } from '../http/client.js';
-import { ANSWER_ORACLES, type Oracle } from '../oracles.js';
+import { type HttpRequest, type HttpResponse, RequestError } from '../http/client.js';
+import { ANSWER_ORACLES, type Oracle, routeOf } from '../oracles.js';
 import { andMore } from '../plural.js';
 import { countPets, listAfterData } from './list-pets.js';
 import {
@@ -18,17 +18,55 @@ import {
 
 const check = declarer('§1, §2, §7');
 
+/** What the checks of every answer judge, in the spec matrix's words. */
+const EVERY_REQUEST =
+  'every request of the run, whichever check sent it, each 429 the kit waited out included, and the first of each operation and error status again with Accept: */*';
+
 // These checks report the oracles, which judge every answer the kit received during the run,
 // whichever check asked. Run alone (`--only errors`) they first provoke a 401 and a 404 so there
 // is something to judge.
 
-/** Every answer of the run so far, each 429 the kit waited out and retried included. */
+/**
+ * Every answer of the run so far, each 429 the kit waited out and retried included, and the
+ * answers to `acceptingAnything`'s requests.
+ */
 export async function answers(ctx: CheckContext): Promise<readonly HttpResponse[]> {
   await ctx.memo('errors: provoke', async () => {
     await ctx.send({ method: 'GET', path: '/pets?limit=1', authorization: null });
     await ctx.send({ method: 'GET', path: `/pets/${ID_MAX}` });
+    for (const request of acceptingAnything(ctx.responses)) {
+      try {
+        await ctx.send(request);
+      } catch (error) {
+        // No answer, so nothing to judge: a request that failed so is the checks' own to report.
+        if (!(error instanceof RequestError)) throw error;
+      }
+    }
   });
   return ctx.responses;
+}
+
+/**
+ * The request of the first error answer of each operation and status (a 429 aside) that the kit
+ * sent with its own `Accept: application/json`, again with `Accept: *\/*`, as curl, fetch and most
+ * clients send it: the spec's bodies are JSON whatever the client accepts, and some servers
+ * choose their error page's media type by `Accept` (Jetty's is HTML for `*\/*`).
+ */
+export function acceptingAnything(responses: readonly HttpResponse[]): HttpRequest[] {
+  const seen = new Set<string>();
+  const requests: HttpRequest[] = [];
+  for (const res of responses) {
+    const { request, status } = res;
+    const { op } = routeOf(res);
+    if (status < 400 || status === 429 || op === 'other') continue;
+    const own = Object.keys(request.headers ?? {});
+    if (own.some((name) => name.toLowerCase() === 'accept') || seen.has(`${op} ${status}`))
+      continue;
+    seen.add(`${op} ${status}`);
+    const { connection: _, ...alone } = request;
+    requests.push({ ...alone, headers: { ...request.headers, Accept: '*/*' } });
+  }
+  return requests;
 }
 
 /** Fails with the first offender and how many there were, or passes. */
@@ -66,8 +104,7 @@ export const everyAnswerSection: SpecSection = {
       statement: 'Every body is JSON',
       oracle:
         'every body the kit receives with a JSON media type is strict RFC 8259 JSON (UTF-8, no byte-order mark, no unescaped control character); every error answer has a JSON body',
-      inputs:
-        'every request of the run, whichever check sent it, each 429 the kit waited out included',
+      inputs: EVERY_REQUEST,
       checks: ['errors.strict-json', 'errors.json-body'],
     },
     {
@@ -75,16 +112,14 @@ export const everyAnswerSection: SpecSection = {
       statement:
         'An error answer carries an Error: code, message and status, status the HTTP status',
       oracle: 'every 4xx and 5xx JSON body is an Error whose status equals the HTTP status',
-      inputs:
-        'every request of the run, whichever check sent it, each 429 the kit waited out included',
+      inputs: EVERY_REQUEST,
       checks: ['errors.error-schema', 'errors.status-matches'],
     },
     {
       section: '§2',
       statement: 'An Error’s code is machine-readable, its message a human-readable description',
       oracle: 'neither is empty or white space alone (advisory)',
-      inputs:
-        'every request of the run, whichever check sent it, each 429 the kit waited out included',
+      inputs: EVERY_REQUEST,
       checks: ['errors.error-not-empty'],
     },
     {

@@ -147,6 +147,7 @@ export const FAULTS = [
   'list-null-when-empty',
   'get-500-on-non-integer',
   'errors-as-grpc-status',
+  'errors-html-unless-json-accepted',
   'create-reads-status-by-index',
   'create-reads-empty-category-id-as-0',
   'create-unwraps-one-element-arrays',
@@ -522,6 +523,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('errors-as-grpc-status')) {
       // grpc-gateway's error body: the gRPC status code as a number, no HTTP status.
       return send(res, status, { code: GRPC_CODES[status], message, details: [] }, headers);
+    }
+    if (has('errors-html-unless-json-accepted') && !res.req.headers.accept?.includes('/json')) {
+      // Jetty 9.4's error handler: an HTML page unless the client names JSON among what it takes.
+      res.writeHead(status, { 'content-type': 'text/html;charset=iso-8859-1', ...headers });
+      return res.end(`<html><body><h2>HTTP ERROR ${status}</h2><p>${message}</p></body></html>`);
     }
     const code = gap('blank-error-codes')
       ? ' '

@@ -747,6 +747,7 @@ export function frameworkApps(built: {
         'auth.listPets.key-case-changed',
         'createPet.trailing-content',
         'errors.error-schema',
+        'errors.json-body',
         'errors.no-server-errors',
         'getPet.path-boundaries',
         'listPets.repeated-parameter',
@@ -754,6 +755,7 @@ export function frameworkApps(built: {
       inTraffic: [
         'createPet.trailing-content',
         'errors.error-schema',
+        'errors.json-body',
         'errors.no-server-errors',
         'getPet.path-boundaries',
       ],
