@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BROWSER_NAVIGATION_ACCEPT } from '../src/cases/headers.js';
 import { ANSWER_ORACLES } from '../src/oracles.js';
 import { acceptingAnything } from '../src/sections/every-answer.js';
 import { answer } from './support/answer.js';
@@ -40,8 +41,8 @@ describe.concurrent('the oracles', () => {
   });
 });
 
-describe('the requests sent again with Accept: */*', () => {
-  it('are the first error request of each operation and status that named no Accept of its own', () => {
+describe('the requests sent again with the Accept of ordinary clients', () => {
+  it('are the first error request of each operation and status that named no Accept of its own, a read also as a browser sends it', () => {
     const connection = { name: 'kept-alive' } as never;
     const requests = acceptingAnything([
       answer({ path: '/pets?limit=0', status: 400, request: { connection } }),
@@ -56,8 +57,15 @@ describe('the requests sent again with Accept: */*', () => {
     ]);
     expect(requests).toEqual([
       { method: 'GET', path: '/pets?limit=0', headers: { Accept: '*/*' } },
+      { method: 'GET', path: '/pets?limit=0', headers: { Accept: BROWSER_NAVIGATION_ACCEPT } },
       { method: 'GET', path: '/pets/0', headers: { 'X-Probe': '1', Accept: '*/*' } },
+      {
+        method: 'GET',
+        path: '/pets/0',
+        headers: { 'X-Probe': '1', Accept: BROWSER_NAVIGATION_ACCEPT },
+      },
       { method: 'GET', path: '/pets/9', headers: { Accept: '*/*' } },
+      { method: 'GET', path: '/pets/9', headers: { Accept: BROWSER_NAVIGATION_ACCEPT } },
       { method: 'POST', path: '/pets', rawBody: '{}', headers: { Accept: '*/*' } },
     ]);
   });

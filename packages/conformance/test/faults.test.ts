@@ -419,6 +419,11 @@ const CAUGHT: readonly [
     ['errors.json-body'],
   ],
   [
+    "answers its errors to a client that names HTML with an HTML page (Spring Boot's error controller)",
+    'errors-html-for-browsers',
+    ['errors.json-body'],
+  ],
+  [
     'reads a petId of digits with a leading zero as octal (Ruby\'s Integer: "01750" is pet 1000), on a store whose ids start at 1000',
     'get-reads-leading-zero-as-octal',
     ['getPet.path-boundaries'],

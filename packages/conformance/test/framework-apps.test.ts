@@ -359,6 +359,9 @@ describe('the kit against a Django REST framework app written from the spec', ()
     expect(message(report, 'listPets.request-shapes')).toMatch(
       /Accept: text\/html.* answered 200: Content-Type is "text\/html"/,
     );
+    expect(message(report, 'errors.json-body')).toMatch(
+      /answered 401: Content-Type is "text\/html"[\s\S]*-H 'Accept: text\/html,/,
+    );
     expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
   }, 600_000);
 });

@@ -1,5 +1,9 @@
 // Headers ordinary clients add, which no read or write of the spec may be refused for.
 
+/** A browser's navigation: HTML and XML first, anything (JSON too) after. */
+export const BROWSER_NAVIGATION_ACCEPT =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
 /**
  * Headers ordinary clients add (browsers, curl, axios, caches), in sets: a server that refuses
  * one of them fails on the set that holds it.
@@ -14,8 +18,7 @@ export function ordinaryHeaders(runId: string): Record<string, string>[] {
         'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
     },
     { Accept: 'application/json, text/plain, */*' },
-    // A browser's navigation: HTML and XML first, anything (JSON too) after.
-    { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    { Accept: BROWSER_NAVIGATION_ACCEPT },
   ];
 }
 

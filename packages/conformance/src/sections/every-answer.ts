@@ -1,6 +1,7 @@
 // Rules every answer of the run is held to, whichever check sent the request (spec §1, §2, §7):
 // strict JSON, Error bodies, the statuses the spec names, Pets of the spec's types.
 import { ID_MAX } from '@animal-store/contract';
+import { BROWSER_NAVIGATION_ACCEPT } from '../cases/headers.js';
 import type { CheckContext } from '../context.js';
 import { type HttpRequest, type HttpResponse, RequestError } from '../http/client.js';
 import { ANSWER_ORACLES, type Oracle, routeOf } from '../oracles.js';
@@ -20,7 +21,7 @@ const check = declarer('§1, §2, §7');
 
 /** What the checks of every answer judge, in the spec matrix's words. */
 const EVERY_REQUEST =
-  'every request of the run, whichever check sent it, each 429 the kit waited out included, and the first of each operation and error status again with Accept: */*';
+  'every request of the run, whichever check sent it, each 429 the kit waited out included, and the first of each operation and error status again with Accept: */* and, a read, with a browser navigation Accept (text/html first)';
 
 // These checks report the oracles, which judge every answer the kit received during the run,
 // whichever check asked. Run alone (`--only errors`) they first provoke a 401 and a 404 so there
@@ -49,8 +50,9 @@ export async function answers(ctx: CheckContext): Promise<readonly HttpResponse[
 /**
  * The request of the first error answer of each operation and status (a 429 aside) that the kit
  * sent with its own `Accept: application/json`, again with `Accept: *\/*`, as curl, fetch and most
- * clients send it: the spec's bodies are JSON whatever the client accepts, and some servers
- * choose their error page's media type by `Accept` (Jetty's is HTML for `*\/*`).
+ * clients send it, and a read also with a browser navigation's `Accept`, which puts HTML first
+ * and takes anything after. The spec's bodies are JSON whatever the client accepts, and some
+ * servers choose their error page's media type by `Accept` (Jetty's is HTML for `*\/*`).
  */
 export function acceptingAnything(responses: readonly HttpResponse[]): HttpRequest[] {
   const seen = new Set<string>();
@@ -64,7 +66,9 @@ export function acceptingAnything(responses: readonly HttpResponse[]): HttpReque
       continue;
     seen.add(`${op} ${status}`);
     const { connection: _, ...alone } = request;
-    requests.push({ ...alone, headers: { ...request.headers, Accept: '*/*' } });
+    const accepts = request.method === 'GET' ? ['*/*', BROWSER_NAVIGATION_ACCEPT] : ['*/*'];
+    for (const accept of accepts)
+      requests.push({ ...alone, headers: { ...request.headers, Accept: accept } });
   }
   return requests;
 }

@@ -148,6 +148,7 @@ export const FAULTS = [
   'get-500-on-non-integer',
   'errors-as-grpc-status',
   'errors-html-unless-json-accepted',
+  'errors-html-for-browsers',
   'create-reads-status-by-index',
   'create-reads-empty-category-id-as-0',
   'create-unwraps-one-element-arrays',
@@ -524,8 +525,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // grpc-gateway's error body: the gRPC status code as a number, no HTTP status.
       return send(res, status, { code: GRPC_CODES[status], message, details: [] }, headers);
     }
-    if (has('errors-html-unless-json-accepted') && !res.req.headers.accept?.includes('/json')) {
-      // Jetty 9.4's error handler: an HTML page unless the client names JSON among what it takes.
+    const accept = res.req.headers.accept ?? '';
+    if (
+      (has('errors-html-unless-json-accepted') && !accept.includes('/json')) ||
+      (has('errors-html-for-browsers') && accept.includes('text/html'))
+    ) {
+      // Jetty 9.4's error handler: an HTML page unless the client names JSON among what it takes;
+      // Spring Boot's: an HTML page when the client names HTML.
       res.writeHead(status, { 'content-type': 'text/html;charset=iso-8859-1', ...headers });
       return res.end(`<html><body><h2>HTTP ERROR ${status}</h2><p>${message}</p></body></html>`);
     }
