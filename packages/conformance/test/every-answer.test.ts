@@ -81,4 +81,27 @@ describe('the requests sent again with the Accept of ordinary clients', () => {
       /answered 40[14]: Content-Type is "text\/html"[\s\S]*'Accept: \*\/\*'/,
     );
   });
+
+  it('fail errors.json-body when one gets no answer, and leave the others judged', async () => {
+    // The first getPet answered 404 (the preflight's) is answered once, then never: both of its
+    // copies time out.
+    let sent = 0;
+    const { report } = await runAgainst(
+      { hang: (_, path) => path === '/pets/1' && sent++ > 0 },
+      { timeoutMs: 2_000, only: ['errors'] },
+    );
+    expect(report.requests.filter((r) => r.status === null)).toMatchObject([
+      { path: '/pets/1' },
+      { path: '/pets/1' },
+    ]);
+    for (const oracle of ANSWER_ORACLES) {
+      const result = resultOf(report, oracle.id);
+      if (oracle.id === 'errors.json-body') {
+        expect(result.outcome).toBe('fail');
+        expect(result.message).toMatch(
+          /^GET \/pets\/1: no answer within 2000 ms\nreplay: curl .*-H 'Accept: \*\/\*'$/,
+        );
+      } else expect(result.outcome, `${oracle.id}: ${result.message}`).toBe('pass');
+    }
+  });
 });

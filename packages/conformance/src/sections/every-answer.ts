@@ -32,20 +32,33 @@ const EVERY_REQUEST =
  * answers to `acceptingAnything`'s requests.
  */
 export async function answers(ctx: CheckContext): Promise<readonly HttpResponse[]> {
-  await ctx.memo('errors: provoke', async () => {
+  await unansweredCopies(ctx);
+  return ctx.responses;
+}
+
+/**
+ * Provokes what there is to judge, once a run, and gives the requests of `acceptingAnything` that
+ * got no answer: `errors.json-body` fails on them, as an error answer with no body at all.
+ */
+function unansweredCopies(ctx: CheckContext): Promise<readonly RequestError[]> {
+  return ctx.memo('errors: provoke', async () => {
     await ctx.send({ method: 'GET', path: '/pets?limit=1', authorization: null });
     await ctx.send({ method: 'GET', path: `/pets/${ID_MAX}` });
+    const unanswered: RequestError[] = [];
     for (const request of acceptingAnything(ctx.responses)) {
       try {
         await ctx.send(request);
       } catch (error) {
-        // No answer, so nothing to judge: a request that failed so is the checks' own to report.
         if (!(error instanceof RequestError)) throw error;
+        unanswered.push(error);
       }
     }
+    return unanswered;
   });
-  return ctx.responses;
 }
+
+/** The oracle that fails on a copy of an error request that got no answer. */
+const JUDGES_UNANSWERED = 'errors.json-body';
 
 /**
  * The request of the first error answer of each operation and status (a 429 aside) that the kit
@@ -95,6 +108,10 @@ function oracleCheck(oracle: Oracle): DeclaredCheck {
         const why = oracle.judge(res);
         return why === undefined ? [] : [{ res, why }];
       });
+      const [unanswered] = oracle.id === JUDGES_UNANSWERED ? await unansweredCopies(ctx) : [];
+      // The run reports a request with no answer as it reports any check's: what was sent, why
+      // nothing came back, and the request to replay.
+      if (offenders.length === 0 && unanswered !== undefined) throw unanswered;
       return verdict(offenders, `${all.length} answers judged`);
     },
   });
@@ -107,7 +124,7 @@ export const everyAnswerSection: SpecSection = {
       section: '§1, §7',
       statement: 'Every body is JSON',
       oracle:
-        'every body the kit receives with a JSON media type is strict RFC 8259 JSON (UTF-8, no byte-order mark, no unescaped control character); every error answer has a JSON body',
+        'every body the kit receives with a JSON media type is strict RFC 8259 JSON (UTF-8, no byte-order mark, no unescaped control character); every error answer has a JSON body, and a request sent again with another Accept gets one',
       inputs: EVERY_REQUEST,
       checks: ['errors.strict-json', 'errors.json-body'],
     },
