@@ -46,6 +46,7 @@ const FUZZED = [
   'Compojure',
   'Connexion',
   'oapi-codegen',
+  'cohttp',
 ];
 
 /**

@@ -10,10 +10,10 @@
 // in its frameworks/*/go.mod), an axum app and an actix-web app (Rust, each pinned in its
 // frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app, a Jersey app, a Vert.x app and a
 // Helidon app (Java), a Ktor app (Kotlin) and a Pekko HTTP app (Scala; each pinned in its
-// frameworks/*/pom.xml), a Scotty app (Haskell), a plumber app (R), an Ulfius app (C) and a
-// Compojure app (Clojure, the four on Debian's packages), a Sinatra app, a Grape app and a Rails
-// app (Ruby), a Mojolicious app (Perl), a Symfony app and a Lumen app (PHP), on Debian's packages,
-// written the same way. What the kit fails is each framework's doing, named below; no false alarm
+// frameworks/*/pom.xml), a Scotty app (Haskell), a plumber app (R), an Ulfius app (C), a
+// Compojure app (Clojure) and a cohttp app (OCaml, the five on Debian's packages), a Sinatra app,
+// a Grape app and a Rails app (Ruby), a Mojolicious app (Perl), a Symfony app and a Lumen app
+// (PHP), on Debian's packages, written the same way. What the kit fails is each framework's doing, named below; no false alarm
 // may come from any. The apps, and what the kit fails on each, are in support/framework-apps.ts;
 // framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
 
@@ -599,6 +599,21 @@ describe('the kit against an Ulfius app written from the spec (C, libmicrohttpd,
     expect(message(report, 'createPet.other-media-types')).toMatch(/failed: other side closed/);
     // strtoll skips the white space before the digits: " 8" is pet 8.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/%20\d+ answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a cohttp app written from the spec (OCaml, Lwt, Yojson)', () => {
+  it("fails it where cohttp's headers, Yojson and OCaml's integers break the spec, and nowhere else", async () => {
+    const report = await runOn('cohttp');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.cohttp?.fails);
+    // Header.get_media_type gives the media type as written, which the app compares as a string.
+    expect(message(report, 'createPet.media-type-spellings')).toMatch(
+      /Content-Type: Application\/JSON answered 415, expected 201/,
+    );
+    // Yojson keeps a string's bytes as they come, UTF-8 or not, and writes them back so.
+    expect(message(report, 'errors.strict-json')).toMatch(/answered 201: the body is not UTF-8/);
+    // int_of_string_opt reads OCaml's literals: 0x1, 0o1, 0b1, 1_0, +1.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
   }, 600_000);
 });
 

@@ -2,7 +2,7 @@
 // how each is built and started on 127.0.0.1, and the checks the kit and the traffic judge fail
 // on it.
 
-import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -371,6 +371,8 @@ export function frameworkApps(built: {
   /**
    * Compiles the app of one source file in frameworks/NAME with `compiler` on PATH, given its
    * arguments for the app's folder in `built`, the binary's path and the source's; gives the binary.
+   * The source is compiled from a copy in that folder, where compilers that write their objects
+   * beside it (ocamlopt) write them.
    */
   function compiledApp(
     name: string,
@@ -382,7 +384,8 @@ export function frameworkApps(built: {
       const out = join(built.path, name);
       await mkdir(out);
       const binary = join(out, 'petapp');
-      const run = await runProcess(compiler, args(out, binary, join(FRAMEWORKS, name, source)));
+      await copyFile(join(FRAMEWORKS, name, source), join(out, source));
+      const run = await runProcess(compiler, args(out, binary, join(out, source)));
       if (run.exitCode !== 0) {
         throw new Error(`${compiler} of the ${name} app failed:\n${run.stdout}${run.stderr}`);
       }
@@ -398,6 +401,12 @@ export function frameworkApps(built: {
   const buildUlfiusApp = compiledApp('ulfius', 'app.c', 'gcc', (_, binary, source) => [
     ...['-O1', '-Wall', '-o', binary, source],
     ...['-lulfius', '-ljansson', '-lorcania', '-lmicrohttpd', '-lpthread'],
+  ]);
+  // cohttp-lwt-unix and Yojson (OCaml), which Debian installs with libcohttp-lwt-unix-ocaml-dev
+  // and libyojson-ocaml-dev; Lwt's scheduler needs the threads library.
+  const buildCohttpApp = compiledApp('cohttp', 'app.ml', 'ocamlfind', (_, binary, source) => [
+    ...['ocamlopt', '-thread', '-package', 'cohttp-lwt-unix,yojson', '-linkpkg'],
+    ...['-o', binary, source],
   ]);
 
   /**
@@ -771,6 +780,11 @@ export function frameworkApps(built: {
       ],
       inTraffic: ['getPet.path-boundaries'],
       throughProxy: ['errors.json-body', 'errors.no-server-errors'],
+    },
+    cohttp: {
+      start: async () => startProcess(await buildCohttpApp(), []),
+      fails: ['createPet.media-type-spellings', 'errors.strict-json', 'getPet.path-boundaries'],
+      inTraffic: ['createPet.media-type-spellings', 'errors.strict-json', 'getPet.path-boundaries'],
     },
     plumber: {
       // In a UTF-8 locale, as R servers run (R reads strings by the locale's encoding).
