@@ -315,6 +315,11 @@ const ADVISED: readonly Row[] = [
   ],
   ['takes status: null for no status', 'null-status-absent', ['createPet.status-null-rejected']],
   [
+    'reads bodies as JSON5 (comments, trailing commas, single quotes), as RFC 8259 §9 lets a parser',
+    'reads-json5',
+    ['createPet.json-extensions-rejected'],
+  ],
+  [
     // The kit tops the store up to 101 pets, so limit=101 shows it.
     'serves any limit it is asked for',
     ['serves-any-limit'],

@@ -910,6 +910,28 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     }
   });
 
+  it('advises on a success to a NewPet in JSON5, an extension RFC 8259 §9 lets a parser take', async () => {
+    const bodies = [
+      '{/* a comment */"name":"Rex","categoryId":1}',
+      '{"name":"Rex","categoryId":1} // a comment after the value',
+      '{"name":"Rex","categoryId":1,}',
+      "{'name':'Rex','categoryId':1}",
+      '{name:"Rex",categoryId:1}',
+    ];
+    const { report } = await judge(
+      har(
+        'json5',
+        bodies.map((body) => post(body, 201)),
+      ),
+    );
+    expect(messages(report)).toEqual([]);
+    const advice = report.results.find((r) => r.id === 'createPet.json-extensions-rejected');
+    expect(advice).toMatchObject({ outcome: 'advisory' });
+    expect(advice?.message).toMatch(
+      /^POST \/pets answered 201: the body is no JSON text but JSON5 \(.+\): createPet refuses such a body with 400, never with a success \(and 4 more\)\n/,
+    );
+  });
+
   it('names a body whose required member came in the query string instead as the kit does', async () => {
     const inQuery = (query: string, text: string, status: number) =>
       post(text, status, { url: `${BASE}/pets${query}` });

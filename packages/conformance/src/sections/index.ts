@@ -8,6 +8,7 @@ import { unspecifiedBodiesSection } from './create-pet-unspecified-bodies.js';
 import { createdPetsSection } from './created-pets.js';
 import { everyAnswerSection } from './every-answer.js';
 import { getPetSection } from './get-pet.js';
+import { jsonExtensionsSection } from './json-extensions.js';
 import { jsonSpellingsSection } from './json-spellings.js';
 import { listPetsSection } from './list-pets.js';
 import { petSetSection } from './pet-set.js';
@@ -22,6 +23,7 @@ export const SECTIONS: readonly SpecSection[] = [
   methodOverrideSection,
   unspecifiedBodiesSection,
   jsonSpellingsSection,
+  jsonExtensionsSection,
   getPetSection,
   authSection,
   petSetSection,

@@ -3,6 +3,7 @@
 // doubles, so 1.0 is an integer and 2^63 is int64's largest, and a server that reads numbers so
 // is never faulted for taking one.
 import { repeatedMemberName } from '@animal-store/contract';
+import JSON5 from 'json5';
 import { type FieldSchema, kebab, NEW_PET_FIELDS } from '../cases/new-pet.js';
 
 /** What is wrong with a body, and the kit check that refuses such bodies. */
@@ -16,6 +17,7 @@ const INT64_LIMIT = 2 ** 63;
 /** The check ids a `BodyProblem` may name, each the kit's own. */
 export const BODY_PROBLEM_CHECKS: readonly string[] = [
   'createPet.malformed-json',
+  'createPet.json-extensions-rejected',
   'createPet.trailing-content',
   'createPet.body-not-object',
   'createPet.empty-body',
@@ -94,6 +96,16 @@ function notJsonProblem(text: string, error: Error): BodyProblem {
   return { check: 'createPet.malformed-json', reason: `the body is not JSON (${error.message})` };
 }
 
+/** True when `text` is a JSON5 text, the extensions of JSON that lenient parsers take. */
+function isJson5(text: string): boolean {
+  try {
+    JSON5.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Why the body `text` is no NewPet, or undefined when it is one; `query` is the request's. */
 export function newPetBodyProblem(
   text: string,
@@ -107,6 +119,14 @@ export function newPetBodyProblem(
   try {
     value = JSON.parse(text);
   } catch (error) {
+    if (isJson5(text)) {
+      // RFC 8259 §9 lets a parser take extensions: a server that reads this body as JSON5 does
+      // reads it whole, so it is judged as the kit's advisory on extensions, not as malformed.
+      return {
+        check: 'createPet.json-extensions-rejected',
+        reason: 'the body is no JSON text but JSON5 (comments, trailing commas, single quotes…)',
+      };
+    }
     return notJsonProblem(text, error as Error);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -27,6 +27,7 @@ import {
   type SpecPet,
   validateNewPet,
 } from '@animal-store/contract';
+import JSON5 from 'json5';
 
 /** Each fault breaks one rule of the spec; the kit must catch it with a `must` check. */
 export const FAULTS = [
@@ -210,6 +211,15 @@ export type Fault = (typeof FAULTS)[number];
  * `lists-in-map-order`: beside thousands of pets of others and no next page, the run's pets
  * would lie on a page the kit sees only by chance, and the run would be INCOMPLETE by chance.
  */
+/** `text` read as JSON5, or undefined when it is none. */
+function json5Value(text: string): unknown {
+  try {
+    return JSON5.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export const GAP_CHOICES = [
   'clamps-limit',
   'omits-status',
@@ -239,6 +249,7 @@ export const GAP_CHOICES = [
   'null-status-absent',
   'serves-any-limit',
   'javascript-json',
+  'reads-json5',
   'sunset-date-only',
   'letters-only-names',
   'names-up-to-64',
@@ -913,7 +924,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const text = has('create-reads-first-json-value') ? firstJsonValue(raw) : raw;
       body = parse(text) as Record<string, unknown>;
     } catch {
-      if (has('create-accepts-empty-body') && raw === '') body = { name: 'empty', categoryId: 1 };
+      // A lenient reader (RFC 8259 §9 lets a parser take extensions): comments, single quotes...
+      const lenient = gap('reads-json5') ? json5Value(raw) : undefined;
+      if (lenient !== undefined) body = lenient as Record<string, unknown>;
+      else if (has('create-accepts-empty-body') && raw === '') {
+        body = { name: 'empty', categoryId: 1 };
+      }
       // A reader that trims the body and takes white space alone for a pet of defaults.
       else if (has('create-accepts-blank-body') && raw.trim() === '') {
         body = { name: 'blank', categoryId: 1 };
