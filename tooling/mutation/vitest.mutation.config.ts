@@ -30,7 +30,9 @@ const TEST_SETS = {
   },
   // The kit run against its fake server, correct and faulty: seconds a mutant, for its checks.
   'kit-runs': {
-    include: ['packages/conformance/test/{faults,gaps,run-size,preflight,fixture-set}.test.ts'],
+    include: [
+      'packages/conformance/test/{faults,gaps,run-size,preflight,fixture-set,json-extensions}.test.ts',
+    ],
     setupFiles: [],
   },
   // The kit's command line (`cli.ts`): its options, reports and exit statuses, in process,
