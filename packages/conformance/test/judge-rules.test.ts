@@ -932,6 +932,30 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     );
   });
 
+  it('fails a success to a JSON5 body for what any reader of it finds wrong', async () => {
+    const { report } = await judge(
+      har('json5-wrong', [
+        post("'Rex'", 201),
+        post("{name:'Rex',}", 201),
+        post('{name:"Rex",categoryId:NaN}', 201),
+        post('{name:"Rex",categoryId:0x10,name:"Max"}', 201),
+      ]),
+    );
+    expect(messages(report).sort()).toEqual([
+      expect.stringMatching(
+        /^createPet\.body-not-object: POST \/pets answered 201: the body is a string: /,
+      ),
+      expect.stringMatching(
+        /^createPet\.invalid-category-id: .*: categoryId NaN is not an integer: /,
+      ),
+      expect.stringMatching(/^createPet\.missing-category-id: .*: the body has no categoryId: /),
+    ]);
+    // A name written twice has no one reading: only the advisory speaks of it.
+    const advice = report.results.find((r) => r.id === 'createPet.json-extensions-rejected');
+    expect(advice).toMatchObject({ outcome: 'advisory' });
+    expect(advice?.message).not.toMatch(/\(and \d+ more\)/);
+  });
+
   it('names a body whose required member came in the query string instead as the kit does', async () => {
     const inQuery = (query: string, text: string, status: number) =>
       post(text, status, { url: `${BASE}/pets${query}` });

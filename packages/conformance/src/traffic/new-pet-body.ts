@@ -96,13 +96,12 @@ function notJsonProblem(text: string, error: Error): BodyProblem {
   return { check: 'createPet.malformed-json', reason: `the body is not JSON (${error.message})` };
 }
 
-/** True when `text` is a JSON5 text, the extensions of JSON that lenient parsers take. */
-function isJson5(text: string): boolean {
+/** `text` read as JSON5 (the extensions of JSON that lenient parsers take), or undefined. */
+function json5Value(text: string): { value: unknown } | undefined {
   try {
-    JSON5.parse(text);
-    return true;
+    return { value: JSON5.parse(text) };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -116,26 +115,44 @@ export function newPetBodyProblem(
     return { check: 'createPet.blank-body', reason: 'the body is white space alone' };
   }
   let value: unknown;
+  let extended = false;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    if (isJson5(text)) {
-      // RFC 8259 §9 lets a parser take extensions: a server that reads this body as JSON5 does
-      // reads it whole, so it is judged as the kit's advisory on extensions, not as malformed.
-      return {
-        check: 'createPet.json-extensions-rejected',
-        reason: 'the body is no JSON text but JSON5 (comments, trailing commas, single quotes…)',
-      };
-    }
-    return notJsonProblem(text, error as Error);
+    // RFC 8259 §9 lets a parser take extensions: a body that is JSON5 is read whole by a parser
+    // that takes them, and refused by one that does not. What is wrong in what it reads is wrong
+    // either way; a body that reads as a NewPet is the kit's advisory on extensions.
+    const read = json5Value(text);
+    if (read === undefined) return notJsonProblem(text, error as Error);
+    value = read.value;
+    extended = true;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { check: 'createPet.body-not-object', reason: `the body is ${kindOf(value)}` };
   }
   // Receivers differ on which of two members of one name wins, or refuse the body (RFC 8259 §4):
-  // one that repeats a member name has no one reading to judge.
-  if (repeatedMemberName(text, value) !== undefined) return undefined;
-  const body = value as Record<string, unknown>;
+  // one that repeats a member name has no one reading to judge. In JSON5, where names may go
+  // unquoted, a field's name written twice anywhere counts as a repeat.
+  const repeats = extended
+    ? NEW_PET_FIELDS.some((field) => text.split(field.name).length > 2)
+    : repeatedMemberName(text, value) !== undefined;
+  if (repeats) return extended ? EXTENDED : undefined;
+  return (
+    memberProblem(value as Record<string, unknown>, query) ?? (extended ? EXTENDED : undefined)
+  );
+}
+
+/** A NewPet written in an extension of JSON: the advisory's problem. */
+const EXTENDED: BodyProblem = {
+  check: 'createPet.json-extensions-rejected',
+  reason: 'the body is no JSON text but JSON5 (comments, trailing commas, single quotes…)',
+};
+
+/** What is wrong with the members of a JSON object sent as a NewPet, or undefined. */
+function memberProblem(
+  body: Record<string, unknown>,
+  query: URLSearchParams,
+): BodyProblem | undefined {
   for (const field of NEW_PET_FIELDS) {
     const name = kebab(field.name);
     if (!Object.hasOwn(body, field.name)) {
