@@ -938,7 +938,7 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
         post("'Rex'", 201),
         post("{name:'Rex',}", 201),
         post('{name:"Rex",categoryId:NaN}', 201),
-        post('{name:"Rex",categoryId:0x10,name:"Max"}', 201),
+        post('{name:"Rex",categoryId:0x10,categoryId:"Max"}', 201),
       ]),
     );
     expect(messages(report).sort()).toEqual([
@@ -950,7 +950,7 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
       ),
       expect.stringMatching(/^createPet\.missing-category-id: .*: the body has no categoryId: /),
     ]);
-    // A name written twice has no one reading: only the advisory speaks of it.
+    // A member written twice has no one reading: only the advisory speaks of it.
     const advice = report.results.find((r) => r.id === 'createPet.json-extensions-rejected');
     expect(advice).toMatchObject({ outcome: 'advisory' });
     expect(advice?.message).not.toMatch(/\(and \d+ more\)/);
