@@ -47,6 +47,7 @@ const FUZZED = [
   'Connexion',
   'oapi-codegen',
   'cohttp',
+  'lua-http',
 ];
 
 /**

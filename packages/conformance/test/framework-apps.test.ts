@@ -11,9 +11,9 @@
 // frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app, a Jersey app, a Vert.x app and a
 // Helidon app (Java), a Ktor app (Kotlin) and a Pekko HTTP app (Scala; each pinned in its
 // frameworks/*/pom.xml), a Scotty app (Haskell), a plumber app (R), an Ulfius app (C), a
-// Compojure app (Clojure) and a cohttp app (OCaml, the five on Debian's packages), a Sinatra app,
-// a Grape app and a Rails app (Ruby), a Mojolicious app (Perl), a Symfony app and a Lumen app
-// (PHP), on Debian's packages, written the same way. What the kit fails is each framework's doing, named below; no false alarm
+// Compojure app (Clojure), a cohttp app (OCaml) and a lua-http app (Lua, the six on Debian's
+// packages), a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious app (Perl), a
+// Symfony app and a Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each framework's doing, named below; no false alarm
 // may come from any. The apps, and what the kit fails on each, are in support/framework-apps.ts;
 // framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
 
@@ -613,6 +613,24 @@ describe('the kit against a cohttp app written from the spec (OCaml, Lwt, Yojson
     // Yojson keeps a string's bytes as they come, UTF-8 or not, and writes them back so.
     expect(message(report, 'errors.strict-json')).toMatch(/answered 201: the body is not UTF-8/);
     // int_of_string_opt reads OCaml's literals: 0x1, 0o1, 0b1, 1_0, +1.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a lua-http app written from the spec (Lua 5.2, lua-cjson)', () => {
+  it("fails it where lua-cjson and Lua's numbers break the spec, and nowhere else", async () => {
+    const report = await runOn('lua-http');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS['lua-http']?.fails);
+    // lua-cjson writes an empty table as an object, and numbers with 14 significant digits.
+    expect(message(report, 'errors.pet-fields')).toMatch(
+      /answered 200: the body is not a JSON array/,
+    );
+    expect(message(report, 'createPet.integer-boundaries')).toMatch(
+      /answered categoryId 9\.0+7199/,
+    );
+    // Lua 5.2's numbers are doubles: 2^64 passes the app's integer test.
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(/2\^64 .* answered 201/);
+    // tonumber reads Lua's numerals.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
   }, 600_000);
 });

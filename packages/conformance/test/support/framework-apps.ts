@@ -786,6 +786,29 @@ export function frameworkApps(built: {
       fails: ['createPet.media-type-spellings', 'errors.strict-json', 'getPet.path-boundaries'],
       inTraffic: ['createPet.media-type-spellings', 'errors.strict-json', 'getPet.path-boundaries'],
     },
+    'lua-http': {
+      // On Lua 5.2: Debian packages lua-http's dependencies (lua-fifo) for 5.1 and 5.2 alone.
+      start: () => startProcess('lua5.2', [join(FRAMEWORKS, 'lua-http', 'app.lua')]),
+      fails: [
+        'createPet.category-id-exact',
+        'createPet.integer-boundaries',
+        'createPet.invalid-category-id',
+        'createPet.media-type-spellings',
+        'errors.created-pets-agree',
+        'errors.pet-fields',
+        'errors.strict-json',
+        'getPet.path-boundaries',
+        'listPets.status-default-limit',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.media-type-spellings',
+        'errors.created-pets-agree',
+        'errors.pet-fields',
+        'errors.strict-json',
+        'getPet.path-boundaries',
+      ],
+    },
     plumber: {
       // In a UTF-8 locale, as R servers run (R reads strings by the locale's encoding).
       start: () =>
