@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BROWSER_NAVIGATION_ACCEPT } from '../src/cases/headers.js';
 import { ANSWER_ORACLES } from '../src/oracles.js';
-import { acceptingAnything } from '../src/sections/every-answer.js';
+import { ordinaryAcceptCopies } from '../src/sections/every-answer.js';
 import { answer } from './support/answer.js';
 import { resultOf, runAgainst } from './support/run-kit.js';
 
@@ -44,7 +44,7 @@ describe.concurrent('the oracles', () => {
 describe('the requests sent again with the Accept of ordinary clients', () => {
   it('are the first error request of each operation and status that named no Accept of its own, a read also as a browser sends it', () => {
     const connection = { name: 'kept-alive' } as never;
-    const requests = acceptingAnything([
+    const requests = ordinaryAcceptCopies([
       answer({ path: '/pets?limit=0', status: 400, request: { connection } }),
       answer({ path: '/pets?limit=101', status: 400 }),
       answer({ path: '/pets?limit=5', status: 200 }),

@@ -29,7 +29,7 @@ const EVERY_REQUEST =
 
 /**
  * Every answer of the run so far, each 429 the kit waited out and retried included, and the
- * answers to `acceptingAnything`'s requests.
+ * answers to `ordinaryAcceptCopies`'s requests.
  */
 export async function answers(ctx: CheckContext): Promise<readonly HttpResponse[]> {
   await unansweredCopies(ctx);
@@ -37,7 +37,7 @@ export async function answers(ctx: CheckContext): Promise<readonly HttpResponse[
 }
 
 /**
- * Provokes what there is to judge, once a run, and gives the requests of `acceptingAnything` that
+ * Provokes what there is to judge, once a run, and gives the requests of `ordinaryAcceptCopies` that
  * got no answer: `errors.json-body` fails on them, as an error answer with no body at all.
  */
 function unansweredCopies(ctx: CheckContext): Promise<readonly RequestError[]> {
@@ -45,7 +45,7 @@ function unansweredCopies(ctx: CheckContext): Promise<readonly RequestError[]> {
     await ctx.send({ method: 'GET', path: '/pets?limit=1', authorization: null });
     await ctx.send({ method: 'GET', path: `/pets/${ID_MAX}` });
     const unanswered: RequestError[] = [];
-    for (const request of acceptingAnything(ctx.responses)) {
+    for (const request of ordinaryAcceptCopies(ctx.responses)) {
       try {
         await ctx.send(request);
       } catch (error) {
@@ -67,7 +67,7 @@ const JUDGES_UNANSWERED = 'errors.json-body';
  * and takes anything after. The spec's bodies are JSON whatever the client accepts, and some
  * servers choose their error page's media type by `Accept` (Jetty's is HTML for `*\/*`).
  */
-export function acceptingAnything(responses: readonly HttpResponse[]): HttpRequest[] {
+export function ordinaryAcceptCopies(responses: readonly HttpResponse[]): HttpRequest[] {
   const seen = new Set<string>();
   const requests: HttpRequest[] = [];
   for (const res of responses) {

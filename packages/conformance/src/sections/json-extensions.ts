@@ -1,9 +1,9 @@
 // createPet with a NewPet written in a common extension of JSON (spec §1, §4.2): a comment, a
 // trailing comma, single quotes, member names without quotes. Such a body is no JSON text (RFC
-// 8259 §2), yet §9 lets a parser take extensions, and some do by default (Yojson, Ruby's JSON,
-// Json.NET, JSON5 readers). The spec's "bodies are JSON" asks clients for JSON and leaves a server
-// that reads more in the right, so the check is a `should`: a server that takes these takes what
-// the reference refuses, and its clients come to rely on it.
+// 8259 §2), yet §9 lets a parser take extensions, and some do by default (OCaml's Yojson, Ruby's
+// JSON, R's jsonlite). The spec's "bodies are JSON" asks clients for JSON and leaves a server that
+// reads more in the right, so the check is a `should`: a server that takes these takes what the
+// reference refuses, and its clients come to rely on it.
 import type { CheckContext } from '../context.js';
 import type { SentPet } from '../fixtures.js';
 import {
