@@ -136,10 +136,9 @@ export function newPetBodyProblem(
   const repeats = extended
     ? NEW_PET_FIELDS.some((field) => text.split(field.name).length > 2)
     : repeatedMemberName(text, value) !== undefined;
-  if (repeats) return extended ? EXTENDED : undefined;
-  return (
-    memberProblem(value as Record<string, unknown>, query) ?? (extended ? EXTENDED : undefined)
-  );
+  const advisory = extended ? EXTENDED : undefined;
+  if (repeats) return advisory;
+  return memberProblem(value as Record<string, unknown>, query) ?? advisory;
 }
 
 /** A NewPet written in an extension of JSON: the advisory's problem. */

@@ -211,15 +211,6 @@ export type Fault = (typeof FAULTS)[number];
  * `lists-in-map-order`: beside thousands of pets of others and no next page, the run's pets
  * would lie on a page the kit sees only by chance, and the run would be INCOMPLETE by chance.
  */
-/** `text` read as JSON5, or undefined when it is none. */
-function json5Value(text: string): unknown {
-  try {
-    return JSON5.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 export const GAP_CHOICES = [
   'clamps-limit',
   'omits-status',
@@ -1563,6 +1554,15 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         server.close((e) => (e ? reject(e) : resolve()));
       }),
   };
+}
+
+/** `text` read as JSON5, or undefined when it is none. */
+function json5Value(text: string): unknown {
+  try {
+    return JSON5.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The text of the first object or array in `raw`, up to its closing bracket. */
