@@ -48,6 +48,7 @@ const FUZZED = [
   'oapi-codegen',
   'cohttp',
   'lua-http',
+  'cpp-httplib',
 ];
 
 /**

@@ -11,8 +11,8 @@
 // frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app, a Jersey app, a Vert.x app and a
 // Helidon app (Java), a Ktor app (Kotlin) and a Pekko HTTP app (Scala; each pinned in its
 // frameworks/*/pom.xml), a Scotty app (Haskell), a plumber app (R), an Ulfius app (C), a
-// Compojure app (Clojure), a cohttp app (OCaml) and a lua-http app (Lua, the six on Debian's
-// packages), a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious app (Perl), a
+// Compojure app (Clojure), a cohttp app (OCaml), a lua-http app (Lua) and a cpp-httplib app (C++,
+// the seven on Debian's packages), a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious app (Perl), a
 // Symfony app and a Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each framework's doing, named below; no false alarm
 // may come from any. The apps, and what the kit fails on each, are in support/framework-apps.ts;
 // framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
@@ -614,6 +614,23 @@ describe('the kit against a cohttp app written from the spec (OCaml, Lwt, Yojson
     expect(message(report, 'errors.strict-json')).toMatch(/answered 201: the body is not UTF-8/);
     // int_of_string_opt reads OCaml's literals: 0x1, 0o1, 0b1, 1_0, +1.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0x1 answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a cpp-httplib app written from the spec (C++, nlohmann::json)', () => {
+  it("fails it where nlohmann::json's integers and exceptions and std::stoll break the spec, and nowhere else", async () => {
+    const report = await runOn('cpp-httplib');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS['cpp-httplib']?.fails);
+    // nlohmann::json reads 10^19 as an unsigned integer, and get<long long> wraps it.
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /10\^19 .* answered 201 .*-8446744073709551616/,
+    );
+    // Its parse error quotes the bytes read, no UTF-8 here, and dump() throws on them: a 500.
+    expect(message(report, 'createPet.not-utf8')).toMatch(/answered 500/);
+    // A number beyond a double is an out_of_range exception, not the parse_error the app catches.
+    expect(message(report, 'errors.no-server-errors')).toMatch(/"categoryId":1e400/);
+    // std::stoll skips white space before the digits.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/%208 answered 200/);
   }, 600_000);
 });
 

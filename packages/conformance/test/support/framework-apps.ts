@@ -402,6 +402,13 @@ export function frameworkApps(built: {
     ...['-O1', '-Wall', '-o', binary, source],
     ...['-lulfius', '-ljansson', '-lorcania', '-lmicrohttpd', '-lpthread'],
   ]);
+  // cpp-httplib and nlohmann::json (C++), which Debian installs with libcpp-httplib-dev and
+  // nlohmann-json3-dev; the defines are those pkg-config gives for Debian's build of the library.
+  const buildHttplibApp = compiledApp('httplib', 'app.cpp', 'g++', (_, binary, source) => [
+    ...['-std=c++17', '-O1', '-Wall', '-o', binary, source],
+    ...['-DCPPHTTPLIB_OPENSSL_SUPPORT', '-DCPPHTTPLIB_ZLIB_SUPPORT', '-DCPPHTTPLIB_BROTLI_SUPPORT'],
+    ...['-lcpp-httplib', '-lpthread'],
+  ]);
   // cohttp-lwt-unix and Yojson (OCaml), which Debian installs with libcohttp-lwt-unix-ocaml-dev
   // and libyojson-ocaml-dev; Lwt's scheduler needs the threads library.
   const buildCohttpApp = compiledApp('cohttp', 'app.ml', 'ocamlfind', (_, binary, source) => [
@@ -780,6 +787,25 @@ export function frameworkApps(built: {
       ],
       inTraffic: ['getPet.path-boundaries'],
       throughProxy: ['errors.json-body', 'errors.no-server-errors'],
+    },
+    'cpp-httplib': {
+      start: async () => startProcess(await buildHttplibApp(), []),
+      fails: [
+        'createPet.invalid-category-id',
+        'createPet.media-type-spellings',
+        'createPet.not-utf8',
+        'errors.created-pets-agree',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+      ],
+      // The judge sees the 500s to names that are no UTF-8, as errors.no-server-errors.
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.media-type-spellings',
+        'errors.created-pets-agree',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+      ],
     },
     cohttp: {
       start: async () => startProcess(await buildCohttpApp(), []),
