@@ -49,6 +49,7 @@ const FUZZED = [
   'cohttp',
   'lua-http',
   'cpp-httplib',
+  'MochiWeb',
 ];
 
 /**

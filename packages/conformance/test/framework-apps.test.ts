@@ -11,8 +11,8 @@
 // frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app, a Jersey app, a Vert.x app and a
 // Helidon app (Java), a Ktor app (Kotlin) and a Pekko HTTP app (Scala; each pinned in its
 // frameworks/*/pom.xml), a Scotty app (Haskell), a plumber app (R), an Ulfius app (C), a
-// Compojure app (Clojure), a cohttp app (OCaml), a lua-http app (Lua) and a cpp-httplib app (C++,
-// the seven on Debian's packages), a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious app (Perl), a
+// Compojure app (Clojure), a cohttp app (OCaml), a lua-http app (Lua), a cpp-httplib app (C++) and
+// a MochiWeb app (Erlang, the eight on Debian's packages), a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious app (Perl), a
 // Symfony app and a Lumen app (PHP), on Debian's packages, written the same way. What the kit fails is each framework's doing, named below; no false alarm
 // may come from any. The apps, and what the kit fails on each, are in support/framework-apps.ts;
 // framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
@@ -631,6 +631,21 @@ describe('the kit against a cpp-httplib app written from the spec (C++, nlohmann
     expect(message(report, 'errors.no-server-errors')).toMatch(/"categoryId":1e400/);
     // std::stoll skips white space before the digits.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/%208 answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a MochiWeb app written from the spec (Erlang, mochijson2)', () => {
+  it("fails it where Erlang's integers, mochijson2 and MochiWeb's requests break the spec, and nowhere else", async () => {
+    const report = await runOn('MochiWeb');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.MochiWeb?.fails);
+    // Erlang's integers have no bound: 2^64 is an integer, stored and shown.
+    expect(message(report, 'createPet.invalid-category-id')).toMatch(
+      /2\^64 \(18446744073709551616\) answered 201/,
+    );
+    // mochijson2 reads an encoded surrogate into the name, and its encoder fails on it.
+    expect(message(report, 'createPet.not-utf8')).toMatch(/\(ED A0 80\) .* answered 500/);
+    // Its 100 Continue says Connection: close, and the 201 follows on that connection.
+    expect(message(report, 'createPet.request-shapes')).toMatch(/Data after `Connection: close`/);
   }, 600_000);
 });
 

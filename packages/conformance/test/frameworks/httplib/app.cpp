@@ -165,7 +165,8 @@ int main() {
       [](const httplib::Request &, httplib::Response &res) {
         if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
         if (res.status == 404) fail(res, 404, "not_found", "no such resource");
-        else if (res.status < 500) fail(res, res.status, "bad_request", "the request is unreadable");
+        else if (res.status < 500)
+          fail(res, res.status, "bad_request", "the request is unreadable");
         else fail(res, res.status, "internal", "the request failed");
         return httplib::Server::HandlerResponse::Handled;
       }));
