@@ -886,10 +886,17 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
       'categoryId is a string, not an integer',
     ],
     ['{"name":"Rex","categoryId":1.5}', 'invalid-category-id', 'categoryId 1.5 is not an integer'],
+    // Named as sent: a double would read 18446744073709552000 for 2^64.
+    ['{"name":"Rex","categoryId":1e19}', 'invalid-category-id', 'categoryId 1e19 is outside int64'],
     [
-      '{"name":"Rex","categoryId":1e19}',
+      '{"name":"Rex","categoryId":18446744073709551616}',
       'invalid-category-id',
-      'categoryId 10000000000000000000 is outside int64',
+      'categoryId 18446744073709551616 is outside int64',
+    ],
+    [
+      '{"name":"Rex","categoryId":1.50}',
+      'invalid-category-id',
+      'categoryId 1.50 is not an integer',
     ],
     [
       '{"name":"Rex","categoryId":1,"status":"Sold"}',

@@ -5,6 +5,7 @@
 import { repeatedMemberName } from '@animal-store/contract';
 import JSON5 from 'json5';
 import { type FieldSchema, kebab, NEW_PET_FIELDS } from '../cases/new-pet.js';
+import { numberText, parseJson } from '../http/json.js';
 
 /** What is wrong with a body, and the kit check that refuses such bodies. */
 export interface BodyProblem {
@@ -33,12 +34,15 @@ export const BODY_PROBLEM_CHECKS: readonly string[] = [
   ),
 ];
 
-/** Why `value` is not of the field's schema, as every JSON stack reads it, or undefined. */
-function valueProblem(schema: FieldSchema, value: unknown): string | undefined {
+/**
+ * Why `value` is not of the field's schema, as every JSON stack reads it, or undefined; a number
+ * is named by its `literal` in the body when it has one, as sent rather than as a double.
+ */
+function valueProblem(schema: FieldSchema, value: unknown, literal?: string): string | undefined {
   if (schema.type === 'integer') {
     if (typeof value !== 'number') return `is ${kindOf(value)}, not an integer`;
-    if (!Number.isInteger(value)) return `${value} is not an integer`;
-    if (Math.abs(value) > INT64_LIMIT) return `${value} is outside int64`;
+    if (!Number.isInteger(value)) return `${literal ?? value} is not an integer`;
+    if (Math.abs(value) > INT64_LIMIT) return `${literal ?? value} is outside int64`;
     return undefined;
   }
   // A type the spec's NewPet does not use yet is not judged: no false alarm on what it allows.
@@ -117,7 +121,7 @@ export function newPetBodyProblem(
   let value: unknown;
   let extended = false;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (error) {
     // RFC 8259 §9 lets a parser take extensions: a body that is JSON5 is read whole by a parser
     // that takes them, and refused by one that does not. What is wrong in what it reads is wrong
@@ -177,7 +181,7 @@ function memberProblem(
     if (member === null && !field.required) {
       return { check: `createPet.${name}-null-rejected`, reason: `${field.name} is null` };
     }
-    const problem = valueProblem(field.schema, member);
+    const problem = valueProblem(field.schema, member, numberText(body, field.name));
     if (problem !== undefined) {
       return { check: `createPet.invalid-${name}`, reason: `${field.name} ${problem}` };
     }
