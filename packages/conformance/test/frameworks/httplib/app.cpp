@@ -156,6 +156,9 @@ int main() {
   expectedAuthorization = std::string("Bearer ") + key;
 
   httplib::Server server;
+  // cpp-httplib writes an answer's head and body apart: without TCP_NODELAY, Nagle's algorithm
+  // holds the body until the client's delayed ACK of the head, some 40 ms a request.
+  server.set_tcp_nodelay(true);
   server.Get("/v1/pets", listPets);
   server.Post("/v1/pets", createPet);
   server.Get(R"(/v1/pets/([^/]+))", getPet);
