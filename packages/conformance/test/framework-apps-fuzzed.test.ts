@@ -50,6 +50,7 @@ const FUZZED = [
   'lua-http',
   'cpp-httplib',
   'MochiWeb',
+  'HttpListener with Json.NET',
 ];
 
 /**

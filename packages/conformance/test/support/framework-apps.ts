@@ -414,6 +414,11 @@ export function frameworkApps(built: {
   const buildMochiwebApp = compiledApp('mochiweb', 'petapp.erl', 'erlc', (out, _, source) => [
     ...['-o', out, source],
   ]);
+  // HttpListener (Mono's) and Json.NET (C#), which Debian installs with mono-mcs and
+  // libnewtonsoft-json-cil-dev; the reference is the path its pkg-config gives.
+  const buildHttpListenerApp = compiledApp('httplistener', 'App.cs', 'mcs', (_, binary, source) => [
+    ...[`-out:${binary}`, '-r:/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll', source],
+  ]);
   // cohttp-lwt-unix and Yojson (OCaml), which Debian installs with libcohttp-lwt-unix-ocaml-dev
   // and libyojson-ocaml-dev; Lwt's scheduler needs the threads library.
   const buildCohttpApp = compiledApp('cohttp', 'app.ml', 'ocamlfind', (_, binary, source) => [
@@ -834,6 +839,31 @@ export function frameworkApps(built: {
       ],
       // The proxy's client refuses the 201 after a 100 Continue that says close, as the kit's does.
       throughProxy: ['errors.json-body'],
+    },
+    'HttpListener with Json.NET': {
+      // Started without LANG, as every app here: Mono's default encoding is then ASCII.
+      start: async () => startProcess('mono', [await buildHttpListenerApp()]),
+      fails: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.missing-category-id-other-case',
+        'createPet.missing-name-other-case',
+        'createPet.non-ascii-name-kept',
+        'createPet.readable-by-id',
+        'createPet.recased-members',
+        'errors.created-pets-agree',
+        'getPet.path-boundaries',
+        'listPets.large-answer',
+        'listPets.recased-limit',
+      ],
+      inTraffic: [
+        'createPet.invalid-category-id',
+        'createPet.invalid-name',
+        'createPet.missing-category-id-other-case',
+        'createPet.missing-name-other-case',
+        'errors.created-pets-agree',
+        'getPet.path-boundaries',
+      ],
     },
     cohttp: {
       start: async () => startProcess(await buildCohttpApp(), []),
