@@ -616,6 +616,16 @@ const CAUGHT: readonly [
     { choices: ['exact-big-category-ids'] },
   ],
   [
+    'reads a name that is an ISO 8601 date-time as a date (a Json.NET JToken)',
+    'create-reads-date-names',
+    ['createPet.string-boundaries'],
+  ],
+  [
+    'stores a name that reads as a number as that number (1.50 kept as 1.5)',
+    'create-reads-number-names',
+    ['createPet.string-boundaries'],
+  ],
+  [
     'answers 500 to a name holding control characters',
     'create-500-on-control-chars',
     ['createPet.string-boundaries', 'errors.no-server-errors'],

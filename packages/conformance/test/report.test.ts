@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LONG_NAME_LENGTHS, NON_ASCII_TEXT } from '../src/cases/names.js';
+import { LONG_NAME_LENGTHS, NON_ASCII_TEXT, TYPED_LOOKING_NAMES } from '../src/cases/names.js';
 import { caseLevel, fieldCases, NEW_PET_FIELDS } from '../src/cases/new-pet.js';
 import { counterLetters, FILL_LETTERS, NAME_MAX, newRunId } from '../src/fixtures.js';
 import { CHECKS, type CheckResult, type ConformanceReport } from '../src/index.js';
@@ -129,7 +129,8 @@ describe('the inputs the kit sends', () => {
       // controls; names followed by bytes that are no UTF-8 (read here as U+FFFD); and names
       // ending in surrogates without their pair (one before a letter).
       const name = sent.trim().replace(/("q|\\b|\/s|[\p{Cc}]+|\ufffd+\(?|\p{Cs}+x?)$/u, '');
-      if (name === '') continue;
+      // And names that read as another type, whose look is the whole string.
+      if (name === '' || TYPED_LOOKING_NAMES.some((c) => c.name === sent)) continue;
       // The pets that fill the store: long names, their letters beyond ASCII.
       expect(name).toMatch(
         new RegExp(`^x-${runId}[a-z]+(${NON_ASCII_TEXT}|[${FILL_LETTERS}]+)?$`, 'u'),

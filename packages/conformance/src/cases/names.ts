@@ -35,3 +35,15 @@ export function nonAsciiNames(tagged: () => string): NameCase[] {
     { what: `a name beyond ASCII (${NON_ASCII_TEXT})`, name: `${tagged()}${NON_ASCII_TEXT}` },
   ];
 }
+
+/**
+ * Names that read as another type, which a reader that types strings by their look gives back as
+ * another text or another type: Json.NET's JToken takes an ISO 8601 string for a date, YAML and
+ * stores with numeric affinity (SQLite's) a number or a boolean. The look is the whole string, so
+ * these carry no run tag.
+ */
+export const TYPED_LOOKING_NAMES: readonly NameCase[] = [
+  { what: 'a name that reads as a date-time', name: '2024-01-02T03:04:05Z' },
+  { what: 'a name that reads as a number', name: '1.50' },
+  { what: 'a name that reads as a boolean', name: 'true' },
+];

@@ -3,7 +3,7 @@
 // where the spec leaves the answer open, a check accepts each legitimate answer and nothing else.
 import { ID_MAX } from '@animal-store/contract';
 import { headerNames, ordinaryHeaders } from '../cases/headers.js';
-import { longNames, type NameCase, nonAsciiNames } from '../cases/names.js';
+import { longNames, type NameCase, nonAsciiNames, TYPED_LOOKING_NAMES } from '../cases/names.js';
 import {
   type CaseKind,
   capitalised,
@@ -321,6 +321,7 @@ function stringBoundaryNames(tagged: () => string): NameCase[] {
     { what: 'a name holding a slash', name: `${tagged()}/s` },
     { what: 'a name holding control characters', name: `${tagged()}\u0001\u001f` },
     { what: 'a name holding a tab and a line feed', name: `${tagged()}\t\n` },
+    ...TYPED_LOOKING_NAMES,
   ];
 }
 
@@ -404,7 +405,7 @@ export const createPetSection: SpecSection = {
       oracle:
         '201 with the name kept exactly (in the 201 body, getPet and lists), or 400 with an Error; never a 5xx, never a changed name',
       inputs:
-        'empty, whitespace only, padded, holding ", \\ and /, control characters, long (17, 64, 256), beyond ASCII (2-, 3- and 4-byte UTF-8)',
+        'empty, whitespace only, padded, holding ", \\ and /, control characters, reading as a date-time, a number or a boolean, long (17, 64, 256), beyond ASCII (2-, 3- and 4-byte UTF-8)',
       checks: [
         'createPet.string-boundaries',
         'createPet.long-name-kept',
@@ -555,7 +556,7 @@ export const createPetSection: SpecSection = {
     check({
       id: 'createPet.string-boundaries',
       title:
-        'keeps a name at the edges of a string (empty, spaces only, padded, holding ", \\ or control characters) exactly as sent, or refuses it with 400 and an Error',
+        'keeps a name at the edges of a string (empty, spaces only, padded, holding ", \\ or control characters, reading as a date-time, a number or a boolean) exactly as sent, or refuses it with 400 and an Error',
       run: (ctx) =>
         namesKept(
           ctx,

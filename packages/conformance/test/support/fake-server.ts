@@ -203,6 +203,8 @@ export const FAULTS = [
   'list-status-read-as-sent',
   'list-limit-read-as-sent',
   'expect-417',
+  'create-reads-date-names',
+  'create-reads-number-names',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -1156,6 +1158,15 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('create-truncates-long-names')) kept = kept.slice(0, 16);
     // Input "sanitised" against HTML: the quote stored as an entity.
     if (has('create-html-escapes-names')) kept = kept.replaceAll('"', '&quot;');
+    // The body read into a JToken (Json.NET): an ISO 8601 string is a date, and the string the
+    // handler takes of it is the date written in the invariant culture's way.
+    const iso = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}:\d{2})Z$/.exec(kept);
+    if (has('create-reads-date-names') && iso) kept = `${iso[2]}/${iso[3]}/${iso[1]} ${iso[4]}`;
+    // A store that types a value by its look (YAML's, SQLite's NUMERIC affinity): a name that
+    // reads as a number is kept as that number, written back in its shortest form.
+    if (has('create-reads-number-names') && /^-?\d+(\.\d+)?$/.test(kept)) {
+      kept = String(Number(kept));
+    }
     // The name spliced into an SQL string literal whose backslashes are escapes (MySQL's
     // default): a backslash and the letter after it are read as one character.
     if (has('create-reads-backslash-escapes')) {
