@@ -72,8 +72,8 @@ static class App
     static long? IntegerWithin(string text, long min, long max)
     {
         long value;
-        if (text == null || !long.TryParse(text, out value) || value < min || value > max) return null;
-        return value;
+        if (text == null || !long.TryParse(text, out value)) return null;
+        return value < min || value > max ? (long?)null : value;
     }
 
     static void ListPets(HttpListenerRequest request, HttpListenerResponse response)
@@ -104,18 +104,13 @@ static class App
         Answer(response, 200, shown);
     }
 
-    static void CreatePet(HttpListenerRequest request, HttpListenerResponse response)
+    static void CreatePet(HttpListenerRequest request, string text, HttpListenerResponse response)
     {
         var mediaType = (request.ContentType ?? "").Split(';')[0].Trim().ToLowerInvariant();
         if (mediaType != "application/json")
         {
             Fail(response, 415, "unsupported_media_type", "the body is application/json");
             return;
-        }
-        string text;
-        using (var reader = new StreamReader(request.InputStream, request.ContentEncoding))
-        {
-            text = reader.ReadToEnd();
         }
         NewPet sent;
         try
@@ -180,6 +175,13 @@ static class App
         var response = context.Response;
         try
         {
+            // Every body is read before the answer: Mono's HttpListener reads what is left of a
+            // body that arrives after the answer as the connection's next request.
+            string text;
+            using (var reader = new StreamReader(request.InputStream, request.ContentEncoding))
+            {
+                text = reader.ReadToEnd();
+            }
             var segments = request.Url.AbsolutePath.Split('/');
             var method = request.HttpMethod;
             var isPets = segments.Length == 3 && segments[1] == "v1" && segments[2] == "pets";
@@ -194,7 +196,7 @@ static class App
             }
             else if (isPet) GetPet(segments[3], response);
             else if (method == "GET") ListPets(request, response);
-            else CreatePet(request, response);
+            else CreatePet(request, text, response);
         }
         catch (Exception error)
         {
