@@ -51,6 +51,7 @@ const FUZZED = [
   'cpp-httplib',
   'MochiWeb',
   'HttpListener with Json.NET',
+  'Nim',
 ];
 
 /**

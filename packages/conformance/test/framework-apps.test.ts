@@ -12,12 +12,12 @@
 // Helidon app (Java), a Ktor app (Kotlin) and a Pekko HTTP app (Scala; each pinned in its
 // frameworks/*/pom.xml), a Scotty app (Haskell), a plumber app (R), an Ulfius app (C), a
 // Compojure app (Clojure), a cohttp app (OCaml), a lua-http app (Lua), a cpp-httplib app (C++), a
-// MochiWeb app (Erlang) and an HttpListener app (C# on Mono, Json.NET; the nine on Debian's
-// packages), a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious app (Perl), a
-// Symfony app and a Lumen app (PHP), on Debian's packages, written the same way. What the kit
-// fails is each framework's doing, named below; no false alarm may come from any. The apps, and
-// what the kit fails on each, are in support/framework-apps.ts; framework-apps-proxy.test.ts runs
-// the kit again through its proxy in front of each.
+// MochiWeb app (Erlang), an HttpListener app (C# on Mono, Json.NET) and a Nim app (the ten on
+// Debian's packages), a Sinatra app, a Grape app and a Rails app (Ruby), a Mojolicious app
+// (Perl), a Symfony app and a Lumen app (PHP), on Debian's packages, written the same way. What
+// the kit fails is each framework's doing, named below; no false alarm may come from any. The
+// apps, and what the kit fails on each, are in support/framework-apps.ts;
+// framework-apps-proxy.test.ts runs the kit again through its proxy in front of each.
 
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -672,6 +672,17 @@ describe('the kit against an HttpListener app written from the spec (C# on Mono,
     expect(message(report, 'listPets.recased-limit')).toMatch(/LIMIT=1 returned 1 pet/);
     // long.TryParse takes white space around the digits.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/\d+%20 answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a Nim app written from the spec (asynchttpserver, std/json)', () => {
+  it("fails it where Nim's standard library breaks the spec, and nowhere else", async () => {
+    const report = await runOn('Nim');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Nim?.fails);
+    // std/json keeps a string's bytes as they come, and reads \uDC00 alone as the bytes ED B0 80.
+    expect(message(report, 'errors.strict-json')).toMatch(/answered 201: the body is not UTF-8/);
+    // parseBiggestInt reads digits split by an underscore.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0_1 answered 200/);
   }, 600_000);
 });
 

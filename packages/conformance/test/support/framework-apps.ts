@@ -419,6 +419,12 @@ export function frameworkApps(built: {
   const buildHttpListenerApp = compiledApp('httplistener', 'App.cs', 'mcs', (_, binary, source) => [
     ...[`-out:${binary}`, '-r:/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll', source],
   ]);
+  // Nim's standard library (asynchttpserver, std/json), which Debian installs with nim; its C
+  // sources go to the app's folder, not to ~/.cache/nim.
+  const buildNimApp = compiledApp('nim', 'app.nim', 'nim', (out, binary, source) => [
+    ...['c', '-d:release', '--hints:off', '--warnings:off', `--nimcache:${join(out, 'cache')}`],
+    ...[`-o:${binary}`, source],
+  ]);
   // cohttp-lwt-unix and Yojson (OCaml), which Debian installs with libcohttp-lwt-unix-ocaml-dev
   // and libyojson-ocaml-dev; Lwt's scheduler needs the threads library.
   const buildCohttpApp = compiledApp('cohttp', 'app.ml', 'ocamlfind', (_, binary, source) => [
@@ -864,6 +870,11 @@ export function frameworkApps(built: {
         'errors.created-pets-agree',
         'getPet.path-boundaries',
       ],
+    },
+    Nim: {
+      start: async () => startProcess(await buildNimApp(), []),
+      fails: ['errors.strict-json', 'getPet.path-boundaries'],
+      inTraffic: ['errors.strict-json', 'getPet.path-boundaries'],
     },
     cohttp: {
       start: async () => startProcess(await buildCohttpApp(), []),
