@@ -1160,8 +1160,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('create-html-escapes-names')) kept = kept.replaceAll('"', '&quot;');
     // The body read into a JToken (Json.NET): an ISO 8601 string is a date, and the string the
     // handler takes of it is the date written in the invariant culture's way.
-    const iso = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}:\d{2})Z$/.exec(kept);
-    if (has('create-reads-date-names') && iso) kept = `${iso[2]}/${iso[3]}/${iso[1]} ${iso[4]}`;
+    if (has('create-reads-date-names')) {
+      const iso = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}:\d{2})Z$/.exec(kept);
+      if (iso) kept = `${iso[2]}/${iso[3]}/${iso[1]} ${iso[4]}`;
+    }
     // A store that types a value by its look (YAML's, SQLite's NUMERIC affinity): a name that
     // reads as a number is kept as that number, written back in its shortest form.
     if (has('create-reads-number-names') && /^-?\d+(\.\d+)?$/.test(kept)) {
