@@ -156,15 +156,27 @@ describe('the proxy in front of a target', () => {
         res.end(req.method === 'POST' ? '{"id":1,"name":"Rex","categoryId":1}' : '[]');
       });
     });
-    const seen: (string | undefined)[] = [];
-    const { judge, proxy } = await proxyInFront(server, (e) => seen.push(e.requestBody));
+    const seen: string[] = [];
+    const { judge, proxy } = await proxyInFront(server, (e) =>
+      seen.push(
+        'requestBody' in e
+          ? `${JSON.stringify(e.requestBody)}, whole: ${e.requestBodyWhole}`
+          : 'no body',
+      ),
+    );
     const headers = { 'content-type': 'application/json', authorization: 'Bearer k3y-of-test' };
-    // fetch declares an empty body with Content-Length: 0; a GET declares none.
+    // fetch declares an empty body with Content-Length: 0; a GET declares none, and so does a
+    // POST with neither Content-Length nor Transfer-Encoding (RFC 9112 §6.3).
     await (await fetch(`${proxy.origin}/v1/pets`, { method: 'POST', headers, body: '' })).text();
     await (await fetch(`${proxy.origin}/v1/pets?limit=1`, { headers })).text();
+    const bodiless = await rawExchange(
+      proxy.origin,
+      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n',
+    );
+    expect(bodiless).toMatch(/^HTTP\/1\.1 201 /);
     await proxy.close();
     const report = await judge.report();
-    expect(seen).toEqual(['', undefined]);
+    expect(seen).toEqual(['"", whole: true', 'no body', 'no body']);
     const empty = report.results.find((r) => r.id === 'createPet.empty-body');
     expect(empty?.outcome).toBe('fail');
     expect(empty?.message).toMatch(
