@@ -3,7 +3,8 @@
 // answers given before a body has all come, connections closed, answers cut off or streamed. It
 // changes Host alone, adds nothing, keeps its connection to the target alive, answers 502 for a
 // target it cannot reach or whose answer is not HTTP, and closes once the exchanges in flight
-// have finished.
+// have finished. It answers clients that half-close, HTTP/1.0 clients and long header lines, and
+// answers what it cannot read itself, naming itself.
 import { createServer, get, type IncomingMessage, request } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect, createServer as createTcpServer, type Server } from 'node:net';
@@ -728,6 +729,131 @@ describe('what the proxy changes on the way, and what it keeps', () => {
     stoppable.push({ stop: () => proxy.close() });
     expect(proxy.origin).toBe(`http://127.0.0.1:${port}`);
     expect((await rawGet(`${proxy.origin}/v1/pets`)).status).toBe(200);
+  });
+});
+
+/**
+ * Writes `bytes` on a new connection, half-closing it after them when `halfClose`; all the text
+ * that comes back until the proxy closes the connection.
+ */
+function rawText(origin: string, bytes: string, halfClose = false): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(bytes);
+      if (halfClose) socket.end();
+    });
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+/** A target that answers every request after its body, chunked, and keeps each request's head. */
+async function chunkedTarget(heads: string[][] = []) {
+  return listening(
+    createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
+      heads.push(req.rawHeaders);
+      req.resume().on('end', () => {
+        res.writeHead(404, { 'content-type': 'application/json', 'x-big': 'b'.repeat(20_000) });
+        res.write('{"code":"not_found",');
+        res.end('"message":"no pet","status":404}');
+      });
+    }),
+  );
+}
+
+const NOT_FOUND = '{"code":"not_found","message":"no pet","status":404}';
+
+describe('the clients the proxy answers, and what it answers itself', () => {
+  it('answers a client that half-closes its connection once its requests are sent', async () => {
+    const { proxy, exchanges } = await proxyTo(await chunkedTarget());
+    const text = await rawText(
+      proxy.origin,
+      'GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/pets/2 HTTP/1.1\r\nHost: x\r\n\r\n',
+      true,
+    );
+    expect(text.match(/^HTTP\/1\.1 404 /gm)).toHaveLength(2);
+    expect(exchanges.map((e) => e.url)).toEqual([
+      expect.stringMatching(/\/v1\/pets\/1$/),
+      expect.stringMatching(/\/v1\/pets\/2$/),
+    ]);
+  });
+
+  it('answers an HTTP/1.0 client without chunked, the body ending with the connection', async () => {
+    const heads: string[][] = [];
+    const target = await chunkedTarget(heads);
+    const { proxy, exchanges } = await proxyTo(target);
+    // Without Host, as HTTP/1.0 allows: it goes on with the target's, as HTTP/1.1 needs.
+    const text = await rawText(proxy.origin, 'GET /v1/pets/1 HTTP/1.0\r\n\r\n');
+    const [head, body] = text.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+    expect(head).not.toMatch(/transfer-encoding/i);
+    expect(body).toBe(NOT_FOUND);
+    expect(heads[0]?.slice(0, 2)).toEqual(['Host', new URL(target).host]);
+    expect(exchanges[0]).toMatchObject({ status: 404, requestHeaders: [] });
+    expect(new TextDecoder().decode(exchanges[0]?.responseBody)).toBe(NOT_FOUND);
+  });
+
+  it("passes header lines beyond Node's default 16 KiB both ways, the target's limit the one that counts", async () => {
+    const heads: string[][] = [];
+    const { proxy, exchanges } = await proxyTo(await chunkedTarget(heads));
+    const long = 'v'.repeat(40_000);
+    const text = await rawText(
+      proxy.origin,
+      `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nX-Long: ${long}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 404 /);
+    expect(text).toContain(`x-big: ${'b'.repeat(20_000)}\r\n`);
+    expect(heads[0]).toContain(long);
+    expect(exchanges).toHaveLength(1);
+  });
+
+  it('answers a request it cannot read with a 400 naming itself, after the answers under way, and records none', async () => {
+    const heads: string[][] = [];
+    const { proxy, exchanges } = await proxyTo(await chunkedTarget(heads));
+    const alone = await rawText(proxy.origin, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(alone).toMatch(
+      /^HTTP\/1\.1 400 Bad Request\r\ncontent-type: text\/plain; charset=utf-8\r\ncontent-length: \d+\r\nconnection: close\r\n\r\nanimal-store-conformance proxy: it is no HTTP\/1\.1 request it can read \(.+\); the request went nowhere\n$/,
+    );
+    // After a request it forwards, on the same connection: that answer first, whole.
+    const after = await rawText(
+      proxy.origin,
+      'GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\n\r\nNOT HTTP AT ALL\r\n\r\n',
+    );
+    const refused = after.indexOf('HTTP/1.1 400 Bad Request\r\n');
+    expect(after.startsWith('HTTP/1.1 404 Not Found\r\n')).toBe(true);
+    // The answer under way ends (its last chunk) before the refusal begins.
+    expect(after.slice(0, refused)).toMatch(/"status":404\}\r\n0\r\n\r\n$/);
+    expect(heads).toHaveLength(1);
+    expect(exchanges).toHaveLength(1);
+  });
+
+  it('answers an HTTP/1.1 request without Host with a 400 naming itself, and forwards nothing', async () => {
+    const heads: string[][] = [];
+    const { proxy, exchanges } = await proxyTo(await chunkedTarget(heads));
+    const text = await rawText(proxy.origin, 'GET /v1/pets/1 HTTP/1.1\r\n\r\n');
+    expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(text).toContain(
+      'animal-store-conformance proxy: an HTTP/1.1 request needs a Host header; the request went nowhere\n',
+    );
+    expect(heads).toEqual([]);
+    expect(exchanges).toEqual([]);
+  });
+
+  it('answers header lines beyond its own limit with a 431 naming itself', async () => {
+    const { proxy, exchanges } = await proxyTo(await chunkedTarget());
+    const text = await rawText(
+      proxy.origin,
+      `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nX-Long: ${'v'.repeat(1_100_000)}`,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(text).toMatch(/animal-store-conformance proxy: its header lines exceed \d+ bytes/);
+    expect(exchanges).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 // A reverse proxy that forwards every request to the target and every answer back unchanged (the
 // bytes of bodies streamed through as they come, headers as sent, keep-alive), and hands each
-// finished exchange to the judge. The one header it changes is Host, to the target's.
+// finished exchange to the judge. The one header it changes is Host, to the target's. What it
+// cannot forward (a request Node's parser refuses) it answers itself, in words naming itself.
 import {
   createServer,
   Agent as HttpAgent,
@@ -9,7 +10,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { finished } from 'node:stream';
 import { withoutContentCoding } from '../http/content-coding.js';
 import { type HeaderLine, type RecordedExchange, requestBodyText } from './exchange.js';
@@ -39,6 +40,54 @@ export interface RunningProxy {
 function decoded(body: Buffer, lines: readonly HeaderLine[]): Uint8Array | undefined {
   const header = lines.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1];
   return withoutContentCoding(body, header);
+}
+
+/**
+ * The most bytes of header lines the proxy reads, of a request and of an answer: far beyond what
+ * servers take (8 to 64 KiB), so that the target's own limit is the one a client meets, not
+ * Node's default of 16 KiB.
+ */
+const HEADER_BYTES = 1024 * 1024;
+
+/** The body of what the proxy answers itself (never recorded nor judged): it names the proxy. */
+function ownBody(why: string): string {
+  return `animal-store-conformance proxy: ${why}; the request went nowhere\n`;
+}
+
+/** A whole answer of the proxy's own, as written on a connection it then closes. */
+function ownAnswer(status: number, reason: string, why: string): string {
+  const body = ownBody(why);
+  return [
+    `HTTP/1.1 ${status} ${reason}`,
+    'content-type: text/plain; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** The answer to a request Node's parser refused, as Node's own would be, with the reason. */
+function refusal(error: NodeJS.ErrnoException & { reason?: string }): string {
+  const why = error.reason ?? error.message;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return ownAnswer(
+      431,
+      'Request Header Fields Too Large',
+      `its header lines exceed ${HEADER_BYTES} bytes`,
+    );
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return ownAnswer(408, 'Request Timeout', 'the request did not all come in time');
+  }
+  return ownAnswer(400, 'Bad Request', `it is no HTTP/1.1 request it can read (${why})`);
+}
+
+/** `rawHeaders` without Transfer-Encoding. */
+function withoutChunked(raw: readonly string[]): string[] {
+  return linesOf(raw).flatMap(([name, value]) =>
+    name.toLowerCase() === 'transfer-encoding' ? [] : [name, value],
+  );
 }
 
 /** `rawHeaders` (name, value, name, value…) as lines. */
@@ -75,15 +124,36 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const open = new Set<Promise<void>>();
 
+  /** The requests whose answers are under way, on each connection. */
+  const underWay = new WeakMap<Socket, Set<IncomingMessage>>();
+  /** The refusal of a request that followed on a connection with answers under way: sent after. */
+  const refusals = new WeakMap<Socket, string>();
+
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     // Node adds Date to an answer that has none: the proxy adds nothing.
     res.sendDate = false;
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      // RFC 9112 §3.2: a server answers 400 to an HTTP/1.1 request without Host.
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+      res.end(ownBody('an HTTP/1.1 request needs a Host header'));
+      return;
+    }
+    const { socket } = req;
+    const requests = underWay.get(socket) ?? new Set<IncomingMessage>();
+    underWay.set(socket, requests.add(req));
+    res.on('close', () => {
+      requests.delete(req);
+      const refused = refusals.get(socket);
+      if (requests.size === 0 && refused !== undefined) socket.end(refused);
+    });
     const sentAt = Date.now();
     const url = askedUrl(target.origin, req.url ?? '/');
     const requestLines = linesOf(req.rawHeaders);
     const upstreamHeaders = requestLines.flatMap(([name, value]) =>
       name.toLowerCase() === 'host' ? [name, target.host] : [name, value],
     );
+    // An HTTP/1.0 request may come without Host; it goes on as HTTP/1.1, which needs one.
+    if (req.headers.host === undefined) upstreamHeaders.push('Host', target.host);
     const requestChunks: Buffer[] = [];
     const responseChunks: Buffer[] = [];
     let done: () => void = () => {};
@@ -124,11 +194,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           headers: upstreamHeaders,
           agent,
           setHost: false,
+          maxHeaderSize: HEADER_BYTES,
         },
         (received) => {
-          res.writeHead(received.statusCode ?? 502, received.statusMessage, received.rawHeaders);
           // HTTP/1.1 framing is the one thing per hop: Node writes the bytes with the same
-          // framing header (Content-Length or chunked) the target sent.
+          // framing header (Content-Length or chunked) the target sent. An HTTP/1.0 client
+          // cannot read chunked (RFC 9112 §6.1): to it, a body without Content-Length ends
+          // with the connection.
+          const head =
+            req.httpVersion === '1.0' ? withoutChunked(received.rawHeaders) : received.rawHeaders;
+          res.writeHead(received.statusCode ?? 502, received.statusMessage, head);
           res.flushHeaders();
           received.on('data', (chunk: Buffer) => responseChunks.push(chunk));
           received.pipe(res);
@@ -176,7 +251,30 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     req.pipe(current);
   };
 
-  const server = createServer(forward);
+  const server = createServer(
+    {
+      maxHeaderSize: HEADER_BYTES,
+      // A request without Host is answered in `forward`, in words that name the proxy.
+      requireHostHeader: false,
+    },
+    forward,
+  );
+  // A client that half-closes once its request is sent (as `nc -N` or an HTTP/1.0 client may)
+  // still gets its answer: by default Node drops any request not answered by then.
+  (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  // A request Node cannot read is answered by the proxy in its own words, not in Node's empty
+  // ones that a client would take for the target's, after the answers under way on its
+  // connection. A body cut short (the client ended the connection in it) ends the connection.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const requests = [...(underWay.get(socket) ?? [])];
+    if (error.code === 'ECONNRESET' || !socket.writable || requests.some((r) => !r.complete)) {
+      socket.destroy();
+    } else if (requests.length > 0) {
+      refusals.set(socket, refusal(error));
+    } else {
+      socket.end(refusal(error));
+    }
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
