@@ -818,7 +818,7 @@ describe('the clients the proxy answers, and what it answers itself', () => {
     const { proxy, exchanges } = await proxyTo(await chunkedTarget(heads));
     const alone = await rawText(proxy.origin, 'NOT HTTP AT ALL\r\n\r\n');
     expect(alone).toMatch(
-      /^HTTP\/1\.1 400 Bad Request\r\ncontent-type: text\/plain; charset=utf-8\r\ncontent-length: \d+\r\nconnection: close\r\n\r\nanimal-store-conformance proxy: it is no HTTP\/1\.1 request it can read \(.+\); the request went nowhere\n$/,
+      /^HTTP\/1\.1 400 Bad Request\r\ncontent-type: text\/plain; charset=utf-8\r\ncontent-length: \d+\r\nconnection: close\r\n\r\nanimal-store-conformance proxy: it cannot forward the request: it cannot read it as HTTP\/1\.1 \(.+\)\n$/,
     );
     // After a request it forwards, on the same connection: that answer first, whole.
     const after = await rawText(
@@ -831,15 +831,98 @@ describe('the clients the proxy answers, and what it answers itself', () => {
     expect(after.slice(0, refused)).toMatch(/"status":404\}\r\n0\r\n\r\n$/);
     expect(heads).toHaveLength(1);
     expect(exchanges).toHaveLength(1);
+    // To a HEAD, the same head without the body (RFC 9110 §9.3.2).
+    const head = await rawText(proxy.origin, 'HEAD /v1/pets HTTP/1.1\r\nContent-Length: x\r\n\r\n');
+    expect(head).toMatch(
+      /^HTTP\/1\.1 400 Bad Request\r\n[^\n]*\r\ncontent-length: \d+\r\nconnection: close\r\n\r\n$/,
+    );
   });
 
-  it('answers an HTTP/1.1 request without Host with a 400 naming itself, and forwards nothing', async () => {
+  it('answers a body it cannot read with a 400 naming itself, and judges nothing', async () => {
+    const target = await chunkedTarget();
+    const judge = new TrafficJudge({ base: `${target}/v1`, source: 'test' });
+    const { proxy } = await proxyTo(target, (e) => void judge.add(e));
+    // RFC 9112 §6.3: a request whose last transfer coding is not chunked has no readable length.
+    const text = await rawText(
+      proxy.origin,
+      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\n\r\n{}',
+    );
+    // A HEAD whose body the client cut short: the same head, without the body.
+    const head = await rawText(
+      proxy.origin,
+      'HEAD /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n',
+      true,
+    );
+    expect(head).toMatch(
+      /^HTTP\/1\.1 400 Bad Request\r\n[^\n]*\r\ncontent-length: \d+\r\nconnection: close\r\n\r\n$/,
+    );
+    expect(text).toMatch(
+      /^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*animal-store-conformance proxy: it cannot forward the request: it cannot read it as HTTP\/1\.1 \(.*Transfer-Encoding.*\)\n$/,
+    );
+    await proxy.close();
+    expect((await judge.report()).traffic?.judged).toBe(0);
+  });
+
+  it("leaves every expectation to the target: its 100 Continue or its refusal, and another's answer", async () => {
+    const target = createServer((req, res) => {
+      req.resume().on('end', () => res.writeHead(201).end('{}'));
+    });
+    // Without a key, the target refuses before the body (no 100 Continue); with one, invites it.
+    target.on('checkContinue', (req, res) => {
+      if (req.headers.authorization === undefined) return res.writeHead(401).end('{}');
+      res.writeContinue();
+      target.emit('request', req, res);
+    });
+    target.on('checkExpectation', (_req, res) => res.writeHead(200).end('[]'));
+    const { proxy, exchanges } = await proxyTo(await listening(target));
+    const head = (more: string) =>
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\n${more}Connection: close\r\n\r\n`;
+    const { hostname, port } = new URL(proxy.origin);
+    /** Sends the head, and the body only once `100 Continue` came; all the text that came. */
+    const continued = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        let seen = '';
+        const socket = connect(Number(port), hostname, () => socket.write(text));
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => {
+          seen += chunk;
+          if (/^HTTP\/1\.1 100 Continue\r\n\r\n$/.test(seen)) socket.write('{}');
+        });
+        socket.on('close', () => resolve(seen));
+        socket.on('error', reject);
+      });
+    expect(await continued(head(''))).toMatch(/^HTTP\/1\.1 401 /);
+    expect(await continued(head('Authorization: Bearer k\r\n'))).toMatch(
+      /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /,
+    );
+    const other = await rawText(
+      proxy.origin,
+      'GET /v1/pets HTTP/1.1\r\nHost: x\r\nExpect: the-unexpected\r\nConnection: close\r\n\r\n',
+    );
+    expect(other).toMatch(/^HTTP\/1\.1 200 /);
+    expect(exchanges.map((e) => e.status)).toEqual([401, 201, 200]);
+  });
+
+  it.each([
+    [
+      'CONNECT',
+      'CONNECT /v1/pets HTTP/1.1\r\nHost: x',
+      '501 Not Implemented',
+      'it opens no tunnel (CONNECT)',
+    ],
+    [
+      'an HTTP/1.1 request without Host',
+      'GET /v1/pets/1 HTTP/1.1',
+      '400 Bad Request',
+      'an HTTP/1.1 request needs a Host header',
+    ],
+  ])('answers %s itself, naming itself, and forwards nothing', async (_, head, status, why) => {
     const heads: string[][] = [];
     const { proxy, exchanges } = await proxyTo(await chunkedTarget(heads));
-    const text = await rawText(proxy.origin, 'GET /v1/pets/1 HTTP/1.1\r\n\r\n');
-    expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    const text = await rawText(proxy.origin, `${head}\r\n\r\n`);
+    expect(text.startsWith(`HTTP/1.1 ${status}\r\n`)).toBe(true);
     expect(text).toContain(
-      'animal-store-conformance proxy: an HTTP/1.1 request needs a Host header; the request went nowhere\n',
+      `animal-store-conformance proxy: it cannot forward the request: ${why}\n`,
     );
     expect(heads).toEqual([]);
     expect(exchanges).toEqual([]);
@@ -852,7 +935,9 @@ describe('the clients the proxy answers, and what it answers itself', () => {
       `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nX-Long: ${'v'.repeat(1_100_000)}`,
     );
     expect(text).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
-    expect(text).toMatch(/animal-store-conformance proxy: its header lines exceed \d+ bytes/);
+    expect(text).toMatch(
+      /animal-store-conformance proxy: it cannot forward the request: its header lines exceed \d+ bytes/,
+    );
     expect(exchanges).toEqual([]);
   });
 });

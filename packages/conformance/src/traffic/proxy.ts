@@ -51,7 +51,7 @@ const HEADER_BYTES = 1024 * 1024;
 
 /** The body of what the proxy answers itself (never recorded nor judged): it names the proxy. */
 function ownBody(why: string): string {
-  return `animal-store-conformance proxy: ${why}; the request went nowhere\n`;
+  return `animal-store-conformance proxy: it cannot forward the request: ${why}\n`;
 }
 
 /** A whole answer of the proxy's own, as written on a connection it then closes. */
@@ -67,8 +67,21 @@ function ownAnswer(status: number, reason: string, why: string): string {
   ].join('\r\n');
 }
 
-/** The answer to a request Node's parser refused, as Node's own would be, with the reason. */
-function refusal(error: NodeJS.ErrnoException & { reason?: string }): string {
+/**
+ * The answer to a request Node's parser refused, as Node's own would be, with the reason; without
+ * a body to a HEAD (RFC 9110 §9.3.2): `method` when the request was read that far, or one whose
+ * bytes begin with it.
+ */
+function refusal(
+  error: NodeJS.ErrnoException & { reason?: string; rawPacket?: Buffer },
+  method?: string,
+): string {
+  const answer = refusalWithBody(error);
+  const head = method === 'HEAD' || error.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
+  return head ? `${answer.slice(0, answer.indexOf('\r\n\r\n'))}\r\n\r\n` : answer;
+}
+
+function refusalWithBody(error: NodeJS.ErrnoException & { reason?: string }): string {
   const why = error.reason ?? error.message;
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return ownAnswer(
@@ -80,7 +93,7 @@ function refusal(error: NodeJS.ErrnoException & { reason?: string }): string {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return ownAnswer(408, 'Request Timeout', 'the request did not all come in time');
   }
-  return ownAnswer(400, 'Bad Request', `it is no HTTP/1.1 request it can read (${why})`);
+  return ownAnswer(400, 'Bad Request', `it cannot read it as HTTP/1.1 (${why})`);
 }
 
 /** `rawHeaders` without Transfer-Encoding. */
@@ -124,8 +137,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const open = new Set<Promise<void>>();
 
-  /** The requests whose answers are under way, on each connection. */
-  const underWay = new WeakMap<Socket, Set<IncomingMessage>>();
+  /** The requests whose answers are under way, on each connection, and those answers. */
+  const underWay = new WeakMap<Socket, Map<IncomingMessage, ServerResponse>>();
   /** The refusal of a request that followed on a connection with answers under way: sent after. */
   const refusals = new WeakMap<Socket, string>();
 
@@ -139,8 +152,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return;
     }
     const { socket } = req;
-    const requests = underWay.get(socket) ?? new Set<IncomingMessage>();
-    underWay.set(socket, requests.add(req));
+    const requests = underWay.get(socket) ?? new Map<IncomingMessage, ServerResponse>();
+    underWay.set(socket, requests.set(req, res));
     res.on('close', () => {
       requests.delete(req);
       const refused = refusals.get(socket);
@@ -216,6 +229,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           });
         },
       );
+      // The target's `100 Continue` (to `Expect: 100-continue`) goes on to the client, whose body
+      // then comes; the proxy sends none of its own.
+      upstream.on('continue', () => res.writeContinue());
       upstream.on('error', (error) => {
         // Once the answer has begun (its head passed on), its own end or failure finishes the
         // exchange.
@@ -262,13 +278,28 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // A client that half-closes once its request is sent (as `nc -N` or an HTTP/1.0 client may)
   // still gets its answer: by default Node drops any request not answered by then.
   (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  // Every expectation is the target's to meet or refuse: by default Node would answer
+  // `100 Continue` itself before the target has seen the request, and `417` to any other.
+  server.on('checkContinue', forward);
+  server.on('checkExpectation', forward);
+  // CONNECT asks for a tunnel, which only a forward proxy opens (RFC 9110 §9.3.6); without this
+  // listener Node would close the connection without a word.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(ownAnswer(501, 'Not Implemented', 'it opens no tunnel (CONNECT)'));
+  });
   // A request Node cannot read is answered by the proxy in its own words, not in Node's empty
-  // ones that a client would take for the target's, after the answers under way on its
-  // connection. A body cut short (the client ended the connection in it) ends the connection.
+  // ones that a client would take for the target's: a request that follows answers under way on
+  // its connection, after them; a body it cannot read (an unknown transfer coding, a body cut
+  // short), unless the target's answer to it has begun: then, as with Node's own handler, the
+  // connection just ends.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const requests = [...(underWay.get(socket) ?? [])];
-    if (error.code === 'ECONNRESET' || !socket.writable || requests.some((r) => !r.complete)) {
+    const cut = requests.find(([req]) => !req.complete)?.[0];
+    if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
+    } else if (cut !== undefined) {
+      if (requests.some(([, res]) => res.headersSent)) socket.destroy();
+      else socket.end(refusal(error, cut.method));
     } else if (requests.length > 0) {
       refusals.set(socket, refusal(error));
     } else {
