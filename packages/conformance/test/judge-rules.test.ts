@@ -1263,6 +1263,11 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
       expect(failed(empty.report)).toEqual([`auth.${op}.${shape}`]);
       const refused = await judge(har(`keyless-${shape}`, [created, read(path, auth, 400)]));
       expect(failed(refused.report)).toEqual([`auth.${op}.${shape}`]);
+      const host = { requestHeaders: { Host: '[::1]:3000' } };
+      const hosted = await judge(
+        har(`keyless-${shape}-host`, [created, read(path, auth, 400, host)]),
+      );
+      expect(failed(hosted.report)).toEqual([`auth.${op}.${shape}`]);
       expect(result(refused.report, `auth.${op}.${shape}`)?.message).toMatch(
         /answered 400, with nothing else wrong in it: a missing or invalid key is 401/,
       );
@@ -1293,6 +1298,10 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
         read('/pets/12', null, 400, { requestHeaders: { 'Content-Length': '2' } }),
         read('/pets/12', null, 400, { requestHeaders: { 'Transfer-Encoding': 'chunked' } }),
         read('/pets/12', null, 400, { sentText: '{}' }),
+        // RFC 9112 §3.2: two Host lines, or one that names no host, are a 400 whatever the key.
+        read('/pets/12', null, 400, { requestHeaders: { Host: 'a.example', host: 'b.example' } }),
+        read('/pets?limit=1', null, 400, { requestHeaders: { Host: 'a example' } }),
+        read('/pets?limit=2', 'Bearer', 400, { requestHeaders: { Host: 'a.example:80x' } }),
         read('/pets/12a', null, 400),
         read('/pets?limit=1', null, 403),
         { ...created, auth: 'Basic aGFyLWtleQ==', status: 400, body: refusal(400) },

@@ -3,7 +3,7 @@
 import { PET_STATUSES } from '@animal-store/contract';
 import { plainLimit } from '../list-limit.js';
 import { INT64_MAX, routeOf } from '../oracles.js';
-import type { Exchange } from './exchange.js';
+import type { Exchange, HeaderLine } from './exchange.js';
 
 /** A way of sending no bearer key that the value of `Authorization` shows: a kit check's id. */
 export interface KeylessShape {
@@ -53,9 +53,22 @@ function isPlainListParameter(parameter: string): boolean {
   return name === 'limit' && plainLimit(value) !== undefined;
 }
 
+/** A Host field value HTTP allows: `uri-host [ ":" port ]` (RFC 9110 §7.2, RFC 3986 §3.2). */
+const HOST_VALUE = /^(?:\[[0-9A-Za-z:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/;
+
 /**
- * True for a listPets or getPet request with nothing the spec lets a server refuse but its key:
- * no body, and either a list query of `limit` (1..100, plainly written) and `status` (a
+ * True unless the request's Host lines are ones a server must answer `400` (RFC 9112 §3.2): more
+ * than one, or one whose value is no host. A recording without Host (HTTP/2 has `:authority`
+ * instead) says nothing of it.
+ */
+function hostIsSound(lines: readonly HeaderLine[]): boolean {
+  const hosts = lines.filter(([name]) => name.toLowerCase() === 'host');
+  return hosts.length <= 1 && hosts.every(([, value]) => HOST_VALUE.test(value));
+}
+
+/**
+ * True for a listPets or getPet request with nothing the spec or HTTP lets a server refuse but
+ * its key: no body, Host lines a server takes, and either a list query of `limit` (1..100, plainly written) and `status` (a
  * PetStatus), each at most once and nothing else, or a plain positive int64 petId and no query.
  * With a valid key such a request gets 200 (or 404 for a pet that does not exist), and with none
  * 401 (§4.1, §4.3, §5): a 400 to it is never right, whatever key it carried.
@@ -67,6 +80,7 @@ export function isSoundRead(ex: Exchange): boolean {
   const length = headers.get('content-length');
   if (headers.has('transfer-encoding') || (length !== null && length !== '0')) return false;
   if ((recorded.requestBody ?? '') !== '') return false;
+  if (!hostIsSound(recorded.requestHeaders)) return false;
   const search = new URL(ex.res.url).search.slice(1);
   if (route.op === 'getPet') {
     return search === '' && /^[1-9]\d{0,18}$/.test(route.petId) && BigInt(route.petId) <= INT64_MAX;
