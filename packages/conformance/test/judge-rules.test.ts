@@ -1302,6 +1302,8 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
         read('/pets/12', null, 400, { requestHeaders: { Host: 'a.example', host: 'b.example' } }),
         read('/pets?limit=1', null, 400, { requestHeaders: { Host: 'a example' } }),
         read('/pets?limit=2', 'Bearer', 400, { requestHeaders: { Host: 'a.example:80x' } }),
+        // Two Authorization lines make no one value (RFC 9110 §5.3): read as "Bearer k, Bearer k".
+        read('/pets?limit=3', 'Bearer k', 400, { requestHeaders: { authorization: 'Bearer k' } }),
         read('/pets/12a', null, 400),
         read('/pets?limit=1', null, 403),
         { ...created, auth: 'Basic aGFyLWtleQ==', status: 400, body: refusal(400) },

@@ -57,19 +57,26 @@ function isPlainListParameter(parameter: string): boolean {
 const HOST_VALUE = /^(?:\[[0-9A-Za-z:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/;
 
 /**
- * True unless the request's Host lines are ones a server must answer `400` (RFC 9112 §3.2): more
- * than one, or one whose value is no host. A recording without Host (HTTP/2 has `:authority`
- * instead) says nothing of it.
+ * True unless the request's header lines are ones a server may answer `400` whatever its key:
+ * more than one Host line, or one whose value is no host (RFC 9112 §3.2), or more than one
+ * Authorization line (its value is no list, RFC 9110 §5.3, so two lines make no one value). A
+ * recording without Host (HTTP/2 has `:authority` instead) says nothing of it.
  */
-function hostIsSound(lines: readonly HeaderLine[]): boolean {
-  const hosts = lines.filter(([name]) => name.toLowerCase() === 'host');
-  return hosts.length <= 1 && hosts.every(([, value]) => HOST_VALUE.test(value));
+function linesAreSound(lines: readonly HeaderLine[]): boolean {
+  const named = (field: string) => lines.filter(([name]) => name.toLowerCase() === field);
+  const hosts = named('host');
+  return (
+    hosts.length <= 1 &&
+    hosts.every(([, value]) => HOST_VALUE.test(value)) &&
+    named('authorization').length <= 1
+  );
 }
 
 /**
  * True for a listPets or getPet request with nothing the spec or HTTP lets a server refuse but
- * its key: no body, Host lines a server takes, and either a list query of `limit` (1..100, plainly written) and `status` (a
- * PetStatus), each at most once and nothing else, or a plain positive int64 petId and no query.
+ * its key: no body, header lines a server takes, and either a list query of `limit` (1..100,
+ * plainly written) and `status` (a PetStatus), each at most once and nothing else, or a plain
+ * positive int64 petId and no query.
  * With a valid key such a request gets 200 (or 404 for a pet that does not exist), and with none
  * 401 (§4.1, §4.3, §5): a 400 to it is never right, whatever key it carried.
  */
@@ -80,7 +87,7 @@ export function isSoundRead(ex: Exchange): boolean {
   const length = headers.get('content-length');
   if (headers.has('transfer-encoding') || (length !== null && length !== '0')) return false;
   if ((recorded.requestBody ?? '') !== '') return false;
-  if (!hostIsSound(recorded.requestHeaders)) return false;
+  if (!linesAreSound(recorded.requestHeaders)) return false;
   const search = new URL(ex.res.url).search.slice(1);
   if (route.op === 'getPet') {
     return search === '' && /^[1-9]\d{0,18}$/.test(route.petId) && BigInt(route.petId) <= INT64_MAX;
