@@ -813,6 +813,26 @@ describe('the clients the proxy answers, and what it answers itself', () => {
     expect(exchanges).toHaveLength(1);
   });
 
+  it("passes more header lines than Node's default 2,000 both ways, every one", async () => {
+    const lines = Array.from({ length: 2_100 }, (_, i) => [`X-Line-${i}`, String(i)]);
+    const seen: string[][] = [];
+    const target = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
+      seen.push(req.rawHeaders);
+      res.writeHead(200, lines.flat()).end('[]');
+    });
+    target.maxHeadersCount = 0;
+    const { proxy, exchanges } = await proxyTo(await listening(target));
+    const head = lines.map(([name, value]) => `${name}: ${value}`).join('\r\n');
+    const text = await rawText(
+      proxy.origin,
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\n${head}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(text.match(/^X-Line-\d+: \d+\r$/gm)).toHaveLength(2_100);
+    expect(seen[0]?.filter((field) => field.startsWith('X-Line-'))).toHaveLength(2_100);
+    expect(exchanges[0]?.requestHeaders).toHaveLength(2_102);
+    expect(exchanges[0]?.responseHeaders.length).toBeGreaterThanOrEqual(2_100);
+  });
+
   it('answers a request it cannot read with a 400 naming itself, after the answers under way, and records none', async () => {
     const heads: string[][] = [];
     const { proxy, exchanges } = await proxyTo(await chunkedTarget(heads));

@@ -229,6 +229,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           });
         },
       );
+      // Node would drop every header line of the answer past its 2,000th, unseen.
+      upstream.maxHeadersCount = 0;
       // The target's `100 Continue` (to `Expect: 100-continue`) goes on to the client, whose body
       // then comes; the proxy sends none of its own.
       upstream.on('continue', () => res.writeContinue());
@@ -275,6 +277,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     },
     forward,
   );
+  // Node would drop every header line of a request past its 2,000th, unseen.
+  server.maxHeadersCount = 0;
   // A client that half-closes once its request is sent (as `nc -N` or an HTTP/1.0 client may)
   // still gets its answer: by default Node drops any request not answered by then.
   (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
