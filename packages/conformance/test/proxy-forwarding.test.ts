@@ -7,7 +7,13 @@
 // answers what it cannot read itself, naming itself.
 import { createServer, get, type IncomingMessage, request } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { type AddressInfo, connect, createServer as createTcpServer, type Server } from 'node:net';
+import {
+  type AddressInfo,
+  connect,
+  createServer as createTcpServer,
+  type Server,
+  type Socket,
+} from 'node:net';
 import * as tls from 'node:tls';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { onFreePort, selfSignedCertificate } from '@animal-store/test-support';
@@ -734,9 +740,15 @@ describe('what the proxy changes on the way, and what it keeps', () => {
 
 /**
  * Writes `bytes` on a new connection, half-closing it after them when `halfClose`; all the text
- * that comes back until the proxy closes the connection.
+ * that comes back until the proxy closes the connection. `onText` sees the text so far as it
+ * comes.
  */
-function rawText(origin: string, bytes: string, halfClose = false): Promise<string> {
+function rawText(
+  origin: string,
+  bytes: string,
+  halfClose = false,
+  onText: (text: string, socket: Socket) => void = () => {},
+): Promise<string> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     let text = '';
@@ -747,6 +759,7 @@ function rawText(origin: string, bytes: string, halfClose = false): Promise<stri
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => {
       text += chunk;
+      onText(text, socket);
     });
     socket.on('close', () => resolve(text));
     socket.on('error', reject);
@@ -793,6 +806,8 @@ describe('the clients the proxy answers, and what it answers itself', () => {
     const [head, body] = text.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
     expect(head).not.toMatch(/transfer-encoding/i);
+    // The target's other header lines, all of them, as it wrote them.
+    expect(head).toContain('\r\ncontent-type: application/json\r\nx-big: b');
     expect(body).toBe(NOT_FOUND);
     expect(heads[0]?.slice(0, 2)).toEqual(['Host', new URL(target).host]);
     expect(exchanges[0]).toMatchObject({ status: 404, requestHeaders: [] });
@@ -811,6 +826,55 @@ describe('the clients the proxy answers, and what it answers itself', () => {
     expect(text).toContain(`x-big: ${'b'.repeat(20_000)}\r\n`);
     expect(heads[0]).toContain(long);
     expect(exchanges).toHaveLength(1);
+  });
+
+  it('keeps the client its connection from one answer to the next request', async () => {
+    const { proxy, exchanges } = await proxyTo(await chunkedTarget());
+    const { hostname, port } = new URL(proxy.origin);
+    const request = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const answers = await new Promise<string[]>((resolve, reject) => {
+      const seen: string[] = [''];
+      const socket = connect(Number(port), hostname, () => socket.write(request('/v1/pets/1')));
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        seen[seen.length - 1] += chunk;
+        if (!(seen.at(-1) as string).endsWith('\r\n0\r\n\r\n')) return;
+        // The first answer is whole: the next request goes on the same connection.
+        if (seen.length === 2) return socket.end(() => resolve(seen));
+        seen.push('');
+        socket.write(request('/v1/pets/2'));
+      });
+      socket.on('close', () => resolve(seen));
+      socket.on('error', reject);
+    });
+    expect(answers).toHaveLength(2);
+    for (const answer of answers) expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    expect(exchanges).toHaveLength(2);
+  });
+
+  it('ends the connection, writing nothing of its own, when a body turns unreadable under an answer begun', async () => {
+    const target = createServer((req, res) => {
+      // The head and part of the body at once, the rest never: the answer is under way.
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.write('{"code":');
+      req.resume();
+    });
+    const { proxy } = await proxyTo(await listening(target));
+    let cut = false;
+    const text = await rawText(
+      proxy.origin,
+      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n',
+      false,
+      (seen, socket) => {
+        // Once the answer has begun, a chunk size no reader can read.
+        if (cut || !seen.includes('{"code":')) return;
+        cut = true;
+        socket.write('zz\r\n');
+      },
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 401 /);
+    expect(text).toContain('{"code":');
+    expect(text).not.toContain('animal-store-conformance proxy');
   });
 
   it("passes more header lines than Node's default 2,000 both ways, every one", async () => {
@@ -941,6 +1005,7 @@ describe('the clients the proxy answers, and what it answers itself', () => {
     const { proxy, exchanges } = await proxyTo(await chunkedTarget(heads));
     const text = await rawText(proxy.origin, `${head}\r\n\r\n`);
     expect(text.startsWith(`HTTP/1.1 ${status}\r\n`)).toBe(true);
+    expect(text).toMatch(/\r\ncontent-type: text\/plain; charset=utf-8\r\n/i);
     expect(text).toContain(
       `animal-store-conformance proxy: it cannot forward the request: ${why}\n`,
     );
