@@ -49,7 +49,7 @@ function decoded(body: Buffer, lines: readonly HeaderLine[]): Uint8Array | undef
  */
 const HEADER_BYTES = 1024 * 1024;
 
-/** The body of what the proxy answers itself (never recorded nor judged): it names the proxy. */
+/** The body of what the proxy answers itself (never judged): it names the proxy. */
 function ownBody(why: string): string {
   return `animal-store-conformance proxy: it cannot forward the request: ${why}\n`;
 }
@@ -81,6 +81,7 @@ function refusal(
   return head ? `${answer.slice(0, answer.indexOf('\r\n\r\n'))}\r\n\r\n` : answer;
 }
 
+/** `refusal` with its body: `431` past the header limit, `408` to a late request, else `400`. */
 function refusalWithBody(error: NodeJS.ErrnoException & { reason?: string }): string {
   const why = error.reason ?? error.message;
   if (error.code === 'HPE_HEADER_OVERFLOW') {
