@@ -111,6 +111,31 @@ describe('HttpClient', () => {
     }
   });
 
+  it("names Node's limit on an answer's header lines, and how to raise it", async () => {
+    const server = await rawServer(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Pad: ${'p'.repeat(20_000)}\r\nContent-Length: 2`,
+      '[]',
+    );
+    try {
+      const requests: HttpRequest[] = [
+        { method: 'GET', path: '/pets' },
+        // Sent with node:http (fetch sends no Expect): its parser's own code.
+        { method: 'GET', path: '/pets', headers: { expect: '100-continue' } },
+      ];
+      for (const request of requests) {
+        const error = await testClient(server.baseUrl)
+          .send(request)
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RequestError);
+        expect((error as RequestError).reason).toContain(
+          'NODE_OPTIONS=--max-http-header-size=<bytes>',
+        );
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('reads a body whose Content-Length is right', async () => {
     const server = await rawServer(
       'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2',

@@ -88,6 +88,16 @@ describe('a request that gets no answer', () => {
     expect((await failureOf(failing(() => null).http)).reason).toBe('null');
   });
 
+  it("says how to read an answer whose header lines exceed Node's limit", async () => {
+    const overflow = Object.assign(new Error('Headers Overflow Error'), {
+      code: 'UND_ERR_HEADERS_OVERFLOW',
+    });
+    const error = await failureOf(failing(() => fetchFailed(overflow)).http);
+    expect(error.reason).toMatch(
+      /^Headers Overflow Error \(the answer's header lines exceed the \d+ bytes Node reads; to read more, run the kit with NODE_OPTIONS=--max-http-header-size=<bytes>\)$/,
+    );
+  });
+
   it('says so when fetch refuses the port itself', async () => {
     const error = await failureOf(failing(() => fetchFailed(new Error('bad port'))).http);
     expect(error.reason).toBe('fetch refuses to connect to this port');

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, maxHeaderSize } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Redactor } from '../redact.js';
 import { withoutContentCoding } from './content-coding.js';
@@ -359,7 +359,9 @@ export class HttpClient {
         ? 'fetch refuses to connect to this port'
         : code !== undefined && UNTRUSTED_CERTIFICATE.has(code)
           ? `${cause} (${TRUST_HINT})`
-          : cause;
+          : code !== undefined && HEADER_OVERFLOW.has(code)
+            ? `${cause} (${HEADER_HINT})`
+            : cause;
     return new RequestError('network', `${method} ${path} failed: ${reason}`, reason, {
       request,
       url,
@@ -552,6 +554,12 @@ const UNTRUSTED_CERTIFICATE = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'CERT_UNTRUSTED',
 ]);
+
+/** Codes of an answer whose header lines exceed what Node reads: undici's (fetch) and llhttp's. */
+const HEADER_OVERFLOW = new Set(['UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW']);
+
+/** HTTP lets a client limit a header section (RFC 9110 §5.4); Node's limit is a flag of its own. */
+const HEADER_HINT = `the answer's header lines exceed the ${maxHeaderSize} bytes Node reads; to read more, run the kit with NODE_OPTIONS=--max-http-header-size=<bytes>`;
 
 const TRUST_HINT =
   "to trust the server's CA, set NODE_EXTRA_CA_CERTS to the file of its certificate (PEM)";
