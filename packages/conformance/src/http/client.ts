@@ -352,16 +352,7 @@ export class HttpClient {
         url,
       });
     }
-    const { message: cause, code } = innermostCause(error);
-    // Fetch will not connect to some ports at all (the Fetch standard's "bad ports").
-    const reason =
-      cause === 'bad port'
-        ? 'fetch refuses to connect to this port'
-        : code !== undefined && UNTRUSTED_CERTIFICATE.has(code)
-          ? `${cause} (${TRUST_HINT})`
-          : code !== undefined && HEADER_OVERFLOW.has(code)
-            ? `${cause} (${HEADER_HINT})`
-            : cause;
+    const reason = failureWords(innermostCause(error));
     return new RequestError('network', `${method} ${path} failed: ${reason}`, reason, {
       request,
       url,
@@ -554,6 +545,15 @@ const UNTRUSTED_CERTIFICATE = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'CERT_UNTRUSTED',
 ]);
+
+/** A failure's cause in words, with what to do about it where the kit knows. */
+function failureWords({ message, code }: { message: string; code?: string }): string {
+  // Fetch will not connect to some ports at all (the Fetch standard's "bad ports").
+  if (message === 'bad port') return 'fetch refuses to connect to this port';
+  if (code !== undefined && UNTRUSTED_CERTIFICATE.has(code)) return `${message} (${TRUST_HINT})`;
+  if (code !== undefined && HEADER_OVERFLOW.has(code)) return `${message} (${HEADER_HINT})`;
+  return message;
+}
 
 /** Codes of an answer whose header lines exceed what Node reads: undici's (fetch) and llhttp's. */
 const HEADER_OVERFLOW = new Set(['UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW']);

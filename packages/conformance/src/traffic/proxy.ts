@@ -54,8 +54,11 @@ function ownBody(why: string): string {
   return `animal-store-conformance proxy: it cannot forward the request: ${why}\n`;
 }
 
-/** A whole answer of the proxy's own, as written on a connection it then closes. */
-function ownAnswer(status: number, reason: string, why: string): string {
+/**
+ * A whole answer of the proxy's own, as written on a connection it then closes; to a HEAD
+ * (`bodiless`), its head alone (RFC 9110 §9.3.2).
+ */
+function ownAnswer(status: number, reason: string, why: string, bodiless = false): string {
   const body = ownBody(why);
   return [
     `HTTP/1.1 ${status} ${reason}`,
@@ -63,38 +66,29 @@ function ownAnswer(status: number, reason: string, why: string): string {
     `content-length: ${Buffer.byteLength(body)}`,
     'connection: close',
     '',
-    body,
+    bodiless ? '' : body,
   ].join('\r\n');
 }
 
 /**
- * The answer to a request Node's parser refused, as Node's own would be, with the reason; without
- * a body to a HEAD (RFC 9110 §9.3.2): `method` when the request was read that far, or one whose
- * bytes begin with it.
+ * The answer to a request Node's parser refused, as Node's own would be (`431` past the header
+ * limit, `408` to a late request, else `400`), with the reason; without a body to a HEAD:
+ * `method` when the request was read that far, or one whose bytes begin with it.
  */
 function refusal(
   error: NodeJS.ErrnoException & { reason?: string; rawPacket?: Buffer },
   method?: string,
 ): string {
-  const answer = refusalWithBody(error);
-  const head = method === 'HEAD' || error.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
-  return head ? `${answer.slice(0, answer.indexOf('\r\n\r\n'))}\r\n\r\n` : answer;
-}
-
-/** `refusal` with its body: `431` past the header limit, `408` to a late request, else `400`. */
-function refusalWithBody(error: NodeJS.ErrnoException & { reason?: string }): string {
-  const why = error.reason ?? error.message;
+  const bodiless = method === 'HEAD' || error.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return ownAnswer(
-      431,
-      'Request Header Fields Too Large',
-      `its header lines exceed ${HEADER_BYTES} bytes`,
-    );
+    const why = `its header lines exceed ${HEADER_BYTES} bytes`;
+    return ownAnswer(431, 'Request Header Fields Too Large', why, bodiless);
   }
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return ownAnswer(408, 'Request Timeout', 'the request did not all come in time');
+    return ownAnswer(408, 'Request Timeout', 'the request did not all come in time', bodiless);
   }
-  return ownAnswer(400, 'Bad Request', `it cannot read it as HTTP/1.1 (${why})`);
+  const why = `it cannot read it as HTTP/1.1 (${error.reason ?? error.message})`;
+  return ownAnswer(400, 'Bad Request', why, bodiless);
 }
 
 /** `rawHeaders` without Transfer-Encoding. */
