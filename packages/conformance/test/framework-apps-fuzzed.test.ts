@@ -52,6 +52,7 @@ const FUZZED = [
   'MochiWeb',
   'HttpListener with Json.NET',
   'Nim',
+  'Hono on Deno',
 ];
 
 /**

@@ -1,6 +1,6 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written from
 // the spec with Express's defaults, on Express 4 and on Express 5, a Koa app, an h3 app, a Fastify
-// app, a Hono app (with Zod, on @hono/node-server and on Bun's own server), an Elysia app (on Bun),
+// app, a Hono app (with Zod, on @hono/node-server and on Bun's and Deno's own servers), an Elysia app (on Bun),
 // a hapi app (with Joi), a NestJS app (compiled by tsc), a Flask app, an aiohttp app, a Tornado
 // app, a Sanic app, a Falcon app (on waitress), a Bottle app (on wsgiref, its default server), a
 // FastAPI app, a Litestar app, a Connexion app (driven by the contract's OpenAPI document) and a
@@ -109,6 +109,13 @@ describe('the kit against a Hono app written from the spec (bearerAuth, Zod)', (
 describe('the kit against the Hono app on Bun (Bun.serve)', () => {
   it("fails the checks it fails on Node: Bun's HTTP server adds no failure", async () => {
     const report = await runOn('Hono on Bun');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Hono?.fails);
+  }, 600_000);
+});
+
+describe('the kit against the Hono app on Deno (Deno.serve)', () => {
+  it("fails the checks it fails on Node: Deno's HTTP server adds no failure", async () => {
+    const report = await runOn('Hono on Deno');
     expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Hono?.fails);
   }, 600_000);
 });

@@ -90,6 +90,19 @@ function bunCommand(): string {
   }
 }
 
+/**
+ * Deno: the one the repository's root pins (its optional dependency @deno/linux-<arch>-glibc, from
+ * the npm registry), else, on a platform it has none for, the `deno` on PATH.
+ */
+function denoCommand(): string {
+  const root = createRequire(new URL('../../../../package.json', import.meta.url));
+  try {
+    return join(dirname(root.resolve(`@deno/linux-${process.arch}-glibc/package.json`)), 'deno');
+  } catch {
+    return 'deno';
+  }
+}
+
 async function startHapi(): Promise<RunningApp> {
   const server = await hapiPetApp(API_KEY);
   return { baseUrl: `${server.info.uri}/v1`, stop: () => server.stop() };
@@ -544,6 +557,26 @@ export function frameworkApps(built: {
     Hono: { start: startHono, ...HONO },
     'Hono on Bun': {
       start: () => startProcess(bunCommand(), [join(FRAMEWORKS, 'bun', 'main.ts')]),
+      fails: HONO.fails,
+      inTraffic: HONO.inTraffic,
+    },
+    'Hono on Deno': {
+      // Deno keeps what it compiles in DENO_DIR (~/.cache/deno by default): the app's folder here.
+      // The app's imports resolve in the workspace's node_modules; --cached-only keeps Deno off
+      // the network.
+      start: () =>
+        startProcess(
+          denoCommand(),
+          [
+            'run',
+            '--cached-only',
+            '--allow-env',
+            '--allow-net',
+            '--allow-read',
+            join(FRAMEWORKS, 'deno', 'main.ts'),
+          ],
+          { DENO_DIR: join(built.path, 'deno'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+        ),
       fails: HONO.fails,
       inTraffic: HONO.inTraffic,
     },
