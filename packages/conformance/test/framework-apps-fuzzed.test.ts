@@ -27,6 +27,7 @@ const FUZZED = [
   'h3',
   'NestJS',
   'Flask',
+  'Flask on gunicorn',
   'FastAPI',
   'Django REST framework',
   'Gin',

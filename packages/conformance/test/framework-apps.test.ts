@@ -1,11 +1,12 @@
 // The kit against real web frameworks rather than fakes of them: the same Express app, written from
 // the spec with Express's defaults, on Express 4 and on Express 5, a Koa app, an h3 app, a Fastify
-// app, a Hono app (with Zod, on @hono/node-server and on Bun's and Deno's own servers), an Elysia app (on Bun),
-// a hapi app (with Joi), a NestJS app (compiled by tsc), a Flask app, an aiohttp app, a Tornado
-// app, a Sanic app, a Falcon app (on waitress), a Bottle app (on wsgiref, its default server), a
-// FastAPI app, a Litestar app, a Connexion app (driven by the contract's OpenAPI document) and a
-// Django REST framework app (Python, each pinned in its frameworks/*/requirements.txt), a Go app
-// (the standard library alone, frameworks/go), a Gin app, an Echo app, a Fiber app (on fasthttp),
+// app, a Hono app (with Zod, on @hono/node-server and on Bun's and Deno's own servers), an Elysia
+// app (on Bun), a hapi app (with Joi), a NestJS app (compiled by tsc), a Flask app (on Werkzeug's
+// server and on gunicorn), an aiohttp app, a Tornado app, a Sanic app, a Falcon app (on
+// waitress), a Bottle app (on wsgiref, its default server), a FastAPI app, a Litestar app, a
+// Connexion app (driven by the contract's OpenAPI document) and a Django REST framework app
+// (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard library
+// alone, frameworks/go), a Gin app, an Echo app, a Fiber app (on fasthttp),
 // a Hertz app and an app oapi-codegen generates from the contract's OpenAPI document (each pinned
 // in its frameworks/*/go.mod), an axum app and an actix-web app (Rust, each pinned in its
 // frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app, a Jersey app, a Vert.x app and a
@@ -256,6 +257,13 @@ describe('the kit against a Flask app written from the spec', () => {
       outcome: 'advisory',
       message: expect.stringMatching(/limit=1_0 answered 200/),
     });
+  }, 600_000);
+});
+
+describe('the kit against the Flask app on gunicorn (one sync worker)', () => {
+  it("fails the checks it fails on Werkzeug's server: gunicorn adds no failure", async () => {
+    const report = await runOn('Flask on gunicorn');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Flask?.fails);
   }, 600_000);
 });
 

@@ -669,6 +669,12 @@ export function frameworkApps(built: {
       fails: ['createPet.deep-nesting', 'errors.no-server-errors', 'getPet.path-boundaries'],
       inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
     },
+    'Flask on gunicorn': {
+      start: async () =>
+        startProcess(await venvPython('flask'), [join(FRAMEWORKS, 'flask', 'on_gunicorn.py')]),
+      fails: ['createPet.deep-nesting', 'errors.no-server-errors', 'getPet.path-boundaries'],
+      inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
+    },
     aiohttp: {
       start: () => pythonApp('aiohttp'),
       fails: ['createPet.deep-nesting', 'errors.no-server-errors', 'getPet.path-boundaries'],
