@@ -43,6 +43,7 @@ const FUZZED = [
   'Sinatra',
   'Mojolicious',
   'Lumen',
+  'Lumen on nginx and PHP-FPM',
   'Ulfius',
   'Compojure',
   'Connexion',

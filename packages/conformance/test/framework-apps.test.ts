@@ -852,3 +852,16 @@ describe('the kit against a Lumen app written from the spec (PHP, Laravel valida
     );
   }, 600_000);
 });
+
+describe('the kit against the Lumen app on nginx and PHP-FPM', () => {
+  it('fails what Lumen fails on PHP’s own server, and what nginx’s defaults add', async () => {
+    const report = await runOn('Lumen on nginx and PHP-FPM');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(
+      APPS['Lumen on nginx and PHP-FPM']?.fails,
+    );
+    // nginx's client_max_body_size is 1 MiB: it answers a larger body with its own HTML page.
+    expect(message(report, 'createPet.large-body')).toMatch(
+      /padded to 2097152 bytes .* answered 413: Content-Type is "text\/html"/,
+    );
+  }, 600_000);
+});

@@ -229,6 +229,41 @@ const GRAPE_IN_TRAFFIC = [
   'getPet.path-boundaries',
 ];
 
+/**
+ * What Laravel's requests, validation and bearerToken make the kit and the judge fail on the Lumen
+ * app, on any server.
+ */
+const LUMEN = {
+  fails: [
+    ...['createPet', 'getPet', 'listPets'].map((op) => `auth.${op}.scheme-prefixed`),
+    ...LARAVEL_422,
+    'createPet.media-type-spellings',
+    'createPet.method-override',
+    'createPet.missing-category-id-in-query',
+    'createPet.missing-name-in-query',
+    'createPet.other-media-types',
+    'createPet.string-boundaries',
+    'errors.pet-fields',
+    'errors.success-status',
+    'listPets.status-default-limit',
+  ].sort(),
+  // To the judge, a 422 to a JSON object may have a cause other than the body's fault; one to
+  // a body that is no object may not, and nor may a success to a body without name.
+  inTraffic: [
+    'createPet.blank-body',
+    'createPet.body-not-object',
+    'createPet.empty-body',
+    'createPet.invalid-category-id',
+    'createPet.invalid-status',
+    'createPet.malformed-json',
+    'createPet.missing-category-id-in-query',
+    'createPet.missing-name-in-query',
+    'createPet.trailing-content',
+    'errors.pet-fields',
+    'errors.success-status',
+  ],
+};
+
 /** What Hono's bearerAuth and z.coerce make the kit and the judge fail, on any runtime. */
 const HONO = {
   fails: [
@@ -513,19 +548,16 @@ export function frameworkApps(built: {
   let phpStarts = 0;
 
   /**
-   * Starts the PHP app in frameworks/NAME on PHP's built-in server, with a file of its own to keep
-   * pets in (and, beside it, what the app writes: Symfony's cache).
+   * Starts the PHP app in frameworks/NAME on PHP's built-in server (or on `server`, another script
+   * there), with a file of its own to keep pets in (and, beside it, what the app writes: Symfony's
+   * cache).
    */
-  const phpApp = async (name: 'lumen' | 'symfony') => {
+  const phpApp = async (name: 'lumen' | 'symfony', server = 'serve_on_php.sh') => {
     const folder = join(built.path, `${name}-${++phpStarts}`);
     await mkdir(folder);
-    return startProcess(
-      'sh',
-      [join(FRAMEWORKS, 'serve_on_php.sh'), join(FRAMEWORKS, name, 'index.php')],
-      {
-        PETS_FILE: join(folder, 'pets.json'),
-      },
-    );
+    return startProcess('sh', [join(FRAMEWORKS, server), join(FRAMEWORKS, name, 'index.php')], {
+      PETS_FILE: join(folder, 'pets.json'),
+    });
   };
 
   return {
@@ -1062,36 +1094,12 @@ export function frameworkApps(built: {
       ],
       inTraffic: ['errors.no-server-errors', 'errors.pet-fields', 'errors.success-status'],
     },
-    Lumen: {
-      start: () => phpApp('lumen'),
-      fails: [
-        ...['createPet', 'getPet', 'listPets'].map((op) => `auth.${op}.scheme-prefixed`),
-        ...LARAVEL_422,
-        'createPet.media-type-spellings',
-        'createPet.method-override',
-        'createPet.missing-category-id-in-query',
-        'createPet.missing-name-in-query',
-        'createPet.other-media-types',
-        'createPet.string-boundaries',
-        'errors.pet-fields',
-        'errors.success-status',
-        'listPets.status-default-limit',
-      ].sort(),
-      // To the judge, a 422 to a JSON object may have a cause other than the body's fault; one to
-      // a body that is no object may not, and nor may a success to a body without name.
-      inTraffic: [
-        'createPet.blank-body',
-        'createPet.body-not-object',
-        'createPet.empty-body',
-        'createPet.invalid-category-id',
-        'createPet.invalid-status',
-        'createPet.malformed-json',
-        'createPet.missing-category-id-in-query',
-        'createPet.missing-name-in-query',
-        'createPet.trailing-content',
-        'errors.pet-fields',
-        'errors.success-status',
-      ],
+    Lumen: { start: () => phpApp('lumen'), ...LUMEN },
+    'Lumen on nginx and PHP-FPM': {
+      start: () => phpApp('lumen', 'serve_on_fpm.sh'),
+      // nginx's client_max_body_size (1 MiB) answers the kit's 2 MiB NewPet with its own HTML 413.
+      fails: [...LUMEN.fails, 'createPet.large-body', 'errors.json-body'].sort(),
+      inTraffic: [...LUMEN.inTraffic, 'errors.json-body'].sort(),
     },
     Javalin: {
       start: () => javaApp(buildJavalinApp()),
