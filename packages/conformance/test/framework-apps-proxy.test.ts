@@ -1,7 +1,9 @@
 // The kit through its proxy, in front of each framework app of framework-apps.test.ts: the kit
 // fails the same checks as it does run straight at the app (and the proxy's 502 where the app
 // closes a connection without an answer), and the traffic judge, holding the kit's traffic as
-// anyone's, fails what it can see of them and nothing else.
+// anyone's, fails what it can see of them and nothing else. An app that leaves a body unread on a
+// connection it keeps open fails more through the proxy, which sends other requests on that
+// connection: which ones varies, and the run and the judge fail at least what they do straight.
 
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +19,13 @@ describe('the kit through the proxy, in front of each app', () => {
   it.each(
     Object.keys(APPS),
   )('fails the same checks on %s, and the traffic judge fails what it can see of them', async (name) => {
-    const { start, fails, inTraffic, throughProxy = [] } = APPS[name] as FrameworkApp;
+    const {
+      start,
+      fails,
+      inTraffic,
+      throughProxy = [],
+      variesThroughProxy,
+    } = APPS[name] as FrameworkApp;
     const app = await start();
     try {
       const judge = new TrafficJudge({ base: app.baseUrl, source: name });
@@ -29,9 +37,22 @@ describe('the kit through the proxy, in front of each app', () => {
         await proxy.close();
       }
       const expected = [...fails, ...throughProxy].sort();
-      expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(expected);
       const traffic = await judge.report();
-      expect(failed(traffic).sort(), notPassed(traffic).join('\n')).toEqual(inTraffic);
+      if (variesThroughProxy === undefined) {
+        expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(expected);
+        expect(failed(traffic).sort(), notPassed(traffic).join('\n')).toEqual(inTraffic);
+      } else {
+        // Which requests meet what the app left unread varies: the run fails at least what it
+        // fails straight, and the judge nothing the run passes.
+        expect(failed(report), notPassed(report).join('\n')).toEqual(
+          expect.arrayContaining(expected),
+        );
+        expect(failed(traffic), notPassed(traffic).join('\n')).toEqual(
+          expect.arrayContaining([...inTraffic]),
+        );
+        const runFailed = failed(report);
+        expect(failed(traffic).filter((id) => !runFailed.includes(id))).toEqual([]);
+      }
       // What the judge fails, the run fails too: no false alarm from either.
       expect(inTraffic.filter((id) => !fails.includes(id))).toEqual([]);
     } finally {

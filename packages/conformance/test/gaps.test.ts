@@ -37,6 +37,11 @@ const ADVISED: readonly Row[] = [
     'python-int-limit',
     ['listPets.limit-out-of-range-rejected', 'listPets.repeated-parameter-rejected'],
   ],
+  [
+    'refuses a body sent chunked with 411 and an Error, as HTTP lets it, before it reads the key',
+    'chunked-length-required',
+    ['createPet.chunked-accepted'],
+  ],
   ['gzips every answer, asked or not', 'gzips-every-answer', []],
   [
     'takes the key after one space alone, as the spec writes it',

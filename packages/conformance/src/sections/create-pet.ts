@@ -41,6 +41,9 @@ import {
 
 const check = declarer('§2, §4.2');
 
+/** How a check names a body sent in the chunked transfer coding, without Content-Length. */
+const CHUNKED = 'chunked';
+
 /**
  * `application/json` as a client may write it: RFC 9110 §8.3.1 makes type, subtype and parameter
  * names case-insensitive and lets white space surround the `;` and a parameter value be quoted,
@@ -437,11 +440,13 @@ export const createPetSection: SpecSection = {
     {
       section: '§4.2',
       statement: 'createPet answers 201 with the created Pet',
-      oracle: 'whatever shape a client sends the body in: 201',
+      oracle:
+        'whatever shape a client sends the body in: 201; a body sent chunked may instead get 411 with an Error, as HTTP lets a server answer a body without Content-Length (advisory)',
       inputs:
         'a body with Content-Length and chunked; with Expect: 100-continue (the body sent at once); with and without Cache-Control, Accept */*, an axios Accept, a browser navigation Accept (text/html first), a browser User-Agent, Pragma; Content-Type application/json with charset=utf-8, in other letter case, with white space around ";" and a quoted parameter value',
       checks: [
         'createPet.request-shapes',
+        'createPet.chunked-accepted',
         'createPet.media-type-spellings',
         'createPet.location-header',
       ],
@@ -571,11 +576,11 @@ export const createPetSection: SpecSection = {
     check({
       id: 'createPet.request-shapes',
       title:
-        'answers 201 to a valid body sent chunked, and with the headers ordinary clients add (Expect: 100-continue, Cache-Control, Accept, User-Agent)',
+        'answers 201 to a valid body sent chunked (or 411 with an Error: HTTP lets a server refuse a body without Content-Length), and with the headers ordinary clients add (Expect: 100-continue, Cache-Control, Accept, User-Agent)',
       section: '§4.2',
       async run(ctx) {
         const shapes: [string, Partial<HttpRequest>][] = [
-          ['chunked', { chunked: true }],
+          [CHUNKED, { chunked: true }],
           // curl (for large bodies) and .NET Framework's clients (for every POST) ask for 100
           // Continue; RFC 9110 §10.1.1 lets a client send the body without waiting for it.
           ['with Expect: 100-continue', { headers: { Expect: '100-continue' } }],
@@ -583,6 +588,7 @@ export const createPetSection: SpecSection = {
             .filter((h) => !('If-None-Match' in h))
             .map((h): [string, Partial<HttpRequest>] => [`with ${headerNames(h)}`, { headers: h }]),
         ];
+        let lengthRequired = false;
         await everyCase(ctx, shapes, async ([how, shape]) => {
           const res = await ctx.send({
             method: 'POST',
@@ -590,10 +596,37 @@ export const createPetSection: SpecSection = {
             rawBody: bodyWith(ctx, 'status', '"available"'),
             ...shape,
           });
+          if (how === CHUNKED && res.status === 411) {
+            expectError(res, 411, how);
+            lengthRequired = true;
+            return;
+          }
           expectStatus(res, 201, how);
           expectPet(res, how);
         });
-        return pass(`${shapes.length} request shapes answered 201 with a Pet`);
+        return pass(
+          lengthRequired
+            ? `${shapes.length - 1} request shapes answered 201 with a Pet, the chunked body 411 with an Error`
+            : `${shapes.length} request shapes answered 201 with a Pet`,
+        );
+      },
+    }),
+    check({
+      id: 'createPet.chunked-accepted',
+      title:
+        'answers 201 to a valid body sent chunked, without Content-Length, as clients that stream a body send it',
+      section: '§4.2',
+      rule: 'RFC 9112 §6.3 lets a server refuse a body without Content-Length (411); a client that streams its body (fetch with a stream, a body piped from elsewhere) cannot send one',
+      async run(ctx) {
+        const res = await ctx.send({
+          method: 'POST',
+          path: '/pets',
+          rawBody: bodyWith(ctx, 'status', '"available"'),
+          chunked: true,
+        });
+        expectStatus(res, 201, CHUNKED);
+        expectPet(res, CHUNKED);
+        return pass(`${described(res, CHUNKED)} answered 201 with a Pet`);
       },
     }),
     check({

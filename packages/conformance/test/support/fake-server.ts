@@ -287,6 +287,7 @@ export const GAP_CHOICES = [
   'python-int-limit',
   'gzips-every-answer',
   'one-space-after-scheme',
+  'chunked-length-required',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -1423,9 +1424,21 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         `<html><body><h1>Error response</h1><p>Unsupported method ('${method}')</p></body></html>`,
       );
     }
-    if (has('create-refuses-chunked') && req.headers['transfer-encoding'] !== undefined) {
-      res.writeHead(411, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ code: 'length_required', message: 'length', status: 411 }));
+    if (req.headers['transfer-encoding'] !== undefined) {
+      // A 400 as if the request had no body, as a server that looks for Content-Length alone sends.
+      if (has('create-refuses-chunked')) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        return res.end(
+          JSON.stringify({ code: 'validation_failed', message: 'a body is required', status: 400 }),
+        );
+      }
+      // HTTP's refusal of a body without Content-Length (RFC 9112 §6.3), before the key is read.
+      if (gap('chunked-length-required')) {
+        res.writeHead(411, { 'content-type': 'application/json' });
+        return res.end(
+          JSON.stringify({ code: 'length_required', message: 'send Content-Length', status: 411 }),
+        );
+      }
     }
     if (has('read-304-on-if-none-match') && method === 'GET' && req.headers['if-none-match']) {
       res.writeHead(304);
