@@ -687,6 +687,11 @@ const CAUGHT: readonly [
     ],
   ],
   [
+    'reads a body it refused without a key as the next request on the connection',
+    'reads-unread-body-as-request',
+    ['createPet.unread-body'],
+  ],
+  [
     'refuses a chunked body with 400, as if it had none',
     'create-refuses-chunked',
     ['createPet.request-shapes'],

@@ -66,16 +66,44 @@ export interface HttpRequest {
   /** Sends the body with no `Content-Type` at all. */
   readonly withoutContentType?: boolean;
   /** Sends the request on this kept-alive connection, shared with the others sent on it. */
-  readonly connection?: SharedConnection;
+  readonly connection?: Connection;
 }
 
 /**
- * One kept-alive connection that requests share (`HttpRequest.connection`), one after another;
- * a new one when the server closes it. `close` ends it.
+ * A kept-alive connection that requests share (`HttpRequest.connection`), one after another: a
+ * `SharedConnection`, or a `RawConnection`, which reads whatever follows an answer as the next.
  */
-export class SharedConnection {
+export interface Connection {
+  /** Sends one request, its head and whole body in one write, and gives its answer. */
+  send(request: Outgoing): Promise<Response>;
+  /** Ends the connection. */
+  close(): void;
+}
+
+/** A request as a connection writes it: the body chunked when `chunked`. */
+export interface Outgoing {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body: Uint8Array | undefined;
+  readonly chunked: boolean;
+  readonly timeoutMs: number;
+}
+
+/**
+ * One kept-alive connection of node:http's that requests share, one after another; a new one when
+ * the server closes it. `close` ends it.
+ */
+export class SharedConnection implements Connection {
   readonly #http = new HttpAgent({ keepAlive: true, maxSockets: 1 });
   readonly #https = new HttpsAgent({ keepAlive: true, maxSockets: 1 });
+
+  send({ url, method, headers, body, chunked, timeoutMs }: Outgoing): Promise<Response> {
+    return sendInOneWrite(url, method, headers, body, chunked, {
+      timeoutMs,
+      agent: this.agentFor(url),
+    });
+  }
 
   agentFor(url: string): HttpAgent {
     return url.startsWith('https:') ? this.#https : this.#http;
@@ -280,19 +308,27 @@ export class HttpClient {
     const elapsed = () => Math.round(performance.now() - started);
     try {
       // fetch refuses to send Expect (undici supports no expectation): node:http sends it.
+      const chunked = request.chunked === true;
+      const { timeoutMs } = this.options;
       const res =
-        resent || request.connection !== undefined || headers.expect !== undefined
-          ? await sendInOneWrite(url, request.method, headers, sent, request.chunked === true, {
-              timeoutMs: this.options.timeoutMs,
-              agent: resent ? undefined : request.connection?.agentFor(url),
-            })
-          : await this.options.fetch(url, {
+        request.connection !== undefined && !resent
+          ? await request.connection.send({
+              url,
               method: request.method,
               headers,
-              body,
-              signal: AbortSignal.timeout(this.options.timeoutMs),
-              ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-            } as RequestInit);
+              body: sent,
+              chunked,
+              timeoutMs,
+            })
+          : resent || headers.expect !== undefined
+            ? await sendInOneWrite(url, request.method, headers, sent, chunked, { timeoutMs })
+            : await this.options.fetch(url, {
+                method: request.method,
+                headers,
+                body,
+                signal: AbortSignal.timeout(this.options.timeoutMs),
+                ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+              } as RequestInit);
       const bytes = await readAll(res);
       const text = new TextDecoder().decode(bytes);
       const ms = elapsed();

@@ -203,6 +203,7 @@ export const FAULTS = [
   'list-status-read-as-sent',
   'list-limit-read-as-sent',
   'expect-417',
+  'reads-unread-body-as-request',
   'create-reads-date-names',
   'create-reads-number-names',
 ] as const;
@@ -646,6 +647,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     else if (has('auth-answers-403'))
       send(res, 403, { code: 'forbidden', message: 'no', status: 403 }, headers);
     else error(res, 401, 'a valid API key is required', headers);
+    if (has('reads-unread-body-as-request') && req.method === 'POST') {
+      // What a server sends that reads the body it refused as the connection's next request.
+      const garbage = 'Malformed Request-Line';
+      res.socket?.write(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\ncontent-length: ${garbage.length}\r\n\r\n${garbage}`,
+      );
+    }
     return false;
   }
 

@@ -730,6 +730,8 @@ export function frameworkApps(built: {
       fails: [
         'createPet.deep-nesting',
         'createPet.media-type-spellings',
+        'createPet.unread-body',
+        'errors.json-body',
         'errors.no-server-errors',
         'getPet.path-boundaries',
         'listPets.repeated-parameter',

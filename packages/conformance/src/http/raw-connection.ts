@@ -1,0 +1,231 @@
+import { type Socket, connect as tcpConnect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import type { Connection, Outgoing } from './client.js';
+import { withoutContentCoding } from './content-coding.js';
+
+/** An answer's head: its status and header lines, and where its body starts in the bytes read. */
+interface Head {
+  readonly status: number;
+  readonly lines: readonly (readonly [string, string])[];
+  readonly bodyAt: number;
+}
+
+/** What ends an answer's body: a length, the chunked coding, or the connection's end. */
+type Framing = { length: number } | 'chunked' | 'close';
+
+/**
+ * One connection, by TCP or TLS, on which requests go one after another, each written whole once
+ * the answer before it has been read, and on which the bytes that follow an answer are read as the
+ * next answer, whatever the server meant them for. node:http's agent drops bytes a server sends
+ * between answers, or the connection with them, and sends the next request on another: that hides
+ * a server that takes a body it left unread for the next request (RFC 9112 §9.3 has it read the
+ * body or close the connection). A new connection is made when the server has closed the last one
+ * or said it would.
+ */
+export class RawConnection implements Connection {
+  #socket: Socket | undefined;
+  #buffer: Buffer = Buffer.alloc(0);
+  #ended = false;
+  #failure: Error | undefined;
+  #wake: (() => void) | undefined;
+
+  /** Sends one request (its head and whole body in one write) and reads the next answer. */
+  async send({ url, method, headers, body, chunked, timeoutMs }: Outgoing): Promise<Response> {
+    const target = new URL(url);
+    const socket = await this.#open(target);
+    const timer = setTimeout(() => {
+      this.#fail(Object.assign(new Error('timeout'), { name: 'TimeoutError' }));
+    }, timeoutMs);
+    try {
+      socket.write(requestBytes(target, method, headers, body, chunked));
+      return await this.#answer(method);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Ends the connection. */
+  close(): void {
+    this.#socket?.destroy();
+    this.#socket = undefined;
+  }
+
+  async #open(target: URL): Promise<Socket> {
+    if (this.#socket !== undefined && !this.#ended && this.#failure === undefined) {
+      return this.#socket;
+    }
+    this.close();
+    this.#buffer = Buffer.alloc(0);
+    this.#ended = false;
+    this.#failure = undefined;
+    const secure = target.protocol === 'https:';
+    const port = Number(target.port || (secure ? 443 : 80));
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const socket = secure
+      ? tlsConnect({ host, port, servername: /^[\d.]+$|:/.test(host) ? undefined : host })
+      : tcpConnect({ host, port });
+    this.#socket = socket;
+    // What a connection given up does after it changes nothing: the next one has the state.
+    const current = () => this.#socket === socket;
+    socket.on('data', (chunk: Buffer) => {
+      if (!current()) return;
+      this.#buffer = Buffer.concat([this.#buffer, chunk]);
+      this.#wake?.();
+    });
+    const ended = () => {
+      if (!current()) return;
+      this.#ended = true;
+      this.#wake?.();
+    };
+    socket.on('end', ended);
+    socket.on('close', ended);
+    socket.on('error', (error) => {
+      if (current()) this.#fail(error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once(secure ? 'secureConnect' : 'connect', resolve);
+      socket.once('error', reject);
+    });
+    return socket;
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    this.#socket?.destroy();
+    this.#wake?.();
+  }
+
+  /** Resolves once more bytes came, the connection ended or failed. */
+  #more(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = () => {
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** Waits until `ready` finds what it needs in the buffer, more bytes coming in the meantime. */
+  async #until<T>(ready: () => T | undefined, atEnd: () => T | undefined): Promise<T> {
+    for (;;) {
+      const found = ready();
+      if (found !== undefined) return found;
+      if (this.#failure !== undefined) throw this.#failure;
+      if (this.#ended) {
+        const last = atEnd();
+        if (last !== undefined) return last;
+        const error = new Error(
+          this.#buffer.length === 0 ? 'socket hang up' : 'the connection closed mid-answer',
+        );
+        throw Object.assign(error, { code: 'ECONNRESET' });
+      }
+      await this.#more();
+    }
+  }
+
+  /** Reads the next final answer (interim `1xx` answers skipped) off the buffer. */
+  async #answer(method: string): Promise<Response> {
+    for (;;) {
+      const head = await this.#until(
+        () => readHead(this.#buffer),
+        () => undefined,
+      );
+      if (head.status >= 100 && head.status <= 199) {
+        this.#buffer = this.#buffer.subarray(head.bodyAt);
+        continue;
+      }
+      const framing = framingOf(method, head);
+      const [body, rest] = await this.#until(
+        () => readBody(this.#buffer, head.bodyAt, framing),
+        () =>
+          framing === 'close' ? [this.#buffer.subarray(head.bodyAt), Buffer.alloc(0)] : undefined,
+      );
+      this.#buffer = rest;
+      const closing = head.lines.some(
+        ([name, value]) => name === 'connection' && /(^|,)\s*close\s*(,|$)/i.test(value),
+      );
+      if (closing || framing === 'close') this.close();
+      const headers = new Headers();
+      for (const [name, value] of head.lines) headers.append(name, value);
+      const coding = headers.get('content-encoding') ?? undefined;
+      const bytes = withoutContentCoding(body, coding);
+      if (bytes === undefined)
+        throw new Error(`the body is not in its Content-Encoding: ${coding}`);
+      const empty = [204, 205, 304].includes(head.status);
+      return new Response(empty ? null : bytes, { status: head.status, headers });
+    }
+  }
+}
+
+/** The request's bytes: its head, with `Host` first, and its body, chunked when `chunked`. */
+function requestBytes(
+  target: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Uint8Array | undefined,
+  chunked: boolean,
+): Buffer {
+  const lines = [`${method} ${target.pathname}${target.search} HTTP/1.1`, `host: ${target.host}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  if (body !== undefined && chunked) lines.push('transfer-encoding: chunked');
+  else if (body !== undefined) lines.push(`content-length: ${body.length}`);
+  const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+  if (body === undefined) return head;
+  if (!chunked) return Buffer.concat([head, body]);
+  const size = Buffer.from(`${body.length.toString(16)}\r\n`, 'latin1');
+  return Buffer.concat([head, size, body, Buffer.from('\r\n0\r\n\r\n', 'latin1')]);
+}
+
+/** The answer's head at the start of `bytes`, once all of it has come. */
+function readHead(bytes: Buffer): Head | undefined {
+  const end = bytes.indexOf('\r\n\r\n');
+  if (end === -1) return undefined;
+  const [statusLine = '', ...rest] = bytes.subarray(0, end).toString('latin1').split('\r\n');
+  const status = /^HTTP\/\d\.\d (\d{3})(?: |$)/.exec(statusLine);
+  if (status === null) {
+    throw new Error(`not an HTTP answer: ${JSON.stringify(statusLine.slice(0, 60))}`);
+  }
+  const lines = rest.map((line): [string, string] => {
+    const colon = line.indexOf(':');
+    return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+  });
+  return { status: Number(status[1]), lines, bodyAt: end + 4 };
+}
+
+/** How the answer's body ends (RFC 9112 §6.3). */
+function framingOf(method: string, head: Head): Framing {
+  const { status, lines } = head;
+  if (method === 'HEAD' || status === 204 || status === 304) return { length: 0 };
+  const value = (name: string) => lines.find(([n]) => n === name)?.[1];
+  if (/(^|,)\s*chunked\s*$/i.test(value('transfer-encoding') ?? '')) return 'chunked';
+  const length = value('content-length');
+  return length === undefined ? 'close' : { length: Number(length) };
+}
+
+/** The body that starts at `at` in `bytes` and what follows it, once all of it has come. */
+function readBody(bytes: Buffer, at: number, framing: Framing): [Buffer, Buffer] | undefined {
+  if (framing === 'close') return undefined;
+  if (framing !== 'chunked') {
+    const end = at + framing.length;
+    return bytes.length < end ? undefined : [bytes.subarray(at, end), bytes.subarray(end)];
+  }
+  const chunks: Buffer[] = [];
+  let offset = at;
+  for (;;) {
+    const lineEnd = bytes.indexOf('\r\n', offset);
+    if (lineEnd === -1) return undefined;
+    const size = Number.parseInt(bytes.subarray(offset, lineEnd).toString('latin1'), 16);
+    if (Number.isNaN(size)) throw new Error('a chunk of the answer has no size');
+    if (size === 0) {
+      // The trailer section, if any, ends with an empty line.
+      const end = bytes.indexOf('\r\n\r\n', lineEnd);
+      const last = bytes.subarray(lineEnd, lineEnd + 4).toString('latin1') === '\r\n\r\n';
+      const after = last ? lineEnd + 4 : end === -1 ? -1 : end + 4;
+      return after === -1 ? undefined : [Buffer.concat(chunks), bytes.subarray(after)];
+    }
+    const start = lineEnd + 2;
+    if (bytes.length < start + size + 2) return undefined;
+    chunks.push(bytes.subarray(start, start + size));
+    offset = start + size + 2;
+  }
+}
