@@ -168,6 +168,15 @@ describe('a raw connection', () => {
     });
   });
 
+  it('gives up on a connection that does not open within the timeout', async () => {
+    // A TLS connection to a server that never answers its handshake never opens.
+    const server = await started([]);
+    await onOneConnection(async (connection) => {
+      const url = server.url.replace('http:', 'https:');
+      await expect(connection.send(get(url, 50))).rejects.toMatchObject({ name: 'TimeoutError' });
+    });
+  });
+
   it('gives up on an answer that does not come within the timeout', async () => {
     const server = await started([]);
     await onOneConnection(async (connection) => {

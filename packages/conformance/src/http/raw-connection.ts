@@ -32,11 +32,12 @@ export class RawConnection implements Connection {
   /** Sends one request (its head and whole body in one write) and reads the next answer. */
   async send({ url, method, headers, body, chunked, timeoutMs }: Outgoing): Promise<Response> {
     const target = new URL(url);
-    const socket = await this.#open(target);
+    // The timeout counts from the start: a connection that never opens ends too.
     const timer = setTimeout(() => {
       this.#fail(Object.assign(new Error('timeout'), { name: 'TimeoutError' }));
     }, timeoutMs);
     try {
+      const socket = await this.#open(target);
       socket.write(requestBytes(target, method, headers, body, chunked));
       return await this.#answer(method);
     } finally {
@@ -85,6 +86,7 @@ export class RawConnection implements Connection {
     await new Promise<void>((resolve, reject) => {
       socket.once(secure ? 'secureConnect' : 'connect', resolve);
       socket.once('error', reject);
+      socket.once('close', () => reject(this.#failure ?? new Error('socket hang up')));
     });
     return socket;
   }
