@@ -2,8 +2,8 @@
 // fails the same checks as it does run straight at the app (and the proxy's 502 where the app
 // closes a connection without an answer), and the traffic judge, holding the kit's traffic as
 // anyone's, fails what it can see of them and nothing else. An app that leaves a body unread on a
-// connection it keeps open fails more through the proxy, which sends other requests on that
-// connection: which ones varies, and the run and the judge fail at least what they do straight.
+// connection it keeps open fails otherwise through the proxy, which sends other requests on that
+// connection: which ones varies, and the run fails, the judge nothing the run passes.
 
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,14 +42,10 @@ describe('the kit through the proxy, in front of each app', () => {
         expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(expected);
         expect(failed(traffic).sort(), notPassed(traffic).join('\n')).toEqual(inTraffic);
       } else {
-        // Which requests meet what the app left unread varies: the run fails at least what it
-        // fails straight, and the judge nothing the run passes.
-        expect(failed(report), notPassed(report).join('\n')).toEqual(
-          expect.arrayContaining(expected),
-        );
-        expect(failed(traffic), notPassed(traffic).join('\n')).toEqual(
-          expect.arrayContaining([...inTraffic]),
-        );
+        // Which requests meet what the app left unread varies, and what they get in its place
+        // may fail a check or pass a case of it: the run fails, and the judge fails nothing the
+        // run passes. The straight run holds what the app fails.
+        expect(report.verdict, notPassed(report).join('\n')).toBe('fail');
         const runFailed = failed(report);
         expect(failed(traffic).filter((id) => !runFailed.includes(id))).toEqual([]);
       }

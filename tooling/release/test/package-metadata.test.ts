@@ -116,7 +116,7 @@ describe('the public packages', () => {
     );
   });
 
-  it("installs one Bun for the kit's framework tests, and nothing else optional beside Node", () => {
+  it("installs one Bun and one Deno for the kit's framework tests, and nothing else optional beside Node", () => {
     const root = JSON.parse(read('.', 'package.json')) as {
       optionalDependencies: Record<string, string>;
     };
@@ -124,10 +124,15 @@ describe('the public packages', () => {
       ([name]) => !name.startsWith('node-linux-'),
     );
     expect(others.map(([name]) => name).sort()).toEqual([
+      '@deno/linux-arm64-glibc',
+      '@deno/linux-x64-glibc',
       '@oven/bun-linux-aarch64',
       '@oven/bun-linux-x64',
     ]);
-    expect(new Set(others.map(([, version]) => version)).size).toBe(1);
+    for (const runtime of ['@deno/', '@oven/']) {
+      const versions = others.filter(([name]) => name.startsWith(runtime)).map(([, v]) => v);
+      expect(new Set(versions).size, runtime).toBe(1);
+    }
   });
 
   it('gives the kit its command: a script Node runs directly, there before any build', () => {

@@ -302,9 +302,9 @@ export interface FrameworkApp {
    */
   readonly throughProxy?: readonly string[];
   /**
-   * Why the kit's run through the proxy fails more than `fails`, and which more varies from run to
-   * run: the proxy keeps its connections to the app open and sends any client's next request on
-   * one, and what the app left unread on it meets whichever request comes next.
+   * Why the kit's run through the proxy fails otherwise than `fails`, varying from run to run: the
+   * proxy keeps its connections to the app open and sends any client's next request on one, and
+   * what the app left unread on it meets whichever request comes next.
    */
   readonly variesThroughProxy?: string;
 }
