@@ -5,7 +5,12 @@ import type { Outgoing } from '../src/http/client.js';
 import { RawConnection } from '../src/http/raw-connection.js';
 
 /** What the server does with a request: writes bytes, writes them and ends, or closes at once. */
-type Answer = string | Buffer | { readonly endWith: string } | 'close';
+type Answer =
+  | string
+  | Buffer
+  | { readonly endWith: string }
+  | { readonly inPieces: readonly string[] }
+  | 'close';
 
 /**
  * A TCP server on 127.0.0.1 that answers the Nth request (N from 0, counted over every connection)
@@ -33,6 +38,7 @@ async function scriptedServer(answers: readonly Answer[]) {
         const answer = answers[n++];
         if (answer === 'close') socket.destroy();
         else if (typeof answer === 'object' && 'endWith' in answer) socket.end(answer.endWith);
+        else if (typeof answer === 'object' && 'inPieces' in answer) writeInPieces(socket, answer);
         else if (answer !== undefined) socket.write(answer);
       }
     });
@@ -49,6 +55,16 @@ async function scriptedServer(answers: readonly Answer[]) {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Writes each piece 20 ms after the last, so that the client reads most of them apart: however
+ * they come, the answer is the same.
+ */
+function writeInPieces(socket: Socket, { inPieces }: { readonly inPieces: readonly string[] }) {
+  inPieces.forEach((piece, i) => {
+    setTimeout(() => socket.write(piece), 20 * i);
+  });
 }
 
 const servers: { close: () => Promise<void> }[] = [];
@@ -164,6 +180,70 @@ describe('a raw connection', () => {
     await onOneConnection(async (connection) => {
       expect((await connection.send(post(server.url, true))).status).toBe(401);
       expect((await connection.send(get(server.url))).status).toBe(200);
+      expect(server.connections).toHaveLength(2);
+    });
+  });
+
+  it('reads an answer that comes in pieces, split in its head, a chunk size or a body', async () => {
+    const server = await started([
+      {
+        inPieces: [
+          'HTTP/1.1 200 OK\r\ntransfer-',
+          'encoding: chunked\r\n\r',
+          '\n1',
+          '0\r\n[1,2,3,4,5,',
+          '6,77]\r',
+          '\n0\r\n',
+          '\r\n',
+        ],
+      },
+      { inPieces: ['HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\n[', '1', ',2]'] },
+    ]);
+    await onOneConnection(async (connection) => {
+      expect(await (await connection.send(get(server.url))).text()).toBe('[1,2,3,4,5,6,77]');
+      expect(await (await connection.send(get(server.url))).text()).toBe('[1,2]');
+      expect(server.connections).toHaveLength(1);
+    });
+  });
+
+  it('reads no body after a 204 or a 304, and a new connection after "keep-alive, close"', async () => {
+    const server = await started([
+      `HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 304 Not Modified\r\ncontent-length: 9\r\n\r\n${ok('[]')}`,
+      '',
+      '',
+      'HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\ncontent-length: 1\r\n\r\ny',
+      ok('z'),
+    ]);
+    await onOneConnection(async (connection) => {
+      const answers: [number, string][] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await connection.send(get(server.url));
+        answers.push([res.status, await res.text()]);
+      }
+      // The third answer is the bytes after the 304: no body was taken for either.
+      expect(answers).toEqual([
+        [204, ''],
+        [304, ''],
+        [200, '[]'],
+      ]);
+      expect(await (await connection.send(get(server.url))).text()).toBe('y');
+      expect(await (await connection.send(get(server.url))).text()).toBe('z');
+      expect(server.connections).toHaveLength(2);
+    });
+  });
+
+  it('refuses bytes that are no HTTP answer, and a chunk without a size, then opens anew', async () => {
+    const server = await started([
+      '{"id":1}\r\n\r\n',
+      'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n',
+    ]);
+    await onOneConnection(async (connection) => {
+      await expect(connection.send(get(server.url))).rejects.toThrow(
+        'not an HTTP answer: "{\\"id\\":1}"',
+      );
+      await expect(connection.send(get(server.url))).rejects.toThrow(
+        'a chunk of the answer has no size',
+      );
       expect(server.connections).toHaveLength(2);
     });
   });

@@ -40,6 +40,11 @@ export class RawConnection implements Connection {
       const socket = await this.#open(target);
       socket.write(requestBytes(target, method, headers, body, chunked));
       return await this.#answer(method);
+    } catch (error) {
+      // What follows an answer that could not be read cannot be told apart: the next request goes
+      // on a new connection.
+      this.close();
+      throw error;
     } finally {
       clearTimeout(timer);
     }
