@@ -77,31 +77,28 @@ async function startFastify(): Promise<RunningApp> {
 const startHono = async () => running(await serveHono(honoPetApp(API_KEY)));
 
 /**
- * Bun: the one the repository's root pins (its optional dependency @oven/bun-linux-<arch>, from
- * the npm registry), else, on a platform it has none for, the `bun` on PATH.
+ * A runtime the repository's root pins as an optional dependency from the npm registry: `binary`
+ * in its package `pkg`, else, on a platform it has none for, `command` on PATH.
  */
-function bunCommand(): string {
-  const arch = process.arch === 'arm64' ? 'aarch64' : process.arch;
+function pinnedRuntime(pkg: string, binary: string, command: string): string {
   const root = createRequire(new URL('../../../../package.json', import.meta.url));
   try {
-    return join(dirname(root.resolve(`@oven/bun-linux-${arch}/package.json`)), 'bin', 'bun');
+    return join(dirname(root.resolve(`${pkg}/package.json`)), binary);
   } catch {
-    return 'bun';
+    return command;
   }
 }
 
-/**
- * Deno: the one the repository's root pins (its optional dependency @deno/linux-<arch>-glibc, from
- * the npm registry), else, on a platform it has none for, the `deno` on PATH.
- */
-function denoCommand(): string {
-  const root = createRequire(new URL('../../../../package.json', import.meta.url));
-  try {
-    return join(dirname(root.resolve(`@deno/linux-${process.arch}-glibc/package.json`)), 'deno');
-  } catch {
-    return 'deno';
-  }
-}
+/** Bun, from @oven/bun-linux-<arch> (aarch64 for arm64). */
+const bunCommand = () =>
+  pinnedRuntime(
+    `@oven/bun-linux-${process.arch === 'arm64' ? 'aarch64' : process.arch}`,
+    'bin/bun',
+    'bun',
+  );
+
+/** Deno, from @deno/linux-<arch>-glibc. */
+const denoCommand = () => pinnedRuntime(`@deno/linux-${process.arch}-glibc`, 'deno', 'deno');
 
 async function startHapi(): Promise<RunningApp> {
   const server = await hapiPetApp(API_KEY);
