@@ -30,6 +30,11 @@ export class CheckContext {
     return this.http.send(request);
   }
 
+  /** Closes the kit's idle connections to the server (see `HttpClient.closeIdleConnections`). */
+  closeIdleConnections(): Promise<void> {
+    return this.http.closeIdleConnections();
+  }
+
   /** Runs `make` once per key and shares its promise. */
   memo<T>(key: string, make: () => Promise<T>): Promise<T> {
     let found = this.memos.get(key) as Promise<T> | undefined;

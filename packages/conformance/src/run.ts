@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { CheckContext } from './context.js';
 import {
   CHECK_PETS_MAX,
+  CREATE_CONCURRENCY,
   DEFAULT_NAME_PREFIX,
   Fixtures,
   NAME_PREFIX_MAX,
@@ -87,7 +88,7 @@ export interface ConformanceOptions {
   readonly timeoutMs?: number;
   /** Retries after `429` (default 3) and the longest wait honoured from `Retry-After` (default 5 000 ms). */
   readonly retry?: { readonly maxRetries?: number; readonly maxWaitMs?: number };
-  /** The fetch implementation (default: the global one). */
+  /** The fetch implementation (default: undici's, on connections of the run's own). */
   readonly fetch?: typeof fetch;
   /** Called as the run goes: start, notices (data created), each check's result. */
   readonly onProgress?: (event: ProgressEvent) => void;
@@ -329,7 +330,8 @@ function wire(
     maxRetries: options.retry?.maxRetries ?? 3,
     maxRetryWaitMs: options.retry?.maxWaitMs ?? 5_000,
     userAgent: `animal-store-conformance/${KIT_VERSION}`,
-    fetch: options.fetch ?? globalThis.fetch,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    connections: CREATE_CONCURRENCY,
     redactor,
     onResponse: (res) => {
       ctx?.responses.push(res);
@@ -473,15 +475,19 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const run = { runId: newRunId(), startedAt: new Date(), started: performance.now() };
   const wiring = wire(options, settings, run.runId, redactor, progress);
 
-  const hint = await preflightRedacted(wiring.http, settings.baseUrl, redactor);
-  const { baseUrl, seed, checks } = settings;
-  progress({ type: 'start', baseUrl, runId: run.runId, seed, checks: checks.length });
-  if (hint !== undefined) progress({ type: 'notice', message: hint });
-  const writesRefused = await chooseNameShape(settings, wiring.fixtures);
-  if (writesRefused !== undefined) progress({ type: 'notice', message: writesRefused });
+  try {
+    const hint = await preflightRedacted(wiring.http, settings.baseUrl, redactor);
+    const { baseUrl, seed, checks } = settings;
+    progress({ type: 'start', baseUrl, runId: run.runId, seed, checks: checks.length });
+    if (hint !== undefined) progress({ type: 'notice', message: hint });
+    const writesRefused = await chooseNameShape(settings, wiring.fixtures);
+    if (writesRefused !== undefined) progress({ type: 'notice', message: writesRefused });
 
-  const results = await runChecks(settings, wiring.ctx, writesRefused, progress);
-  return reportOf(settings, { ...run, hint }, wiring, results, redactor);
+    const results = await runChecks(settings, wiring.ctx, writesRefused, progress);
+    return reportOf(settings, { ...run, hint }, wiring, results, redactor);
+  } finally {
+    await wiring.http.close();
+  }
 }
 
 /** The checks that need the run's pets (or a known set) within a list's reach. */

@@ -136,6 +136,40 @@ describe('HttpClient', () => {
     }
   });
 
+  it("closes its own fetch's idle connections when asked and when closed", async () => {
+    const server = await keepingServer((_req, res) => res.end('[]'));
+    const client = testClient(server.baseUrl);
+    try {
+      await Promise.all([1, 2, 3].map(() => client.send({ method: 'GET', path: '/pets' })));
+      const before = new Set(server.seen.map((s) => s.port));
+      await client.closeIdleConnections();
+      // Resolves once every connection the server has seen is closed.
+      await server.allClosed();
+      expect(server.closed.sort()).toEqual([...before].sort());
+      const res = await client.send({ method: 'GET', path: '/pets' });
+      expect(res.status).toBe(200);
+      expect(before.has(server.seen.at(-1)?.port as number)).toBe(false);
+      await client.close();
+      await server.allClosed();
+      expect(server.closed).toHaveLength(before.size + 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('opens no more connections than its own fetch is given', async () => {
+    const server = await keepingServer((_req, res) => res.end('[]'));
+    const client = testClient(server.baseUrl, undefined, { connections: 2 });
+    try {
+      const sent = Array.from({ length: 6 }, () => client.send({ method: 'GET', path: '/pets' }));
+      expect((await Promise.all(sent)).map((r) => r.status)).toEqual(Array(6).fill(200));
+      expect(new Set(server.seen.map((s) => s.port)).size).toBe(2);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it('reads a body whose Content-Length is right', async () => {
     const server = await rawServer(
       'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2',

@@ -3,6 +3,7 @@ import { Agent as HttpAgent, request as httpRequest, maxHeaderSize } from 'node:
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Redactor } from '../redact.js';
 import { withoutContentCoding } from './content-coding.js';
+import { FetchPool } from './fetch-pool.js';
 import { parseJson } from './json.js';
 
 /** One HTTP exchange the kit made; `status` is null when no answer came. */
@@ -170,7 +171,10 @@ export interface HttpClientOptions {
   readonly maxRetries: number;
   readonly maxRetryWaitMs: number;
   readonly userAgent: string;
-  readonly fetch: typeof fetch;
+  /** The fetch to send with; without it, undici's, on connections of the client's own. */
+  readonly fetch?: typeof fetch;
+  /** The most connections the client's own fetch opens at once (default: no limit). */
+  readonly connections?: number;
   /**
    * Called with every answer: each final one, and each `429` that was retried (`retried: true`),
    * which the oracles judge like any other.
@@ -218,8 +222,12 @@ export class HttpClient {
   private readonly base: string;
   private readonly lookAlike: string;
   private timeoutsInARow = 0;
+  readonly #pool: FetchPool | undefined;
+  readonly #fetch: typeof fetch;
 
   constructor(private readonly options: HttpClientOptions) {
+    this.#pool = options.fetch === undefined ? new FetchPool(options.connections) : undefined;
+    this.#fetch = options.fetch ?? (this.#pool as FetchPool).fetch;
     this.base = options.baseUrl.replace(/\/+$/, '');
     this.lookAlike = encodeURIComponent(lookAlikeKey(options.apiKey));
     options.redactor?.add(options.apiKey);
@@ -229,6 +237,19 @@ export class HttpClient {
   /** The base URL requests are relative to, without a trailing `/`. */
   get baseUrl(): string {
     return this.base;
+  }
+
+  /**
+   * Closes the idle connections of the client's own fetch (none with a fetch given), so that the
+   * next request finds the server holding no kept-alive connection of the kit's.
+   */
+  async closeIdleConnections(): Promise<void> {
+    await this.#pool?.closeIdle();
+  }
+
+  /** Closes the connections of the client's own fetch. */
+  async close(): Promise<void> {
+    await this.#pool?.close();
   }
 
   /** Sends `request`, retrying on `429`; throws `RequestError` or `RateLimitedError`. */
@@ -322,7 +343,7 @@ export class HttpClient {
             })
           : resent || headers.expect !== undefined
             ? await sendInOneWrite(url, request.method, headers, sent, chunked, { timeoutMs })
-            : await this.options.fetch(url, {
+            : await this.#fetch(url, {
                 method: request.method,
                 headers,
                 body,

@@ -4,12 +4,12 @@ import { HttpClient, type HttpClientOptions } from '../../src/http/client.js';
 export const TEST_TIMEOUT_MS = 10_000;
 
 /**
- * The kit's client for `baseUrl` as the tests use it: key `k`, no retries, over `fetch`, with
- * `options` in place of those.
+ * The kit's client for `baseUrl` as the tests use it: key `k`, no retries, over `fetch` (without
+ * it, the client's own), with `options` in place of those.
  */
 export function testClient(
   baseUrl: string,
-  fetch: typeof globalThis.fetch = globalThis.fetch,
+  fetch?: typeof globalThis.fetch,
   options: Partial<HttpClientOptions> = {},
 ) {
   return new HttpClient({
@@ -19,7 +19,7 @@ export function testClient(
     maxRetries: 0,
     maxRetryWaitMs: 0,
     userAgent: 'test',
-    fetch,
+    ...(fetch === undefined ? {} : { fetch }),
     ...options,
   });
 }

@@ -204,6 +204,7 @@ export const FAULTS = [
   'list-limit-read-as-sent',
   'expect-417',
   'reads-unread-body-as-request',
+  'reads-unread-body-below-connection-limit',
   'create-reads-date-names',
   'create-reads-number-names',
 ] as const;
@@ -312,6 +313,9 @@ export interface FakeServerOptions {
 }
 
 /** A Sunset of the wrong day: 6 December 2030 at noon UTC is 5 December in no time zone. */
+/** How many other open connections make a server with `reads-unread-body-below-connection-limit` close. */
+const CONNECTION_LIMIT = 3;
+
 const WRONG_SUNSET = 'Fri, 06 Dec 2030 12:00:00 GMT';
 
 /** The categories a `known-categories-only` server knows. */
@@ -425,6 +429,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       : (options.choices ?? []),
   );
   const has = (fault: Fault) => faults.has(fault);
+  /** The connections open to the server, that a client has not ended. */
+  const open = new Set<Socket>();
   const lastAuthorization = new WeakMap<Socket, string>();
   const lastRefused = new WeakMap<Socket, string>();
   const gap = (choice: GapChoice) => choices.has(choice);
@@ -643,11 +649,20 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const headers = gap('no-www-authenticate')
       ? extra
       : { ...extra, 'www-authenticate': challenge };
+    // cheroot's way: the connection is kept only while the server holds fewer than
+    // CONNECTION_LIMIT others; beyond that it is closed, and the unread body with it.
+    const closes =
+      has('reads-unread-body-below-connection-limit') && open.size - 1 >= CONNECTION_LIMIT;
     if (has('auth-error-body-malformed')) send(res, 401, { error: 'unauthorized' }, headers);
     else if (has('auth-answers-403'))
       send(res, 403, { code: 'forbidden', message: 'no', status: 403 }, headers);
+    else if (closes)
+      error(res, 401, 'a valid API key is required', { ...headers, connection: 'close' });
     else error(res, 401, 'a valid API key is required', headers);
-    if (has('reads-unread-body-as-request') && req.method === 'POST') {
+    const readsBody =
+      has('reads-unread-body-as-request') ||
+      (has('reads-unread-body-below-connection-limit') && !closes);
+    if (readsBody && req.method === 'POST') {
       // What a server sends that reads the body it refused as the connection's next request.
       const garbage = 'Malformed Request-Line';
       res.socket?.write(
@@ -1569,6 +1584,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     });
   };
   const server = options.tls ? createTlsServer(options.tls, serve) : createServer(serve);
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('end', () => open.delete(socket));
+    socket.once('close', () => open.delete(socket));
+  });
   // A server (or a proxy in front) that meets no expectation: 417 to Expect: 100-continue.
   if (has('expect-417')) {
     server.on('checkContinue', (_req: IncomingMessage, res: ServerResponse) =>
