@@ -2,8 +2,8 @@
 // the spec with Express's defaults, on Express 4 and on Express 5, a Koa app, an h3 app, a Fastify
 // app, a Hono app (with Zod, on @hono/node-server and on Bun's and Deno's own servers), an Elysia
 // app (on Bun), a hapi app (with Joi), a NestJS app (compiled by tsc), a Flask app (on Werkzeug's
-// server and on gunicorn), an aiohttp app, a Tornado app, a Sanic app, a Falcon app (on waitress),
-// a CherryPy app (on cheroot), a Bottle app (on wsgiref, its default server), a FastAPI app, a
+// server and on gunicorn), an aiohttp app, a Tornado app, a Sanic app, a Falcon app and a Pyramid
+// app (on waitress), a CherryPy app (on cheroot), a Bottle app (on wsgiref, its default server), a FastAPI app, a
 // Litestar app, a Connexion app (driven by the contract's OpenAPI document) and a Django REST
 // framework app (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard
 // library alone, frameworks/go), a Gin app, an Echo app, a Fiber app (on fasthttp), a Hertz app and
@@ -336,6 +336,19 @@ describe('the kit against a Falcon app written from the spec (on waitress)', () 
     expect(message(report, 'createPet.unpaired-surrogate')).toMatch(/\\uD800.* answered 500/);
     // The int converter refuses white space and reads the rest with int().
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0_1 answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a Pyramid app written from the spec (on waitress)', () => {
+  it("fails it where WebOb's decoding, Pyramid's routes and Python's json break the spec, and nowhere else", async () => {
+    const report = await runOn('Pyramid');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Pyramid?.fails);
+    // WebOb decodes the query as strict UTF-8: its UnicodeDecodeError is no HTTP error.
+    expect(message(report, 'listPets.limit-out-of-range')).toMatch(/limit=10%FF answered 500/);
+    // request.json_body is json.loads: its RecursionError is no ValueError.
+    expect(message(report, 'createPet.deep-nesting')).toMatch(/nested 1001 deep .* answered 500/);
+    // The route's \d+ is re's: any script's digits, which int() reads.
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/answered 200/);
   }, 600_000);
 });
 
@@ -852,6 +865,10 @@ describe('the kit against a Mojolicious app written from the spec (Perl)', () =>
     );
     // Mojolicious' router takes ?_method=GET on a POST: a list, answered 200.
     expect(message(report, 'createPet.method-override')).toMatch(/\?_method=GET answered 200/);
+    // Cpanel::JSON::XS reads the encoded surrogate ED A0 80 as U+D800 and writes it back so.
+    expect(message(report, 'errors.strict-json')).toMatch(
+      /POST \/pets answered 201: the body is not UTF-8/,
+    );
   }, 600_000);
 });
 

@@ -135,7 +135,8 @@ type PythonApp =
   | 'litestar'
   | 'connexion'
   | 'bottle'
-  | 'cherrypy';
+  | 'cherrypy'
+  | 'pyramid';
 
 /** The python of frameworks/NAME's pinned venv (made on first use). */
 async function venvPython(name: PythonApp): Promise<string> {
@@ -739,6 +740,16 @@ export function frameworkApps(built: {
         'getPet.path-boundaries',
       ],
     },
+    Pyramid: {
+      start: () => pythonApp('pyramid'),
+      fails: [
+        'createPet.deep-nesting',
+        'errors.no-server-errors',
+        'getPet.path-boundaries',
+        'listPets.limit-out-of-range',
+      ],
+      inTraffic: ['errors.no-server-errors', 'getPet.path-boundaries'],
+    },
     aiohttp: {
       start: () => pythonApp('aiohttp'),
       fails: ['createPet.deep-nesting', 'errors.no-server-errors', 'getPet.path-boundaries'],
@@ -1105,6 +1116,7 @@ export function frameworkApps(built: {
         'createPet.invalid-name',
         'createPet.method-override',
         'errors.pet-fields',
+        'errors.strict-json',
         'errors.success-status',
         'listPets.status-default-limit',
       ],
@@ -1112,6 +1124,7 @@ export function frameworkApps(built: {
         'createPet.invalid-category-id',
         'createPet.invalid-name',
         'errors.pet-fields',
+        'errors.strict-json',
         'errors.success-status',
       ],
     },
