@@ -10,15 +10,18 @@ import { resultOf, runAgainst } from './support/run-kit.js';
 describe.concurrent('the oracles', () => {
   it.each([
     // A lenient server redirects other spellings of a path: it gets two requests for one answer.
-    // It also leaves its Errors' code and message blank, which the `should` oracle advises on.
+    // It closes idle connections unanswered, and the kit sends those requests again. It also
+    // leaves its Errors' code and message blank, which the `should` oracle advises on.
     ['the reference', {}, true, 'pass'],
     ['a lenient server', { lenient: true }, false, 'advisory'],
-  ] as const)('judge every answer %s gives, one per request sent', async (_, server, noRedirects, advised) => {
+  ] as const)('judge every answer %s gives, one per request sent', async (_, server, reference, advised) => {
     const { report, server: fake } = await runAgainst(server);
-    const sent = report.requests.length;
+    const sent = report.requests.filter((r) => r.status !== null).length;
     expect(sent).toBeGreaterThan(0);
-    expect(report.requests.every((r) => r.status !== null)).toBe(true);
-    if (noRedirects) expect(fake.requests.length).toBe(sent);
+    if (reference) {
+      expect(sent).toBe(report.requests.length);
+      expect(fake.requests.length).toBe(sent);
+    }
     for (const oracle of ANSWER_ORACLES) {
       const result = resultOf(report, oracle.id);
       const outcome = oracle.rule === undefined ? 'pass' : advised;

@@ -42,6 +42,11 @@ const ADVISED: readonly Row[] = [
     'chunked-length-required',
     ['createPet.chunked-accepted'],
   ],
+  [
+    'closes a kept-alive connection unanswered when a request comes on it after others were served, as an idle timeout that ends just then does',
+    'closes-idle-connections',
+    [],
+  ],
   ['gzips every answer, asked or not', 'gzips-every-answer', []],
   [
     'takes the key after one space alone, as the spec writes it',

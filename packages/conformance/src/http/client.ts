@@ -5,6 +5,7 @@ import type { Redactor } from '../redact.js';
 import { withoutContentCoding } from './content-coding.js';
 import { FetchPool } from './fetch-pool.js';
 import { parseJson } from './json.js';
+import { IDEMPOTENT } from './methods.js';
 
 /** One HTTP exchange the kit made; `status` is null when no answer came. */
 export interface RequestRecord {
@@ -280,7 +281,8 @@ export class HttpClient {
    * the connection: RFC 9112 lets it) is sent again once in one write, so that its answer can be
    * read: fetch gives up on the answer when a later write of the body fails. Either is sent again
    * on a new connection of its own: a server that closed one idle connection has often closed
-   * the others fetch keeps beside it (their keep-alive timeouts end together).
+   * the others fetch keeps beside it (their keep-alive timeouts end together). One without a body
+   * goes through the client's own fetch, which follows a redirect as the first try would have.
    */
   private async once(request: HttpRequest, resent = false): Promise<HttpResponse> {
     const target = /^https?:\/\//.test(request.path) ? request.path : `${this.base}${request.path}`;
@@ -341,9 +343,9 @@ export class HttpClient {
               chunked,
               timeoutMs,
             })
-          : resent || headers.expect !== undefined
+          : headers.expect !== undefined || (resent && (sent !== undefined || !this.#pool))
             ? await sendInOneWrite(url, request.method, headers, sent, chunked, { timeoutMs })
-            : await this.#fetch(url, {
+            : await (resent ? (this.#pool as FetchPool).fetchOnNewConnection : this.#fetch)(url, {
                 method: request.method,
                 headers,
                 body,
@@ -469,9 +471,6 @@ function sendInOneWrite(
     req.end(body);
   });
 }
-
-/** Methods RFC 9110 (9.2.2) defines as idempotent: safe to send again after a lost connection. */
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
 /** How a connection closed before any answer shows in a failed fetch. */
 const CLOSED_BEFORE_ANSWER = /ECONNRESET|EPIPE|other side closed|socket hang up/;

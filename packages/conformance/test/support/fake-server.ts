@@ -290,6 +290,7 @@ export const GAP_CHOICES = [
   'gzips-every-answer',
   'one-space-after-scheme',
   'chunked-length-required',
+  'closes-idle-connections',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -1577,7 +1578,18 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     error(res, 404, 'no such route');
   }
 
+  /** The connection of the last request served, and every connection that has served one. */
+  let lastServed: Socket | undefined;
+  const served = new WeakSet<Socket>();
   const serve = (req: IncomingMessage, res: ServerResponse) => {
+    // A server whose idle timeout ends just as a request comes closes the connection unanswered
+    // (RFC 9112 §9.5): here, a kept-alive connection that sat idle while others were served.
+    if (gap('closes-idle-connections') && served.has(req.socket) && lastServed !== req.socket) {
+      req.socket.destroy();
+      return;
+    }
+    served.add(req.socket);
+    lastServed = req.socket;
     handle(req, res).catch((e: unknown) => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(String(e));
