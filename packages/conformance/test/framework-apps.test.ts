@@ -15,7 +15,7 @@
 // Ulfius app (C), a Compojure app (Clojure), a cohttp app (OCaml), a lua-http app (Lua), a
 // cpp-httplib app (C++), a MochiWeb app (Erlang), an HttpListener app (C# on Mono, Json.NET) and a
 // Nim app (the ten on Debian's packages), a Sinatra app, a Grape app and a Rails app (Ruby), a
-// Mojolicious app (Perl), a Symfony app and a Lumen app (PHP; the Lumen app also behind nginx and
+// Mojolicious app and a Dancer2 app on Starman (Perl), a Symfony app and a Lumen app (PHP; the Lumen app also behind nginx and
 // PHP-FPM), on Debian's packages, written the same way. What the kit fails is each framework's
 // doing, named below; no false alarm may come from any. The apps, and what the kit fails on each,
 // are in support/framework-apps.ts; framework-apps-proxy.test.ts runs the kit again through its
@@ -865,6 +865,21 @@ describe('the kit against a Mojolicious app written from the spec (Perl)', () =>
     );
     // Mojolicious' router takes ?_method=GET on a POST: a list, answered 200.
     expect(message(report, 'createPet.method-override')).toMatch(/\?_method=GET answered 200/);
+    // Cpanel::JSON::XS reads the encoded surrogate ED A0 80 as U+D800 and writes it back so.
+    expect(message(report, 'errors.strict-json')).toMatch(
+      /POST \/pets answered 201: the body is not UTF-8/,
+    );
+  }, 600_000);
+});
+
+describe('the kit against a Dancer2 app written from the spec (Perl, on Starman)', () => {
+  it("fails it where Perl's scalars and Cpanel::JSON::XS break the spec, and nowhere else", async () => {
+    const report = await runOn('Dancer2 on Starman');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(
+      APPS['Dancer2 on Starman']?.fails,
+    );
+    // A Perl scalar is a string and a number at once: ref() tells neither 7 from "7".
+    expect(message(report, 'createPet.invalid-name')).toMatch(/name a number \(7\) answered 201/);
     // Cpanel::JSON::XS reads the encoded surrogate ED A0 80 as U+D800 and writes it back so.
     expect(message(report, 'errors.strict-json')).toMatch(
       /POST \/pets answered 201: the body is not UTF-8/,

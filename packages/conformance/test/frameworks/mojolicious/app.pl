@@ -1,17 +1,20 @@
 # The service as a Mojolicious developer writes it from the spec, with Mojolicious' defaults
 # (Mojolicious 9.31, as Debian packages it): a Lite app, an under() that checks the key,
-# $c->req->json for bodies, looks_like_number for integers, a petId placeholder restricted to
-# \d+, render(json => ...) for answers, and a before_render hook that answers the framework's own
-# 404 and 500 pages with an Error.
+# $c->req->json for bodies, looks_like_number for integers (PetRules.pm), a petId placeholder
+# restricted to \d+, render(json => ...) for answers, and a before_render hook that answers the
+# framework's own 404 and 500 pages with an Error.
 #
 # Usage: API_KEY=... perl app.pl  (listens on 127.0.0.1, port 0; prints "listening on PORT";
 # stops when its stdin closes, so that it never outlives the test that started it)
 use Mojolicious::Lite -signatures;
+use FindBin;
 use Mojo::IOLoop::Stream;
 use Mojo::Server::Daemon;
-use Scalar::Util qw(looks_like_number);
 
-my %STATUS = map { $_ => 1 } qw(available pending sold);
+# The spec's rules the Perl apps share (frameworks/PetRules.pm).
+use lib "$FindBin::Bin/..";
+use PetRules qw(%STATUS @DEPRECATION new_pet_problem);
+
 my @pets;
 
 app->mode('production');
@@ -19,20 +22,6 @@ app->log->level('fatal');
 
 sub fail ($c, $status, $code, $message) {
   $c->render(status => $status, json => {code => $code, message => $message, status => $status});
-}
-
-sub is_int64 ($value) {
-  return defined $value && !ref $value && looks_like_number($value) && int($value) == $value
-    && $value >= -2**63 && $value < 2**63;
-}
-
-sub new_pet_problem ($body) {
-  return 'the body is a NewPet object' unless ref $body eq 'HASH';
-  return 'name is a string' unless defined $body->{name} && !ref $body->{name};
-  return 'categoryId is an int64 integer' unless is_int64($body->{categoryId});
-  return 'status is one of available, pending, sold'
-    if exists $body->{status} && !(defined $body->{status} && $STATUS{$body->{status}});
-  return undef;
 }
 
 hook before_render => sub ($c, $args) {
@@ -74,10 +63,8 @@ $v1->post('/pets' => sub ($c) {
 });
 
 $v1->get('/pets/:petId' => [petId => qr/\d+/] => sub ($c) {
-  my $headers = $c->res->headers;
-  $headers->header(Deprecation => '@1767225600');
-  $headers->header(Sunset => 'Thu, 05 Dec 2030 00:00:00 GMT');
-  $headers->header(Link => '</v1/pets>; rel="successor-version"');
+  my %headers = @DEPRECATION;
+  $c->res->headers->header($_ => $headers{$_}) for keys %headers;
   my $pet_id = $c->param('petId');
   my ($pet) = grep { $_->{id} == $pet_id } @pets;
   return fail($c, 404, 'not_found', "no pet $pet_id") unless $pet;
