@@ -608,6 +608,43 @@ describe('what the proxy changes on the way, and what it keeps', () => {
     expect(connections).toBe(1);
   });
 
+  it('sends a request that asks to close its connection on one of its own, never used again', async () => {
+    // A target may answer such a request without saying Connection: close, and close later
+    // (Mojolicious does): a request sent after it on that connection would get no answer.
+    const perConnection: string[][] = [];
+    const target = createTcpServer((socket) => {
+      const heads: string[] = [];
+      perConnection.push(heads);
+      let buffered = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        buffered += chunk;
+        for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
+          heads.push(buffered.slice(0, end));
+          buffered = buffered.slice(end + 4);
+          socket.write(
+            'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]',
+          );
+        }
+      });
+      socket.on('error', () => {});
+    });
+    const { proxy } = await proxyInFront(target);
+    for (let i = 0; i < 3; i++) {
+      // node:http without an agent sends Connection: close.
+      const answer = await new Promise<Awaited<ReturnType<typeof answerOf>>>((resolve, reject) => {
+        request(`${proxy.origin}/v1/pets`, { agent: false }, (res) =>
+          answerOf(res).then(resolve, reject),
+        )
+          .on('error', reject)
+          .end();
+      });
+      expect(answer.status).toBe(200);
+    }
+    expect(perConnection.map((heads) => heads.length)).toEqual([1, 1, 1]);
+    expect(perConnection.flat().every((head) => /\r\nConnection: close/i.test(head))).toBe(true);
+  });
+
   it('answers 502 in plain text naming the target when it cannot be reached, and records no answer', async () => {
     const closed = createTcpServer();
     const origin = await listening(closed);

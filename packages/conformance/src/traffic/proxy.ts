@@ -157,6 +157,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const sentAt = Date.now();
     const url = askedUrl(target.origin, req.url ?? '/');
     const requestLines = linesOf(req.rawHeaders);
+    const closesConnection = requestLines.some(
+      ([name, value]) =>
+        name.toLowerCase() === 'connection' &&
+        value.split(',').some((option) => option.trim().toLowerCase() === 'close'),
+    );
     const upstreamHeaders = requestLines.flatMap(([name, value]) =>
       name.toLowerCase() === 'host' ? [name, target.host] : [name, value],
     );
@@ -200,7 +205,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           method: req.method,
           path: req.url,
           headers: upstreamHeaders,
-          agent,
+          // A request that asks to close its connection closes the one to the target too (its
+          // Connection line goes on as sent): it goes on one of its own, never used again. In the
+          // agent's pool, a request after it would meet that close.
+          agent: closesConnection ? false : agent,
           setHost: false,
           maxHeaderSize: HEADER_BYTES,
         },
