@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher, fetch as undiciFetch } from 'undici';
+import { Agent, Client, type Dispatcher, fetch as undiciFetch } from 'undici';
 import { IDEMPOTENT } from './methods.js';
 
 /**
@@ -9,7 +9,8 @@ import { IDEMPOTENT } from './methods.js';
  *   own idle ones, which a run's concurrent creates leave behind. A run leaves no connection open
  *   when it ends.
  * - A request that is not idempotent (a createPet) goes on a new connection, closed after its
- *   answer. A server may close an idle kept-alive connection at any moment (RFC 9112 §9.5), and
+ *   answer (the request itself asks for nothing: a `Connection: close` changes how some servers
+ *   treat it). A server may close an idle kept-alive connection at any moment (RFC 9112 §9.5), and
  *   a request sent on it just then gets no answer; an idempotent one is sent again, but a
  *   createPet may not be (§9.3.1), and its lost answer would fail checks on a conforming server.
  *
@@ -19,16 +20,18 @@ import { IDEMPOTENT } from './methods.js';
 export class FetchPool {
   #kept: Agent;
   readonly #once: Dispatcher;
-  readonly #onceAgent: Agent;
 
-  /** `connections`: the most each kind opens to one origin at once; more requests wait their turn. */
+  /** `connections`: the most kept-alive ones to one origin at once; more requests wait their turn. */
   constructor(private readonly connections?: number) {
     this.#kept = this.#newAgent();
-    this.#onceAgent = this.#newAgent();
-    // `reset` asks for `Connection: close` and no reuse: each connection carries one request.
-    this.#once = this.#onceAgent.compose(
-      (dispatch) => (options, handler) => dispatch({ ...options, reset: true }, handler),
-    );
+    this.#once = this.#newAgent().compose(() => (options, handler) => {
+      // A client of its own, closed once this request's answer has come: the connection carries
+      // no other request. The request says nothing of closing: it is sent as any other.
+      const client = new Client(options.origin as string | URL);
+      const dispatched = client.dispatch(options, handler);
+      void client.close();
+      return dispatched;
+    });
   }
 
   /** Sends an idempotent request on a kept-alive connection, any other on a new one. */
@@ -55,9 +58,9 @@ export class FetchPool {
     await idle.close();
   }
 
-  /** Closes every connection. */
+  /** Closes every kept-alive connection (the others close after their answer). */
   async close(): Promise<void> {
-    await Promise.all([this.#kept.close(), this.#onceAgent.close()]);
+    await this.#kept.close();
   }
 
   #newAgent(): Agent {
