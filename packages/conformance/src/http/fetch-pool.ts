@@ -24,7 +24,8 @@ export class FetchPool {
   /** `connections`: the most kept-alive ones to one origin at once; more requests wait their turn. */
   constructor(private readonly connections?: number) {
     this.#kept = this.#newAgent();
-    this.#once = this.#newAgent().compose(() => (options, handler) => {
+    // The agent only carries the interceptor: each request goes on the client made for it.
+    this.#once = new Agent().compose(() => (options, handler) => {
       // A client of its own, closed once this request's answer has come: the connection carries
       // no other request. The request says nothing of closing: it is sent as any other.
       const client = new Client(options.origin as string | URL);

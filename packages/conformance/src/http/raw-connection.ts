@@ -1,6 +1,7 @@
 import { type Socket, connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { Connection, Outgoing } from './client.js';
+import { saysClose } from './close-option.js';
 import { withoutContentCoding } from './content-coding.js';
 
 /** An answer's head: its status and header lines, and where its body starts in the bytes read. */
@@ -148,10 +149,7 @@ export class RawConnection implements Connection {
           framing === 'close' ? [this.#buffer.subarray(head.bodyAt), Buffer.alloc(0)] : undefined,
       );
       this.#buffer = rest;
-      const closing = head.lines.some(
-        ([name, value]) => name === 'connection' && /(^|,)\s*close\s*(,|$)/i.test(value),
-      );
-      if (closing || framing === 'close') this.close();
+      if (saysClose(head.lines) || framing === 'close') this.close();
       const headers = new Headers();
       for (const [name, value] of head.lines) headers.append(name, value);
       const coding = headers.get('content-encoding') ?? undefined;

@@ -12,6 +12,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { finished } from 'node:stream';
+import { saysClose } from '../http/close-option.js';
 import { withoutContentCoding } from '../http/content-coding.js';
 import { type HeaderLine, type RecordedExchange, requestBodyText } from './exchange.js';
 
@@ -157,11 +158,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const sentAt = Date.now();
     const url = askedUrl(target.origin, req.url ?? '/');
     const requestLines = linesOf(req.rawHeaders);
-    const closesConnection = requestLines.some(
-      ([name, value]) =>
-        name.toLowerCase() === 'connection' &&
-        value.split(',').some((option) => option.trim().toLowerCase() === 'close'),
-    );
+    const closesConnection = saysClose(requestLines);
     const upstreamHeaders = requestLines.flatMap(([name, value]) =>
       name.toLowerCase() === 'host' ? [name, target.host] : [name, value],
     );

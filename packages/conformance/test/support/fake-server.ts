@@ -313,10 +313,10 @@ export interface FakeServerOptions {
   readonly tls?: { readonly key: string; readonly cert: string };
 }
 
-/** A Sunset of the wrong day: 6 December 2030 at noon UTC is 5 December in no time zone. */
 /** How many other open connections make a server with `reads-unread-body-below-connection-limit` close. */
 const CONNECTION_LIMIT = 3;
 
+/** A Sunset of the wrong day: 6 December 2030 at noon UTC is 5 December in no time zone. */
 const WRONG_SUNSET = 'Fri, 06 Dec 2030 12:00:00 GMT';
 
 /** The categories a `known-categories-only` server knows. */
