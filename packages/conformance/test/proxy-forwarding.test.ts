@@ -5,7 +5,7 @@
 // target it cannot reach or whose answer is not HTTP, and closes once the exchanges in flight
 // have finished. It answers clients that half-close, HTTP/1.0 clients and long header lines, and
 // answers what it cannot read itself, naming itself.
-import { createServer, get, type IncomingMessage, request } from 'node:http';
+import { Agent, createServer, get, type IncomingMessage, request } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import {
   type AddressInfo,
@@ -298,27 +298,43 @@ describe('the proxy in front of a target', () => {
     expect((await judge.report()).traffic?.notAnswered).toBe(1);
   });
 
-  it('answers 502 and sends nothing again when the answer is not HTTP, once the target had the request', async () => {
-    // Only a lost connection sends a request again: a createPet the target has read and answered
-    // with bytes that are not HTTP must not be created twice.
-    let connections = 0;
-    const target = createTcpServer((socket) => {
-      connections += 1;
-      socket.on('data', () => socket.end('PETS 200 OK\r\n\r\n'));
-      socket.on('error', () => {});
-    });
-    const { judge, proxy } = await proxyInFront(target);
-    const answer = await new Promise<Awaited<ReturnType<typeof answerOf>>>((resolve, reject) => {
-      const post = { method: 'POST', headers: { 'content-type': 'application/json' } };
-      request(`${proxy.origin}/v1/pets`, post, (res) => answerOf(res).then(resolve, reject))
-        .on('error', reject)
-        .end('{"name":"Rex","categoryId":1}');
-    });
-    expect(answer.status).toBe(502);
-    expect(answer.body).toMatch(/ gave no answer: Parse Error/);
-    expect(connections).toBe(1);
-    await proxy.close();
-    expect((await judge.report()).traffic?.notAnswered).toBe(1);
+  it('answers 502 and sends a POST the target had whole never again: an answer not HTTP, a reset', async () => {
+    // Only a lost connection sends a request again, and a POST only when its body had not all
+    // gone (RFC 9112 §9.3.1): a target that read it whole may have created the pet.
+    const fates: [string, (socket: Socket) => void, RegExp][] = [
+      [
+        'answers bytes that are not HTTP',
+        (socket) => socket.end('PETS 200 OK\r\n\r\n'),
+        /Parse Error/,
+      ],
+      ['resets the connection', (socket) => socket.resetAndDestroy(), /ECONNRESET|socket hang up/],
+    ];
+    for (const [fate, end, reason] of fates) {
+      let connections = 0;
+      const target = createTcpServer((socket) => {
+        connections += 1;
+        let received = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => {
+          received += chunk;
+          if (received.endsWith('"categoryId":1}')) end(socket);
+        });
+        socket.on('error', () => {});
+      });
+      const { judge, proxy } = await proxyInFront(target);
+      const answer = await new Promise<Awaited<ReturnType<typeof answerOf>>>((resolve, reject) => {
+        const post = { method: 'POST', headers: { 'content-type': 'application/json' } };
+        request(`${proxy.origin}/v1/pets`, post, (res) => answerOf(res).then(resolve, reject))
+          .on('error', reject)
+          .end('{"name":"Rex","categoryId":1}');
+      });
+      expect(answer.status, fate).toBe(502);
+      expect(answer.body, fate).toMatch(/ gave no answer: /);
+      expect(answer.body, fate).toMatch(reason);
+      expect(connections, fate).toBe(1);
+      await proxy.close();
+      expect((await judge.report()).traffic?.notAnswered, fate).toBe(1);
+    }
   });
 
   it('sends a request again on a new connection when the target closed the kept-alive one', async () => {
@@ -643,6 +659,58 @@ describe('what the proxy changes on the way, and what it keeps', () => {
     }
     expect(perConnection.map((heads) => heads.length)).toEqual([1, 1, 1]);
     expect(perConnection.flat().every((head) => /\r\nConnection: close/i.test(head))).toBe(true);
+  });
+
+  it('sends each request that is not idempotent on a connection of its own, closed once answered', async () => {
+    // A target may close a kept-alive connection idle just as a request goes out on it; a POST
+    // lost so must not be sent again (RFC 9112 §9.3.1), so none goes on a connection used before.
+    const perConnection: string[][] = [];
+    const closed: Promise<void>[] = [];
+    const target = createTcpServer((socket) => {
+      const heads: string[] = [];
+      perConnection.push(heads);
+      closed.push(new Promise((resolve) => socket.on('close', () => resolve())));
+      let buffered = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        buffered += chunk;
+        for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
+          const head = buffered.slice(0, end);
+          const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+          if (buffered.length < end + 4 + length) break;
+          heads.push(head);
+          buffered = buffered.slice(end + 4 + length);
+          socket.write(
+            'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]',
+          );
+        }
+      });
+      socket.on('error', () => {});
+    });
+    const { proxy } = await proxyInFront(target);
+    const client = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (const method of ['GET', 'POST', 'PATCH', 'GET', 'POST']) {
+        const answer = await new Promise<Awaited<ReturnType<typeof answerOf>>>(
+          (resolve, reject) => {
+            request(`${proxy.origin}/v1/pets`, { method, agent: client }, (res) =>
+              answerOf(res).then(resolve, reject),
+            )
+              .on('error', reject)
+              .end(method === 'GET' ? undefined : '{"name":"Rex","categoryId":1}');
+          },
+        );
+        expect(answer.status, method).toBe(200);
+      }
+    } finally {
+      client.destroy();
+    }
+    const methods = perConnection.map((heads) => heads.map((head) => head.split(' ')[0]));
+    expect(methods).toEqual([['GET', 'GET'], ['POST'], ['PATCH'], ['POST']]);
+    // Each still says keep-alive, as the client's did, and the proxy closes it once answered.
+    for (const head of perConnection.slice(1).flat())
+      expect(head).toMatch(/\r\nConnection: keep-alive/i);
+    await Promise.all(closed.slice(1));
   });
 
   it('answers 502 in plain text naming the target when it cannot be reached, and records no answer', async () => {

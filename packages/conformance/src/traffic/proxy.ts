@@ -14,6 +14,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { finished } from 'node:stream';
 import { saysClose } from '../http/close-option.js';
 import { withoutContentCoding } from '../http/content-coding.js';
+import { IDEMPOTENT } from '../http/methods.js';
 import { type HeaderLine, type RecordedExchange, requestBodyText } from './exchange.js';
 
 export interface ProxyOptions {
@@ -130,7 +131,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(options.target);
   const secure = target.protocol === 'https:';
   const send = secure ? httpsRequest : httpRequest;
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const keptAlive = () =>
+    secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const agent = keptAlive();
   const open = new Set<Promise<void>>();
 
   /** The requests whose answers are under way, on each connection, and those answers. */
@@ -158,7 +161,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const sentAt = Date.now();
     const url = askedUrl(target.origin, req.url ?? '/');
     const requestLines = linesOf(req.rawHeaders);
-    const closesConnection = saysClose(requestLines);
+    // A request that asks to close its connection closes the one to the target too (its
+    // Connection line goes on as sent): in the shared pool, a request after it would meet that
+    // close. A request that is not idempotent must not be sent again after a lost connection
+    // (RFC 9112 §9.3.1): on a kept-alive one, a target's idle close may just then have ended it.
+    // Each such request goes on a connection of its own, closed once its exchange has ended; it
+    // still says keep-alive, as the shared ones do, unless the client said otherwise.
+    const ownConnection = saysClose(requestLines) || !IDEMPOTENT.has(req.method ?? 'GET');
+    /** The agent of the connection of its own, while one is open. */
+    let ownAgent: HttpAgent | undefined;
     const upstreamHeaders = requestLines.flatMap(([name, value]) =>
       name.toLowerCase() === 'host' ? [name, target.host] : [name, value],
     );
@@ -172,6 +183,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
     open.add(settled);
     const record = (status: number, responseLines: HeaderLine[], kept: boolean) => {
+      ownAgent?.destroy();
       open.delete(settled);
       done();
       const body = requestBodyText(Buffer.concat(requestChunks));
@@ -194,6 +206,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
     /** Sends the request to the target: streamed as it comes, or (`again`) whole, in one write. */
     const sendUpstream = (again: boolean) => {
+      ownAgent?.destroy();
+      ownAgent = ownConnection ? keptAlive() : undefined;
       const upstream = send(
         {
           protocol: target.protocol,
@@ -202,10 +216,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           method: req.method,
           path: req.url,
           headers: upstreamHeaders,
-          // A request that asks to close its connection closes the one to the target too (its
-          // Connection line goes on as sent): it goes on one of its own, never used again. In the
-          // agent's pool, a request after it would meet that close.
-          agent: closesConnection ? false : agent,
+          agent: ownAgent ?? agent,
           setHost: false,
           maxHeaderSize: HEADER_BYTES,
         },
@@ -238,7 +249,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         // Once the answer has begun (its head passed on), its own end or failure finishes the
         // exchange.
         if (res.headersSent) return;
-        if (!again && connectionLost(error)) {
+        // A proxy must not send a request that is not idempotent again (RFC 9112 §9.3.1) unless
+        // the target cannot have applied it: here, when its body had not all gone.
+        const unapplied = IDEMPOTENT.has(req.method ?? 'GET') || !upstream.writableFinished;
+        if (!again && unapplied && connectionLost(error)) {
           // The target answered on the head alone and closed the connection (RFC 9112 §9.6 lets
           // it); node:http drops that answer when a later write of the body fails first. Or it
           // closed a kept-alive connection without saying so (hyper does, after such an
