@@ -157,6 +157,27 @@ describe('HttpClient', () => {
     }
   });
 
+  it('sends each POST, one with Expect too, on a connection of its own that says keep-alive, closed once answered', async () => {
+    // Asked to close, some servers (Helidon) answer a body they refused unread as a request too.
+    const server = await keepingServer((_req, res) => res.end('{}'));
+    const client = testClient(server.baseUrl);
+    try {
+      const shapes: Record<string, string>[] = [{}, {}, { Expect: '100-continue' }];
+      const posts = shapes.map((headers) =>
+        client.send({ method: 'POST', path: '/pets', json: { name: 'Rex' }, headers }),
+      );
+      expect((await Promise.all(posts)).map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(server.seen.map((s) => s.headers.connection)).toEqual(Array(3).fill('keep-alive'));
+      expect(new Set(server.seen.map((s) => s.port)).size).toBe(3);
+      // Resolves once the client has closed each of them; it is not closed itself.
+      await server.allClosed();
+      expect(server.closed).toHaveLength(3);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it('opens no more connections than its own fetch is given', async () => {
     const server = await keepingServer((_req, res) => res.end('[]'));
     const client = testClient(server.baseUrl, undefined, { connections: 2 });

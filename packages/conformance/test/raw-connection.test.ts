@@ -184,6 +184,52 @@ describe('a raw connection', () => {
     });
   });
 
+  it('sends the next request on a new connection after a request that asked to close', async () => {
+    const server = await started([ok('[]'), ok('[]')]);
+    await onOneConnection(async (connection) => {
+      const closing = { ...get(server.url), headers: { connection: 'keep-alive, close' } };
+      expect((await connection.send(closing)).status).toBe(200);
+      expect((await connection.send(get(server.url))).status).toBe(200);
+      expect(server.connections).toHaveLength(2);
+    });
+  });
+
+  it('reads what follows the last answer until the server closes, once the kit half-closed', async () => {
+    const extra = 'HTTP/1.1 400 Bad Request\r\ncontent-length: 3\r\n\r\nbad';
+    const server = await started([
+      `HTTP/1.1 401 Unauthorized\r\nConnection: close\r\ncontent-length: 2\r\n\r\n{}${extra}`,
+      ok('[]'),
+    ]);
+    await onOneConnection(async (connection) => {
+      expect((await connection.send(post(server.url, true))).status).toBe(401);
+      // The server ends its side only once it has read the kit's end.
+      const after = await connection.afterLastAnswer();
+      expect([after.bytes.toString('latin1'), after.closed]).toEqual([extra, true]);
+      expect((await connection.send(get(server.url))).status).toBe(200);
+      expect(server.connections).toHaveLength(2);
+      expect((await connection.afterLastAnswer()).bytes).toHaveLength(0);
+    });
+  });
+
+  it("tells a connection the server keeps open past the request's timeout from a closed one", async () => {
+    const open = createServer({ allowHalfOpen: true }, (socket) => {
+      socket.once('data', () => socket.write(ok('[]')));
+    });
+    await new Promise<void>((resolve) => open.listen(0, '127.0.0.1', resolve));
+    const { port } = open.address() as { port: number };
+    try {
+      await onOneConnection(async (connection) => {
+        expect((await connection.send(get(`http://127.0.0.1:${port}/v1/pets`, 100))).status).toBe(
+          200,
+        );
+        const after = await connection.afterLastAnswer();
+        expect([after.bytes.length, after.closed]).toEqual([0, false]);
+      });
+    } finally {
+      open.close();
+    }
+  });
+
   it('reads an answer that comes in pieces, split in its head, a chunk size or a body', async () => {
     const server = await started([
       {

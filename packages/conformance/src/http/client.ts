@@ -421,7 +421,10 @@ export class HttpClient {
 
 /**
  * Sends a request with node:http, its head and whole body handed over at once (chunked when
- * `chunked`), on a connection of its own or `agent`'s, and gives the answer as a fetch `Response`.
+ * `chunked`), on `agent`'s connection or on one of its own, and gives the answer as a fetch
+ * `Response`. A connection of its own is closed once the answer has come, but the request says
+ * keep-alive, as the kit's others do: asked to close, some servers (Helidon) read a body they
+ * refused unread as another request and answer it too, and node:http fails on those bytes.
  */
 function sendInOneWrite(
   url: string,
@@ -438,11 +441,18 @@ function sendInOneWrite(
   };
   if (body !== undefined && chunked) head['transfer-encoding'] = 'chunked';
   else if (body !== undefined) head['content-length'] = String(body.length);
-  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
+  const secure = url.startsWith('https:');
+  const send = secure ? httpsRequest : httpRequest;
+  const own =
+    agent === undefined
+      ? secure
+        ? new HttpsAgent({ keepAlive: true })
+        : new HttpAgent({ keepAlive: true })
+      : undefined;
+  return new Promise<Response>((resolve, reject) => {
     const req = send(
       url,
-      { method, headers: head, agent: agent ?? false, timeout: timeoutMs },
+      { method, headers: head, agent: agent ?? own, timeout: timeoutMs },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -469,7 +479,7 @@ function sendInOneWrite(
     });
     req.on('error', reject);
     req.end(body);
-  });
+  }).finally(() => own?.destroy());
 }
 
 /** How a connection closed before any answer shows in a failed fetch. */

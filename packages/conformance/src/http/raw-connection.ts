@@ -21,12 +21,16 @@ type Framing = { length: number } | 'chunked' | 'close';
  * between answers, or the connection with them, and sends the next request on another: that hides
  * a server that takes a body it left unread for the next request (RFC 9112 §9.3 has it read the
  * body or close the connection). A new connection is made when the server has closed the last one
- * or said it would.
+ * or said it would, or the last request asked it to; until then, the bytes that follow the last
+ * answer on the old one can still be read (`afterLastAnswer`).
  */
 export class RawConnection implements Connection {
   #socket: Socket | undefined;
   #buffer: Buffer = Buffer.alloc(0);
   #ended = false;
+  /** The last answer or request said the connection ends after it: no request goes on it. */
+  #spent = false;
+  #timeoutMs = 0;
   #failure: Error | undefined;
   #wake: (() => void) | undefined;
 
@@ -37,9 +41,11 @@ export class RawConnection implements Connection {
     const timer = setTimeout(() => {
       this.#fail(Object.assign(new Error('timeout'), { name: 'TimeoutError' }));
     }, timeoutMs);
+    this.#timeoutMs = timeoutMs;
     try {
       const socket = await this.#open(target);
       socket.write(requestBytes(target, method, headers, body, chunked));
+      this.#spent = saysClose(Object.entries(headers));
       return await this.#answer(method);
     } catch (error) {
       // What follows an answer that could not be read cannot be told apart: the next request goes
@@ -51,6 +57,29 @@ export class RawConnection implements Connection {
     }
   }
 
+  /**
+   * Half-closes the connection, as a client that has nothing more to send does, and reads until
+   * the server closes it (or the last request's timeout passes: then `closed` is false). The
+   * bytes are all that came after the last answer: nothing, from a server that processes no
+   * request after one that asked to close (RFC 9112 §9.6).
+   */
+  async afterLastAnswer(): Promise<{ readonly bytes: Buffer; readonly closed: boolean }> {
+    const socket = this.#socket;
+    if (socket !== undefined && !this.#ended && this.#failure === undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.#timeoutMs);
+      });
+      socket.end();
+      while (!this.#ended && this.#failure === undefined) {
+        if ((await Promise.race([this.#more().then(() => true), timedOut])) !== true) break;
+      }
+      clearTimeout(timer);
+    }
+    const closed = this.#ended || this.#failure !== undefined || this.#socket === undefined;
+    return { bytes: this.#buffer, closed };
+  }
+
   /** Ends the connection. */
   close(): void {
     this.#socket?.destroy();
@@ -58,12 +87,13 @@ export class RawConnection implements Connection {
   }
 
   async #open(target: URL): Promise<Socket> {
-    if (this.#socket !== undefined && !this.#ended && this.#failure === undefined) {
+    if (this.#socket !== undefined && !this.#spent && !this.#ended && this.#failure === undefined) {
       return this.#socket;
     }
     this.close();
     this.#buffer = Buffer.alloc(0);
     this.#ended = false;
+    this.#spent = false;
     this.#failure = undefined;
     const secure = target.protocol === 'https:';
     const port = Number(target.port || (secure ? 443 : 80));
@@ -149,7 +179,7 @@ export class RawConnection implements Connection {
           framing === 'close' ? [this.#buffer.subarray(head.bodyAt), Buffer.alloc(0)] : undefined,
       );
       this.#buffer = rest;
-      if (saysClose(head.lines) || framing === 'close') this.close();
+      if (saysClose(head.lines) || framing === 'close') this.#spent = true;
       const headers = new Headers();
       for (const [name, value] of head.lines) headers.append(name, value);
       const coding = headers.get('content-encoding') ?? undefined;

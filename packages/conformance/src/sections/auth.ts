@@ -386,17 +386,18 @@ type Op = Operation['name'];
 /**
  * What makes two requests one shape to the server: the method, the operation's path, the names
  * of the query parameters (repeats kept) and of the headers added, and a chunked body
- * (`GET /pets?limit&status`, `POST /pets chunked`). Values are not part of it.
+ * (`GET /pets?limit&status`, `POST /pets chunked`). Values are not part of it. A request with a
+ * `Connection` line is none: that line is about its connection (RFC 9110 §7.6.1), which the check
+ * that sent it judges.
  */
 function shapeOf(res: HttpResponse): { op: Op; key: string } | undefined {
   const route = routeOf(res);
   if (route.op === 'other' || res.request.authorization !== undefined) return undefined;
   if (res.request.keyInQuery !== undefined) return undefined;
+  const headerNames = Object.keys(res.request.headers ?? {}).map((h) => h.toLowerCase());
+  if (headerNames.includes('connection')) return undefined;
   const names = [...new URL(res.url).searchParams.keys()].sort().join('&');
-  const headers = Object.keys(res.request.headers ?? {})
-    .map((h) => h.toLowerCase())
-    .sort()
-    .join(', ');
+  const headers = headerNames.sort().join(', ');
   const path = route.op === 'getPet' ? '/pets/{petId}' : '/pets';
   const key = `${res.method} ${path}${names === '' ? '' : `?${names}`}${headers === '' ? '' : ` with ${headers}`}${res.request.chunked ? ' chunked' : ''}`;
   return { op: route.op, key };

@@ -42,6 +42,24 @@ import {
 
 const check = declarer('§2, §4.2');
 
+/**
+ * Creates a server refuses before it need read the body: one without name sent chunked, and
+ * valid ones without a key, with Content-Length and chunked. Each with how a message names it.
+ */
+function refusedUnread(ctx: CheckContext): [string, Partial<HttpRequest>][] {
+  return [
+    ['a NewPet without name, sent chunked', { rawBody: '{"categoryId":1}', chunked: true }],
+    [
+      'a NewPet without a key',
+      { rawBody: newPetJson(ctx.fixtures.nextPet()), authorization: null },
+    ],
+    [
+      'a NewPet without a key, sent chunked',
+      { rawBody: newPetJson(ctx.fixtures.nextPet()), authorization: null, chunked: true },
+    ],
+  ];
+}
+
 /** How a check names a body sent in the chunked transfer coding, without Content-Length. */
 const CHUNKED = 'chunked';
 
@@ -456,13 +474,14 @@ export const createPetSection: SpecSection = {
       section: '§4.2',
       statement: 'createPet answers 201 with the created Pet',
       oracle:
-        'whatever shape a client sends the body in: 201; a body sent chunked may instead get 411 with an Error, as HTTP lets a server answer a body without Content-Length (advisory); the next request on the connection of a refused body gets its own answer',
+        'whatever shape a client sends the body in: 201; a body sent chunked may instead get 411 with an Error, as HTTP lets a server answer a body without Content-Length (advisory); the next request on the connection of a refused body gets its own answer; a refused body on a connection the request asked to close gets one answer and nothing after it (advisory)',
       inputs:
-        'a body with Content-Length and chunked; with Expect: 100-continue (the body sent at once); with and without Cache-Control, Accept */*, an axios Accept, a browser navigation Accept (text/html first), a browser User-Agent, Pragma; Content-Type application/json with charset=utf-8, in other letter case, with white space around ";" and a quoted parameter value; a listPets on the connection of a NewPet without name sent chunked, of a NewPet without a key, sent with Content-Length and chunked',
+        'a body with Content-Length and chunked; with Expect: 100-continue (the body sent at once); with and without Cache-Control, Accept */*, an axios Accept, a browser navigation Accept (text/html first), a browser User-Agent, Pragma; Content-Type application/json with charset=utf-8, in other letter case, with white space around ";" and a quoted parameter value; a listPets on the connection of a NewPet without name sent chunked, of a NewPet without a key, sent with Content-Length and chunked; those NewPets with Connection: close, the connection read to its end',
       checks: [
         'createPet.request-shapes',
         'createPet.chunked-accepted',
         'createPet.unread-body',
+        'createPet.refused-body-on-close',
         'createPet.media-type-spellings',
         'createPet.location-header',
       ],
@@ -636,17 +655,7 @@ export const createPetSection: SpecSection = {
         'answers a listPets that follows a refused createPet on the same connection as a listPets: a body the server refuses unread (sent chunked; sent without a valid key) is read and dropped, or the connection closed, never taken for the next request (RFC 9112 §9.3)',
       section: '§4.1, §4.2',
       async run(ctx) {
-        const refused: [string, Partial<HttpRequest>][] = [
-          ['a NewPet without name, sent chunked', { rawBody: '{"categoryId":1}', chunked: true }],
-          [
-            'a NewPet without a key',
-            { rawBody: newPetJson(ctx.fixtures.nextPet()), authorization: null },
-          ],
-          [
-            'a NewPet without a key, sent chunked',
-            { rawBody: newPetJson(ctx.fixtures.nextPet()), authorization: null, chunked: true },
-          ],
-        ];
+        const refused = refusedUnread(ctx);
         // A server may close rather than keep a connection once it holds its most kept-alive
         // connections: the kit's own idle ones must not be what it holds.
         await ctx.closeIdleConnections();
@@ -668,6 +677,46 @@ export const createPetSection: SpecSection = {
         });
         return pass(
           `a listPets after each of ${refused.length} refused NewPets, on the same connection, answered 200`,
+        );
+      },
+    }),
+    check({
+      id: 'createPet.refused-body-on-close',
+      title:
+        'answers a refused createPet whose request asks to close the connection (Connection: close) once: a body it refuses unread (sent chunked; sent without a valid key) is never taken for another request, and nothing follows the answer before the close',
+      section: '§4.1, §4.2',
+      rule: 'RFC 9112 §9.6: a server that receives the close option processes no further request on that connection',
+      async run(ctx) {
+        const refused = refusedUnread(ctx);
+        let keptOpen = 0;
+        await everyCase(ctx, refused, async ([how, shape]) => {
+          const connection = new RawConnection();
+          try {
+            const first = await ctx.send({
+              method: 'POST',
+              path: '/pets',
+              ...shape,
+              headers: { Connection: 'close' },
+              connection,
+            });
+            // The kit half-closes once the answer has come, so that a server that keeps the
+            // connection open still ends it, after whatever it makes of the body.
+            const { bytes, closed } = await connection.afterLastAnswer();
+            if (!closed) keptOpen += 1;
+            if (bytes.length > 0) {
+              const firstLine = bytes.toString('latin1').split('\r\n')[0] ?? '';
+              fail(
+                `${described(first, `with ${how} and Connection: close`)} answered ${first.status}, then sent ${bytes.length} bytes more before closing the connection, as if the body were another request: ${JSON.stringify(firstLine.slice(0, 80))}`,
+                first,
+              );
+            }
+          } finally {
+            connection.close();
+          }
+        });
+        const open = keptOpen === 0 ? '' : ` (${keptOpen} kept the connection open after it)`;
+        return pass(
+          `each of ${refused.length} refused NewPets sent with Connection: close got one answer and nothing after it${open}`,
         );
       },
     }),

@@ -291,6 +291,7 @@ export const GAP_CHOICES = [
   'one-space-after-scheme',
   'chunked-length-required',
   'closes-idle-connections',
+  'answers-body-after-close',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -654,6 +655,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // CONNECTION_LIMIT others; beyond that it is closed, and the unread body with it.
     const closes =
       has('reads-unread-body-below-connection-limit') && open.size - 1 >= CONNECTION_LIMIT;
+    // Helidon's way: a body refused unread on a connection the request asked to close is read
+    // as the next request all the same (RFC 9112 §9.6 has the server process none).
+    const afterClose =
+      gap('answers-body-after-close') &&
+      /(^|,)\s*close\s*(,|$)/i.test(req.headers.connection ?? '');
     if (has('auth-error-body-malformed')) send(res, 401, { error: 'unauthorized' }, headers);
     else if (has('auth-answers-403'))
       send(res, 403, { code: 'forbidden', message: 'no', status: 403 }, headers);
@@ -662,7 +668,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     else error(res, 401, 'a valid API key is required', headers);
     const readsBody =
       has('reads-unread-body-as-request') ||
-      (has('reads-unread-body-below-connection-limit') && !closes);
+      (has('reads-unread-body-below-connection-limit') && !closes) ||
+      afterClose;
     if (readsBody && req.method === 'POST') {
       // What a server sends that reads the body it refused as the connection's next request.
       const garbage = 'Malformed Request-Line';
