@@ -209,6 +209,14 @@ describe('a raw connection', () => {
       expect(server.connections).toHaveLength(2);
       expect((await connection.afterLastAnswer()).bytes).toHaveLength(0);
     });
+    // Before any request and after the end, there is nothing to read.
+    const other = await started([ok('[]')]);
+    await onOneConnection(async (connection) => {
+      expect(await connection.afterLastAnswer()).toEqual({ bytes: Buffer.alloc(0), closed: true });
+      await connection.send(get(other.url));
+      connection.close();
+      expect(await connection.afterLastAnswer()).toMatchObject({ closed: true });
+    });
   });
 
   it("tells a connection the server keeps open past the request's timeout from a closed one", async () => {

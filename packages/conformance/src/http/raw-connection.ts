@@ -65,7 +65,7 @@ export class RawConnection implements Connection {
    */
   async afterLastAnswer(): Promise<{ readonly bytes: Buffer; readonly closed: boolean }> {
     const socket = this.#socket;
-    if (socket !== undefined && !this.#ended && this.#failure === undefined) {
+    if (socket !== undefined) {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, this.#timeoutMs);
@@ -179,7 +179,8 @@ export class RawConnection implements Connection {
           framing === 'close' ? [this.#buffer.subarray(head.bodyAt), Buffer.alloc(0)] : undefined,
       );
       this.#buffer = rest;
-      if (saysClose(head.lines) || framing === 'close') this.#spent = true;
+      // A body that ended with the connection leaves it ended: the next request opens another.
+      if (saysClose(head.lines)) this.#spent = true;
       const headers = new Headers();
       for (const [name, value] of head.lines) headers.append(name, value);
       const coding = headers.get('content-encoding') ?? undefined;
