@@ -345,6 +345,16 @@ const CAUGHT: readonly [
     { choices: ['ignores-unknown-fields', 'takes-large-bodies'] },
   ],
   [
+    'dies on a body over 1 MiB, closing every connection unanswered and listening no more',
+    'dies-on-large-bodies',
+    ['createPet.large-body'],
+  ],
+  [
+    'dies on JSON nested 10,000 deep, closing every connection unanswered and listening no more (SBCL, its stack exhausted twice)',
+    'dies-on-deep-nesting',
+    ['createPet.deep-nesting'],
+  ],
+  [
     "answers 422 to JSON nested past its parser's 1,000 levels (its depth error taken for a body of the wrong shape)",
     'create-422-on-deep-nesting',
     ['createPet.deep-nesting'],

@@ -172,6 +172,8 @@ export const FAULTS = [
   'create-form-drops-status',
   'create-500-on-multipart-without-boundary',
   'create-422-on-deep-nesting',
+  'dies-on-deep-nesting',
+  'dies-on-large-bodies',
   'create-requires-status',
   'create-500-on-id-field',
   'create-refuses-id-without-error',
@@ -433,6 +435,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const has = (fault: Fault) => faults.has(fault);
   /** The connections open to the server, that a client has not ended. */
   const open = new Set<Socket>();
+  /** The server stopped listening (`dies-on-deep-nesting`): `close` has nothing left to do. */
+  let dead = false;
   const lastAuthorization = new WeakMap<Socket, string>();
   const lastRefused = new WeakMap<Socket, string>();
   const gap = (choice: GapChoice) => choices.has(choice);
@@ -911,6 +915,18 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     if (has('create-media-type-case-sensitive') && !header.startsWith('application/json')) {
       return refuse(415, 'send application/json');
+    }
+    // A recursive parser whose runtime dies when a body exhausts its stack (SBCL's, the second
+    // time a worker thread's guard page is hit), or a server out of memory on a large body: no
+    // answer, and nothing listens any more.
+    if (
+      (has('dies-on-deep-nesting') && nestingDepth(raw) >= 10_000) ||
+      (has('dies-on-large-bodies') && Buffer.byteLength(raw) > 1024 * 1024)
+    ) {
+      dead = true;
+      server.close();
+      for (const socket of open) socket.destroy();
+      return { ok: false, fail: () => {} };
     }
     if (Buffer.byteLength(raw) > BODY_LIMIT_BYTES && !gap('takes-large-bodies')) {
       return refuse(413, 'too large');
@@ -1624,7 +1640,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
-        server.close((e) => (e ? reject(e) : resolve()));
+        if (dead) resolve();
+        else server.close((e) => (e ? reject(e) : resolve()));
       }),
   };
 }
