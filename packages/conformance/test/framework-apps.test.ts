@@ -8,13 +8,14 @@
 // framework app (Python, each pinned in its frameworks/*/requirements.txt), a Go app (the standard
 // library alone, frameworks/go), a Gin app, an Echo app, a Fiber app (on fasthttp), a Hertz app and
 // an app oapi-codegen generates from the contract's OpenAPI document (each pinned in its
-// frameworks/*/go.mod), an axum app and an actix-web app (Rust, each pinned in its
+// frameworks/*/go.mod), an axum app, an actix-web app and a Rocket app (Rust, each pinned in its
 // frameworks/*/Cargo.lock), a Spring Boot app, a Javalin app, a Jersey app, a Vert.x app, a Helidon
 // app and an app on the JDK's own HTTP server (Java), a Ktor app (Kotlin) and a Pekko HTTP app
 // (Scala; each pinned in its frameworks/*/pom.xml), a Scotty app (Haskell), a plumber app (R), an
 // Ulfius app (C), a Compojure app (Clojure), a cohttp app (OCaml), a lua-http app (Lua), a
-// cpp-httplib app (C++), a MochiWeb app (Erlang), an HttpListener app (C# on Mono, Json.NET) and a
-// Nim app (the ten on Debian's packages), a Sinatra app, a Grape app and a Rails app (Ruby), a
+// cpp-httplib app (C++), a MochiWeb app (Erlang), an HttpListener app (C# on Mono, Json.NET), a
+// Nim app and a Hunchentoot app (Common Lisp; the eleven on Debian's packages), a Sinatra app,
+// a Grape app and a Rails app (Ruby), a
 // Mojolicious app and a Dancer2 app on Starman (Perl), a Symfony app and a Lumen app (PHP; the Lumen app also behind nginx and
 // PHP-FPM), on Debian's packages, written the same way. What the kit fails is each framework's
 // doing, named below; no false alarm may come from any. The apps, and what the kit fails on each,
@@ -444,6 +445,22 @@ describe('the kit against an actix-web app written from the spec (serde, serde_j
   }, 600_000);
 });
 
+describe("the kit against a Rocket app written from the spec (serde_json, Rocket's forms)", () => {
+  it("fails it where Rocket's media types and form field names break the spec, and nowhere else", async () => {
+    const report = await runOn('Rocket');
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Rocket?.fails);
+    // Its media type parser takes no white space before ";": the route's format = "json" does
+    // not match the request, which no route takes.
+    expect(message(report, 'createPet.media-type-spellings')).toMatch(
+      /Content-Type: application\/json ; charset="utf-8" answered 404/,
+    );
+    // A query field is matched by its name's first key: limit[] and limit[0] are limit.
+    expect(message(report, 'listPets.bracketed-limit')).toMatch(
+      /limit%5B%5D=1 returned 1 pet although at least/,
+    );
+  }, 600_000);
+});
+
 describe('the kit against a Spring Boot app written from the spec (Spring MVC, Tomcat, Jackson)', () => {
   it("fails it where Jackson's coercions and Spring's readers of numbers and parameters break the spec, and nowhere else", async () => {
     const report = await runOn('Spring Boot');
@@ -752,6 +769,36 @@ describe('the kit against a Nim app written from the spec (asynchttpserver, std/
     expect(message(report, 'errors.strict-json')).toMatch(/answered 201: the body is not UTF-8/);
     // parseBiggestInt reads digits split by an underscore.
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/0_1 answered 200/);
+  }, 600_000);
+});
+
+describe('the kit against a Hunchentoot app written from the spec (Common Lisp on SBCL, yason)', () => {
+  it('fails it where yason breaks the spec, and where SBCL dies of nested arrays, then for want of a server', async () => {
+    const { fails, diesAt = '' } = APPS.Hunchentoot as FrameworkApp;
+    const report = await runOn('Hunchentoot');
+    const runFailed = failed(report);
+    expect(
+      runFailed.filter((id) => fails.includes(id)).sort(),
+      notPassed(report).join('\n'),
+    ).toEqual(fails);
+    // Every other failure is a check the run started after the one that took the app down, for a
+    // request nothing listened to any more.
+    const order = report.results.map((r) => r.id);
+    for (const id of runFailed.filter((id) => !fails.includes(id))) {
+      expect(order.indexOf(id), id).toBeGreaterThan(order.indexOf(diesAt));
+      expect(message(report, id), id).toMatch(/ECONNREFUSED/);
+    }
+    // yason's parse reads the first JSON value and leaves what follows it.
+    expect(message(report, 'createPet.trailing-content')).toMatch(
+      /with a second NewPet after the first answered 201/,
+    );
+    // Its encoder escapes no control character but \b, \f, \n, \r and \t.
+    expect(message(report, 'createPet.string-boundaries')).toMatch(
+      /holding control characters answered 201: the body is not JSON/,
+    );
+    // Arrays nested 10,001 deep exhaust the worker thread's stack: Hunchentoot closes the
+    // connection, and at the second such body SBCL dies.
+    expect(message(report, 'createPet.deep-nesting')).toMatch(/the body took the server down/);
   }, 600_000);
 });
 

@@ -318,9 +318,14 @@ export interface FrameworkApp {
    */
   readonly passesThroughProxy?: readonly string[];
   /**
-   * Why the kit's run through the proxy fails otherwise than `fails`, varying from run to run: the
-   * proxy keeps its connections to the app open and sends any client's next request on one, and
-   * what the app left unread on it meets whichever request comes next.
+   * The check whose requests take the app down: every check the run starts after it fails too,
+   * for want of a server, besides `fails`. Through the proxy, what fails then is the proxy's `502`.
+   */
+  readonly diesAt?: string;
+  /**
+   * Why the kit's run through the proxy fails otherwise than `fails`, varying from run to run: for
+   * example, the proxy keeps its connections to the app open and sends any client's next request
+   * on one, and what the app left unread on it meets whichever request comes next.
    */
   readonly variesThroughProxy?: string;
 }
@@ -397,7 +402,7 @@ export function frameworkApps(built: {
    * Builds the Rust app in frameworks/NAME with the `cargo` on PATH, from the crates its Cargo.lock
    * pins.
    */
-  function cargoApp(name: 'axum' | 'actix'): () => Promise<string> {
+  function cargoApp(name: 'axum' | 'actix' | 'rocket'): () => Promise<string> {
     return once(async () => {
       const dir = join(FRAMEWORKS, name);
       // A target folder of its own: each app's binary is named petapp.
@@ -412,6 +417,7 @@ export function frameworkApps(built: {
   }
   const buildAxumApp = cargoApp('axum');
   const buildActixApp = cargoApp('actix');
+  const buildRocketApp = cargoApp('rocket');
 
   /**
    * Builds the Maven app in frameworks/NAME with the `mvn` on PATH, or takes the jar its sources
@@ -880,6 +886,13 @@ export function frameworkApps(built: {
       // actix answers the spelling 400, which a body's own fault may cause too: only a 415 is judged.
       inTraffic: [],
     },
+    Rocket: {
+      start: async () => startProcess(await buildRocketApp(), []),
+      fails: ['createPet.media-type-spellings', 'listPets.bracketed-limit'],
+      // Rocket answers the spelling 404 (no route takes it), which the judge leaves alone: only a
+      // 415 is judged; nor does it relate a bracketed limit.
+      inTraffic: [],
+    },
     Scotty: {
       start: async () => startProcess(await buildScottyApp(), []),
       fails: ['getPet.path-boundaries'],
@@ -1008,6 +1021,27 @@ export function frameworkApps(built: {
       start: async () => startProcess(await buildNimApp(), []),
       fails: ['errors.strict-json', 'getPet.path-boundaries'],
       inTraffic: ['errors.strict-json', 'getPet.path-boundaries'],
+    },
+    Hunchentoot: {
+      // On Debian's SBCL, which loads Hunchentoot and yason with ASDF from /usr/share/common-lisp.
+      start: () =>
+        startProcess('sbcl', [
+          ...['--noinform', '--non-interactive'],
+          ...['--load', join(FRAMEWORKS, 'hunchentoot', 'app.lisp')],
+        ]),
+      // yason reads the first JSON value and writes control characters as they are; SBCL dies at
+      // the second body nested past a worker thread's stacks.
+      fails: [
+        'createPet.deep-nesting',
+        'createPet.string-boundaries',
+        'createPet.trailing-content',
+        'errors.pet-fields',
+        'errors.strict-json',
+      ],
+      diesAt: 'createPet.deep-nesting',
+      inTraffic: ['createPet.trailing-content', 'errors.pet-fields', 'errors.strict-json'],
+      variesThroughProxy:
+        'SBCL dies at createPet.deep-nesting, and the proxy answers every request after it 502',
     },
     cohttp: {
       start: async () => startProcess(await buildCohttpApp(), []),

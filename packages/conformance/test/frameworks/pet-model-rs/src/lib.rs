@@ -1,6 +1,6 @@
 //! The spec's types as serde reads and writes them, its list and create rules, and getPet's
-//! deprecation headers, for the Rust apps (axum, actix-web): how each framework reads a request
-//! and writes the answer is its own.
+//! deprecation headers, for the Rust apps (axum, actix-web, Rocket): how each framework reads a
+//! request and writes the answer is its own.
 
 use serde::{Deserialize, Serialize};
 
