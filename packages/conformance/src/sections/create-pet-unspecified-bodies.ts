@@ -278,7 +278,7 @@ export const unspecifiedBodiesSection: SpecSection = {
   checks: [
     check({
       id: 'createPet.large-body',
-      title: `answers a NewPet padded with ${LARGE_BODY_PADDING / 1024 / 1024} MiB of white space (larger than proxies and frameworks take by default) with 201 and the pet as sent, or a 4xx Error such as 413; never a server error nor another body (a connection closed with no answer is not judged)`,
+      title: `answers a NewPet padded with ${LARGE_BODY_PADDING / 1024 / 1024} MiB of white space (larger than proxies and frameworks take by default) with 201 and the pet as sent, or a 4xx Error such as 413; never a server error nor another body (a connection closed with no answer is not judged while the server still answers a listPets)`,
       section: '§4.2, §7, §8',
       async run(ctx) {
         // The spec sets no request-size limit, and every error carries an Error: a proxy's own
