@@ -5,6 +5,7 @@ import type { Redactor } from '../redact.js';
 import { withoutContentCoding } from './content-coding.js';
 import { FetchPool } from './fetch-pool.js';
 import { parseJson } from './json.js';
+import { keptAliveAgent } from './kept-alive-agent.js';
 import { IDEMPOTENT } from './methods.js';
 
 /** One HTTP exchange the kit made; `status` is null when no answer came. */
@@ -443,12 +444,7 @@ function sendInOneWrite(
   else if (body !== undefined) head['content-length'] = String(body.length);
   const secure = url.startsWith('https:');
   const send = secure ? httpsRequest : httpRequest;
-  const own =
-    agent === undefined
-      ? secure
-        ? new HttpsAgent({ keepAlive: true })
-        : new HttpAgent({ keepAlive: true })
-      : undefined;
+  const own = agent === undefined ? keptAliveAgent(secure) : undefined;
   return new Promise<Response>((resolve, reject) => {
     const req = send(
       url,

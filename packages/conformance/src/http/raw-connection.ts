@@ -179,7 +179,8 @@ export class RawConnection implements Connection {
           framing === 'close' ? [this.#buffer.subarray(head.bodyAt), Buffer.alloc(0)] : undefined,
       );
       this.#buffer = rest;
-      // A body that ended with the connection leaves it ended: the next request opens another.
+      // An answer that says close spends the connection; one whose body ended with the
+      // connection has ended it already (`#ended`).
       if (saysClose(head.lines)) this.#spent = true;
       const headers = new Headers();
       for (const [name, value] of head.lines) headers.append(name, value);

@@ -176,18 +176,23 @@ async function answerOrClosed(
   ctx: CheckContext,
   request: HttpRequest,
 ): Promise<HttpResponse | { closed: string; stopped?: string }> {
+  const res = await answerOrLost(ctx, request);
+  if (!('lost' in res)) return res;
+  const closed = `the connection closed before an answer came (${res.lost})`;
+  const next = await answerOrLost(ctx, { method: 'GET', path: '/pets?limit=1' });
+  return 'lost' in next ? { closed, stopped: next.lost } : { closed };
+}
+
+/** The answer to `request`, or why the connection gave none (a network failure). */
+async function answerOrLost(
+  ctx: CheckContext,
+  request: HttpRequest,
+): Promise<HttpResponse | { lost: string }> {
   try {
     return await ctx.send(request);
   } catch (error) {
-    if (!(error instanceof RequestError && error.kind === 'network')) throw error;
-    const closed = `the connection closed before an answer came (${error.reason})`;
-    try {
-      await ctx.send({ method: 'GET', path: '/pets?limit=1' });
-      return { closed };
-    } catch (next) {
-      if (!(next instanceof RequestError && next.kind === 'network')) throw next;
-      return { closed, stopped: next.reason };
-    }
+    if (error instanceof RequestError && error.kind === 'network') return { lost: error.reason };
+    throw error;
   }
 }
 

@@ -4,16 +4,17 @@
 // cannot forward (a request Node's parser refuses) it answers itself, in words naming itself.
 import {
   createServer,
-  Agent as HttpAgent,
+  type Agent as HttpAgent,
   request as httpRequest,
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { finished } from 'node:stream';
 import { saysClose } from '../http/close-option.js';
 import { withoutContentCoding } from '../http/content-coding.js';
+import { keptAliveAgent } from '../http/kept-alive-agent.js';
 import { IDEMPOTENT } from '../http/methods.js';
 import { type HeaderLine, type RecordedExchange, requestBodyText } from './exchange.js';
 
@@ -131,9 +132,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(options.target);
   const secure = target.protocol === 'https:';
   const send = secure ? httpsRequest : httpRequest;
-  const keptAlive = () =>
-    secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const agent = keptAlive();
+  const agent = keptAliveAgent(secure);
   const open = new Set<Promise<void>>();
 
   /** The requests whose answers are under way, on each connection, and those answers. */
@@ -167,7 +166,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // (RFC 9112 §9.3.1): on a kept-alive one, a target's idle close may just then have ended it.
     // Each such request goes on a connection of its own, closed once its exchange has ended; it
     // still says keep-alive, as the shared ones do, unless the client said otherwise.
-    const ownConnection = saysClose(requestLines) || !IDEMPOTENT.has(req.method ?? 'GET');
+    const idempotent = IDEMPOTENT.has(req.method ?? 'GET');
+    const ownConnection = saysClose(requestLines) || !idempotent;
     /** The agent of the connection of its own, while one is open. */
     let ownAgent: HttpAgent | undefined;
     const upstreamHeaders = requestLines.flatMap(([name, value]) =>
@@ -207,7 +207,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     /** Sends the request to the target: streamed as it comes, or (`again`) whole, in one write. */
     const sendUpstream = (again: boolean) => {
       ownAgent?.destroy();
-      ownAgent = ownConnection ? keptAlive() : undefined;
+      ownAgent = ownConnection ? keptAliveAgent(secure) : undefined;
       const upstream = send(
         {
           protocol: target.protocol,
@@ -251,7 +251,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         if (res.headersSent) return;
         // A proxy must not send a request that is not idempotent again (RFC 9112 §9.3.1) unless
         // the target cannot have applied it: here, when its body had not all gone.
-        const unapplied = IDEMPOTENT.has(req.method ?? 'GET') || !upstream.writableFinished;
+        const unapplied = idempotent || !upstream.writableFinished;
         if (!again && unapplied && connectionLost(error)) {
           // The target answered on the head alone and closed the connection (RFC 9112 §9.6 lets
           // it); node:http drops that answer when a later write of the body fails first. Or it
