@@ -508,6 +508,37 @@ function answerOf(
   });
 }
 
+/**
+ * A raw target that answers each request `200 []` once its head and any Content-Length body have
+ * come, keeping each connection's request heads, and a promise of each connection's close.
+ */
+function headsPerConnection() {
+  const perConnection: string[][] = [];
+  const closed: Promise<void>[] = [];
+  const target = createTcpServer((socket) => {
+    const heads: string[] = [];
+    perConnection.push(heads);
+    closed.push(new Promise((resolve) => socket.on('close', () => resolve())));
+    let buffered = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
+        const head = buffered.slice(0, end);
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) break;
+        heads.push(head);
+        buffered = buffered.slice(end + 4 + length);
+        socket.write(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]',
+        );
+      }
+    });
+    socket.on('error', () => {});
+  });
+  return { target, perConnection, closed };
+}
+
 /** The answer to a GET of `url` with node:http (`answerOf`). */
 function rawGet(url: string): ReturnType<typeof answerOf> {
   return new Promise((resolve, reject) => {
@@ -627,24 +658,7 @@ describe('what the proxy changes on the way, and what it keeps', () => {
   it('sends a request that asks to close its connection on one of its own, never used again', async () => {
     // A target may answer such a request without saying Connection: close, and close later
     // (Mojolicious does): a request sent after it on that connection would get no answer.
-    const perConnection: string[][] = [];
-    const target = createTcpServer((socket) => {
-      const heads: string[] = [];
-      perConnection.push(heads);
-      let buffered = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (chunk: string) => {
-        buffered += chunk;
-        for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
-          heads.push(buffered.slice(0, end));
-          buffered = buffered.slice(end + 4);
-          socket.write(
-            'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]',
-          );
-        }
-      });
-      socket.on('error', () => {});
-    });
+    const { target, perConnection } = headsPerConnection();
     const { proxy } = await proxyInFront(target);
     for (let i = 0; i < 3; i++) {
       // node:http without an agent sends Connection: close.
@@ -664,29 +678,7 @@ describe('what the proxy changes on the way, and what it keeps', () => {
   it('sends each request that is not idempotent on a connection of its own, closed once answered', async () => {
     // A target may close a kept-alive connection idle just as a request goes out on it; a POST
     // lost so must not be sent again (RFC 9112 §9.3.1), so none goes on a connection used before.
-    const perConnection: string[][] = [];
-    const closed: Promise<void>[] = [];
-    const target = createTcpServer((socket) => {
-      const heads: string[] = [];
-      perConnection.push(heads);
-      closed.push(new Promise((resolve) => socket.on('close', () => resolve())));
-      let buffered = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (chunk: string) => {
-        buffered += chunk;
-        for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
-          const head = buffered.slice(0, end);
-          const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-          if (buffered.length < end + 4 + length) break;
-          heads.push(head);
-          buffered = buffered.slice(end + 4 + length);
-          socket.write(
-            'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]',
-          );
-        }
-      });
-      socket.on('error', () => {});
-    });
+    const { target, perConnection, closed } = headsPerConnection();
     const { proxy } = await proxyInFront(target);
     const client = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
