@@ -13,6 +13,7 @@ import { openApiDocument30 } from '@animal-store/contract';
 import { PYTHON_VENV, runProcess, startLogged } from '@animal-store/test-support';
 import express4 from 'express4';
 import express5 from 'express5';
+import { cachedBuild } from './build-cache.js';
 import { expressPetApp } from './express-pet-app.js';
 import { fastifyPetApp } from './fastify-pet-app.js';
 import { h3PetApp, serveH3 } from './h3-pet-app.js';
@@ -104,6 +105,9 @@ async function startHapi(): Promise<RunningApp> {
   const server = await hapiPetApp(API_KEY);
   return { baseUrl: `${server.info.uri}/v1`, stop: () => server.stop() };
 }
+
+/** The repository's root folder. */
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** Where each app's folder is: frameworks/NAME. */
 const FRAMEWORKS = fileURLToPath(new URL('../frameworks/', import.meta.url));
@@ -455,27 +459,36 @@ export function frameworkApps(built: {
   const buildJdkApp = mavenApp('jdk-httpserver');
 
   /**
-   * Compiles the app of one source file in frameworks/NAME with `compiler` on PATH, given its
-   * arguments for the app's folder in `built`, the binary's path and the source's; gives the binary.
-   * The source is compiled from a copy in that folder, where compilers that write their objects
-   * beside it (ocamlopt) write them.
+   * Compiles the app of one source file in frameworks/NAME with `compiler` on PATH (and `tools`,
+   * other commands it runs), given its arguments for the build's folder, the binary's path and the
+   * source's; gives the binary, kept in the build cache (support/build-cache.ts). The source is
+   * compiled from a copy in that folder, where compilers that write their objects beside it
+   * (ocamlopt) write them.
    */
   function compiledApp(
     name: string,
     source: string,
     compiler: string,
     args: (out: string, binary: string, source: string) => string[],
+    tools: readonly string[] = [],
   ): () => Promise<string> {
     return once(async () => {
-      const out = join(built.path, name);
-      await mkdir(out);
-      const binary = join(out, 'petapp');
-      await copyFile(join(FRAMEWORKS, name, source), join(out, source));
-      const run = await runProcess(compiler, args(out, binary, join(out, source)));
-      if (run.exitCode !== 0) {
-        throw new Error(`${compiler} of the ${name} app failed:\n${run.stdout}${run.stderr}`);
-      }
-      return binary;
+      const inputs = {
+        files: [join(FRAMEWORKS, name, source)],
+        command: [compiler, ...args('OUT', 'OUT/petapp', `OUT/${source}`)],
+        tools: [compiler, ...tools],
+      };
+      const out = await cachedBuild(name, inputs, async (folder) => {
+        await copyFile(join(FRAMEWORKS, name, source), join(folder, source));
+        const run = await runProcess(
+          compiler,
+          args(folder, join(folder, 'petapp'), join(folder, source)),
+        );
+        if (run.exitCode !== 0) {
+          throw new Error(`${compiler} of the ${name} app failed:\n${run.stdout}${run.stderr}`);
+        }
+      });
+      return join(out, 'petapp');
     });
   }
   // Scotty and the Haskell packages Debian installs beside ghc (libghc-scotty-dev).
@@ -507,34 +520,58 @@ export function frameworkApps(built: {
   ]);
   // Nim's standard library (asynchttpserver, std/json), which Debian installs with nim; its C
   // sources go to the app's folder, not to ~/.cache/nim.
-  const buildNimApp = compiledApp('nim', 'app.nim', 'nim', (out, binary, source) => [
-    ...['c', '-d:release', '--hints:off', '--warnings:off', `--nimcache:${join(out, 'cache')}`],
-    ...[`-o:${binary}`, source],
-  ]);
+  const buildNimApp = compiledApp(
+    'nim',
+    'app.nim',
+    'nim',
+    (out, binary, source) => [
+      ...['c', '-d:release', '--hints:off', '--warnings:off', `--nimcache:${join(out, 'cache')}`],
+      ...[`-o:${binary}`, source],
+    ],
+    ['gcc'],
+  );
   // cohttp-lwt-unix and Yojson (OCaml), which Debian installs with libcohttp-lwt-unix-ocaml-dev
   // and libyojson-ocaml-dev; Lwt's scheduler needs the threads library.
-  const buildCohttpApp = compiledApp('cohttp', 'app.ml', 'ocamlfind', (_, binary, source) => [
-    ...['ocamlopt', '-thread', '-package', 'cohttp-lwt-unix,yojson', '-linkpkg'],
-    ...['-o', binary, source],
-  ]);
+  const buildCohttpApp = compiledApp(
+    'cohttp',
+    'app.ml',
+    'ocamlfind',
+    (_, binary, source) => [
+      ...['ocamlopt', '-thread', '-package', 'cohttp-lwt-unix,yojson', '-linkpkg'],
+      ...['-o', binary, source],
+    ],
+    ['ocamlopt'],
+  );
 
   /**
    * Compiles the NestJS app with the workspace's tsc (esbuild, which vitest uses, emits no decorator
-   * metadata, and Nest reads its DTOs' types from it); gives its main.js.
+   * metadata, and Nest reads its DTOs' types from it), kept in the build cache; gives its main.js in
+   * a copy in `built`, an ES module that finds its packages as it would in this package.
    */
   const buildNestApp = once(async () => {
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    const project = join(FRAMEWORKS, 'nest', 'tsconfig.json');
+    const inputs = {
+      // The base config, and the lockfile for the versions of tsc and of the types it reads.
+      files: [
+        join(FRAMEWORKS, 'nest'),
+        join(REPO_ROOT, 'tsconfig.base.json'),
+        join(REPO_ROOT, 'pnpm-lock.yaml'),
+      ],
+      command: ['tsc', '-p', 'nest/tsconfig.json'],
+      tools: [],
+    };
+    const compiled = await cachedBuild('nest', inputs, async (folder) => {
+      const run = await runProcess(process.execPath, [tsc, '-p', project, '--outDir', folder]);
+      if (run.exitCode !== 0) throw new Error(`tsc of the NestJS app failed:\n${run.stdout}`);
+    });
     const out = join(built.path, 'nest');
-    await mkdir(out);
-    // The compiled app is an ES module that finds its packages as it would in this package.
+    await cp(compiled, out, { recursive: true });
     await symlink(
       fileURLToPath(new URL('../../node_modules', import.meta.url)),
       join(out, 'node_modules'),
     );
     await writeFile(join(out, 'package.json'), '{"type":"module"}');
-    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-    const project = join(FRAMEWORKS, 'nest', 'tsconfig.json');
-    const run = await runProcess(process.execPath, [tsc, '-p', project, '--outDir', out]);
-    if (run.exitCode !== 0) throw new Error(`tsc of the NestJS app failed:\n${run.stdout}`);
     return join(out, 'main.js');
   });
 
