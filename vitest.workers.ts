@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * How many test files a package's vitest runs side by side. Most of a file's time is spent waiting
@@ -13,3 +17,44 @@ export const maxWorkers = Math.max(2, availableParallelism() - 1);
  * differs in separate sequence groups: these projects form group 1, after the others' group 0.
  */
 export const sideBySide = { maxWorkers, sequence: { groupOrder: 1 } };
+
+/**
+ * Test files that run for minutes though their source is short or middling: each drives one
+ * server after another. Without the durations of an earlier run (a new clone, as in CI), vitest
+ * starts the largest files first, and these would start among the last and keep one worker busy
+ * alone at the end. They start first, longest first; the files of a project still run together,
+ * projects in vitest's order.
+ */
+export const LONG_RUNNING_FILES = [
+  'packages/conformance/test/framework-apps.test.ts',
+  'packages/conformance/test/framework-apps-proxy.test.ts',
+  'packages/conformance/test/faults.test.ts',
+  'packages/conformance/test/framework-apps-fuzzed.test.ts',
+  'packages/conformance/test/prism-proxy.test.ts',
+];
+
+const repoRoot = fileURLToPath(new URL('.', import.meta.url));
+for (const file of LONG_RUNNING_FILES) {
+  if (!existsSync(join(repoRoot, file))) {
+    throw new Error(`vitest.workers.ts: ${file} (LONG_RUNNING_FILES) does not exist`);
+  }
+}
+
+/** Vitest's order of a run's files, with `LONG_RUNNING_FILES` first within their project. */
+export class LongRunningFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONG_RUNNING_FILES.indexOf(relative(repoRoot, file.moduleId));
+      return index === -1 ? LONG_RUNNING_FILES.length : index;
+    };
+    // Vitest's order keeps each project's files together: each such stretch is sorted by rank,
+    // the files of one rank in vitest's order (Array.prototype.sort is stable).
+    const stretches: TestSpecification[][] = [];
+    for (const file of await super.sort(files)) {
+      const last = stretches.at(-1);
+      if (last?.[0]?.project === file.project) last.push(file);
+      else stretches.push([file]);
+    }
+    return stretches.flatMap((stretch) => stretch.sort((a, b) => rank(a) - rank(b)));
+  }
+}

@@ -1,8 +1,8 @@
-import { defineProject } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import { sourceAliases } from '../../vitest.source.js';
-import { sideBySide } from '../../vitest.workers.js';
+import { LongRunningFirst, sideBySide } from '../../vitest.workers.js';
 
-export default defineProject({
+export default defineConfig({
   ...sourceAliases,
   // Timeouts catch hangs, never slowness: the gap suites run many kit runs at once, and CI
   // machines are small and may be busy.
@@ -10,6 +10,8 @@ export default defineProject({
     name: 'conformance',
     include: ['test/**/*.test.ts'],
     ...sideBySide,
+    // Run alone (the test command), this file is vitest's whole config: the order of its files.
+    sequence: { ...sideBySide.sequence, sequencer: LongRunningFirst },
     // A worker's files share one module graph (the kit, the contract, TypeBox load once per
     // worker): their helpers register no hooks when they load, and the one file that mocks a
     // module resets the registry after it.
