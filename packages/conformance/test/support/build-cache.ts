@@ -5,16 +5,18 @@
 // machine starts with an empty cache.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { access, mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 
-/** Where the builds are kept. */
-export const BUILD_CACHE = join(
+/** The repository's folder of what its tests keep between runs. */
+export const CACHE_ROOT = join(
   process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
   'animal-store',
-  'framework-builds',
 );
+
+/** Where the builds are kept. */
+export const BUILD_CACHE = join(CACHE_ROOT, 'framework-builds');
 
 /**
  * Debian's record of the packages installed: the libraries and headers a build reads are among
@@ -48,7 +50,6 @@ async function toolIdentity(command: string): Promise<string> {
     if (folder === '') continue;
     const candidate = join(folder, command);
     try {
-      await access(candidate);
       const file = await realpath(candidate);
       const { size, mtimeMs } = await stat(file);
       return `${command} ${file} ${size} ${mtimeMs}`;
@@ -58,7 +59,7 @@ async function toolIdentity(command: string): Promise<string> {
 }
 
 /** The hash that names a build of `inputs`. */
-export async function buildKey(inputs: BuildInputs): Promise<string> {
+async function buildKey(inputs: BuildInputs): Promise<string> {
   const hash = createHash('sha256');
   for (const root of inputs.files) {
     for (const file of await filesUnder(root)) {

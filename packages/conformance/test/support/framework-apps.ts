@@ -6,14 +6,13 @@ import { copyFile, cp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openApiDocument30 } from '@animal-store/contract';
 import { PYTHON_VENV, runProcess, startLogged } from '@animal-store/test-support';
 import express4 from 'express4';
 import express5 from 'express5';
-import { cachedBuild } from './build-cache.js';
+import { CACHE_ROOT, cachedBuild } from './build-cache.js';
 import { expressPetApp } from './express-pet-app.js';
 import { fastifyPetApp } from './fastify-pet-app.js';
 import { h3PetApp, serveH3 } from './h3-pet-app.js';
@@ -122,11 +121,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 // Kept between runs, as Go's build cache is: the pinned crates are compiled once.
-const CARGO_TARGET = join(
-  process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
-  'animal-store',
-  'cargo-target-framework-apps',
-);
+const CARGO_TARGET = join(CACHE_ROOT, 'cargo-target-framework-apps');
 
 type PythonApp =
   | 'flask'
