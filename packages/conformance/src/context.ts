@@ -26,7 +26,7 @@ export class CheckContext {
    * settle time after the last write, for servers whose reads lag their writes.
    */
   async send(request: HttpRequest): Promise<HttpResponse> {
-    if (request.method === 'GET') await this.fixtures.settled();
+    if (request.method !== 'POST') await this.fixtures.settled();
     return this.http.send(request);
   }
 

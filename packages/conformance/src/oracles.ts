@@ -256,9 +256,15 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
   },
   {
     id: 'errors.no-server-errors',
-    title: 'no request the kit sends is answered with a 5xx',
+    title:
+      'no request the kit sends is answered with a 5xx (but a 501 to HEAD, a method the spec does not name)',
     section: '§7',
-    judge: (res) => (res.status >= 500 ? 'a server error' : undefined),
+    judge: (res) => {
+      if (res.status < 500) return undefined;
+      // 501 is how HTTP says a server does not implement a method (RFC 9110 §15.6.2).
+      if (res.status === 501 && res.method !== 'GET' && res.method !== 'POST') return undefined;
+      return 'a server error';
+    },
   },
 ];
 

@@ -54,6 +54,21 @@ const ADVISED: readonly Row[] = [
   ],
   ['gzips every answer, asked or not', 'gzips-every-answer', []],
   [
+    'answers HEAD with 405, as a router that adds no HEAD to a GET route does',
+    'head-405',
+    ['listPets.head', 'getPet.head'],
+  ],
+  [
+    'answers HEAD without the key check its GET has',
+    'head-skips-auth',
+    ['listPets.head', 'getPet.head'],
+  ],
+  [
+    'writes a body after the head of its answers to HEAD',
+    'head-with-body',
+    ['listPets.head', 'getPet.head'],
+  ],
+  [
     'takes the key after one space alone, as the spec writes it',
     'one-space-after-scheme',
     ['auth.spaces-after-scheme'],
@@ -285,7 +300,11 @@ const ADVISED: readonly Row[] = [
   ['refuses a second pet of the same name with 409', 'unique-names', []],
   ['refuses a second pet of the same name with 400', 'unique-names-400', []],
   ['refuses a petId beyond int64 with 422, as its validator does', 'beyond-int64-422', []],
-  ['answers 501 to a method it does not implement (TRACE, PUT, ...)', 'unknown-methods-501', []],
+  [
+    "answers 501 to a method it does not implement (HEAD, TRACE, PUT, ...), as Python's http.server without do_HEAD",
+    'unknown-methods-501',
+    ['listPets.head', 'getPet.head'],
+  ],
   ['gives ids from 2^53 - 3 on (2^53 - 1 and its neighbours taken)', 'ids-from-2-53-minus-2', []],
   [
     'holds thousands of pets of others, one at 2^53 - 1, an id the kit tries as absent',

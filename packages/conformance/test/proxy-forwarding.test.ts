@@ -705,6 +705,58 @@ describe('what the proxy changes on the way, and what it keeps', () => {
     await Promise.all(closed.slice(1));
   });
 
+  it('sends each HEAD on a connection of its own: a body the target writes after the head dies with it', async () => {
+    // plumber (httpuv) answers HEAD 405 with a JSON body, written after the head: on a shared
+    // connection those bytes would be read as the answer to the next request, another client's.
+    // Here they come just before the next answer on the connection, as they do when Nagle's
+    // algorithm holds them until then.
+    const pets = '[]';
+    const heads: string[] = [];
+    const target = createTcpServer((socket) => {
+      let buffered = '';
+      let late = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        buffered += chunk;
+        for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
+          const method = buffered.slice(0, buffered.indexOf(' '));
+          heads.push(method);
+          buffered = buffered.slice(end + 4);
+          const body = method === 'HEAD' ? '{"error":"405 - Method Not Allowed"}' : pets;
+          const status = method === 'HEAD' ? '405 Method Not Allowed' : '200 OK';
+          const head = `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+          socket.write(`${late}${head}${method === 'HEAD' ? '' : body}`);
+          late = method === 'HEAD' ? body : '';
+        }
+      });
+      socket.on('error', () => {});
+    });
+    const { judge, proxy } = await proxyInFront(target);
+    const client = new Agent({ keepAlive: true, maxSockets: 1 });
+    const statuses: (number | undefined)[] = [];
+    try {
+      for (const method of ['HEAD', 'GET', 'HEAD', 'GET']) {
+        const answer = await new Promise<Awaited<ReturnType<typeof answerOf>>>(
+          (resolve, reject) => {
+            request(`${proxy.origin}/v1/pets`, { method, agent: client }, (res) =>
+              answerOf(res).then(resolve, reject),
+            )
+              .on('error', reject)
+              .end();
+          },
+        );
+        statuses.push(answer.status);
+        if (method === 'GET') expect(answer.body).toBe(pets);
+      }
+    } finally {
+      client.destroy();
+    }
+    expect(statuses).toEqual([405, 200, 405, 200]);
+    expect(heads).toEqual(['HEAD', 'GET', 'HEAD', 'GET']);
+    await proxy.close();
+    expect((await judge.report()).traffic).toMatchObject({ exchanges: 4, notAnswered: 0 });
+  });
+
   it('answers 502 in plain text naming the target when it cannot be reached, and records no answer', async () => {
     const closed = createTcpServer();
     const origin = await listening(closed);

@@ -35,7 +35,8 @@ function curlArguments(line: string): Buffer[] {
 /** The curl arguments that send `request` to `url` as the kit's client sends it, the key in. */
 function expectedArguments(request: HttpRequest, url: string): (string | Uint8Array)[] {
   const args: (string | Uint8Array)[] = ['-sS', '-i'];
-  if (request.method !== 'GET') args.push('-X', request.method);
+  if (request.method === 'HEAD') args.push('--head');
+  else if (request.method !== 'GET') args.push('-X', request.method);
   args.push(url);
   if (request.authorization !== null) {
     args.push('-H', `Authorization: ${request.authorization?.value ?? `Bearer ${KEY}`}`);
@@ -152,6 +153,12 @@ describe('a replay line', () => {
     expect(curlLine({ method: 'POST', path: '/pets', json: {} }, TARGET)).toMatch(
       /^curl -sS -i -X POST 'http/,
     );
+  });
+
+  it('sends HEAD with --head, which reads no body, never -X HEAD, which waits for one', () => {
+    const line = curlLine({ method: 'HEAD', path: '/pets' }, TARGET);
+    expect(line).toMatch(/^curl -sS -i --head 'http/);
+    expect(line).not.toContain('-X');
   });
 
   it('writes a short body as one quoted word', () => {

@@ -32,7 +32,7 @@ export interface Credential {
 
 /** A request the kit sends, relative to the base URL. */
 export interface HttpRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'HEAD' | 'POST';
   /** Path and query below the base URL (`/pets?limit=1`), or an absolute URL (a `Link` target). */
   readonly path: string;
   /** The `Authorization` header: omitted means the valid bearer key, `null` means none. */

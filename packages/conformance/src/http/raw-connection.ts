@@ -185,7 +185,8 @@ export class RawConnection implements Connection {
       const headers = new Headers();
       for (const [name, value] of head.lines) headers.append(name, value);
       const coding = headers.get('content-encoding') ?? undefined;
-      const bytes = withoutContentCoding(body, coding);
+      // An answer without content (to HEAD, a 204, a 304) names the coding GET's content has.
+      const bytes = hasNoContent(method, head.status) ? body : withoutContentCoding(body, coding);
       if (bytes === undefined)
         throw new Error(`the body is not in its Content-Encoding: ${coding}`);
       const empty = [204, 205, 304].includes(head.status);
@@ -229,10 +230,15 @@ function readHead(bytes: Buffer): Head | undefined {
   return { status: Number(status[1]), lines, bodyAt: end + 4 };
 }
 
+/** True for an answer that has no content, whatever its header lines say (RFC 9112 §6.3). */
+function hasNoContent(method: string, status: number): boolean {
+  return method === 'HEAD' || status === 204 || status === 304;
+}
+
 /** How the answer's body ends (RFC 9112 §6.3). */
 function framingOf(method: string, head: Head): Framing {
   const { status, lines } = head;
-  if (method === 'HEAD' || status === 204 || status === 304) return { length: 0 };
+  if (hasNoContent(method, status)) return { length: 0 };
   const value = (name: string) => lines.find(([n]) => n === name)?.[1];
   if (/(^|,)\s*chunked\s*$/i.test(value('transfer-encoding') ?? '')) return 'chunked';
   const length = value('content-length');

@@ -71,7 +71,9 @@ function nestedWord(text: string, depth: number): string {
  */
 export function curlLine(request: HttpRequest, url: string): string {
   const parts = ['curl -sS -i'];
-  if (request.method !== 'GET') parts.push(`-X ${request.method}`);
+  // curl -X HEAD would wait for a body that never comes: --head sends HEAD and reads none.
+  if (request.method === 'HEAD') parts.push('--head');
+  else if (request.method !== 'GET') parts.push(`-X ${request.method}`);
   parts.push(shellWord(url));
   const authorization =
     request.authorization === undefined ? `Bearer $${KEY_VARIABLE}` : request.authorization?.shell;

@@ -8,6 +8,7 @@ import { unspecifiedBodiesSection } from './create-pet-unspecified-bodies.js';
 import { createdPetsSection } from './created-pets.js';
 import { everyAnswerSection } from './every-answer.js';
 import { getPetSection } from './get-pet.js';
+import { headRequestsSection } from './head-requests.js';
 import { jsonExtensionsSection } from './json-extensions.js';
 import { jsonSpellingsSection } from './json-spellings.js';
 import { listPetsSection } from './list-pets.js';
@@ -25,6 +26,7 @@ export const SECTIONS: readonly SpecSection[] = [
   jsonSpellingsSection,
   jsonExtensionsSection,
   getPetSection,
+  headRequestsSection,
   authSection,
   petSetSection,
 ];

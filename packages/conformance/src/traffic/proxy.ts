@@ -165,9 +165,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // close. A request that is not idempotent must not be sent again after a lost connection
     // (RFC 9112 §9.3.1): on a kept-alive one, a target's idle close may just then have ended it.
     // Each such request goes on a connection of its own, closed once its exchange has ended; it
-    // still says keep-alive, as the shared ones do, unless the client said otherwise.
+    // still says keep-alive, as the shared ones do, unless the client said otherwise. A HEAD
+    // too: its answer has no content whatever its header lines say (RFC 9110 §9.3.2), and the
+    // bytes of a body a target sends after the head anyway would be read as the next answer on
+    // a shared connection, another client's.
     const idempotent = IDEMPOTENT.has(req.method ?? 'GET');
-    const ownConnection = saysClose(requestLines) || !idempotent;
+    const ownConnection = saysClose(requestLines) || !idempotent || req.method === 'HEAD';
     /** The agent of the connection of its own, while one is open. */
     let ownAgent: HttpAgent | undefined;
     const upstreamHeaders = requestLines.flatMap(([name, value]) =>
