@@ -330,4 +330,14 @@ describe('server errors', () => {
     expect(judged(id, { path: '/pets', status: 503 })).toBe('a server error');
     expect(judged(id, { path: '/pets', status: 499 })).toBeUndefined();
   });
+
+  it('leave out a 501 to HEAD alone, the way HTTP says a method is not implemented', () => {
+    const id = 'errors.no-server-errors';
+    expect(judged(id, { method: 'HEAD', path: '/pets', status: 501 })).toBeUndefined();
+    expect(judged(id, { method: 'HEAD', path: '/pets', status: 500 })).toBe('a server error');
+    expect(judged(id, { method: 'HEAD', path: '/pets/1', status: 503 })).toBe('a server error');
+    for (const method of ['GET', 'POST'] as const) {
+      expect(judged(id, { method, path: '/pets', status: 501 }), method).toBe('a server error');
+    }
+  });
 });

@@ -26,6 +26,34 @@ describe('HEAD on the reads', () => {
     ]);
   });
 
+  it('sends no listed pet on an empty store: the missing one and the keyless read of it', async () => {
+    const { report, server } = await runAgainst({}, ONLY);
+    expect(resultOf(report, 'getPet.head').message).toBe(
+      'HEAD answered as GET: /pets/9007199254740991: 404, /pets/9007199254740991: 401',
+    );
+    expect(server.requests.filter((r) => r.method === 'HEAD').map((r) => r.path)).toEqual([
+      '/pets?limit=1',
+      '/pets?limit=1',
+      '/pets/9007199254740991',
+      '/pets/9007199254740991',
+    ]);
+  });
+
+  it('fails, naming no body, a GET after HEAD that gets no answer in time', async () => {
+    // The preflight's reads are answered; a GET that follows a HEAD is not.
+    let headSeen = false;
+    const hang = (method: string, path: string) => {
+      if (method === 'HEAD') headSeen = true;
+      return headSeen && method === 'GET' && path === '/pets?limit=1';
+    };
+    const only = { only: ['listPets.head'], timeoutMs: 1_000 };
+    const { report } = await runAgainst({ hang }, only);
+    const { outcome, message } = resultOf(report, 'listPets.head');
+    expect(outcome).toBe('advisory');
+    expect(message).toMatch(/^GET \/pets\?limit=1: no answer within 1000 ms/);
+    expect(message).not.toMatch(/read as the GET's answer/);
+  });
+
   it('advises a HEAD answered without the key check its GET has, naming both statuses', async () => {
     const { report } = await runAgainst({ choices: [STORE, 'head-skips-auth'] }, ONLY);
     const { outcome, message } = resultOf(report, 'listPets.head');

@@ -2,7 +2,7 @@ import { type HttpRequest, type HttpResponse, readBody } from '../../src/http/cl
 
 /** What an answer is made of: the request it answers, its status, Content-Type and body text. */
 export interface AnswerParts {
-  method?: 'GET' | 'POST';
+  method?: HttpRequest['method'];
   /** Path and query below `http://127.0.0.1:8080/v1`. */
   path: string;
   status: number;
