@@ -4,6 +4,9 @@ import type { Connection, Outgoing } from './client.js';
 import { saysClose } from './close-option.js';
 import { withoutContentCoding } from './content-coding.js';
 
+/** What reading says of bytes where an answer should begin and none does. */
+export const NOT_AN_ANSWER = 'not an HTTP answer';
+
 /** An answer's head: its status and header lines, and where its body starts in the bytes read. */
 interface Head {
   readonly status: number;
@@ -221,7 +224,7 @@ function readHead(bytes: Buffer): Head | undefined {
   const [statusLine = '', ...rest] = bytes.subarray(0, end).toString('latin1').split('\r\n');
   const status = /^HTTP\/\d\.\d (\d{3})(?: |$)/.exec(statusLine);
   if (status === null) {
-    throw new Error(`not an HTTP answer: ${JSON.stringify(statusLine.slice(0, 60))}`);
+    throw new Error(`${NOT_AN_ANSWER}: ${JSON.stringify(statusLine.slice(0, 60))}`);
   }
   const lines = rest.map((line): [string, string] => {
     const colon = line.indexOf(':');

@@ -6,7 +6,7 @@
 import { ID_MAX } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import { type HttpRequest, type HttpResponse, RequestError } from '../http/client.js';
-import { RawConnection } from '../http/raw-connection.js';
+import { NOT_AN_ANSWER, RawConnection } from '../http/raw-connection.js';
 import {
   type DeclaredCheck,
   declarer,
@@ -29,9 +29,6 @@ interface Read {
   readonly authorization?: null;
 }
 
-/** What the connection says of bytes that begin no answer: a body after HEAD's head begins GET's. */
-const UNREADABLE = /^not an HTTP answer/;
-
 /**
  * Sends `read` as HEAD and then as GET on one connection: each answer is read off it in turn, so
  * a body written after HEAD's head is read as the start of GET's answer. Fails the check when the
@@ -51,7 +48,7 @@ async function headThenGet(ctx: CheckContext, read: Read): Promise<string> {
     try {
       get = await ctx.send(request('GET'));
     } catch (error) {
-      if (!(error instanceof RequestError) || !UNREADABLE.test(error.reason)) throw error;
+      if (!(error instanceof RequestError) || !error.reason.startsWith(NOT_AN_ANSWER)) throw error;
       fail(
         `${described(head, read.what)} answered ${head.status}, and what followed on its connection was read as the GET's answer: ${error.reason} (a body sent after HEAD's head, which has none)`,
         head,

@@ -1513,7 +1513,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       (has('auth-skipped-with-status-filter') &&
         method === 'GET' &&
         url.searchParams.has('status')) ||
-      (has('auth-skipped-on-chunked-create') && req.headers['transfer-encoding'] !== undefined);
+      (has('auth-skipped-on-chunked-create') && req.headers['transfer-encoding'] !== undefined) ||
+      (gap('head-skips-auth') && method === 'HEAD');
     if (canonical !== route && /^\/pets(\/\d+)?$/.test(canonical)) {
       // A security rule that matches the canonical path alone, behind a router that folds
       // spellings (Spring Security's antMatchers before Spring MVC's trailing-slash match).
@@ -1561,7 +1562,6 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         : {};
       if (method === 'GET' || method === 'HEAD') {
         if (method === 'HEAD' && gap('head-405')) return headRefused(res, 'GET, POST', extra);
-        if (method === 'HEAD' && gap('head-skips-auth')) skipAuth = true;
         if (!has('auth-skipped-on-list') && !skipAuth && !authenticate(req, res, extra)) return;
         if (unknownQuery(url, ['limit', 'status', 'after'], res, extra)) return;
         return listPets(url, res, extra);
@@ -1579,7 +1579,6 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (petMatch) {
       const extra = deprecationHeaders();
       if (method === 'HEAD' && gap('head-405')) return headRefused(res, 'GET', extra);
-      if (method === 'HEAD' && gap('head-skips-auth')) skipAuth = true;
       if (method !== 'GET' && method !== 'HEAD') {
         return error(res, 405, 'use GET', { ...extra, allow: 'GET' });
       }
