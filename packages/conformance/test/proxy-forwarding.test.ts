@@ -798,6 +798,34 @@ describe('what the proxy changes on the way, and what it keeps', () => {
     expect(exchanges[0]).toMatchObject({ status: 200 });
   }, 60_000);
 
+  it('closes, the exchange recorded unanswered, when an answer before a pipelined one says close', async () => {
+    // The first answer says close, so the client's connection ends with it, while the second
+    // request, pipelined, is still at the target: the proxy takes it back, which loses its
+    // connection; the request must not go again for a client that is gone, nor hold close.
+    let second = 0;
+    const target = await listening(
+      createServer((req, res) => {
+        if (req.url !== '/v1/pets/1') {
+          res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
+          res.end('[]');
+        } else if (++second > 1) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end('{"code":"not_found","message":"no pet","status":404}');
+        }
+      }),
+    );
+    const { proxy, exchanges } = await proxyTo(target);
+    const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const text = await rawText(proxy.origin, get('/v1/pets?limit=1') + get('/v1/pets/1'));
+    expect(text.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 200']);
+    await proxy.close();
+    expect(exchanges.map((e) => [e.url.replace(target, ''), e.status])).toEqual([
+      ['/v1/pets?limit=1', 200],
+      ['/v1/pets/1', 0],
+    ]);
+    expect(second).toBe(1);
+  }, 60_000);
+
   it('takes the request to the target with it when the client goes away mid-body', async () => {
     let started = () => {};
     const bodyBegun = new Promise<void>((resolve) => {

@@ -185,7 +185,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       done = resolve;
     });
     open.add(settled);
+    let recorded = false;
     const record = (status: number, responseLines: HeaderLine[], kept: boolean) => {
+      if (recorded) return;
+      recorded = true;
       ownAgent?.destroy();
       open.delete(settled);
       done();
@@ -263,7 +266,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           // whole and in one write once the client's body has come, so that its answer can be
           // read, as the kit's own client does.
           finished(req.resume(), (cut) => {
-            if (cut) return record(0, [], false);
+            // Not for a client that has gone meanwhile: its exchange has ended unanswered.
+            if (cut || res.destroyed) return record(0, [], false);
             current = sendUpstream(true);
             current.end(Buffer.concat(requestChunks));
           });
@@ -278,9 +282,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return upstream;
     };
     let current = sendUpstream(false);
-    // A client that goes away mid-exchange takes the request to the target with it.
+    // A client that goes away mid-exchange takes the request to the target with it, and the
+    // exchange ends unanswered: its connection may close with answers to pipelined requests still
+    // queued behind the one that said close.
     res.on('close', () => {
-      if (!res.writableFinished) current.destroy();
+      if (res.writableFinished) return;
+      current.destroy();
+      record(0, [], false);
     });
     req.on('data', (chunk: Buffer) => requestChunks.push(chunk));
     req.pipe(current);
