@@ -69,6 +69,11 @@ const ADVISED: readonly Row[] = [
     ['listPets.head', 'getPet.head'],
   ],
   [
+    'routes the request target as written: one in absolute form (http://host/v1/pets) finds no route',
+    'routes-target-as-written',
+    ['listPets.absolute-form'],
+  ],
+  [
     'takes the key after one space alone, as the spec writes it',
     'one-space-after-scheme',
     ['auth.spaces-after-scheme'],

@@ -7,6 +7,7 @@ import { FetchPool } from './fetch-pool.js';
 import { parseJson } from './json.js';
 import { keptAliveAgent } from './kept-alive-agent.js';
 import { IDEMPOTENT } from './methods.js';
+import { absoluteTarget } from './request-target.js';
 
 /** One HTTP exchange the kit made; `status` is null when no answer came. */
 export interface RequestRecord {
@@ -70,6 +71,13 @@ export interface HttpRequest {
   readonly withoutContentType?: boolean;
   /** Sends the request on this kept-alive connection, shared with the others sent on it. */
   readonly connection?: Connection;
+  /**
+   * Writes the request target in absolute form (`GET http://host/v1/pets HTTP/1.1`), as requests
+   * to a proxy go (RFC 9112 §3.2.2); on `connection` only, and never sent again another way.
+   */
+  readonly absoluteForm?: boolean;
+  /** Sent pipelined with others on `connection` (`RawConnection.pipeline`). */
+  readonly pipelined?: boolean;
 }
 
 /**
@@ -91,6 +99,8 @@ export interface Outgoing {
   readonly body: Uint8Array | undefined;
   readonly chunked: boolean;
   readonly timeoutMs: number;
+  /** The request target in absolute form (`HttpRequest.absoluteForm`). */
+  readonly absoluteForm?: boolean;
 }
 
 /**
@@ -101,10 +111,19 @@ export class SharedConnection implements Connection {
   readonly #http = new HttpAgent({ keepAlive: true, maxSockets: 1 });
   readonly #https = new HttpsAgent({ keepAlive: true, maxSockets: 1 });
 
-  send({ url, method, headers, body, chunked, timeoutMs }: Outgoing): Promise<Response> {
+  send({
+    url,
+    method,
+    headers,
+    body,
+    chunked,
+    timeoutMs,
+    absoluteForm,
+  }: Outgoing): Promise<Response> {
     return sendInOneWrite(url, method, headers, body, chunked, {
       timeoutMs,
       agent: this.agentFor(url),
+      absoluteForm,
     });
   }
 
@@ -343,6 +362,7 @@ export class HttpClient {
               body: sent,
               chunked,
               timeoutMs,
+              absoluteForm: request.absoluteForm === true,
             })
           : headers.expect !== undefined || (resent && (sent !== undefined || !this.#pool))
             ? await sendInOneWrite(url, request.method, headers, sent, chunked, { timeoutMs })
@@ -388,7 +408,8 @@ export class HttpClient {
         ms: elapsed(),
         error: failure.message,
       });
-      if (!resent && again) return this.once(request, true);
+      // Sent again another way, a request in absolute form would not be in it.
+      if (!resent && again && !request.absoluteForm) return this.once(request, true);
       if (failure.kind === 'timeout') this.timeoutsInARow += 1;
       throw failure;
     }
@@ -433,7 +454,11 @@ function sendInOneWrite(
   headers: Record<string, string>,
   body: Uint8Array | undefined,
   chunked: boolean,
-  { timeoutMs, agent }: { timeoutMs: number; agent?: HttpAgent | undefined },
+  {
+    timeoutMs,
+    agent,
+    absoluteForm,
+  }: { timeoutMs: number; agent?: HttpAgent | undefined; absoluteForm?: boolean | undefined },
 ): Promise<Response> {
   // The codings fetch asks for, taken off as fetch takes them off: both ways read one answer.
   const head: Record<string, string> = {
@@ -448,7 +473,13 @@ function sendInOneWrite(
   return new Promise<Response>((resolve, reject) => {
     const req = send(
       url,
-      { method, headers: head, agent: agent ?? own, timeout: timeoutMs },
+      {
+        method,
+        headers: head,
+        agent: agent ?? own,
+        timeout: timeoutMs,
+        ...(absoluteForm ? { path: absoluteTarget(new URL(url)) } : {}),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

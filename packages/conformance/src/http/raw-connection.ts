@@ -3,6 +3,7 @@ import { connect as tlsConnect } from 'node:tls';
 import type { Connection, Outgoing } from './client.js';
 import { saysClose } from './close-option.js';
 import { withoutContentCoding } from './content-coding.js';
+import { absoluteTarget, originTarget } from './request-target.js';
 
 /** What reading says of bytes where an answer should begin and none does. */
 export const NOT_AN_ANSWER = 'not an HTTP answer';
@@ -25,7 +26,8 @@ type Framing = { length: number } | 'chunked' | 'close';
  * a server that takes a body it left unread for the next request (RFC 9112 §9.3 has it read the
  * body or close the connection). A new connection is made when the server has closed the last one
  * or said it would, or the last request asked it to; until then, the bytes that follow the last
- * answer on the old one can still be read (`afterLastAnswer`).
+ * answer on the old one can still be read (`afterLastAnswer`). Requests can also be pipelined
+ * (`pipeline`): written together, before any answer, each answer read in its turn.
  */
 export class RawConnection implements Connection {
   #socket: Socket | undefined;
@@ -36,23 +38,77 @@ export class RawConnection implements Connection {
   #timeoutMs = 0;
   #failure: Error | undefined;
   #wake: (() => void) | undefined;
+  /** How many of the next requests are still to be held for one write (`pipeline`). */
+  #toHold = 0;
+  #held: Buffer[] = [];
+  /** Resolves once the held requests are written (or given up). */
+  #heldWritten: Promise<void> = Promise.resolve();
+  #writeHeld = () => {};
+  /** The last request's read: true once its answer has been read, false when it could not be. */
+  #lastRead: Promise<boolean> = Promise.resolve(true);
 
-  /** Sends one request (its head and whole body in one write) and reads the next answer. */
-  async send({ url, method, headers, body, chunked, timeoutMs }: Outgoing): Promise<Response> {
+  /**
+   * Pipelines the next `count` requests sent (RFC 9112 §9.3.2): each is held until the last of
+   * them is sent, then all go in one write, before any answer has come. Each gets the answer read
+   * off the connection in its turn; one whose turn follows an answer that could not be read, or
+   * one that said the connection ends, gets a hang-up: it goes on no other connection of this one.
+   */
+  pipeline(count: number): void {
+    this.#toHold = count;
+    this.#held = [];
+    this.#heldWritten = new Promise((resolve) => {
+      this.#writeHeld = resolve;
+    });
+  }
+
+  /**
+   * Sends one request (its head and whole body in one write, unless held for `pipeline`) and
+   * reads its answer: the next one on the connection once the answers before it are read.
+   */
+  async send(outgoing: Outgoing): Promise<Response> {
+    const { url, method, headers, timeoutMs } = outgoing;
     const target = new URL(url);
-    // The timeout counts from the start: a connection that never opens ends too.
+    const bytes = requestBytes(target, outgoing);
+    // The request's place is taken as it is sent: its answer is read after those sent before it.
+    const turn = this.#lastRead;
+    let read = (_answered: boolean) => {};
+    this.#lastRead = new Promise((resolve) => {
+      read = resolve;
+    });
+    const held = this.#toHold > 0;
+    const heldWritten = this.#heldWritten;
+    if (held) {
+      this.#held.push(bytes);
+      this.#toHold -= 1;
+    }
+    // The timeout counts from the start: a connection that never opens ends too, and so do held
+    // requests whose last one never comes.
     const timer = setTimeout(() => {
       this.#fail(Object.assign(new Error('timeout'), { name: 'TimeoutError' }));
+      this.#writeHeld();
     }, timeoutMs);
     this.#timeoutMs = timeoutMs;
     try {
-      const socket = await this.#open(target);
-      socket.write(requestBytes(target, method, headers, body, chunked));
-      this.#spent = saysClose(Object.entries(headers));
-      return await this.#answer(method);
+      if (held && this.#toHold === 0) {
+        const socket = await this.#open(target);
+        socket.write(Buffer.concat(this.#held));
+        this.#held = [];
+        this.#writeHeld();
+      }
+      if (held) await heldWritten;
+      const answered = await turn;
+      if (held && (!answered || this.#spent)) throw hangUp();
+      if (!held) {
+        (await this.#open(target)).write(bytes);
+        this.#spent = saysClose(Object.entries(headers));
+      }
+      const answer = await this.#answer(method);
+      read(true);
+      return answer;
     } catch (error) {
       // What follows an answer that could not be read cannot be told apart: the next request goes
       // on a new connection.
+      read(false);
       this.close();
       throw error;
     } finally {
@@ -83,8 +139,15 @@ export class RawConnection implements Connection {
     return { bytes: this.#buffer, closed };
   }
 
-  /** Ends the connection. */
+  /** Ends the connection, and drops the requests held for it. */
   close(): void {
+    this.#endSocket();
+    this.#held = [];
+    this.#toHold = 0;
+    this.#writeHeld();
+  }
+
+  #endSocket(): void {
     this.#socket?.destroy();
     this.#socket = undefined;
   }
@@ -93,7 +156,7 @@ export class RawConnection implements Connection {
     if (this.#socket !== undefined && !this.#spent && !this.#ended && this.#failure === undefined) {
       return this.#socket;
     }
-    this.close();
+    this.#endSocket();
     this.#buffer = Buffer.alloc(0);
     this.#ended = false;
     this.#spent = false;
@@ -198,15 +261,18 @@ export class RawConnection implements Connection {
   }
 }
 
+/** Why a request the kit did not send on its connection, or whose answer it gave up, got none. */
+function hangUp(): Error {
+  return Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+}
+
 /** The request's bytes: its head, with `Host` first, and its body, chunked when `chunked`. */
 function requestBytes(
   target: URL,
-  method: string,
-  headers: Record<string, string>,
-  body: Uint8Array | undefined,
-  chunked: boolean,
+  { method, headers, body, chunked, absoluteForm }: Outgoing,
 ): Buffer {
-  const lines = [`${method} ${target.pathname}${target.search} HTTP/1.1`, `host: ${target.host}`];
+  const requestTarget = absoluteForm ? absoluteTarget(target) : originTarget(target);
+  const lines = [`${method} ${requestTarget} HTTP/1.1`, `host: ${target.host}`];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   if (body !== undefined && chunked) lines.push('transfer-encoding: chunked');
   else if (body !== undefined) lines.push(`content-length: ${body.length}`);

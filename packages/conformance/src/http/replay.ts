@@ -7,6 +7,7 @@ import {
   paddedAt,
   sentText,
 } from './client.js';
+import { absoluteTarget } from './request-target.js';
 
 /** Longest piece of a server's text a report quotes. */
 export const QUOTE_MAX = 200;
@@ -75,6 +76,8 @@ export function curlLine(request: HttpRequest, url: string): string {
   if (request.method === 'HEAD') parts.push('--head');
   else if (request.method !== 'GET') parts.push(`-X ${request.method}`);
   parts.push(shellWord(url));
+  if (request.absoluteForm)
+    parts.push(`--request-target ${shellWord(absoluteTarget(new URL(url)))}`);
   const authorization =
     request.authorization === undefined ? `Bearer $${KEY_VARIABLE}` : request.authorization?.shell;
   if (authorization !== undefined) parts.push(`-H "Authorization: ${authorization}"`);

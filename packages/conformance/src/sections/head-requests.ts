@@ -3,17 +3,16 @@
 // §9.3.2). A server that answers HEAD otherwise (405, or without the key check its GET has), or
 // that writes a body after the head, which a client reads as the start of its next answer on the
 // connection, is advised.
-import { ID_MAX } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import { type HttpRequest, type HttpResponse, RequestError } from '../http/client.js';
 import { NOT_AN_ANSWER, RawConnection } from '../http/raw-connection.js';
+import { listReads, petReads, type Read, readRequest } from './plain-reads.js';
 import {
   type DeclaredCheck,
   declarer,
   described,
   everyCase,
   fail,
-  idOf,
   pass,
   type SpecSection,
 } from './support.js';
@@ -22,13 +21,6 @@ const check = declarer('§4.1, §4.3');
 
 const RULE = 'RFC 9110 §9.1 and §9.3.2: HEAD is GET without content in the answer';
 
-/** One read, sent as HEAD and then as GET. */
-interface Read {
-  readonly what: string;
-  readonly path: string;
-  readonly authorization?: null;
-}
-
 /**
  * Sends `read` as HEAD and then as GET on one connection: each answer is read off it in turn, so
  * a body written after HEAD's head is read as the start of GET's answer. Fails the check when the
@@ -36,12 +28,7 @@ interface Read {
  */
 async function headThenGet(ctx: CheckContext, read: Read): Promise<string> {
   const connection = new RawConnection();
-  const request = (method: HttpRequest['method']): HttpRequest => ({
-    method,
-    path: read.path,
-    ...(read.authorization === null ? { authorization: null } : {}),
-    connection,
-  });
+  const request = (method: HttpRequest['method']) => readRequest(read, method, { connection });
   try {
     const head = await ctx.send(request('HEAD'));
     let get: HttpResponse;
@@ -100,20 +87,7 @@ export const headRequestsSection: SpecSection = {
     },
   ],
   checks: [
-    headCheck('listPets.head', 'listPets', async () => [
-      { what: 'with the key', path: '/pets?limit=1' },
-      { what: 'without a key', path: '/pets?limit=1', authorization: null },
-    ]),
-    headCheck('getPet.head', 'getPet', async (ctx) => {
-      // A pet the server lists, when it lists one: listPets' own checks judge the list.
-      const list = (await ctx.list('?limit=1')).body;
-      const listed = Array.isArray(list) ? idOf(list[0]) : undefined;
-      const missing = String(ID_MAX);
-      return [
-        ...(listed === undefined ? [] : [{ what: 'with the key', path: `/pets/${listed}` }]),
-        { what: 'with the key, a pet that may not exist', path: `/pets/${missing}` },
-        { what: 'without a key', path: `/pets/${listed ?? missing}`, authorization: null },
-      ];
-    }),
+    headCheck('listPets.head', 'listPets', async () => listReads()),
+    headCheck('getPet.head', 'getPet', petReads),
   ],
 };

@@ -1,6 +1,7 @@
 // The registry: every section of the spec the kit holds a server to, each a module holding its
 // matrix rows and the checks that implement them. The matrix and the run order are derived here.
 import { GROUPS } from '../types.js';
+import { absoluteFormSection } from './absolute-form.js';
 import { authSection } from './auth.js';
 import { createPetSection } from './create-pet.js';
 import { methodOverrideSection } from './create-pet-method-override.js';
@@ -13,6 +14,7 @@ import { jsonExtensionsSection } from './json-extensions.js';
 import { jsonSpellingsSection } from './json-spellings.js';
 import { listPetsSection } from './list-pets.js';
 import { petSetSection } from './pet-set.js';
+import { pipelinedReadsSection } from './pipelined-reads.js';
 import type { DeclaredCheck, SpecSection } from './support.js';
 
 /** The sections in the spec's order: the matrix lists their rows so. */
@@ -27,6 +29,8 @@ export const SECTIONS: readonly SpecSection[] = [
   jsonExtensionsSection,
   getPetSection,
   headRequestsSection,
+  pipelinedReadsSection,
+  absoluteFormSection,
   authSection,
   petSetSection,
 ];

@@ -297,6 +297,7 @@ export const GAP_CHOICES = [
   'head-405',
   'head-skips-auth',
   'head-with-body',
+  'routes-target-as-written',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -1424,6 +1425,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
     let method = req.method ?? 'GET';
+    // A router that matches the request target as written: one in absolute form (RFC 9112
+    // §3.2.2) matches no route.
+    if (gap('routes-target-as-written') && !req.url?.startsWith('/')) return noRoute(res, method);
     const path = `${url.pathname.replace(/^\/v1/, '')}${url.search}`;
     const large = Number(req.headers['content-length']) > 1024 * 1024;
     if (gap('closes-on-large-bodies') && !gap('takes-large-bodies') && large) {
