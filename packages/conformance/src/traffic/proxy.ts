@@ -284,12 +284,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let current = sendUpstream(false);
     // A client that goes away mid-exchange takes the request to the target with it, and the
     // exchange ends unanswered: its connection may close with answers to pipelined requests still
-    // queued behind the one that said close.
-    res.on('close', () => {
+    // queued behind the one that said close. Node 22 tells a queued answer nothing of that: its
+    // connection does.
+    const clientGone = () => {
+      socket.off('close', clientGone);
       if (res.writableFinished) return;
       current.destroy();
       record(0, [], false);
-    });
+    };
+    res.on('close', clientGone);
+    socket.on('close', clientGone);
     req.on('data', (chunk: Buffer) => requestChunks.push(chunk));
     req.pipe(current);
   };
