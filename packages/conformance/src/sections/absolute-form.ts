@@ -7,14 +7,14 @@ import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import { RawConnection } from '../http/raw-connection.js';
 import { absoluteTarget } from '../http/request-target.js';
-import { judgedAgainstPlain, listReads, petReads, readRequest } from './plain-reads.js';
+import { everyRead, judgedAgainstPlain, readRequest } from './plain-reads.js';
 import { type DeclaredCheck, declarer, pass, type SpecSection } from './support.js';
 
 const check = declarer('§4.1, §4.3');
 
 /** Each read sent in origin form, then in absolute form on a connection of its own. */
 async function inAbsoluteForm(ctx: CheckContext): Promise<string> {
-  const reads = [...listReads(), ...(await petReads(ctx))];
+  const reads = await everyRead(ctx);
   const alone: HttpResponse[] = [];
   const answers: PromiseSettledResult<HttpResponse>[] = [];
   for (const read of reads) {
@@ -22,15 +22,7 @@ async function inAbsoluteForm(ctx: CheckContext): Promise<string> {
     // A connection of its own, new: no idle close of a kept one can take the request unanswered.
     const connection = new RawConnection();
     const sent = readRequest(read, 'GET', { connection, absoluteForm: true });
-    answers.push(
-      await ctx
-        .send(sent)
-        .then(
-          (value) => ({ status: 'fulfilled', value }) as const,
-          (reason: unknown) => ({ status: 'rejected', reason }) as const,
-        )
-        .finally(() => connection.close()),
-    );
+    answers.push(...(await Promise.allSettled([ctx.send(sent).finally(() => connection.close())])));
   }
   judgedAgainstPlain(reads, alone, answers, {
     how: (plain) => `its target in absolute form (${absoluteTarget(new URL(plain.url))})`,

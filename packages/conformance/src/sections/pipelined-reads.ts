@@ -8,14 +8,14 @@ import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import { RawConnection } from '../http/raw-connection.js';
 import { plural } from '../plural.js';
-import { judgedAgainstPlain, listReads, petReads, readRequest } from './plain-reads.js';
+import { everyRead, judgedAgainstPlain, readRequest } from './plain-reads.js';
 import { type DeclaredCheck, declarer, pass, type SpecSection } from './support.js';
 
 const check = declarer('§4.1, §4.3');
 
 /** Each read sent alone, then all of them pipelined on one connection, each answer judged. */
 async function pipelined(ctx: CheckContext): Promise<string> {
-  const reads = [...listReads(), ...(await petReads(ctx))];
+  const reads = await everyRead(ctx);
   const alone: HttpResponse[] = [];
   for (const read of reads) alone.push(await ctx.send(readRequest(read, 'GET')));
   const connection = new RawConnection();

@@ -1,6 +1,6 @@
-// The spec's reads as checks of how they are sent (HEAD, pipelined) send them: listPets and
-// getPet, with the key and without it, each a GET a conforming server answers in its own way (a
-// list, a pet, 401, 404), so that answers can be told apart.
+// The spec's reads that the checks of how a read is sent (HEAD, pipelined, a target in absolute
+// form) send: listPets and getPet, with the key and without it, each a GET a conforming server
+// answers in its own way (a list, a pet, 401, 404), so that answers can be told apart.
 import { ID_MAX } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import { type HttpRequest, type HttpResponse, RequestError } from '../http/client.js';
@@ -39,6 +39,11 @@ export async function petReads(ctx: CheckContext): Promise<Read[]> {
   ];
 }
 
+/** listPets' reads, then getPet's. */
+export async function everyRead(ctx: CheckContext): Promise<Read[]> {
+  return [...listReads(), ...(await petReads(ctx))];
+}
+
 /** The request of `read` with `method`, and `more` (the connection it goes on, how it is sent). */
 export function readRequest(
   read: Read,
@@ -65,10 +70,10 @@ function kindOf(res: HttpResponse): string {
 }
 
 /**
- * Judges each read's `answers` (sent as `how` says of the plain one) against the answer it got sent plainly (`plain`, as
- * `plainly` says): each must have come, with the same status and JSON type. Every read is judged;
- * the first that went wrong ends the check, saying `why` of a changed answer, with the request to
- * replay.
+ * Judges each read's `answers` (sent as `how` says, given the plain one) against the answer it
+ * got sent plainly (`plain`, as `plainly` says): each must have come, with the same status and
+ * JSON type. Every read is judged; the first that went wrong ends the check, saying `why` of a
+ * changed answer, with the request to replay.
  */
 export function judgedAgainstPlain(
   reads: readonly Read[],
