@@ -636,6 +636,11 @@ const CAUGHT: readonly [
     ['createPet.string-boundaries'],
   ],
   [
+    'decodes each piece of a body as text on its own, losing a character cut between pieces',
+    'decodes-body-pieces-apart',
+    ['createPet.body-in-pieces'],
+  ],
+  [
     'answers 500 to a name holding control characters',
     'create-500-on-control-chars',
     ['createPet.string-boundaries', 'errors.no-server-errors'],

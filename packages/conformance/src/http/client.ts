@@ -1,7 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { Agent as HttpAgent, request as httpRequest, maxHeaderSize } from 'node:http';
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  maxHeaderSize,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Redactor } from '../redact.js';
+import { bytePieces, piecesInsideCharacters } from './body-pieces.js';
 import { withoutContentCoding } from './content-coding.js';
 import { FetchPool } from './fetch-pool.js';
 import { parseJson } from './json.js';
@@ -78,6 +84,12 @@ export interface HttpRequest {
   readonly absoluteForm?: boolean;
   /** Sent pipelined with others on `connection` (`RawConnection.pipeline`). */
   readonly pipelined?: boolean;
+  /**
+   * Sends the body in pieces, each ending inside a character (`body-pieces.ts`): chunked, one
+   * byte a chunk; with `Content-Length`, each piece in a write of its own, a pause before the
+   * next. Not on `connection`.
+   */
+  readonly inPieces?: boolean;
 }
 
 /**
@@ -120,7 +132,7 @@ export class SharedConnection implements Connection {
     timeoutMs,
     absoluteForm,
   }: Outgoing): Promise<Response> {
-    return sendInOneWrite(url, method, headers, body, chunked, {
+    return sendWithNodeHttp(url, method, headers, body, chunked, {
       timeoutMs,
       agent: this.agentFor(url),
       absoluteForm,
@@ -364,8 +376,15 @@ export class HttpClient {
               timeoutMs,
               absoluteForm: request.absoluteForm === true,
             })
-          : headers.expect !== undefined || (resent && (sent !== undefined || !this.#pool))
-            ? await sendInOneWrite(url, request.method, headers, sent, chunked, { timeoutMs })
+          : headers.expect !== undefined ||
+              request.inPieces ||
+              (resent && (sent !== undefined || !this.#pool))
+            ? await sendWithNodeHttp(url, request.method, headers, sent, chunked, {
+                timeoutMs,
+                ...(request.inPieces && sent !== undefined
+                  ? { pieces: chunked ? bytePieces(sent) : piecesInsideCharacters(sent) }
+                  : {}),
+              })
             : await (resent ? (this.#pool as FetchPool).fetchOnNewConnection : this.#fetch)(url, {
                 method: request.method,
                 headers,
@@ -443,12 +462,12 @@ export class HttpClient {
 
 /**
  * Sends a request with node:http, its head and whole body handed over at once (chunked when
- * `chunked`), on `agent`'s connection or on one of its own, and gives the answer as a fetch
- * `Response`. A connection of its own is closed once the answer has come, but the request says
+ * `chunked`) or in `pieces`, on `agent`'s connection or on one of its own, and gives the answer as
+ * a fetch `Response`. A connection of its own is closed once the answer has come, but the request says
  * keep-alive, as the kit's others do: asked to close, some servers (Helidon) read a body they
  * refused unread as another request and answer it too, and node:http fails on those bytes.
  */
-function sendInOneWrite(
+function sendWithNodeHttp(
   url: string,
   method: string,
   headers: Record<string, string>,
@@ -458,7 +477,13 @@ function sendInOneWrite(
     timeoutMs,
     agent,
     absoluteForm,
-  }: { timeoutMs: number; agent?: HttpAgent | undefined; absoluteForm?: boolean | undefined },
+    pieces,
+  }: {
+    timeoutMs: number;
+    agent?: HttpAgent | undefined;
+    absoluteForm?: boolean | undefined;
+    pieces?: readonly Uint8Array[];
+  },
 ): Promise<Response> {
   // The codings fetch asks for, taken off as fetch takes them off: both ways read one answer.
   const head: Record<string, string> = {
@@ -505,8 +530,29 @@ function sendInOneWrite(
       req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' }));
     });
     req.on('error', reject);
-    req.end(body);
+    if (pieces === undefined) req.end(body);
+    else writeInPieces(req, pieces, !chunked).catch(reject);
   }).finally(() => own?.destroy());
+}
+
+/** How long a piece of a body sent in pieces waits after the one before it. */
+const PIECE_PAUSE_MS = 20;
+
+/**
+ * Writes `pieces` and ends `req`: with `paused`, each after a pause, so that the server reads it
+ * apart from the one before; else all at once (chunked, each write is a chunk of its own).
+ */
+async function writeInPieces(
+  req: ClientRequest,
+  pieces: readonly Uint8Array[],
+  paused: boolean,
+): Promise<void> {
+  for (const [at, piece] of pieces.entries()) {
+    if (paused && at > 0) await sleep(PIECE_PAUSE_MS);
+    if (req.destroyed) return;
+    req.write(piece);
+  }
+  req.end();
 }
 
 /** How a connection closed before any answer shows in a failed fetch. */

@@ -3,6 +3,7 @@
 import { GROUPS } from '../types.js';
 import { absoluteFormSection } from './absolute-form.js';
 import { authSection } from './auth.js';
+import { bodyInPiecesSection } from './body-in-pieces.js';
 import { createPetSection } from './create-pet.js';
 import { methodOverrideSection } from './create-pet-method-override.js';
 import { unspecifiedBodiesSection } from './create-pet-unspecified-bodies.js';
@@ -27,6 +28,7 @@ export const SECTIONS: readonly SpecSection[] = [
   unspecifiedBodiesSection,
   jsonSpellingsSection,
   jsonExtensionsSection,
+  bodyInPiecesSection,
   getPetSection,
   headRequestsSection,
   pipelinedReadsSection,

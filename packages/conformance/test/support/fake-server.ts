@@ -209,6 +209,7 @@ export const FAULTS = [
   'reads-unread-body-below-connection-limit',
   'create-reads-date-names',
   'create-reads-number-names',
+  'decodes-body-pieces-apart',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -318,6 +319,8 @@ export interface FakeServerOptions {
   readonly firstId?: bigint;
   /** Served over HTTPS with this key and certificate (PEM), at an `https:` base URL. */
   readonly tls?: { readonly key: string; readonly cert: string };
+  /** Reads only the first piece of a body (its first `data` event), as if it were all of it. */
+  readonly readsFirstBodyPiece?: boolean;
 }
 
 /** How many other open connections make a server with `reads-unread-body-below-connection-limit` close. */
@@ -1440,9 +1443,21 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return req.socket.destroy();
     }
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const received = Buffer.concat(chunks);
-    const raw = received.toString('utf8');
+    // Each piece as it comes: node:http gives a chunk of a chunked body, or what one read of the
+    // socket held, as a `data` event of its own.
+    let decodedApart = '';
+    await new Promise<void>((resolve, reject) => {
+      req.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        decodedApart += chunk.toString('utf8'); // `body += chunk`: a character cut in two is lost
+      });
+      req.on('end', resolve);
+      req.on('error', reject);
+    });
+    const received = options.readsFirstBodyPiece
+      ? (chunks[0] ?? Buffer.alloc(0))
+      : Buffer.concat(chunks);
+    const raw = has('decodes-body-pieces-apart') ? decodedApart : received.toString('utf8');
     const utf8 = isUtf8(received);
     requests.push({ method, path, body: raw });
     if (options.hang?.(method, path, received.length)) return; // never answers

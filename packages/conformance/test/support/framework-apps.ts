@@ -1028,6 +1028,7 @@ export function frameworkApps(built: {
       // Started without LANG, as every app here: Mono's default encoding is then ASCII.
       start: async () => startProcess('mono', [await buildHttpListenerApp()]),
       fails: [
+        'createPet.body-in-pieces',
         'createPet.invalid-category-id',
         'createPet.invalid-name',
         'createPet.missing-category-id-other-case',
