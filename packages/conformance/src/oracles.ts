@@ -11,7 +11,7 @@ import {
   validateSpecErrorBody,
   validateSpecPet,
 } from '@animal-store/contract';
-import type { HttpResponse } from './http/client.js';
+import type { HttpRequest, HttpResponse } from './http/client.js';
 import { integerText, numberText, parseJson } from './http/json.js';
 import { plainLimit } from './list-limit.js';
 
@@ -31,6 +31,20 @@ function decodedSegment(segment: string): string {
   }
 }
 
+/**
+ * True for a request sent in a way HTTP allows and clients seldom use: its target in absolute
+ * form, pipelined, a chunked framing beyond the plain, or written as given (white space around
+ * its Authorization).
+ */
+function sentAsHttpAllows(request: HttpRequest): boolean {
+  return (
+    request.absoluteForm === true ||
+    request.pipelined === true ||
+    request.chunkedFraming !== undefined ||
+    request.asWritten === true
+  );
+}
+
 /** Which of the spec's operations `res` answers. */
 export function routeOf(res: HttpResponse): Route {
   let url: URL;
@@ -42,10 +56,9 @@ export function routeOf(res: HttpResponse): Route {
   // Another spelling of a path (`/pets/`, `//pets`, `/PETS`) is no operation of the spec: the
   // auth checks probe such spellings, and judge those answers themselves.
   if (url.pathname.includes('//')) return { op: 'other' };
-  // Nor is a read sent in a way the spec says nothing of (its target in absolute form, pipelined):
-  // its check judges it against the same read sent plainly, and a server that gets HTTP wrong
-  // there still conforms to the spec.
-  if (res.request.absoluteForm || res.request.pipelined) return { op: 'other' };
+  // Nor is a request sent in a way the spec says nothing of: its check judges it against the same
+  // request sent plainly, and a server that gets HTTP wrong there still conforms to the spec.
+  if (sentAsHttpAllows(res.request)) return { op: 'other' };
   const item = /\/pets\/([^/]+)$/.exec(url.pathname);
   if (res.method === 'GET' && item) {
     return { op: 'getPet', petId: decodedSegment(item[1] as string) };

@@ -1,8 +1,8 @@
-import { createServer, type Socket } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bytePieces, piecesInsideCharacters } from '../src/http/body-pieces.js';
 import { testClient } from './support/client.js';
+import { splitRequest, startRecordingServer } from './support/recording-server.js';
 import { runAgainst } from './support/run-kit.js';
 
 // A NewPet whose body comes in pieces that break inside its characters: how the kit cuts it, what
@@ -48,37 +48,6 @@ describe('a body cut inside its characters', () => {
   });
 });
 
-/** A server that keeps the bytes of the one request each connection brings and answers 201. */
-async function recordingServer() {
-  const received: Buffer[] = [];
-  const server = createServer((socket: Socket) => {
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      const bytes = Buffer.concat(chunks);
-      const headEnd = bytes.indexOf('\r\n\r\n');
-      if (headEnd === -1) return;
-      const head = bytes.subarray(0, headEnd).toString('latin1');
-      const length = /content-length: (\d+)/i.exec(head)?.[1];
-      const body = bytes.subarray(headEnd + 4);
-      const whole =
-        length !== undefined ? body.length >= Number(length) : body.includes('0\r\n\r\n');
-      if (!whole) return;
-      received.push(bytes);
-      socket.end(
-        'HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}',
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('a body sent in pieces, on the wire', () => {
   const body = '{"name":"Ñ猫🐈","categoryId":1}';
 
@@ -86,7 +55,7 @@ describe('a body sent in pieces, on the wire', () => {
     ['with Content-Length: the body as it is, after a head that says its length', false],
     ['chunked: each byte a chunk of its own, then the last chunk', true],
   ])('%s', async (_, chunked) => {
-    const server = await recordingServer();
+    const server = await startRecordingServer();
     try {
       const http = testClient(server.baseUrl);
       const res = await http.send({
@@ -97,10 +66,7 @@ describe('a body sent in pieces, on the wire', () => {
         chunked,
       });
       expect(res.status).toBe(201);
-      const [bytes] = server.received;
-      const headEnd = (bytes as Buffer).indexOf('\r\n\r\n');
-      const head = (bytes as Buffer).subarray(0, headEnd).toString('latin1').toLowerCase();
-      const sent = (bytes as Buffer).subarray(headEnd + 4);
+      const { head, body: sent } = splitRequest(server.received[0] as Buffer);
       const expected = Buffer.from(body);
       if (chunked) {
         expect(head).toContain('transfer-encoding: chunked');

@@ -90,6 +90,23 @@ export interface HttpRequest {
    * next. Not on `connection`.
    */
   readonly inPieces?: boolean;
+  /** A chunked body's framing beyond the plain, written by a `RawConnection` (`connection`). */
+  readonly chunkedFraming?: ChunkedFraming;
+  /**
+   * Written as given on `connection` (a `RawConnection`), in a way fetch would change (white space
+   * around a header value): never sent again another way.
+   */
+  readonly asWritten?: boolean;
+}
+
+/**
+ * What a chunked body carries besides its data (RFC 9112 §7.1): the body goes in two chunks, each
+ * size, and the last chunk's, followed by `extension` (`;note=1`), and `trailer`'s field lines
+ * after the last chunk.
+ */
+export interface ChunkedFraming {
+  readonly extension?: string;
+  readonly trailer?: readonly string[];
 }
 
 /**
@@ -113,6 +130,8 @@ export interface Outgoing {
   readonly timeoutMs: number;
   /** The request target in absolute form (`HttpRequest.absoluteForm`). */
   readonly absoluteForm?: boolean;
+  /** The chunked body's framing beyond the plain (`HttpRequest.chunkedFraming`). */
+  readonly chunkedFraming?: ChunkedFraming | undefined;
 }
 
 /**
@@ -131,7 +150,10 @@ export class SharedConnection implements Connection {
     chunked,
     timeoutMs,
     absoluteForm,
+    chunkedFraming,
   }: Outgoing): Promise<Response> {
+    // node:http writes the chunked coding its own way: never a plain body in its place.
+    if (chunkedFraming !== undefined) throw new Error('a chunked framing needs a RawConnection');
     return sendWithNodeHttp(url, method, headers, body, chunked, {
       timeoutMs,
       agent: this.agentFor(url),
@@ -375,6 +397,7 @@ export class HttpClient {
               chunked,
               timeoutMs,
               absoluteForm: request.absoluteForm === true,
+              chunkedFraming: request.chunkedFraming,
             })
           : headers.expect !== undefined ||
               request.inPieces ||
@@ -427,8 +450,11 @@ export class HttpClient {
         ms: elapsed(),
         error: failure.message,
       });
-      // Sent again another way, a request in absolute form would not be in it.
-      if (!resent && again && !request.absoluteForm) return this.once(request, true);
+      // Sent again another way (fetch), a request in absolute form would not be in it, nor a
+      // chunked framing beyond the plain, nor what else was written as given.
+      const asWritten =
+        request.absoluteForm || request.chunkedFraming !== undefined || request.asWritten;
+      if (!resent && again && !asWritten) return this.once(request, true);
       if (failure.kind === 'timeout') this.timeoutsInARow += 1;
       throw failure;
     }

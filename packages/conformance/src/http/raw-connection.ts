@@ -1,6 +1,6 @@
 import { type Socket, connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import type { Connection, Outgoing } from './client.js';
+import type { ChunkedFraming, Connection, Outgoing } from './client.js';
 import { saysClose } from './close-option.js';
 import { withoutContentCoding } from './content-coding.js';
 import { absoluteTarget, originTarget } from './request-target.js';
@@ -269,7 +269,7 @@ function hangUp(): Error {
 /** The request's bytes: its head, with `Host` first, and its body, chunked when `chunked`. */
 function requestBytes(
   target: URL,
-  { method, headers, body, chunked, absoluteForm }: Outgoing,
+  { method, headers, body, chunked, absoluteForm, chunkedFraming }: Outgoing,
 ): Buffer {
   const requestTarget = absoluteForm ? absoluteTarget(target) : originTarget(target);
   const lines = [`${method} ${requestTarget} HTTP/1.1`, `host: ${target.host}`];
@@ -279,8 +279,25 @@ function requestBytes(
   const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
   if (body === undefined) return head;
   if (!chunked) return Buffer.concat([head, body]);
+  if (chunkedFraming !== undefined) return Buffer.concat([head, chunkedBody(body, chunkedFraming)]);
   const size = Buffer.from(`${body.length.toString(16)}\r\n`, 'latin1');
   return Buffer.concat([head, size, body, Buffer.from('\r\n0\r\n\r\n', 'latin1')]);
+}
+
+/** `body` in the chunked coding as `framing` has it: two chunks, then the last and the trailer. */
+function chunkedBody(body: Uint8Array, { extension = '', trailer = [] }: ChunkedFraming): Buffer {
+  const half = Math.floor(body.length / 2);
+  const chunk = (data: Uint8Array) => [
+    Buffer.from(`${data.length.toString(16)}${extension}\r\n`, 'latin1'),
+    data,
+    Buffer.from('\r\n', 'latin1'),
+  ];
+  const last = `0${extension}\r\n${trailer.map((line) => `${line}\r\n`).join('')}\r\n`;
+  return Buffer.concat([
+    ...chunk(body.subarray(0, half)),
+    ...chunk(body.subarray(half)),
+    Buffer.from(last, 'latin1'),
+  ]);
 }
 
 /** The answer's head at the start of `bytes`, once all of it has come. */

@@ -67,7 +67,7 @@ const CHUNKED = 'chunked';
  * A valid NewPet sent chunked, once a run: `createPet.request-shapes` and
  * `createPet.chunked-accepted` judge the one answer, and the run creates one pet for both.
  */
-const createdChunked = (ctx: CheckContext): Promise<HttpResponse> =>
+export const createdChunked = (ctx: CheckContext): Promise<HttpResponse> =>
   ctx.memo('createPet chunked', () =>
     ctx.send({
       method: 'POST',

@@ -4,6 +4,7 @@ import { GROUPS } from '../types.js';
 import { absoluteFormSection } from './absolute-form.js';
 import { authSection } from './auth.js';
 import { bodyInPiecesSection } from './body-in-pieces.js';
+import { chunkedFramingSection } from './chunked-framing.js';
 import { createPetSection } from './create-pet.js';
 import { methodOverrideSection } from './create-pet-method-override.js';
 import { unspecifiedBodiesSection } from './create-pet-unspecified-bodies.js';
@@ -29,6 +30,7 @@ export const SECTIONS: readonly SpecSection[] = [
   jsonSpellingsSection,
   jsonExtensionsSection,
   bodyInPiecesSection,
+  chunkedFramingSection,
   getPetSection,
   headRequestsSection,
   pipelinedReadsSection,

@@ -6,7 +6,7 @@ import {
 } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import type { SentPet } from '../fixtures.js';
-import type { HttpResponse } from '../http/client.js';
+import { type HttpResponse, RequestError } from '../http/client.js';
 import { integerText } from '../http/json.js';
 import { errorSummary, quote } from '../http/replay.js';
 import { brief, notJsonReason, petProblem } from '../oracles.js';
@@ -136,26 +136,45 @@ export function fail(message: string, res?: HttpResponse): never {
  * Runs `each` on every case, whatever the ones before it showed, so that every boundary is sent on
  * every run and the checks of every answer judge the answers to all of them; then fails with the
  * first case that failed (and the answer that showed it: the one named, else the last one received
- * by then), saying how many more did.
+ * by then; or the request that got no answer), saying how many more did.
  */
 export async function everyCase<T>(
   ctx: CheckContext,
   cases: Iterable<T>,
   each: (item: T) => Promise<void>,
 ): Promise<void> {
-  const failures: CheckFailed[] = [];
+  const failures: (CheckFailed | RequestError)[] = [];
   for (const item of cases) {
     try {
       await each(item);
     } catch (error) {
-      if (!(error instanceof CheckFailed)) throw error;
-      failures.push(error.response ? error : new CheckFailed(error.message, ctx.responses.at(-1)));
+      if (error instanceof RequestError) failures.push(error);
+      else if (!(error instanceof CheckFailed)) throw error;
+      else
+        failures.push(
+          error.response ? error : new CheckFailed(error.message, ctx.responses.at(-1)),
+        );
     }
   }
   const [first] = failures;
   if (first === undefined) return;
   if (failures.length === 1) throw first;
-  throw new CheckFailed(`${first.message}${andMore(failures.length)}`, first.response);
+  const message = `${first.message}${andMore(failures.length)}`;
+  if (first instanceof RequestError) {
+    throw new RequestError(first.kind, message, first.reason, first.sent);
+  }
+  throw new CheckFailed(message, first.response);
+}
+
+/** `sent`'s answer; a request that got none fails saying `how` it went. */
+export async function answerTo(how: string, sent: Promise<HttpResponse>): Promise<HttpResponse> {
+  try {
+    return await sent;
+  } catch (error) {
+    if (!(error instanceof RequestError)) throw error;
+    const { kind, message, reason } = error;
+    throw new RequestError(kind, `${message} (${how})`, reason, error.sent);
+  }
 }
 
 /** Ends the check as skipped: it could not judge (the run is INCOMPLETE when it is a `must`). */
