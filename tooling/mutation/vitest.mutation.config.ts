@@ -31,7 +31,7 @@ const TEST_SETS = {
   // The kit run against its fake server, correct and faulty: seconds a mutant, for its checks.
   'kit-runs': {
     include: [
-      'packages/conformance/test/{faults,gaps,run-size,preflight,fixture-set,json-extensions,head-requests,pipelined-reads,absolute-form,body-in-pieces}.test.ts',
+      'packages/conformance/test/{faults,gaps,run-size,preflight,fixture-set,json-extensions,head-requests,pipelined-reads,absolute-form,body-in-pieces,chunked-framing,auth-white-space}.test.ts',
     ],
     setupFiles: [],
   },

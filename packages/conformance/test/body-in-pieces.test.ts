@@ -100,6 +100,17 @@ describe('the checks of a body in pieces', () => {
     expect(results[0]?.message).toContain('chunked, one byte a chunk: 411');
   });
 
+  it('leave the comparison to a server that refuses the name sent whole', async () => {
+    const { report } = await runAgainst({ choices: ['ascii-names-only'] }, { only: CHECKS });
+    const [kept, accepted] = CHECKS.map((id) => report.results.find((r) => r.id === id));
+    expect(kept).toMatchObject({ outcome: 'pass', message: expect.stringContaining(': 400') });
+    expect(accepted).toMatchObject({
+      outcome: 'skip',
+      notApplicable: true,
+      message: expect.stringMatching(/whole answered 400: there is no acceptance to compare with$/),
+    });
+  });
+
   it('fail a server that decodes each piece on its own, naming the name it stored', async () => {
     const { report } = await runAgainst(
       { faults: ['decodes-body-pieces-apart'] },

@@ -76,7 +76,8 @@ const runBehind = (refuse: (text: string) => string | undefined) =>
   runBehindRefusingFront(CHECKS, refuse);
 
 const EXTENSION = /\r\n[0-9a-f]+;note=/;
-const TRAILER = /\r\n0\r\nX-Checksum: 1\r\n/;
+/** The trailer field after the last chunk, of a request whose head names it in `Trailer`. */
+const TRAILER = /\r\ntrailer: X-Checksum\r\n[\s\S]*\r\n0\r\nX-Checksum: 1\r\n/i;
 
 describe('the checks of a chunked framing', () => {
   it('pass a server that reads both as the plain chunked body', async () => {
@@ -109,6 +110,18 @@ describe('the checks of a chunked framing', () => {
     expect(resultOf(report, 'createPet.trailer-fields').outcome).toBe('pass');
     // A 400 with no Error body: a server whose HTTP layer refuses these still conforms.
     expect(notPassed(report)).toEqual([expect.stringMatching(/^createPet\.chunk-extensions/)]);
+  });
+
+  it('advise a 201 that holds no Pet', async () => {
+    const { report } = await runBehind((text) =>
+      EXTENSION.test(text) ? rawAnswer(201, { created: true }) : undefined,
+    );
+    expect(resultOf(report, 'createPet.chunk-extensions')).toMatchObject({
+      outcome: 'advisory',
+      message: expect.stringMatching(
+        /^POST \/pets chunked with a chunk extension after each size \(;note=1\) \(chunked without it: 201\): /,
+      ),
+    });
   });
 
   it('advise a trailer left unanswered, naming how the connection ended', async () => {
