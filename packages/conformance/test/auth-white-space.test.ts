@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RawConnection } from '../src/http/raw-connection.js';
 import { keyCredential } from '../src/http/replay.js';
-import { testClient } from './support/client.js';
-import { startRecordingServer } from './support/recording-server.js';
+import { writtenFor } from './support/recording-server.js';
 import { rawAnswer, runBehindRefusingFront } from './support/refusing-front.js';
 import { notPassed, resultOf, runAgainst } from './support/run-kit.js';
 
@@ -18,22 +16,15 @@ const PADDED = /\r\nauthorization:( [ \t]|\t)|\r\nauthorization:[^\r\n]*[ \t]\r\
 
 describe('white space around Authorization, on the wire', () => {
   it('goes as written, after the colon and its space', async () => {
-    const server = await startRecordingServer();
-    const connection = new RawConnection();
-    try {
-      await testClient(server.baseUrl, undefined, { apiKey: KEY }).send({
+    const { bytes } = await writtenFor(
+      {
         method: 'GET',
         path: '/pets?limit=1',
         authorization: keyCredential('\tBearer ', KEY, ' \t'),
-        connection,
-      });
-      expect((server.received[0] as Buffer).toString('latin1')).toContain(
-        `\r\nauthorization: \tBearer ${KEY} \t\r\n`,
-      );
-    } finally {
-      connection.close();
-      await server.close();
-    }
+      },
+      { raw: true, apiKey: KEY },
+    );
+    expect(bytes.toString('latin1')).toContain(`\r\nauthorization: \tBearer ${KEY} \t\r\n`);
   });
 });
 

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bytePieces, piecesInsideCharacters } from '../src/http/body-pieces.js';
-import { testClient } from './support/client.js';
-import { splitRequest, startRecordingServer } from './support/recording-server.js';
+import { writtenFor } from './support/recording-server.js';
 import { runAgainst } from './support/run-kit.js';
 
 // A NewPet whose body comes in pieces that break inside its characters: how the kit cuts it, what
@@ -55,31 +54,28 @@ describe('a body sent in pieces, on the wire', () => {
     ['with Content-Length: the body as it is, after a head that says its length', false],
     ['chunked: each byte a chunk of its own, then the last chunk', true],
   ])('%s', async (_, chunked) => {
-    const server = await startRecordingServer();
-    try {
-      const http = testClient(server.baseUrl);
-      const res = await http.send({
-        method: 'POST',
-        path: '/pets',
-        rawBody: body,
-        inPieces: true,
-        chunked,
-      });
-      expect(res.status).toBe(201);
-      const { head, body: sent } = splitRequest(server.received[0] as Buffer);
-      const expected = Buffer.from(body);
-      if (chunked) {
-        expect(head).toContain('transfer-encoding: chunked');
-        const framed = [...expected].map((byte) =>
-          Buffer.concat([Buffer.from('1\r\n'), Buffer.from([byte]), Buffer.from('\r\n')]),
-        );
-        expect(sent).toEqual(Buffer.concat([...framed, Buffer.from('0\r\n\r\n')]));
-      } else {
-        expect(head).toContain(`content-length: ${expected.length}`);
-        expect(sent).toEqual(expected);
-      }
-    } finally {
-      await server.close();
+    const {
+      status,
+      head,
+      body: sent,
+    } = await writtenFor({
+      method: 'POST',
+      path: '/pets',
+      rawBody: body,
+      inPieces: true,
+      chunked,
+    });
+    expect(status).toBe(201);
+    const expected = Buffer.from(body);
+    if (chunked) {
+      expect(head).toContain('transfer-encoding: chunked');
+      const framed = [...expected].map((byte) =>
+        Buffer.concat([Buffer.from('1\r\n'), Buffer.from([byte]), Buffer.from('\r\n')]),
+      );
+      expect(sent).toEqual(Buffer.concat([...framed, Buffer.from('0\r\n\r\n')]));
+    } else {
+      expect(head).toContain(`content-length: ${expected.length}`);
+      expect(sent).toEqual(expected);
     }
   });
 });

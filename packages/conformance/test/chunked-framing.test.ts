@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SharedConnection } from '../src/http/client.js';
-import { RawConnection } from '../src/http/raw-connection.js';
 import { testClient } from './support/client.js';
-import { splitRequest, startRecordingServer } from './support/recording-server.js';
+import { writtenFor } from './support/recording-server.js';
 import { rawAnswer, runBehindRefusingFront } from './support/refusing-front.js';
 import { notPassed, resultOf, runAgainst } from './support/run-kit.js';
 
@@ -16,24 +15,12 @@ describe('a chunked framing beyond the plain, on the wire', () => {
   const body = '{"name":"Rex","categoryId":1}';
 
   async function sent(framing: { extension?: string; trailer?: string[] }) {
-    const server = await startRecordingServer();
-    const connection = new RawConnection();
-    try {
-      const http = testClient(server.baseUrl);
-      const res = await http.send({
-        method: 'POST',
-        path: '/pets',
-        rawBody: body,
-        chunked: true,
-        chunkedFraming: framing,
-        connection,
-      });
-      expect(res.status).toBe(201);
-      return splitRequest(server.received[0] as Buffer);
-    } finally {
-      connection.close();
-      await server.close();
-    }
+    const written = await writtenFor(
+      { method: 'POST', path: '/pets', rawBody: body, chunked: true, chunkedFraming: framing },
+      { raw: true },
+    );
+    expect(written.status).toBe(201);
+    return written;
   }
 
   it('writes the body in two chunks, the extension after each size and the last', async () => {

@@ -1,6 +1,9 @@
 // A server on 127.0.0.1 that keeps the bytes of each request as they came, below any HTTP
 // library, and answers each connection's one request 201 with `{}` (or `answer`'s bytes).
 import { createServer, type Socket } from 'node:net';
+import type { HttpRequest } from '../../src/http/client.js';
+import { RawConnection } from '../../src/http/raw-connection.js';
+import { testClient } from './client.js';
 
 export interface RecordingServer {
   /** `http://127.0.0.1:<port>/v1` */
@@ -54,4 +57,28 @@ export function splitRequest(bytes: Buffer): { head: string; body: Buffer } {
     head: bytes.subarray(0, headEnd).toString('latin1').toLowerCase(),
     body: bytes.subarray(headEnd + 4),
   };
+}
+
+/**
+ * What the kit's client writes for `request` (on a `RawConnection` of its own with `raw`): the
+ * status the recording server answered, and the request's bytes, split as `splitRequest` does.
+ */
+export async function writtenFor(
+  request: HttpRequest,
+  { raw = false, apiKey }: { raw?: boolean; apiKey?: string } = {},
+): Promise<{ status: number; bytes: Buffer; head: string; body: Buffer }> {
+  const server = await startRecordingServer();
+  const connection = raw ? new RawConnection() : undefined;
+  try {
+    const http = testClient(server.baseUrl, undefined, apiKey === undefined ? {} : { apiKey });
+    const res = await http.send({
+      ...request,
+      ...(connection === undefined ? {} : { connection }),
+    });
+    const bytes = server.received[0] as Buffer;
+    return { status: res.status, bytes, ...splitRequest(bytes) };
+  } finally {
+    connection?.close();
+    await server.close();
+  }
 }
