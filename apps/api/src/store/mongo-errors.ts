@@ -1,5 +1,7 @@
 import {
+  MongoClientClosedError,
   MongoError,
+  MongoExpiredSessionError,
   MongoNetworkError,
   MongoNetworkTimeoutError,
   MongoNotConnectedError,
@@ -15,6 +17,9 @@ import { StoreUnavailableError } from './pet-store.js';
 const WAIT_QUEUE_TIMEOUT = new Set(['MongoWaitQueueTimeoutError', 'WaitQueueTimeoutError']);
 const isWaitQueueTimeout = (error: unknown) =>
   error instanceof Error && WAIT_QUEUE_TIMEOUT.has(error.name);
+// A checkout from the pool of a client that is closing (the class is not exported).
+const isPoolClosed = (error: unknown) =>
+  error instanceof Error && error.name === 'MongoPoolClosedError';
 
 // Socket errors the driver sometimes passes through unwrapped when the server goes away.
 const SOCKET_ERROR_CODES = new Set([
@@ -46,6 +51,11 @@ export function isUnavailable(error: unknown): boolean {
     // Network errors include a pool cleared by one; system errors include server selection.
     error instanceof MongoNetworkError ||
     error instanceof MongoSystemError ||
+    // The store closes its client to reconnect (a stalled monitor): a call on the wire then ends
+    // with the client closed, and one begun meanwhile with its session ended or the pool closed.
+    error instanceof MongoClientClosedError ||
+    error instanceof MongoExpiredSessionError ||
+    isPoolClosed(error) ||
     error instanceof MongoNotConnectedError ||
     error instanceof MongoTopologyClosedError ||
     error instanceof MongoServerClosedError ||

@@ -299,6 +299,12 @@ export function brokenAnswers(answers: readonly Answer[]): string[] {
   return broken;
 }
 
+/** The API's log lines for errors it answered `500`, one a line. */
+function unhandledErrors(output: string): string {
+  const lines = output.split('\n').filter((line) => line.includes('"unhandled error"'));
+  return lines.length === 0 ? 'the API logged no unhandled error' : lines.join('\n');
+}
+
 /** True for an answer served: `200` (a read) or `201` (a create). */
 export function isServed(a: Answer): boolean {
   return a.status === 200 || a.status === 201;
@@ -650,7 +656,8 @@ async function runThrough(rig: FaultRig, plan: FaultPlan, load: Load): Promise<F
   await until(() => load.of('after').length >= 4, 'answers after the fault');
   await load.stop();
 
-  expect(brokenAnswers(load.answers)).toEqual([]);
+  // A broken answer names what the API logged as unhandled (a 500's cause).
+  expect(brokenAnswers(load.answers), unhandledErrors(api.stdout())).toEqual([]);
   expect(load.of('after').filter((a) => !servedAgain(a))).toEqual([]);
   await expectEachCreateStoredOnce(load, db);
   return { load, api, before, during, seconds, readyStatus, output };

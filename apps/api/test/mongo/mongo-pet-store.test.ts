@@ -1,10 +1,13 @@
 import { uniqueDbName } from '@animal-store/test-db';
-import { Long } from 'mongodb';
+import { Long, type MongoClient } from 'mongodb';
 import { describe, expect, inject, it } from 'vitest';
 import { MongoPetStore } from '../../src/store/mongo-pet-store.js';
+import { StoreUnavailableError } from '../../src/store/pet-store.js';
 import { openMongoTestStore, readPage, readPet } from '../helpers/store.js';
 import { FILTERS } from '../store/pet-examples.js';
 import { petStoreSuite } from '../store/pet-store-suite.js';
+
+const failed = (error: unknown) => error;
 
 petStoreSuite('MongoPetStore', (options) => openMongoTestStore(undefined, options));
 
@@ -87,6 +90,51 @@ describe('MongoPetStore on disk', () => {
       expect(reservations).toBe(3);
     } finally {
       await store.db.dropDatabase();
+      await store.close();
+    }
+  });
+
+  // The store closes its driver client to reconnect when a monitor stalls: the calls on the wire
+  // then end with the client closed, those begun meanwhile with their session ended or the pool
+  // closed, and the API must answer them 503, not 500.
+  it.each([
+    ['a read of one pet', 'find', (store: MongoPetStore) => store.getJson(1)],
+    ['a list', 'find', (store: MongoPetStore) => store.listJson({ limit: 5 })],
+    [
+      'a create',
+      'insert',
+      (store: MongoPetStore) => store.create({ name: 'x', categoryId: 1, status: 'available' }),
+    ],
+  ] as const)('fails %s as unavailable when its client closes under it', async (_, command, call) => {
+    let client: MongoClient | undefined;
+    let closing: Promise<void> | undefined;
+    const meanwhile: Promise<unknown>[] = [];
+    const store = await openMongoTestStore(undefined, {
+      clientOptions: { monitorCommands: true },
+      beforeConnect: (c) => {
+        client = c;
+      },
+    });
+    try {
+      await store.create({ name: 'first', categoryId: 1, status: 'available' });
+      // Closed as the command is written, before its reply is read.
+      client?.on('commandStarted', (event) => {
+        if (event.commandName !== command || closing) return;
+        closing = client?.close();
+        for (let i = 0; i < 3; i++) meanwhile.push(call(store).then(() => 'no error', failed));
+      });
+      const failure = await call(store).then(() => 'no error', failed);
+      expect(closing, `no ${command} command started`).toBeDefined();
+      await closing;
+      expect(failure).toBeInstanceOf(StoreUnavailableError);
+      expect((failure as StoreUnavailableError).kind).toBe('unavailable');
+      // Begun meanwhile, a call may also be served by the client connecting again.
+      for (const outcome of await Promise.all(meanwhile)) {
+        if (outcome === 'no error') continue;
+        expect(outcome).toBeInstanceOf(StoreUnavailableError);
+        expect((outcome as StoreUnavailableError).kind).toBe('unavailable');
+      }
+    } finally {
       await store.close();
     }
   });
