@@ -11,7 +11,7 @@ import {
   validateSpecErrorBody,
   validateSpecPet,
 } from '@animal-store/contract';
-import type { HttpRequest, HttpResponse } from './http/client.js';
+import { type HttpRequest, type HttpResponse, writtenOnlyRaw } from './http/client.js';
 import { integerText, numberText, parseJson } from './http/json.js';
 import { plainLimit } from './list-limit.js';
 
@@ -32,17 +32,11 @@ function decodedSegment(segment: string): string {
 }
 
 /**
- * True for a request sent in a way HTTP allows and clients seldom use: its target in absolute
- * form, pipelined, a chunked framing beyond the plain, or written as given (white space around
- * its Authorization).
+ * True for a request sent in a way HTTP allows and clients seldom use: pipelined, or written as
+ * only a raw connection writes it (absolute form, a chunked framing, white space as given).
  */
 function sentAsHttpAllows(request: HttpRequest): boolean {
-  return (
-    request.absoluteForm === true ||
-    request.pipelined === true ||
-    request.chunkedFraming !== undefined ||
-    request.asWritten === true
-  );
+  return request.pipelined === true || writtenOnlyRaw(request);
 }
 
 /** Which of the spec's operations `res` answers. */

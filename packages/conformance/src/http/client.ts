@@ -100,6 +100,19 @@ export interface HttpRequest {
 }
 
 /**
+ * True for a request only a `RawConnection` writes as it is: its target in absolute form, a
+ * chunked framing beyond the plain, or written as given. Sent again another way (fetch), what it
+ * probes would not be in it, so it never is.
+ */
+export function writtenOnlyRaw(request: HttpRequest): boolean {
+  return (
+    request.absoluteForm === true ||
+    request.chunkedFraming !== undefined ||
+    request.asWritten === true
+  );
+}
+
+/**
  * What a chunked body carries besides its data (RFC 9112 §7.1): the body goes in two chunks, each
  * size, and the last chunk's, followed by `extension` (`;note=1`), and `trailer`'s field lines
  * after the last chunk.
@@ -450,11 +463,7 @@ export class HttpClient {
         ms: elapsed(),
         error: failure.message,
       });
-      // Sent again another way (fetch), a request in absolute form would not be in it, nor a
-      // chunked framing beyond the plain, nor what else was written as given.
-      const asWritten =
-        request.absoluteForm || request.chunkedFraming !== undefined || request.asWritten;
-      if (!resent && again && !asWritten) return this.once(request, true);
+      if (!resent && again && !writtenOnlyRaw(request)) return this.once(request, true);
       if (failure.kind === 'timeout') this.timeoutsInARow += 1;
       throw failure;
     }
