@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import {
+  MongoClientClosedError,
+  MongoExpiredSessionError,
   MongoNetworkError,
   MongoNetworkTimeoutError,
   MongoOperationTimeoutError,
@@ -47,6 +49,16 @@ describe('which driver errors mean the database is unreachable', () => {
     labelled.addErrorLabel('RetryableWriteError');
     expect(isUnavailable(labelled)).toBe(true);
     expect(isUnavailable(serverError(64, 'waiting for replication timed out'))).toBe(true);
+  });
+
+  it('counts a call cut short by its client closing (the store reconnects so)', () => {
+    expect(isUnavailable(new MongoClientClosedError())).toBe(true);
+    expect(isUnavailable(new MongoExpiredSessionError())).toBe(true);
+    // The driver's own class (not exported from its entry): a checkout from a closed pool.
+    const { PoolClosedError } = createRequire(import.meta.url)('mongodb/lib/cmap/errors.js') as {
+      PoolClosedError: new (pool: { address: string }) => Error;
+    };
+    expect(isUnavailable(new PoolClosedError({ address: '127.0.0.1:27017' }))).toBe(true);
   });
 
   it('does not count other internal errors, duplicate keys or plain bugs', () => {
