@@ -50,6 +50,8 @@ export interface MongoIdempotencyDeps {
   now: Clock;
   leaseMs: number;
   ttlMs: number;
+  /** Runs one database call, its errors as the store's (`MongoPetStore`'s `call`). */
+  call<T>(operation: () => Promise<T>): Promise<T>;
 }
 
 /** Rounds of "the record changed under us" before giving up (it never takes more than two). */
@@ -118,28 +120,30 @@ export class MongoIdempotency {
       const instance = randomUUID();
       petId ??= await this.#deps.allocateId(false);
       const reservedId = petId;
-      const inserted = await guarded(() =>
-        records.insertOne({
-          _id,
-          instance,
-          fingerprint: request.fingerprint,
-          state: 'in-flight',
-          petId: Long.fromNumber(reservedId),
-          owner,
-          leaseUntil: new Date(now.getTime() + this.#deps.leaseMs),
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + this.#deps.ttlMs),
-        }),
-      ).then(
-        () => true,
-        (error: unknown) => (isDuplicateKey(error) ? false : Promise.reject(error)),
-      );
+      const inserted = await this.#deps
+        .call(() =>
+          records.insertOne({
+            _id,
+            instance,
+            fingerprint: request.fingerprint,
+            state: 'in-flight',
+            petId: Long.fromNumber(reservedId),
+            owner,
+            leaseUntil: new Date(now.getTime() + this.#deps.leaseMs),
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + this.#deps.ttlMs),
+          }),
+        )
+        .then(
+          () => true,
+          (error: unknown) => (isDuplicateKey(error) ? false : Promise.reject(error)),
+        );
       if (inserted) return this.#finish({ _id, instance, owner }, reservedId, request.draft);
 
-      const found = await guarded(() => records.findOne({ _id }));
+      const found = await this.#deps.call(() => records.findOne({ _id }));
       if (!found) continue; // expired and removed in between
       if (found.expiresAt <= now) {
-        await guarded(() => records.deleteOne({ _id, owner: found.owner }));
+        await this.#deps.call(() => records.deleteOne({ _id, owner: found.owner }));
         continue;
       }
       if (found.fingerprint !== request.fingerprint) return { outcome: 'key-reused' };
@@ -147,11 +151,13 @@ export class MongoIdempotency {
       if (found.state === 'done' && found.pet) {
         return { outcome: 'replayed', pet: petJsonRecord(found.pet) };
       }
-      const stored = await guarded(() => pets.findOne({ idempotencyRecord: found.instance }));
+      const stored = await this.#deps.call(() =>
+        pets.findOne({ idempotencyRecord: found.instance }),
+      );
       if (stored) return { outcome: 'replayed', pet: petJsonRecord(stored) };
       if (found.leaseUntil > now) return { outcome: 'in-flight' };
       // The holder died or stalled: take over, keeping the pet id it reserved.
-      const taken = await guarded(() =>
+      const taken = await this.#deps.call(() =>
         records.updateOne(
           { _id, owner: found.owner, state: 'in-flight' },
           { $set: { owner, leaseUntil: new Date(now.getTime() + this.#deps.leaseMs) } },
@@ -197,20 +203,20 @@ export class MongoIdempotency {
     for (let collisions = 0; ; collisions++) {
       const doc = { ...toPetDocument(id, draft), idempotencyRecord: instance };
       try {
-        await guarded(() => pets.insertOne(doc));
+        await this.#deps.call(() => pets.insertOne(doc));
         return petJsonRecord(doc);
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
       }
       // Either an earlier holder of this record inserted the pet (it crashed before recording
       // the result), or the id went to another pet (only where `$inc` is not atomic).
-      const mine = await guarded(() => pets.findOne({ idempotencyRecord: instance }));
+      const mine = await this.#deps.call(() => pets.findOne({ idempotencyRecord: instance }));
       if (mine) return petJsonRecord(mine);
       if (collisions >= MAX_ID_COLLISIONS) throw new Error(`no free pet id after ${collisions}`);
       id = await this.#deps.allocateId(true);
       const newId = id;
       // Recorded before the insert, so a takeover from here on uses the new id.
-      const moved = await guarded(() =>
+      const moved = await this.#deps.call(() =>
         records.updateOne({ _id, owner }, { $set: { petId: Long.fromNumber(newId) } }),
       );
       if (moved.modifiedCount !== 1) throw new LeaseLostError();

@@ -28,7 +28,7 @@ import type {
   PetPageJson,
   PetStore,
 } from './pet-store.js';
-import { pageJson } from './pet-store.js';
+import { pageJson, StoreUnavailableError } from './pet-store.js';
 
 interface CounterDocument {
   _id: string;
@@ -86,8 +86,9 @@ export class MongoPetStore implements PetStore {
   readonly #watch: MonitorWatch;
   readonly #onReconnect: ((event: ReconnectEvent) => void) | undefined;
   readonly #watchTimer: NodeJS.Timeout;
-  /** Set while the client reconnects, and after a reconnect that failed until one succeeds. */
+  /** Set while the client reconnects (closes, then connects again). */
   #reconnecting: Promise<void> | undefined;
+  /** Set from a reconnect's start until one succeeds: a failed one is tried again. */
   #disconnected = false;
   #closed = false;
 
@@ -112,6 +113,7 @@ export class MongoPetStore implements PetStore {
         return this.#allocateId();
       },
       now: options.clock ?? systemClock,
+      call: (operation) => this.#call(operation),
       leaseMs: options.idempotencyLeaseMs ?? 10_000,
       ttlMs: IDEMPOTENCY_KEY_TTL_MS,
     });
@@ -143,7 +145,7 @@ export class MongoPetStore implements PetStore {
       const id = await this.#allocateId();
       const doc = toPetDocument(id, draft);
       try {
-        await guarded(() => this.#pets.insertOne(doc));
+        await this.#call(() => this.#pets.insertOne(doc));
         return petJsonRecord(doc);
       } catch (error) {
         // MongoDB's $inc is atomic, so this never happens there. Servers that only emulate
@@ -160,7 +162,7 @@ export class MongoPetStore implements PetStore {
   }
 
   async getJson(id: number): Promise<string | undefined> {
-    const doc = await guarded(() => this.#pets.findOne({ _id: Long.fromNumber(id) }));
+    const doc = await this.#call(() => this.#pets.findOne({ _id: Long.fromNumber(id) }));
     return doc ? petJsonOf(doc) : undefined;
   }
 
@@ -180,11 +182,13 @@ export class MongoPetStore implements PetStore {
     const filter: Filter<PetDocument> = {};
     if (status !== undefined) filter.status = status;
     if (after !== undefined) filter._id = { $gt: Long.fromNumber(after) };
-    return guarded(() => this.#pets.find(filter, { sort: { _id: 1 }, limit: limit + 1 }).toArray());
+    return this.#call(() =>
+      this.#pets.find(filter, { sort: { _id: 1 }, limit: limit + 1 }).toArray(),
+    );
   }
 
   async ping(): Promise<void> {
-    await guarded(() => this.db.command({ ping: 1 }));
+    await this.#call(() => this.db.command({ ping: 1 }));
   }
 
   async close(): Promise<void> {
@@ -192,6 +196,18 @@ export class MongoPetStore implements PetStore {
     clearInterval(this.#watchTimer);
     await this.#reconnecting;
     await this.client.close();
+  }
+
+  /**
+   * Runs one call on the driver's client, its errors as the store's (`guarded`). While the store
+   * replaces the client's connections (`#reconnect`), a call would meet a client that is closing,
+   * so it fails as unavailable at once and sends nothing.
+   */
+  #call<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.#reconnecting) {
+      return Promise.reject(new StoreUnavailableError('the database client is reconnecting'));
+    }
+    return guarded(operation);
   }
 
   /**
@@ -242,7 +258,7 @@ export class MongoPetStore implements PetStore {
       );
     // Two processes creating the counter at once: one upsert loses on the unique _id and
     // must simply try again, now as an update.
-    const counter = await guarded(() =>
+    const counter = await this.#call(() =>
       reserve().catch((error) => (isDuplicateKey(error) ? reserve() : Promise.reject(error))),
     );
     if (!counter) throw new Error('the id counter was not returned');
