@@ -148,8 +148,9 @@ describe('MongoPetStore on disk', () => {
       reconnected = resolve;
     });
     store = await openMongoTestStore(undefined, {
-      // A check may take 2 × 100 ms and the watch's slack before it counts as stalled.
-      clientOptions: { monitorCommands: true, connectTimeoutMS: 100 },
+      // A check counts as stalled after 2 × connectTimeoutMS and the watch's slack (3 s here);
+      // a connection on a busy machine still has a second.
+      clientOptions: { monitorCommands: true, connectTimeoutMS: 1_000 },
       onReconnect: (event) => {
         // Called just before the reconnect begins: the call goes once it has.
         if (event.kind === 'stalled') {
