@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { uniqueDbName } from '@animal-store/test-db';
-import { Long, type MongoClient } from 'mongodb';
+import { Long } from 'mongodb';
 import { describe, expect, inject, it } from 'vitest';
 import { MongoPetStore } from '../../src/store/mongo-pet-store.js';
 import { StoreUnavailableError } from '../../src/store/pet-store.js';
@@ -107,21 +107,15 @@ describe('MongoPetStore on disk', () => {
       (store: MongoPetStore) => store.create({ name: 'x', categoryId: 1, status: 'available' }),
     ],
   ] as const)('fails %s as unavailable when its client closes under it', async (_, command, call) => {
-    let client: MongoClient | undefined;
     let closing: Promise<void> | undefined;
     const meanwhile: Promise<unknown>[] = [];
-    const store = await openMongoTestStore(undefined, {
-      clientOptions: { monitorCommands: true },
-      beforeConnect: (c) => {
-        client = c;
-      },
-    });
+    const store = await openMongoTestStore(undefined, { clientOptions: { monitorCommands: true } });
     try {
       await store.create({ name: 'first', categoryId: 1, status: 'available' });
       // Closed as the command is written, before its reply is read.
-      client?.on('commandStarted', (event) => {
+      store.client.on('commandStarted', (event) => {
         if (event.commandName !== command || closing) return;
-        closing = client?.close();
+        closing = store.client.close();
         for (let i = 0; i < 3; i++) meanwhile.push(call(store).then(() => 'no error', failed));
       });
       const failure = await call(store).then(() => 'no error', failed);
