@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { API_PREFIX } from '@animal-store/contract';
-import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import { versionLine } from './build-info.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -12,19 +11,20 @@ import { ApiMetrics } from './metrics/api-metrics.js';
 import { MongoPoolMetrics } from './metrics/mongo-pool-metrics.js';
 import { startServer } from './server.js';
 import { shutDown, stopOnSignals } from './shutdown.js';
-import { createStore } from './store/create-store.js';
+import { createStore, type StoreDatabase } from './store/create-store.js';
 import { StoreUnavailableError } from './store/pet-store.js';
 import { startTracing } from './tracing/tracing.js';
 
 /** The rate limit shared through MongoDB (`RATE_LIMIT_SCOPE=cluster`). */
 async function sharedRateLimiter(
-  db: Db,
+  { db, call }: StoreDatabase,
   settings: RateLimitSettings,
   metrics: ApiMetrics,
   logger: Logger,
 ): Promise<RateLimiter> {
   const { ClusterRateLimiter } = await import('./mongo.js');
   return ClusterRateLimiter.open(db, settings, {
+    call,
     onLease: () => metrics.rateLimitLeases.inc(),
     onFallback: (error, untilMs) => {
       metrics.rateLimitFallbacks.inc();
@@ -61,8 +61,8 @@ async function main(): Promise<void> {
   const fingerprint = configFingerprint(config);
   registerConfigInfo(metrics.registry, fingerprint);
   const pool = config.mongodbUri === undefined ? undefined : new MongoPoolMetrics(metrics.registry);
-  const { store, db } = await createStore(config, logger, (client) => pool?.observe(client));
-  const keys = await setUpApiKeys(config, db);
+  const { store, database } = await createStore(config, logger, (client) => pool?.observe(client));
+  const keys = await setUpApiKeys(config, database);
   const key = keys.generatedKey;
   if (key !== undefined) {
     // Printed once to the terminal, never through the logger: logs must not hold keys.
@@ -72,8 +72,8 @@ async function main(): Promise<void> {
     );
   }
   const rateLimiter =
-    config.rateLimit && config.rateLimitScope === 'cluster' && db
-      ? await sharedRateLimiter(db, config.rateLimit, metrics, logger)
+    config.rateLimit && config.rateLimitScope === 'cluster' && database
+      ? await sharedRateLimiter(database, config.rateLimit, metrics, logger)
       : undefined;
   const running = await startServer(
     {
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       storeLimits: {
         maxInFlight: config.storeMaxInFlight,
         // The in-memory store never waits: its calls pay for no deadline.
-        timeoutMs: db === undefined ? undefined : config.storeTimeoutMs,
+        timeoutMs: database === undefined ? undefined : config.storeTimeoutMs,
       },
     },
     { host: config.host, port: config.port },

@@ -1,5 +1,5 @@
-import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
+import type { StoreDatabase } from '../store/create-store.js';
 import { type ApiKeyVerifier, generateApiKey, parseApiKeys, StaticApiKeys } from './api-key.js';
 import { ChainedApiKeys } from './chained-api-keys.js';
 import type { MongoApiKeys } from './mongo-api-keys.js';
@@ -17,14 +17,17 @@ export interface ApiKeySetup {
  */
 export async function setUpApiKeys(
   config: Pick<Config, 'apiKeys' | 'apiKeyCacheMs'>,
-  db?: Db,
+  database?: StoreDatabase,
 ): Promise<ApiKeySetup> {
   const digests = parseApiKeys(config.apiKeys);
   let managed: MongoApiKeys | undefined;
-  if (db !== undefined) {
+  if (database !== undefined) {
     // Loaded here, not at the top: without MongoDB the driver is never loaded.
     const { MongoApiKeys } = await import('../mongo.js');
-    managed = await MongoApiKeys.open(db, { cacheMs: config.apiKeyCacheMs });
+    managed = await MongoApiKeys.open(database.db, {
+      cacheMs: config.apiKeyCacheMs,
+      call: database.call,
+    });
   }
   let generatedKey: string | undefined;
   if (digests.length === 0 && (managed?.size ?? 0) === 0) {

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { type Clock, systemClock } from '../clock.js';
-import { guarded } from '../store/mongo-errors.js';
+import { type DatabaseCall, guarded } from '../store/mongo-errors.js';
 import {
   type ApiKeyIdentity,
   type ApiKeyVerdict,
@@ -19,6 +19,8 @@ export interface MongoApiKeysOptions {
   cacheMs?: number;
   /** Milliseconds since the epoch; injected by tests. */
   now?: Clock;
+  /** Runs each read of the collection: the store's `call`, on the store's client (`guarded`). */
+  call?: DatabaseCall;
 }
 
 /** Default `cacheMs`: a new or revoked key takes effect on every process within 5 seconds. */
@@ -37,6 +39,7 @@ export class MongoApiKeys implements ApiKeyVerifier {
   readonly #keys: Collection<ApiKeyDocument>;
   readonly #cacheMs: number;
   readonly #now: Clock;
+  readonly #call: DatabaseCall;
   /** Each digest's identity, or `revoked`. */
   #verdicts = new Map<string, ApiKeyIdentity | 'revoked'>();
   /** When the load the copy comes from started. */
@@ -48,6 +51,7 @@ export class MongoApiKeys implements ApiKeyVerifier {
     this.#keys = keys;
     this.#cacheMs = options.cacheMs ?? API_KEY_CACHE_MS;
     this.#now = options.now ?? systemClock;
+    this.#call = options.call ?? guarded;
   }
 
   /** Opens the collection (creating its indexes), loads the keys and returns the verifier. */
@@ -80,7 +84,7 @@ export class MongoApiKeys implements ApiKeyVerifier {
 
   async #load(): Promise<void> {
     const startedAt = this.#now();
-    const docs = await guarded(() =>
+    const docs = await this.#call(() =>
       this.#keys.find({}, { projection: { _id: 0, digest: 1, name: 1, revokedAt: 1 } }).toArray(),
     );
     const verdicts = new Map<string, ApiKeyIdentity | 'revoked'>();

@@ -5,7 +5,7 @@ import {
   type RateLimiter,
   type RateLimitSettings,
 } from '../http/rate-limit.js';
-import { guarded, isDuplicateKey } from '../store/mongo-errors.js';
+import { type DatabaseCall, guarded, isDuplicateKey } from '../store/mongo-errors.js';
 
 /**
  * One lease of a key's quota in one window: slot `n` stands for requests `n·lease + 1` to
@@ -42,6 +42,8 @@ export interface ClusterRateLimiterOptions {
   onFallback?: (error: unknown, untilMs: number) => void;
   /** Called after each lease round-trip. */
   onLease?: () => void;
+  /** Runs each call on the collection: the store's `call`, on the store's client (`guarded`). */
+  call?: DatabaseCall;
 }
 
 /** The lease size used when none is given: small against the quota, never above 100. */
@@ -75,6 +77,7 @@ export class ClusterRateLimiter implements RateLimiter {
   readonly #now: Clock;
   readonly #options: ClusterRateLimiterOptions;
   readonly #fallback: FixedWindowRateLimiter;
+  readonly #call: DatabaseCall;
   #holdings = new Map<string, Holding>();
   #window = Number.NEGATIVE_INFINITY;
   #lastNow = 0;
@@ -92,6 +95,7 @@ export class ClusterRateLimiter implements RateLimiter {
     this.#now = options.now ?? systemClock;
     this.#options = options;
     this.#fallback = new FixedWindowRateLimiter(settings, this.#now);
+    this.#call = options.call ?? guarded;
   }
 
   /**
@@ -105,7 +109,7 @@ export class ClusterRateLimiter implements RateLimiter {
     options: ClusterRateLimiterOptions = {},
   ): Promise<ClusterRateLimiter> {
     const leases = db.collection<LeaseDocument>('rate_limits');
-    await guarded(() =>
+    await (options.call ?? guarded)(() =>
       leases
         .createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'expiresAt_ttl' })
         .catch((error: unknown) => {
@@ -165,7 +169,7 @@ export class ClusterRateLimiter implements RateLimiter {
     const slots = Math.ceil(this.#quota / lease);
     let got = 0;
     for (let slot = holding.nextSlot; slot < slots; slot++) {
-      const taken = await guarded(() =>
+      const taken = await this.#call(() =>
         this.#leases
           .insertOne({
             _id: `${window}:${key}:${slot}`,
@@ -197,6 +201,7 @@ export class ClusterRateLimiter implements RateLimiter {
   #rollOver(window: number): void {
     this.#window = window;
     this.#holdings = new Map();
-    void this.#leases.deleteMany({ window: { $lt: window - 1 } }).catch(() => {});
+    const leases = this.#leases;
+    this.#call(() => leases.deleteMany({ window: { $lt: window - 1 } })).catch(() => {});
   }
 }

@@ -3,12 +3,23 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ConfigError } from '../config-error.js';
 import { MemoryPetStore } from './memory-pet-store.js';
+import type { DatabaseCall } from './mongo-errors.js';
 import type { PetStore } from './pet-store.js';
 
-/** The store a process runs on, and its database when it is MongoDB (for the API keys). */
+/**
+ * The database of a MongoDB store, for what else the process keeps there (the API keys, the
+ * shared rate limit): its calls go through the store's `call`, which refuses them while the
+ * store replaces its client.
+ */
+export interface StoreDatabase {
+  readonly db: Db;
+  readonly call: DatabaseCall;
+}
+
+/** The store a process runs on, and its database when it is MongoDB. */
 export interface CreatedStore {
   store: PetStore;
-  db?: Db;
+  database?: StoreDatabase;
 }
 
 /**
@@ -66,7 +77,7 @@ export async function createStore(
       throw uriError(error, config.mongodbUri as string) ?? error;
     });
     logger.info({ db: config.mongodbDb }, 'using the MongoDB store');
-    return { store, db: store.db };
+    return { store, database: { db: store.db, call: store.call } };
   }
   logger.warn(
     'using the in-memory store: data is NOT kept when the process stops (set MONGODB_URI to keep it)',

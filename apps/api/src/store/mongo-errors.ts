@@ -94,6 +94,12 @@ export function isTimeout(error: unknown): boolean {
   );
 }
 
+/**
+ * Runs one call on the driver's client, its errors as the store's: `guarded`, or the store's own
+ * `call`, which also refuses calls while it replaces its client (`MongoPetStore`).
+ */
+export type DatabaseCall = <T>(operation: () => Promise<T>) => Promise<T>;
+
 /** Runs a store operation, turning "database unreachable" into `StoreUnavailableError`. */
 export async function guarded<T>(operation: () => Promise<T>): Promise<T> {
   try {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Collection, Long, MongoServerError } from 'mongodb';
 import type { Clock } from '../clock.js';
-import { guarded, isDuplicateKey } from './mongo-errors.js';
+import { type DatabaseCall, guarded, isDuplicateKey } from './mongo-errors.js';
 import { type PetDocument, petJsonRecord, toNumber, toPetDocument } from './mongo-pet-document.js';
 import {
   type IdempotentCreate,
@@ -51,7 +51,7 @@ export interface MongoIdempotencyDeps {
   leaseMs: number;
   ttlMs: number;
   /** Runs one database call, its errors as the store's (`MongoPetStore`'s `call`). */
-  call<T>(operation: () => Promise<T>): Promise<T>;
+  call: DatabaseCall;
 }
 
 /** Rounds of "the record changed under us" before giving up (it never takes more than two). */
@@ -186,8 +186,10 @@ export class MongoIdempotency {
       if (error instanceof LeaseLostError) return { outcome: 'in-flight' };
       // Let a retry take over at once rather than after the lease (best effort: the
       // database may be what failed). The reserved id stays, so nothing is created twice.
-      await this.#deps.records
-        .updateOne({ _id, owner }, { $set: { leaseUntil: new Date(0) } })
+      await this.#deps
+        .call(() =>
+          this.#deps.records.updateOne({ _id, owner }, { $set: { leaseUntil: new Date(0) } }),
+        )
         .catch(() => {});
       throw error;
     }
@@ -227,6 +229,7 @@ export class MongoIdempotency {
   #sweep(now: Date): void {
     if (this.#ttlIndex || now.getTime() - this.#lastSweep < SWEEP_INTERVAL_MS) return;
     this.#lastSweep = now.getTime();
-    this.#deps.records.deleteMany({ expiresAt: { $lte: now } }).catch(() => {});
+    const { records } = this.#deps;
+    this.#deps.call(() => records.deleteMany({ expiresAt: { $lte: now } })).catch(() => {});
   }
 }

@@ -9,7 +9,7 @@ import {
 } from 'mongodb';
 import { type Clock, systemClock } from '../clock.js';
 import { connectMongo } from './mongo-client.js';
-import { guarded, isDuplicateKey } from './mongo-errors.js';
+import { type DatabaseCall, guarded, isDuplicateKey } from './mongo-errors.js';
 import { type IdempotencyDocument, MongoIdempotency } from './mongo-idempotency.js';
 import {
   type PetDocument,
@@ -113,7 +113,7 @@ export class MongoPetStore implements PetStore {
         return this.#allocateId();
       },
       now: options.clock ?? systemClock,
-      call: (operation) => this.#call(operation),
+      call: this.call,
       leaseMs: options.idempotencyLeaseMs ?? 10_000,
       ttlMs: IDEMPOTENCY_KEY_TTL_MS,
     });
@@ -145,7 +145,7 @@ export class MongoPetStore implements PetStore {
       const id = await this.#allocateId();
       const doc = toPetDocument(id, draft);
       try {
-        await this.#call(() => this.#pets.insertOne(doc));
+        await this.call(() => this.#pets.insertOne(doc));
         return petJsonRecord(doc);
       } catch (error) {
         // MongoDB's $inc is atomic, so this never happens there. Servers that only emulate
@@ -162,7 +162,7 @@ export class MongoPetStore implements PetStore {
   }
 
   async getJson(id: number): Promise<string | undefined> {
-    const doc = await this.#call(() => this.#pets.findOne({ _id: Long.fromNumber(id) }));
+    const doc = await this.call(() => this.#pets.findOne({ _id: Long.fromNumber(id) }));
     return doc ? petJsonOf(doc) : undefined;
   }
 
@@ -182,13 +182,13 @@ export class MongoPetStore implements PetStore {
     const filter: Filter<PetDocument> = {};
     if (status !== undefined) filter.status = status;
     if (after !== undefined) filter._id = { $gt: Long.fromNumber(after) };
-    return this.#call(() =>
+    return this.call(() =>
       this.#pets.find(filter, { sort: { _id: 1 }, limit: limit + 1 }).toArray(),
     );
   }
 
   async ping(): Promise<void> {
-    await this.#call(() => this.db.command({ ping: 1 }));
+    await this.call(() => this.db.command({ ping: 1 }));
   }
 
   async close(): Promise<void> {
@@ -201,14 +201,15 @@ export class MongoPetStore implements PetStore {
   /**
    * Runs one call on the driver's client, its errors as the store's (`guarded`). While the store
    * replaces the client's connections (`#reconnect`), a call would meet a client that is closing,
-   * so it fails as unavailable at once and sends nothing.
+   * so it fails as unavailable at once and sends nothing. Everything else on this client (the API
+   * keys, the shared rate limit) calls through it too.
    */
-  #call<T>(operation: () => Promise<T>): Promise<T> {
+  readonly call: DatabaseCall = (operation) => {
     if (this.#reconnecting) {
       return Promise.reject(new StoreUnavailableError('the database client is reconnecting'));
     }
     return guarded(operation);
-  }
+  };
 
   /**
    * Replaces the driver's connections and monitors when a monitor stalled (`MonitorWatch`), and
@@ -258,7 +259,7 @@ export class MongoPetStore implements PetStore {
       );
     // Two processes creating the counter at once: one upsert loses on the unique _id and
     // must simply try again, now as an update.
-    const counter = await this.#call(() =>
+    const counter = await this.call(() =>
       reserve().catch((error) => (isDuplicateKey(error) ? reserve() : Promise.reject(error))),
     );
     if (!counter) throw new Error('the id counter was not returned');

@@ -7,6 +7,7 @@ import { setUpApiKeys } from '../../src/keys/api-key-setup.js';
 import { ChainedApiKeys } from '../../src/keys/chained-api-keys.js';
 import { MongoApiKeys } from '../../src/keys/mongo-api-keys.js';
 import { MemoryPetStore } from '../../src/store/memory-pet-store.js';
+import { guarded } from '../../src/store/mongo-errors.js';
 import { StoreUnavailableError } from '../../src/store/pet-store.js';
 import { errorBody, startTestApi } from '../helpers/api.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
@@ -155,8 +156,11 @@ describe('API keys while the key database is down', () => {
 });
 
 describe('setUpApiKeys', () => {
+  /** `db` as the store hands it over, its calls `guarded` as the store's are. */
+  const database = (db: Db) => ({ db, call: guarded });
+
   it('generates a key when neither API_KEYS nor the collection holds one', async () => {
-    const setup = await setUpApiKeys({ apiKeys: '', apiKeyCacheMs: 0 }, await freshDb());
+    const setup = await setUpApiKeys({ apiKeys: '', apiKeyCacheMs: 0 }, database(await freshDb()));
     expect(setup.generatedKey).toMatch(/^as_/);
     expect(await setup.verifier.verify(setup.generatedKey ?? '')).toBeDefined();
   });
@@ -166,7 +170,7 @@ describe('setUpApiKeys', () => {
     const registry = await ApiKeyRegistry.open(db);
     const key = await registry.create('only');
     await registry.revoke('only');
-    const setup = await setUpApiKeys({ apiKeys: '', apiKeyCacheMs: 0 }, db);
+    const setup = await setUpApiKeys({ apiKeys: '', apiKeyCacheMs: 0 }, database(db));
     expect(setup.generatedKey).toBeUndefined();
     expect(await setup.verifier.verify(key)).toBe('revoked');
   });
@@ -174,12 +178,21 @@ describe('setUpApiKeys', () => {
   it('accepts keys from API_KEYS and from the collection side by side', async () => {
     const db = await freshDb();
     const key = await (await ApiKeyRegistry.open(db)).create('db-key');
-    const setup = await setUpApiKeys({ apiKeys: 'env-key', apiKeyCacheMs: 0 }, db);
+    const setup = await setUpApiKeys({ apiKeys: 'env-key', apiKeyCacheMs: 0 }, database(db));
     expect(setup.generatedKey).toBeUndefined();
     expect(await setup.verifier.verify(key)).toEqual({ id: digestKey(key), name: 'db-key' });
     expect(await setup.verifier.verify('env-key')).toEqual({
       id: digestKey('env-key'),
       name: expect.stringMatching(/^env:/),
     });
+  });
+
+  it("reads the collection through the store's call, which may refuse it", async () => {
+    const refused = new StoreUnavailableError('the database client is reconnecting');
+    const setup = setUpApiKeys(
+      { apiKeys: 'env-key', apiKeyCacheMs: 0 },
+      { db: await freshDb(), call: () => Promise.reject(refused) },
+    );
+    await expect(setup).rejects.toBe(refused);
   });
 });
