@@ -9,7 +9,7 @@ import {
   MongoServerSelectionError,
 } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { guarded, isUnavailable } from '../src/store/mongo-errors.js';
+import { guarded, isDuplicateKey, isUnavailable } from '../src/store/mongo-errors.js';
 import { StoreUnavailableError } from '../src/store/pet-store.js';
 
 const serverError = (code: number, errmsg: string) =>
@@ -49,6 +49,20 @@ describe('which driver errors mean the database is unreachable', () => {
     labelled.addErrorLabel('RetryableWriteError');
     expect(isUnavailable(labelled)).toBe(true);
     expect(isUnavailable(serverError(64, 'waiting for replication timed out'))).toBe(true);
+    for (const label of ['TransientTransactionError', 'ResetPool']) {
+      const error = serverError(2, 'some state');
+      error.addErrorLabel(label);
+      expect(isUnavailable(error), label).toBe(true);
+    }
+  });
+
+  it('counts a socket error the driver passes on unwrapped, and nothing for no error', () => {
+    for (const code of ['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']) {
+      expect(isUnavailable(Object.assign(new Error(code), { code })), code).toBe(true);
+    }
+    expect(isUnavailable(Object.assign(new Error('no such file'), { code: 'ENOENT' }))).toBe(false);
+    expect(isUnavailable(undefined)).toBe(false);
+    expect(isUnavailable(null)).toBe(false);
   });
 
   it('counts a call cut short by its client closing (the store reconnects so)', () => {
@@ -90,5 +104,31 @@ describe('which driver errors mean the database is unreachable', () => {
     expect(await kindOf(new MongoNetworkError('connection reset'))).toBe('unavailable');
     const noServer = new MongoServerSelectionError('no server', { error: undefined } as never);
     expect(await kindOf(noServer)).toBe('unavailable');
+    const socketWait = Object.assign(new Error('read ETIMEDOUT'), { code: 'ETIMEDOUT' });
+    expect(await kindOf(socketWait)).toBe('timeout');
+    expect(await kindOf(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).toBe(
+      'unavailable',
+    );
+  });
+
+  it('words each kind for the log', async () => {
+    const messageOf = (error: unknown) =>
+      guarded(() => Promise.reject(error)).catch((e: StoreUnavailableError) => e.message);
+    expect(await messageOf(new MongoNetworkTimeoutError('socket timed out'))).toBe(
+      'the database did not answer in time',
+    );
+    expect(await messageOf(new MongoNetworkError('connection reset'))).toBe(
+      'the database is unreachable',
+    );
+  });
+});
+
+describe('which driver errors are a duplicate key', () => {
+  it("is the server's E11000 alone", () => {
+    expect(isDuplicateKey(serverError(11000, 'E11000 duplicate key error'))).toBe(true);
+    expect(isDuplicateKey(serverError(59, "no such command: 'endSessions'"))).toBe(false);
+    expect(isDuplicateKey(new MongoNetworkError('connection reset'))).toBe(false);
+    expect(isDuplicateKey(Object.assign(new Error('E11000'), { code: 11000 }))).toBe(false);
+    expect(isDuplicateKey(undefined)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { uniqueDbName } from '@animal-store/test-db';
 import { type Db, MongoClient } from 'mongodb';
-import { afterAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { afterAll, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import { digestKey, generateApiKey, parseApiKeys, StaticApiKeys } from '../../src/keys/api-key.js';
 import { ApiKeyRegistry } from '../../src/keys/api-key-registry.js';
 import { setUpApiKeys } from '../../src/keys/api-key-setup.js';
@@ -120,6 +120,27 @@ describe('MongoApiKeys', () => {
     await expect(keys.verify(generateApiKey())).rejects.toBeInstanceOf(StoreUnavailableError);
     // A token that cannot be an issued key needs no database at all.
     expect(await keys.verify('as_too-short')).toBeUndefined();
+  });
+
+  it('reloads its copy in the background once past half its age, answering from the old', async () => {
+    const db = await freshDb();
+    const registry = await ApiKeyRegistry.open(db);
+    let now = 0;
+    const keys = await MongoApiKeys.open(db, { cacheMs: 5_000, now: () => now });
+    const added = await registry.create('added');
+    now = 2_500;
+    expect(await keys.verify(added)).toBeUndefined();
+    now = 2_501;
+    // This request is answered from the copy; the reload it started brings the new key.
+    expect(await keys.verify(added)).toBeUndefined();
+    await vi.waitFor(
+      async () => expect(await keys.verify(added)).toMatchObject({ name: 'added' }),
+      {
+        timeout: 60_000,
+        interval: 20,
+      },
+    );
+    expect(now).toBe(2_501);
   });
 });
 

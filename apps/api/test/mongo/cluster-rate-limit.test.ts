@@ -1,7 +1,9 @@
 import { uniqueDbName } from '@animal-store/test-db';
 import { MongoClient } from 'mongodb';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { ClusterRateLimiter } from '../../src/rate-limit/cluster-rate-limiter.js';
+import { guarded } from '../../src/store/mongo-errors.js';
+import { StoreUnavailableError } from '../../src/store/pet-store.js';
 
 const client = new MongoClient(inject('mongoUri'));
 const names: string[] = [];
@@ -113,5 +115,86 @@ describe('ClusterRateLimiter (the rate limit shared through MongoDB)', () => {
     for (let i = 0; i < 5; i++) seen.push(await limiter.take('k'));
     expect(seen).toEqual([2, 1, 0, -1, -1]);
     expect(fallbacks).toEqual([60_000]);
+  });
+
+  it('grants no process a lease past the quota’s last, however the slots fell', async () => {
+    const db = freshDb();
+    const settings = { requests: 5, windowSeconds: 60 };
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => ClusterRateLimiter.open(db, settings, { lease: 2, now: () => 0 })),
+    );
+    if (a === undefined || b === undefined) throw new Error('two limiters');
+    // In turn: a takes slot 0, b slot 1, a slot 2 (the quota's last request), b finds none left.
+    const seen = [];
+    for (const limiter of [a, b, a, b, a, b, a, b]) seen.push(await limiter.take('k'));
+    expect(seen.filter((left) => left >= 0)).toHaveLength(5);
+    expect(seen.slice(-2)).toEqual([-1, -1]);
+    const slots = await db.collection('rate_limits').find({}).toArray();
+    expect(slots.map((slot) => slot._id).sort()).toEqual(['0:k:0', '0:k:1', '0:k:2']);
+  });
+
+  it('keeps each lease until the window after its own has ended', async () => {
+    const db = freshDb();
+    const limiter = await ClusterRateLimiter.open(
+      db,
+      { requests: 10, windowSeconds: 60 },
+      { lease: 5, now: () => 90_000 },
+    );
+    await limiter.take('k');
+    const lease = await db.collection('rate_limits').findOne({ _id: '1:k:0' as never });
+    expect(lease).toMatchObject({ key: 'k', window: 1, expiresAt: new Date(180_000) });
+  });
+
+  it('drops the leases of windows before the last one when a new window starts', async () => {
+    const db = freshDb();
+    let t = 0;
+    const limiter = await ClusterRateLimiter.open(
+      db,
+      { requests: 10, windowSeconds: 60 },
+      { lease: 5, now: () => t },
+    );
+    const ids = async () =>
+      (await db.collection('rate_limits').find({}).toArray()).map((lease) => lease._id).sort();
+    for (t of [0, 60_000]) await limiter.take('k');
+    expect(await ids()).toEqual(['0:k:0', '1:k:0']);
+    t = 120_000;
+    await limiter.take('k');
+    // The drop is not awaited by the request that starts the window.
+    await vi.waitFor(async () => expect(await ids()).toEqual(['1:k:0', '2:k:0']), {
+      timeout: 60_000,
+      interval: 50,
+    });
+  });
+
+  it('counts alone from a failed lease to the end of its window, and says so once', async () => {
+    const db = freshDb();
+    let t = 0;
+    let down = false;
+    let leases = 0;
+    const fallbacks: number[] = [];
+    const limiter = await ClusterRateLimiter.open(
+      db,
+      { requests: 3, windowSeconds: 60 },
+      {
+        lease: 1,
+        now: () => t,
+        call: (operation) =>
+          down ? Promise.reject(new StoreUnavailableError('down')) : guarded(operation),
+        onLease: () => leases++,
+        onFallback: (_error, until) => fallbacks.push(until),
+      },
+    );
+    down = true;
+    // Two keys' leases fail at once: one fallback, to the window's end.
+    expect(await Promise.all([limiter.take('a'), limiter.take('b')])).toEqual([2, 2]);
+    expect(fallbacks).toEqual([60_000]);
+    down = false;
+    t = 59_999;
+    expect(await limiter.take('a')).toBe(1);
+    expect(leases).toBe(0);
+    // The next window shares the quota through the database again.
+    t = 60_000;
+    expect(await limiter.take('a')).toBe(1);
+    expect(leases).toBeGreaterThan(0);
   });
 });

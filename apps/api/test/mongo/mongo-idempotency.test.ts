@@ -48,6 +48,16 @@ async function abandonedRecord(records: Collection<IdempotencyDocument>, leaseUn
 }
 const past = () => new Date(Date.now() - 1_000);
 
+/** A pet of another create under the id the abandoned record reserved (where `$inc` is not atomic). */
+async function anotherPetOnTheReservedId(pets: Collection<PetDocument>) {
+  await pets.insertOne({
+    _id: Long.fromNumber(500),
+    name: 'someone else',
+    categoryId: Long.fromNumber(1),
+    status: 'sold',
+  });
+}
+
 describe('MongoPetStore createOnce on disk', () => {
   it('keeps a record with the reserved pet id and 24 h expiry; the pet points back at it', async () => {
     const { store, pets, records } = await open();
@@ -119,18 +129,58 @@ describe('MongoPetStore createOnce on disk', () => {
   it('moves to a fresh id when the reserved one went to another pet, leaving that pet be', async () => {
     const { store, pets, records } = await open();
     await abandonedRecord(records, past());
-    await pets.insertOne({
-      _id: Long.fromNumber(500),
-      name: 'someone else',
-      categoryId: Long.fromNumber(1),
-      status: 'sold',
-    });
+    await anotherPetOnTheReservedId(pets);
     const result = await store.createOnce(request);
     if (result.outcome !== 'created') throw new Error(result.outcome);
     expect(result.pet.id).not.toBe(500);
     expect((await readPet(store, 500))?.name).toBe('someone else');
     expect((await records.findOne({ _id: recordId }))?.petId).toEqual(result.pet.id);
     expect(await pets.countDocuments()).toBe(2);
+  });
+  it("leaves other keys' records as they were while it replaces, takes over or moves its own", async () => {
+    const { store, pets, records } = await open();
+    const now = Date.now();
+    const bystander: IdempotencyDocument = {
+      _id: idempotencyRecordId('client', 'someone-else'),
+      instance: 'instance-9',
+      fingerprint: 'f-9',
+      state: 'in-flight',
+      petId: Long.fromNumber(900),
+      owner: 'a-live-process',
+      leaseUntil: new Date(now + 60_000),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + IDEMPOTENCY_KEY_TTL_MS),
+    };
+    await records.insertOne(bystander);
+    const unchanged = async () =>
+      expect(await records.findOne({ _id: bystander._id }, { promoteLongs: false })).toEqual(
+        bystander,
+      );
+    // Where the server keeps no TTL index, a create sweeps expired records at most once a
+    // minute: this one does, so that the next finds the expired record of its key itself.
+    await store.createOnce({ ...request, key: 'k-0' });
+    // An expired record of the key: deleted, and the key used afresh.
+    await records.insertOne({
+      _id: recordId,
+      instance: 'instance-0',
+      fingerprint: 'f-0',
+      state: 'in-flight',
+      petId: Long.fromNumber(400),
+      owner: 'a-process-long-gone',
+      leaseUntil: new Date(now - 2_000),
+      createdAt: new Date(now - IDEMPOTENCY_KEY_TTL_MS - 2_000),
+      expiresAt: new Date(now - 1_000),
+    });
+    expect((await store.createOnce(request)).outcome).toBe('created');
+    await unchanged();
+    // A record whose holder died, its reserved id taken by another pet: taken over, then moved.
+    await records.deleteOne({ _id: recordId });
+    await abandonedRecord(records, past());
+    await anotherPetOnTheReservedId(pets);
+    const moved = await store.createOnce(request);
+    if (moved.outcome !== 'created') throw new Error(moved.outcome);
+    expect(moved.pet.id).not.toBe(500);
+    await unchanged();
   });
 });
 

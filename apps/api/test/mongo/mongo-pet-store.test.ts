@@ -97,6 +97,29 @@ describe('MongoPetStore on disk', () => {
   // The store closes its driver client to reconnect when a monitor stalls: the calls on the wire
   // then end with the client closed, those begun meanwhile with their session ended or the pool
   // closed, and the API must answer them 503, not 500.
+  it('reads a page as one find: the filter, from after the last id, in id order, and one more', async () => {
+    const store = await openMongoTestStore(undefined, { clientOptions: { monitorCommands: true } });
+    try {
+      const finds: Record<string, unknown>[] = [];
+      store.client.on('commandStarted', (event) => {
+        if (event.commandName === 'find') finds.push(event.command);
+      });
+      await store.listJson({ limit: 5 });
+      await store.listJson({ limit: 20, status: 'sold', after: 7 });
+      expect(finds).toHaveLength(2);
+      // The driver sends a sort as a Map (its keys' order is the sort's).
+      const idOrder = new Map([['_id', 1]]);
+      expect(finds[0]).toMatchObject({ filter: {}, sort: idOrder, limit: 6 });
+      expect(finds[1]).toMatchObject({
+        filter: { status: 'sold', _id: { $gt: Long.fromNumber(7) } },
+        sort: idOrder,
+        limit: 21,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
   it.each([
     ['a read of one pet', 'find', (store: MongoPetStore) => store.getJson(1)],
     ['a list', 'find', (store: MongoPetStore) => store.listJson({ limit: 5 })],
