@@ -1,7 +1,10 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
+/** Resolves what the API's tests import (this package does not depend on the API's helpers). */
+const fromApi = createRequire(`${repo}apps/api/package.json`);
 const CONTRACT_TESTS = ['packages/contract/test/{schemas,query,messages,json-members}.test.ts'];
 /** What a file started through the API's test helpers stops after that file. */
 const API_SETUP = ['apps/api/test/helpers/after-each-file.ts'];
@@ -56,6 +59,18 @@ const TEST_SETS = {
     ],
     setupFiles: API_SETUP,
   },
+  // The MongoDB store, its idempotent creates, the API keys and the shared rate limit, held to
+  // the tests that call them in-process on one MongoDB-compatible server for the run
+  // (`@animal-store/test-db`: FerretDB, or `MONGODB_URI`); the fault suites run the API in
+  // processes of their own, which Stryker's switching of mutants at run time does not reach.
+  mongo: {
+    include: [
+      'apps/api/test/{mongo-errors,monitor-watch,mongo-client-options}.test.ts',
+      'apps/api/test/mongo/{api-keys,client-reconnect,cluster-rate-limit,idempotency-growth,key-flood,mongo-idempotency,mongo-pet-store}.test.ts',
+    ],
+    setupFiles: API_SETUP,
+    globalSetup: [fromApi.resolve('@animal-store/test-db/vitest-global-setup')],
+  },
   // The traffic judge (`judge --har`) and its HAR reader on HAR files its tests write,
   // `--expect-fail` on runs against the fake server, and the proxy and its command in-process in
   // front of node:http targets; `judge-faults` records its HAR files with Chromium: too slow a
@@ -95,6 +110,7 @@ export default defineConfig({
     // of a mutant's time. Stryker switches its mutants at run time, so no file needs a fresh one.
     isolate: false,
     setupFiles: [...tests.setupFiles],
+    globalSetup: 'globalSetup' in tests ? [...tests.globalSetup] : [],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },
