@@ -1,9 +1,10 @@
 import { uniqueDbName } from '@animal-store/test-db';
 import { Long } from 'mongodb';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { MongoPetStore } from '../../src/store/mongo-pet-store.js';
 import { StoreUnavailableError } from '../../src/store/pet-store.js';
 import { openMongoTestStore, readPage, readPet } from '../helpers/store.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { FILTERS } from '../store/pet-examples.js';
 import { petStoreSuite } from '../store/pet-store-suite.js';
 
@@ -97,6 +98,27 @@ describe('MongoPetStore on disk', () => {
   // The store closes its driver client to reconnect when a monitor stalls: the calls on the wire
   // then end with the client closed, those begun meanwhile with their session ended or the pool
   // closed, and the API must answer them 503, not 500.
+  it('answers a ping while the database answers, and fails it as unavailable when it cannot', async () => {
+    const target = new URL(inject('mongoUri').replace(/^mongodb:/, 'http:'));
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+    const store = await openMongoTestStore(
+      `mongodb://127.0.0.1:${proxy.port}/?directConnection=true`,
+      { clientOptions: { serverSelectionTimeoutMS: 1_000 } },
+    );
+    try {
+      await store.ping();
+      await proxy.down();
+      // Readiness (`/readyz`) asks this: down, not a pass or a hang.
+      const failure = await store.ping().then(() => 'no error', failed);
+      expect(failure).toBeInstanceOf(StoreUnavailableError);
+      await proxy.up();
+      await vi.waitFor(() => store.ping(), { timeout: 60_000, interval: 100 });
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  });
+
   it('reads a page as one find: the filter, from after the last id, in id order, and one more', async () => {
     const store = await openMongoTestStore(undefined, { clientOptions: { monitorCommands: true } });
     try {
