@@ -109,7 +109,8 @@ export class ClusterRateLimiter implements RateLimiter {
     options: ClusterRateLimiterOptions = {},
   ): Promise<ClusterRateLimiter> {
     const leases = db.collection<LeaseDocument>('rate_limits');
-    await (options.call ?? guarded)(() =>
+    const limiter = new ClusterRateLimiter(leases, settings, options);
+    await limiter.#call(() =>
       leases
         .createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0, name: 'expiresAt_ttl' })
         .catch((error: unknown) => {
@@ -117,7 +118,7 @@ export class ClusterRateLimiter implements RateLimiter {
           return '';
         }),
     );
-    return new ClusterRateLimiter(leases, settings, options);
+    return limiter;
   }
 
   get lease(): number {
