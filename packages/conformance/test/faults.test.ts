@@ -1,4 +1,4 @@
-import { ID_MAX } from '@animal-store/contract';
+import { ID_MAX, PET_STATUSES } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
 import { CHECKS, type ConformanceOptions } from '../src/index.js';
 import { FAULTS, type FakeServerOptions, type Fault } from './support/fake-server.js';
@@ -1040,6 +1040,28 @@ describe('run alone, the checks of every answer', () => {
     const { outcome, message } = resultOf(report, id);
     expect(outcome, message).toBe('fail');
     expect(message).toContain(shown);
+  });
+});
+
+describe("on a store of full pages whose next pages never show the run's pets", () => {
+  // Every first page is full, so a pet can lie beyond it: the kit follows the server's next
+  // pages, and a pet on none of them is unjudged (the spec has no paging), never passed.
+  it('passes no check that a created pet is listed, and names the pages it followed', async () => {
+    const server = { faults: ['create-not-persisted'], choices: ['preloaded-store'] } as const;
+    const filters = PET_STATUSES.map(
+      (status) => `listPets.status-filter.${status}.includes-created`,
+    );
+    const { report } = await runAgainst(server, { only: ['createPet.listed', ...filters] });
+    const listed = resultOf(report, 'createPet.listed');
+    expect(listed.outcome, listed.message).toBe('skip');
+    expect(listed.message).toMatch(
+      /^pet \d+ is on none of the full first pages nor on the \d+ later pages their Link rel="next" led to; the spec has no paging$/,
+    );
+    for (const id of filters) {
+      const { outcome, message } = resultOf(report, id);
+      expect(outcome, message).toBe('skip');
+      expect(message).toMatch(/^pet \d+ is on none of \d+ pages followed from GET \/pets\?status=/);
+    }
   });
 });
 
