@@ -167,6 +167,15 @@ const ADVISED: readonly Row[] = [
     ['getPet.malformed-id-rejected'],
   ],
   [
+    'answers 422 with an Error to a query it refuses (a limit out of range or given twice, an unknown status)',
+    'query-errors-422',
+    [
+      'listPets.limit-out-of-range-rejected',
+      'listPets.repeated-parameter-rejected',
+      'listPets.unknown-status-rejected',
+    ],
+  ],
+  [
     'validates a body before authenticating',
     'validates-before-auth',
     ['auth.createPet.before-validation'],

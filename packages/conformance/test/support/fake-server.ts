@@ -269,6 +269,7 @@ export const GAP_CHOICES = [
   'sunset-unreadable',
   'deprecation-only-on-found',
   'malformed-id-422',
+  'query-errors-422',
   'reads-any-media-type',
   'reads-form-bodies',
   'other-media-types-400',
@@ -535,6 +536,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('query-errors-as-200')) {
       // A validation error sent as a success.
       return send(res, 200, { code: 'validation_failed', message }, extra);
+    }
+    if (gap('query-errors-422')) {
+      // FastAPI's status for a query parameter that fails validation, with an Error body.
+      return send(res, 422, { code: 'invalid_query', message, status: 422 }, extra);
     }
     error(res, 400, message, extra);
   }
