@@ -95,9 +95,6 @@ describe('MongoPetStore on disk', () => {
     }
   });
 
-  // The store closes its driver client to reconnect when a monitor stalls: the calls on the wire
-  // then end with the client closed, those begun meanwhile with their session ended or the pool
-  // closed, and the API must answer them 503, not 500.
   it('answers a ping while the database answers, and fails it as unavailable when it cannot', async () => {
     const target = new URL(inject('mongoUri').replace(/^mongodb:/, 'http:'));
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
