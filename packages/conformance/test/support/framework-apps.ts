@@ -573,7 +573,9 @@ export function frameworkApps(built: {
 
   /**
    * Starts a server that `command` runs and that prints "listening on PORT", in this run's temporary
-   * folder: what a framework writes beside it (Vert.x's upload folder) stays out of the repository.
+   * folder, which is its `TMPDIR` too: what a framework writes beside it (Vert.x's upload folder)
+   * stays out of the repository, and what it leaves in its temporary folder when stopped (R's
+   * `Rtmp*` session folders) goes with the run's.
    */
   async function startProcess(
     command: string,
@@ -581,7 +583,7 @@ export function frameworkApps(built: {
     env: Readonly<Record<string, string>> = {},
   ): Promise<RunningApp> {
     const app = await startLogged(command, args, {
-      env: { API_KEY, PATH: process.env.PATH ?? '', ...env },
+      env: { API_KEY, PATH: process.env.PATH ?? '', TMPDIR: built.path, ...env },
       cwd: built.path,
       // The app stops when its stdin closes: it never outlives this process.
       stdin: 'pipe',
