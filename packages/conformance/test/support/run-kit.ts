@@ -18,7 +18,14 @@ const LENIENT_KIT: Partial<ConformanceOptions> = {
   settleMs: READ_LAG_MS * 2,
 };
 
-/** Starts a fake server, runs the kit against it, closes the server. */
+/**
+ * A request's timeout in the tests' runs: a fake server answers at once, or hangs where a test
+ * makes it hang (that test sets its own timeout), so here the timeout catches a hang, never the
+ * slowness of a loaded machine (the kit's default, 10 s, is within what a busy CI host can take).
+ */
+const TEST_TIMEOUT_MS = 120_000;
+
+/** Starts a fake server, runs the kit against it (`TEST_TIMEOUT_MS` unless told), closes it. */
 export async function runAgainst(
   server: FakeServerOptions = {},
   kit: Partial<ConformanceOptions> = {},
@@ -28,6 +35,7 @@ export async function runAgainst(
     const report = await runConformance({
       baseUrl: fake.baseUrl,
       apiKey: fake.apiKey,
+      timeoutMs: TEST_TIMEOUT_MS,
       ...(server.lenient ? LENIENT_KIT : {}),
       ...kit,
     });
