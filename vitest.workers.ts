@@ -19,6 +19,20 @@ export const maxWorkers = Math.max(2, availableParallelism() - 1);
 export const sideBySide = { maxWorkers, sequence: { groupOrder: 1 } };
 
 /**
+ * `sideBySide` for a project whose long files spend most of their time waiting on servers in
+ * processes of their own, each in turn (the kit's tests against the framework apps): one file
+ * more than the cores, so that the cores stay busy while files wait. Its own sequence group, as
+ * its `maxWorkers` differs from `sideBySide`'s. A vitest run beside another on the same cores
+ * (CI's other Node majors, beside the test command) sets `TESTS_BESIDE_ANOTHER_RUN=1`: there the
+ * other run fills the waits, and one more file would only load the cores.
+ */
+export const waitingSideBySide = {
+  maxWorkers:
+    process.env.TESTS_BESIDE_ANOTHER_RUN === '1' ? maxWorkers : availableParallelism() + 1,
+  sequence: { groupOrder: 2 },
+};
+
+/**
  * Test files that run for minutes though their source is short or middling: each drives one
  * server after another. Without the durations of an earlier run (a new clone, as in CI), vitest
  * starts the largest files first, and these would start among the last and keep one worker busy

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { sourceAliases } from '../../vitest.source.js';
-import { LongRunningFirst, sideBySide } from '../../vitest.workers.js';
+import { LongRunningFirst, waitingSideBySide } from '../../vitest.workers.js';
 
 export default defineConfig({
   ...sourceAliases,
@@ -9,9 +9,9 @@ export default defineConfig({
   test: {
     name: 'conformance',
     include: ['test/**/*.test.ts'],
-    ...sideBySide,
+    ...waitingSideBySide,
     // Run alone (the test command), this file is vitest's whole config: the order of its files.
-    sequence: { ...sideBySide.sequence, sequencer: LongRunningFirst },
+    sequence: { ...waitingSideBySide.sequence, sequencer: LongRunningFirst },
     // A worker's files share one module graph (the kit, the contract, TypeBox load once per
     // worker): their helpers register no hooks when they load, and the one file that mocks a
     // module resets the registry after it.
