@@ -11,8 +11,9 @@ PATH="$PATH:/usr/sbin:/sbin"
 front=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 fpm=$(ls /usr/sbin/php-fpm* 2>/dev/null | head -1)
 [ -n "$fpm" ] || { echo "serve_on_fpm.sh: no php-fpm (Debian: apt-get install php-fpm)" >&2; exit 1; }
-dir=$(mktemp -d)
-# nginx's workers run as nobody when nginx starts as root: they reach FPM's socket in here.
+# nginx's workers run as nobody when nginx starts as root: they reach FPM's socket in here, so
+# it is in /tmp, whatever TMPDIR says (a test run's own temporary folder is open to its user only).
+dir=$(mktemp -d /tmp/serve-on-fpm.XXXXXX)
 chmod 755 "$dir"
 fpm_pid=
 nginx_pid=
