@@ -21,7 +21,7 @@ const LENIENT_KIT: Partial<ConformanceOptions> = {
 /**
  * A request's timeout in the tests' runs: a fake server answers at once, or hangs where a test
  * makes it hang (that test sets its own timeout), so here the timeout catches a hang, never the
- * slowness of a loaded machine (the kit's default, 10 s, is within what a busy CI host can take).
+ * slowness of a loaded machine (a busy CI host has taken longer than the kit's default 10 s).
  */
 const TEST_TIMEOUT_MS = 120_000;
 
