@@ -22,7 +22,7 @@ export const sideBySide = { maxWorkers, sequence: { groupOrder: 1 } };
  * `sideBySide` for a project whose long files spend most of their time waiting on servers in
  * processes of their own, each in turn (the kit's tests against the framework apps): one file
  * more than the cores, so that the cores stay busy while files wait. Its own sequence group, as
- * its `maxWorkers` differs from `sideBySide`'s. A vitest run beside another on the same cores
+ * its `maxWorkers` may differ from `sideBySide`'s. A vitest run beside another on the same cores
  * (CI's other Node majors, beside the test command) sets `TESTS_BESIDE_ANOTHER_RUN=1`: there the
  * other run fills the waits, and one more file would only load the cores.
  */

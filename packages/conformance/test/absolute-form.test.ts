@@ -2,12 +2,12 @@ import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/index.js';
 import { startFakeServer } from './support/fake-server.js';
-import { resultOf, runAgainst } from './support/run-kit.js';
+import { resultOf, runAgainst, TEST_TIMEOUT_MS } from './support/run-kit.js';
 import { startTcpTap } from './support/tcp-tap.js';
 
 // Reads whose request target is in absolute form: a server must accept the form (RFC 9112
 // §3.2.2); the spec says nothing of it, so what else a server does is advised, never failed.
-const ONLY = { only: ['listPets.absolute-form'] };
+const ONLY = { only: ['listPets.absolute-form'], timeoutMs: TEST_TIMEOUT_MS };
 
 /**
  * A relay to the fake server that answers a request in absolute form itself: `null` as JSON, or

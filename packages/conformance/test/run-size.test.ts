@@ -12,7 +12,7 @@ import {
 } from '../src/fixtures.js';
 import { runConformance, UsageError } from '../src/index.js';
 import { type GapChoice, startFakeServer } from './support/fake-server.js';
-import { notPassed, resultOf, runAgainst } from './support/run-kit.js';
+import { notPassed, resultOf, runAgainst, TEST_TIMEOUT_MS } from './support/run-kit.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
 
@@ -57,8 +57,8 @@ describe("the README's numbers", () => {
     const server = await startFakeServer({ choices });
     try {
       const { baseUrl, apiKey } = server;
-      const first = await runConformance({ baseUrl, apiKey });
-      const second = await runConformance({ baseUrl, apiKey });
+      const first = await runConformance({ baseUrl, apiKey, timeoutMs: TEST_TIMEOUT_MS });
+      const second = await runConformance({ baseUrl, apiKey, timeoutMs: TEST_TIMEOUT_MS });
       for (const [round, report] of [first, second].entries()) {
         expect(report.verdict, `run ${round + 1}: ${notPassed(report).join('\n')}`).toBe('pass');
         expect(report.requests.length, `run ${round + 1}`).toBeLessThanOrEqual(REQUESTS);

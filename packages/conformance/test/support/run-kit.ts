@@ -19,11 +19,11 @@ const LENIENT_KIT: Partial<ConformanceOptions> = {
 };
 
 /**
- * A request's timeout in the tests' runs: a fake server answers at once, or hangs where a test
+ * A request's timeout in the tests' runs against fake servers: a fake server answers at once, or hangs where a test
  * makes it hang (that test sets its own timeout), so here the timeout catches a hang, never the
  * slowness of a loaded machine (a busy CI host has taken longer than the kit's default 10 s).
  */
-const TEST_TIMEOUT_MS = 120_000;
+export const TEST_TIMEOUT_MS = 120_000;
 
 /** Starts a fake server, runs the kit against it (`TEST_TIMEOUT_MS` unless told), closes it. */
 export async function runAgainst(
