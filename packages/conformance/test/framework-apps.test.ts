@@ -502,7 +502,10 @@ describe('the kit against a Javalin app written from the spec (Jetty, Jackson)',
     const report = await runOn('Javalin');
     expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Javalin?.fails);
     // Jetty matches a header value to the connection's last one in any letter case: right after
-    // the valid key, the valid key case-swapped is the valid key.
+    // the key case-swapped, the valid key is that key; right after the valid key, the other way.
+    expect(message(report, 'auth.listPets.valid-key-after-other-case')).toMatch(
+      /with the valid key, on a connection that had just carried it in the other letter case answered 401/,
+    );
     expect(message(report, 'auth.listPets.key-case-changed')).toMatch(
       /on a connection that had just carried the valid key answered 200 .*, expected 401/,
     );
@@ -533,7 +536,7 @@ describe('the kit against a Jersey app written from the spec (JAX-RS, Grizzly, J
       /categoryId a fraction \(1\.5\) answered 201/,
     );
     // A long path parameter is read by Long.valueOf, which takes any script's digits.
-    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/٨ answered 200/);
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/[٠-٩]+ answered 200/);
     // JAX-RS answers a query parameter it cannot convert 404; §8 sets no answer for it: a should.
     expect(resultOf(report, 'listPets.limit-out-of-range-rejected')).toMatchObject({
       level: 'should',
@@ -554,7 +557,7 @@ describe("the kit against an app on the JDK's own HTTP server (com.sun.net.https
       /a second NewPet after the first answered 201/,
     );
     // Long.parseLong reads any script's digits.
-    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/٨ answered 200/);
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/[٠-٩]+ answered 200/);
     // Its reader of a chunked body throws on a trailer field, which the app answers 500.
     expect(message(report, 'createPet.trailer-fields')).toMatch(/answered 500, expected 201/);
     expect(message(report, 'errors.no-server-errors')).toMatch(/^POST \/pets answered 500/);
@@ -574,7 +577,7 @@ describe('the kit against a Ktor app written from the spec (Netty, kotlinx.seria
       /categoryId 2\^64 \(18446744073709551616\) answered 201 .*"categoryId\\":0,/,
     );
     // toLongOrNull reads any script's digits, as Long.parseLong does.
-    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/٨ answered 200/);
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/[٠-٩]+ answered 200/);
   }, 600_000);
 });
 
@@ -601,7 +604,7 @@ describe("the kit against a Helidon app written from the spec (Helidon SE's web 
     expect(message(report, 'createPet.other-media-types')).toMatch(/answered 500/);
     expect(message(report, 'createPet.empty-body')).toMatch(/an empty body answered 500/);
     // Its asLong mapper is Long.parseLong, which reads any script's digits.
-    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/٨ answered 200/);
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/[٠-٩]+ answered 200/);
   }, 600_000);
 });
 
@@ -676,6 +679,9 @@ describe('the kit against a Compojure app written from the spec (Clojure, Ring, 
     const report = await runOn('Compojure');
     expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Compojure?.fails);
     // Jetty 9.4 looks a connection's cached header fields up without regard to letter case.
+    expect(message(report, 'auth.getPet.valid-key-after-other-case')).toMatch(
+      /with the valid key, on a connection that had just carried it in the other letter case answered 401/,
+    );
     expect(message(report, 'auth.getPet.key-case-changed')).toMatch(
       /on a connection that had just carried the valid key answered 200/,
     );
@@ -733,7 +739,7 @@ describe('the kit against a cpp-httplib app written from the spec (C++, nlohmann
     // A number beyond a double is an out_of_range exception, not the parse_error the app catches.
     expect(message(report, 'errors.no-server-errors')).toMatch(/"categoryId":1e400/);
     // std::stoll skips white space before the digits.
-    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/%208 answered 200/);
+    expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/%20\d+ answered 200/);
   }, 600_000);
 });
 

@@ -42,16 +42,17 @@ describe('a failure in the report', () => {
   it('carries a curl line that replays the request, with the key only as $ANIMAL_STORE_API_KEY', async () => {
     // Each key variant is sent in its own shell form: the line must reproduce the server's answer.
     const { args } = await target({
-      faults: ['auth-key-case-insensitive', 'auth-key-prefix-match', 'auth-accepts-key-prefix'],
+      faults: ['auth-key-prefix-match', 'auth-accepts-key-prefix'],
+      choices: ['key-case-insensitive'],
     });
-    // The auth group sends every key variant.
+    // The auth group sends every key variant (the other letter case an advisory's).
     const { stdout } = await runCli([...args, '--only', 'auth', '--reporter', 'json']);
     const report = JSON.parse(stdout) as ConformanceReport;
     const ids = ['auth.getPet.key-case-changed', 'auth.listPets.key-appended'];
     ids.push('auth.listPets.key-truncated', 'auth.createPet.key-case-changed');
     for (const id of ids) {
       const result = resultOf(report, id);
-      expect(result.outcome, id).toBe('fail');
+      expect(result.outcome, id).toBe(/key-case-changed/.test(id) ? 'advisory' : 'fail');
       const line = replayOf(result);
       expect(line).toMatch(/\$\{?ANIMAL_STORE_API_KEY/);
       expect(await replay(line), line).toBe(/createPet/.test(id) ? 201 : 200);

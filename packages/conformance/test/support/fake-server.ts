@@ -81,7 +81,6 @@ export const FAULTS = [
   'create-accepts-boolean-category-id',
   'create-accepts-null-name',
   'list-ignores-limit-with-status',
-  'auth-key-case-insensitive',
   'auth-key-prefix-match',
   'auth-accepts-key-prefix',
   'auth-header-cache-case-blind',
@@ -300,6 +299,7 @@ export const GAP_CHOICES = [
   'head-skips-auth',
   'head-with-body',
   'routes-target-as-written',
+  'key-case-insensitive',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -629,11 +629,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('auth-ignores-scheme') && token === apiKey) ok = true;
     if (has('auth-accepts-empty-token') && /^bearer\s*$/i.test(header)) ok = true;
     const bearer = /^bearer$/i.test(scheme);
-    if (
-      has('auth-key-case-insensitive') &&
-      bearer &&
-      token.toLowerCase() === apiKey.toLowerCase()
-    ) {
+    // Keys compared as UUIDs are, or in a column that ignores case: a key of its own rules.
+    if (gap('key-case-insensitive') && bearer && token.toLowerCase() === apiKey.toLowerCase()) {
       ok = true;
     }
     if (has('auth-key-prefix-match') && bearer && token.startsWith(apiKey)) ok = true;

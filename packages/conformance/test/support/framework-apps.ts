@@ -312,8 +312,9 @@ export interface FrameworkApp {
   readonly throughProxy?: readonly string[];
   /**
    * The checks of `fails` the kit passes through the proxy, which sends each `POST` to the app on
-   * a connection of its own and forwards a chunked body without its extensions and trailer
-   * fields: what the app does to a `POST` because of the request before it on its connection
+   * a connection of its own, any other request on a connection of its pool (never one that is
+   * new because the kit's is) and forwards a chunked body without its extensions and trailer
+   * fields: what the app does to a request because of the one before it on its connection
    * (Jetty's header cache), or to those, cannot show there.
    */
   readonly passesThroughProxy?: readonly string[];
@@ -956,9 +957,9 @@ export function frameworkApps(built: {
     Compojure: {
       start: compojureApp,
       fails: [
-        'auth.createPet.key-case-changed',
-        'auth.getPet.key-case-changed',
-        'auth.listPets.key-case-changed',
+        'auth.createPet.valid-key-after-other-case',
+        'auth.getPet.valid-key-after-other-case',
+        'auth.listPets.valid-key-after-other-case',
         'createPet.trailing-content',
         'errors.error-schema',
         'errors.json-body',
@@ -973,7 +974,11 @@ export function frameworkApps(built: {
         'errors.no-server-errors',
         'getPet.path-boundaries',
       ],
-      passesThroughProxy: ['auth.createPet.key-case-changed'],
+      passesThroughProxy: [
+        'auth.createPet.valid-key-after-other-case',
+        'auth.getPet.valid-key-after-other-case',
+        'auth.listPets.valid-key-after-other-case',
+      ],
     },
     Ulfius: {
       start: async () => startProcess(await buildUlfiusApp(), []),
@@ -1235,9 +1240,9 @@ export function frameworkApps(built: {
       start: () => javaApp(buildJavalinApp()),
       fails: [
         ...JACKSON_AND_LONG,
-        'auth.createPet.key-case-changed',
-        'auth.getPet.key-case-changed',
-        'auth.listPets.key-case-changed',
+        'auth.createPet.valid-key-after-other-case',
+        'auth.getPet.valid-key-after-other-case',
+        'auth.listPets.valid-key-after-other-case',
         'createPet.method-override',
         'createPet.trailing-content',
         'errors.error-schema',
@@ -1251,7 +1256,11 @@ export function frameworkApps(built: {
         'errors.pet-fields',
         'errors.success-status',
       ].sort(),
-      passesThroughProxy: ['auth.createPet.key-case-changed'],
+      passesThroughProxy: [
+        'auth.createPet.valid-key-after-other-case',
+        'auth.getPet.valid-key-after-other-case',
+        'auth.listPets.valid-key-after-other-case',
+      ],
     },
     'Vert.x': {
       start: () => javaApp(buildVertxApp()),
