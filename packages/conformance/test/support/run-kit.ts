@@ -56,6 +56,9 @@ export function resultOf(report: ConformanceReport, id: string): CheckResult {
 export const failed = (report: { results: readonly { id: string; outcome: string }[] }) =>
   report.results.filter((r) => r.outcome === 'fail').map((r) => r.id);
 
+export const advised = (report: { results: readonly { id: string; outcome: string }[] }) =>
+  report.results.filter((r) => r.outcome === 'advisory').map((r) => r.id);
+
 /** `id: outcome: message` for every result that is not a pass, to show in a failed assertion. */
 export function notPassed(report: ConformanceReport): string[] {
   return report.results
