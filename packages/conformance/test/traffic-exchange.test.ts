@@ -23,7 +23,7 @@ describe('the base URL of the spec operations in a recording', () => {
   });
 
   it('is the one most exchanges go below; other paths do not count, and a tie keeps the first', () => {
-    const other = 'http://127.0.0.1:9/v2';
+    const other = 'http://127.0.0.1:10/v1';
     const urls = (...list: string[]) => list.map((url) => recordedExchange({ url }));
     expect(
       inferBase(
@@ -40,6 +40,18 @@ describe('the base URL of the spec operations in a recording', () => {
       inferBase(urls(`${BASE}/pets`, 'http://127.0.0.1:9/app.js', 'http://127.0.0.1:9/app.css')),
     ).toBe(BASE);
     expect(inferBase(urls('http://127.0.0.1:9/', 'http://127.0.0.1:9/app.js'))).toBeUndefined();
+  });
+
+  it('is one that ends with /v1 when any does, however many exchanges go below another', () => {
+    const urls = (...list: string[]) => list.map((url) => recordedExchange({ url }));
+    // A catalogue page's images, and its own route for a pet, outnumber the API's one call.
+    const page = 'http://shop.test';
+    const images = [1, 2, 3].map((id) => `${page}/images/pets/${id}.jpg`);
+    expect(inferBase(urls(...images, `${page}/pets/7`, `${BASE}/pets`))).toBe(BASE);
+    expect(inferBase(urls(...images, `${page}/pets/7`, `${BASE}/pets/1`))).toBe(BASE);
+    // Without a /v1 base, the one most go below (a server of one's own at another prefix).
+    expect(inferBase(urls(...images, 'http://127.0.0.1:9/api/pets'))).toBe(`${page}/images`);
+    expect(inferBase(urls('http://127.0.0.1:9/api/pets'))).toBe('http://127.0.0.1:9/api');
   });
 });
 

@@ -1,5 +1,6 @@
 // One exchange of traffic the kit did not send (a HAR entry, a request through the proxy), as the
 // kit's oracles read answers: an `HttpResponse` whose request is what the client sent.
+import { API_PREFIX } from '@animal-store/contract';
 import type { HttpRequest, HttpResponse } from '../http/client.js';
 import { readBody } from '../http/client.js';
 import { routeOf } from '../oracles.js';
@@ -186,8 +187,10 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
 }
 
 /**
- * The base URL most of the traffic's exchanges of the spec's paths go below: the one the spec's
- * operations are judged at when none is given.
+ * The base URL most of the traffic's exchanges of the spec's paths go below, of those that end
+ * with the spec's prefix `/v1` (§1) when any does: the one the spec's operations are judged at
+ * when none is given. A page's own paths (`/images/pets/1.jpg`, an app's route `/pets/7`) may
+ * outnumber the API's calls.
  */
 export function inferBase(recorded: readonly RecordedExchange[]): string | undefined {
   const counts = new Map<string, number>();
@@ -195,10 +198,11 @@ export function inferBase(recorded: readonly RecordedExchange[]): string | undef
     const base = baseOfSpecUrl(r.url);
     if (base !== undefined) counts.set(base, (counts.get(base) ?? 0) + 1);
   }
-  let best: string | undefined;
-  for (const [base, n] of counts)
-    if (best === undefined || n > (counts.get(best) ?? 0)) best = base;
-  return best;
+  const versioned = [...counts].filter(([base]) => base.endsWith(API_PREFIX));
+  let best: [string, number] | undefined;
+  for (const entry of versioned.length > 0 ? versioned : counts)
+    if (best === undefined || entry[1] > best[1]) best = entry;
+  return best?.[0];
 }
 
 /**
