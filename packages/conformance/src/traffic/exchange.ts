@@ -113,6 +113,13 @@ const REPLAYED_HEADERS = [
 const OPERATION_PATH = /^\/pets(\/[^/]+)?$/;
 
 /**
+ * `/pets/` and a word (ASCII letters, words joined by `-` or `_`): no spelling of a number, and
+ * where a server puts an operation of its own (`/pets/findByStatus`, `/pets/count`), which the
+ * spec lets it have (§4: operations it does not show).
+ */
+const OWN_OPERATION_PATH = /^\/pets\/[A-Za-z]+(?:[-_][A-Za-z]+)*$/;
+
+/**
  * Where `url` stands towards the base at `origin` whose path is `prefix` (no trailing slash):
  * what is no URL was asked of the host the traffic went to, at no path of the spec.
  */
@@ -137,12 +144,13 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   const within = standingOf(url, root.origin, prefix);
   let path = recorded.url;
   // An operation's path is the base's and /pets or /pets/{petId} after it, nothing between: a
-  // route of the server's own that ends in /pets (/v1/admin/pets/7) is none of the spec's.
+  // route of the server's own that ends in /pets (/v1/admin/pets/7), or one below /pets with a
+  // word for a petId (/v1/pets/findByStatus), is none of the spec's.
   let operationPath = false;
   if (url !== null) {
     const below = within === 'spec' ? url.pathname.slice(prefix.length) : url.pathname;
     path = `${below}${url.search}`;
-    operationPath = OPERATION_PATH.test(below);
+    operationPath = OPERATION_PATH.test(below) && !OWN_OPERATION_PATH.test(below);
   }
   const request: HttpRequest = {
     method: recorded.method as HttpRequest['method'],
