@@ -756,6 +756,30 @@ describe('judge --har holds each answer to the others and to its request', () =>
     expect(at.report.traffic.exercised).toContain('listPets.at-most-limit');
   });
 
+  it('holds no list without limit to the default when it names a parameter of its own, as a page size', async () => {
+    // The spec leaves other paging controls open (§4): pageSize=30 may be one.
+    const pets = (n: number) => Array.from({ length: n }, (_, i) => pet(i + 1));
+    const own = await judge(
+      har('own-paging', [
+        list('?pageSize=30', pets(30)),
+        list('?status=available&per_page=25', pets(25)),
+      ]),
+    );
+    expect(failed(own.report)).toEqual([]);
+    expect(own.report.traffic.exercised).not.toContain('listPets.at-most-limit');
+    // A limit given still bounds the list, and so does the default with status alone.
+    const bounded = await judge(
+      har('own-paging-limited', [
+        list('?limit=10&pageSize=30', pets(30)),
+        list('?status=available', pets(21)),
+      ]),
+    );
+    expect(failed(bounded.report)).toEqual(['listPets.at-most-limit']);
+    expect(message(bounded.report, 'listPets.at-most-limit')).toMatch(
+      /30 pets, more than limit 10/,
+    );
+  });
+
   it.each([
     ['limit=0'],
     ['limit=101'],

@@ -350,18 +350,21 @@ const crossRules: TrafficRule[] = [
   },
   {
     id: 'listPets.at-most-limit',
-    title: `every list holds at most its limit of pets (${LIMIT_DEFAULT} when limit is absent; given twice, the larger of its values and ${LIMIT_DEFAULT})`,
+    title: `every list holds at most its limit of pets (${LIMIT_DEFAULT} when limit is absent and no parameter but status is given; given twice, the larger of its values and ${LIMIT_DEFAULT})`,
     section: '§4.1, §8',
     level: 'must',
     group: 'listPets',
-    needs: `a 200 list (limit absent, or each limit given written plainly within ${LIMIT_MIN}..${LIMIT_MAX})`,
+    needs: `a 200 list (limit absent and no parameter but status, or each limit given written plainly within ${LIMIT_MIN}..${LIMIT_MAX})`,
     readsBody: true,
     judge(ex) {
       const query = listAnswer(ex.res);
       const limit = query === undefined ? undefined : limitOf(query);
       if (query === undefined || limit === undefined) return NOT_JUDGED;
-      const n = (ex.res.body as unknown[]).length;
       const count = query.getAll('limit').length;
+      // Without a limit, a parameter the spec does not name may be a paging control of the
+      // server's own (§4: other pagination controls are not shown): no default bounds that list.
+      if (count === 0 && [...query.keys()].some((name) => name !== 'status')) return NOT_JUDGED;
+      const n = (ex.res.body as unknown[]).length;
       const given =
         count === 0
           ? `the default limit ${limit}`
