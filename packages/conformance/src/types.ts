@@ -157,6 +157,11 @@ export interface TrafficSummary {
   readonly notAnswered: number;
   /** Answers `429`: the spec gives no rate limits, and the kit never judges a 429 (it retries). */
   readonly rateLimited: number;
+  /**
+   * Answers `503`: the spec gives server errors no meaning (§7), and a 503 says that the server
+   * could not handle the request for now (RFC 9110 §15.6.4), as a 429 does: left alone.
+   */
+  readonly unavailable: number;
   /** Answers the browser gave from its cache (no request reached the server): left alone. */
   readonly fromCache: number;
   /** Judged exchanges whose answer body was not recorded: only rules on statuses and headers judged them. */

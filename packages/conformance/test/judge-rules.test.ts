@@ -168,43 +168,50 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(report.traffic).toMatchObject({ exchanges: 4, judged: 2, otherPaths: 2 });
   });
 
-  it('counts other hosts, other paths and 429s, and judges none of them', async () => {
+  it('counts other hosts, other paths, 429s and 503s, and judges none of them', async () => {
     const file = har('others', [
       { url: 'http://elsewhere.example/v1/pets', status: 500, text: 'boom' },
       { url: `${BASE}/health`, status: 503, text: 'starting' },
       { method: 'OPTIONS', url: `${BASE}/pets`, status: 204, text: '' },
       { url: `${BASE}/pets?limit=1`, status: 429, text: 'slow down' },
+      {
+        url: `${BASE}/pets?limit=2`,
+        status: 503,
+        body: { code: 'service_unavailable', message: 'the database is down', status: 503 },
+        headers: { 'retry-after': '1' },
+      },
       { url: `${BASE}/pets?limit=1&api_key=url-key-9876543210`, status: 200, body: [rex] },
     ]);
     const { report, exitCode, stdout } = await judge(file);
     expect(failed(report)).toEqual([]);
     expect(exitCode).toBe(0);
     expect(report.traffic).toMatchObject({
-      exchanges: 5,
+      exchanges: 6,
       judged: 1,
       otherHosts: 1,
       otherPaths: 2,
       rateLimited: 1,
+      unavailable: 1,
     });
     expect(stdout).not.toContain('url-key-9876543210');
     expect(stdout).not.toContain('har-key-0123456789');
     // The Markdown report (a job summary) says what the traffic held and exercised too.
     const markdown = await runCli(['judge', '--har', file, '--reporter', 'markdown']);
     expect(markdown.stdout).toMatch(
-      /\n- traffic of HAR file .*others\.har: 5 exchanges, 1 of the spec's operations judged \(left alone: 1 with other hosts, 2 of other paths or methods, 1 answered 429\)\n/,
+      /\n- traffic of HAR file .*others\.har: 6 exchanges, 1 of the spec's operations judged \(left alone: 1 with other hosts, 2 of other paths or methods, 1 answered 429, 1 answered 503\)\n/,
     );
     expect(markdown.stdout).toMatch(/\n- Exercised \(\d+\): .*listPets\.at-most-limit/);
     expect(markdown.stdout).not.toContain('url-key-9876543210');
     // So do the HTML page and the JUnit file, escaped their ways.
     const html = await runCli(['judge', '--har', file, '--reporter', 'html']);
     expect(html.stdout).toMatch(
-      /<li>traffic of HAR file .*others\.har: 5 exchanges, 1 of the spec&#39;s operations judged \(left alone: 1 with other hosts, 2 of other paths or methods, 1 answered 429\)<\/li>/,
+      /<li>traffic of HAR file .*others\.har: 6 exchanges, 1 of the spec&#39;s operations judged \(left alone: 1 with other hosts, 2 of other paths or methods, 1 answered 429, 1 answered 503\)<\/li>/,
     );
     expect(html.stdout).toMatch(/<li>Exercised \(\d+\): .*listPets\.at-most-limit/);
     expect(html.stdout).not.toContain('Created no pets');
     const junit = await runCli(['judge', '--har', file, '--reporter', 'junit']);
     expect(junit.stdout).toMatch(
-      /TRAFFIC: traffic of HAR file .*others\.har: 5 exchanges, 1 of the spec&apos;s operations judged/,
+      /TRAFFIC: traffic of HAR file .*others\.har: 6 exchanges, 1 of the spec&apos;s operations judged/,
     );
     expect(junit.stdout).toMatch(/TRAFFIC: Not exercised \(\d+\): /);
     for (const text of [html.stdout, junit.stdout]) {

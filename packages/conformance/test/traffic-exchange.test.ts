@@ -78,10 +78,12 @@ describe('where an exchange stands towards the spec operations', () => {
     expect(exchangeOf(recordedExchange({ url: '*', method: 'OPTIONS' }), BASE).res.path).toBe('*');
   });
 
-  it('leaves alone an exchange without an answer, a 429 and a cached answer of the spec', () => {
+  it('leaves alone an exchange without an answer, a 429, a 503 and a cached answer of the spec', () => {
     expect(standing({ url: `${BASE}/pets`, status: 0 })).toBe('not-answered');
     expect(standing({ url: 'http://elsewhere.example/v1/pets', status: 0 })).toBe('not-answered');
     expect(standing({ url: `${BASE}/pets`, status: 429 })).toBe('rate-limited');
+    expect(standing({ url: `${BASE}/pets`, method: 'POST', status: 503 })).toBe('unavailable');
+    expect(standing({ url: `${BASE}/pets/1`, status: 500 })).toBe('spec');
     expect(standing({ url: `${BASE}/pets`, fromCache: true })).toBe('from-cache');
   });
 

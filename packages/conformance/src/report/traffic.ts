@@ -11,6 +11,7 @@ export function trafficLines(traffic: TrafficSummary): string[] {
     traffic.otherPaths > 0 ? `${traffic.otherPaths} of other paths or methods` : '',
     traffic.notAnswered > 0 ? `${traffic.notAnswered} not answered` : '',
     traffic.rateLimited > 0 ? `${traffic.rateLimited} answered 429` : '',
+    traffic.unavailable > 0 ? `${traffic.unavailable} answered 503` : '',
     traffic.fromCache > 0 ? `${traffic.fromCache} from the browser's cache` : '',
   ].filter((s) => s !== '');
   const n = traffic.exchanges;

@@ -54,6 +54,7 @@ export type Standing =
   | 'other-path'
   | 'not-answered'
   | 'rate-limited'
+  | 'unavailable'
   | 'from-cache';
 
 /** An exchange ready to judge. */
@@ -184,6 +185,9 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   else if (within === 'spec' && (!operationPath || routeOf(res).op === 'other')) {
     standing = 'other-path';
   }
+  // Nor a 503 to an operation: the server could not handle the request for now (a database down
+  // a moment), and traffic of hours holds such moments.
+  else if (within === 'spec' && recorded.status === 503) standing = 'unavailable';
   return {
     recorded,
     standing,

@@ -117,6 +117,7 @@ export class TrafficJudge {
     otherPaths: 0,
     notAnswered: 0,
     rateLimited: 0,
+    unavailable: 0,
     fromCache: 0,
     bodiesNotRecorded: 0,
   };
@@ -178,6 +179,7 @@ export class TrafficJudge {
       if (ex.standing === 'other-host') this.counts.otherHosts += 1;
       else if (ex.standing === 'other-path') this.counts.otherPaths += 1;
       else if (ex.standing === 'rate-limited') this.counts.rateLimited += 1;
+      else if (ex.standing === 'unavailable') this.counts.unavailable += 1;
       else if (ex.standing === 'from-cache') this.counts.fromCache += 1;
       else this.counts.notAnswered += 1;
       if (

@@ -22,6 +22,7 @@ export const traffic = (fields: Partial<TrafficSummary> = {}): TrafficSummary =>
   otherPaths: 0,
   notAnswered: 0,
   rateLimited: 0,
+  unavailable: 0,
   fromCache: 0,
   bodiesNotRecorded: 0,
   keysRecorded: true,
