@@ -468,12 +468,6 @@ const CAUGHT: readonly [
     { firstId: 1000n },
   ],
   [
-    'takes `;` parameters off a petId as servlet containers do ("1;v=1" is pet 1), on a store whose ids start at 1000',
-    'get-drops-path-parameters',
-    ['getPet.path-boundaries'],
-    { firstId: 1000n },
-  ],
-  [
     "reads a petId's digits of any script (Werkzeug's int converter, Java's Long.parseLong), on a store whose ids start at 1000",
     'get-reads-unicode-digits',
     ['getPet.path-boundaries'],

@@ -109,6 +109,11 @@ const ADVISED: readonly Row[] = [
   ['answers a GET of any other path with a web page, 200', 'spa-fallback', []],
   ['takes the scheme only as "Bearer"', 'scheme-case-sensitive', ['auth.scheme-case-insensitive']],
   [
+    'takes `;` parameters off a petId as servlet containers do ("7;v=1" is pet 7)',
+    'takes-off-segment-parameters',
+    ['getPet.segment-parameter-rejected'],
+  ],
+  [
     'compares keys in any letter case, as a UUID or a column that ignores case does',
     'key-case-insensitive',
     [

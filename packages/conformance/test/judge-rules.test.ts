@@ -1423,13 +1423,15 @@ describe('judge --har holds getPet to the petId it was asked for', () => {
     expect(failed(judged.report)).toContain('getPet.path-boundaries');
   });
 
-  it('leaves alone other answers, a 200 recorded without its body, and plain ids', async () => {
+  it("leaves alone other answers, a 200 recorded without its body, plain ids and a segment's parameter", async () => {
     const { report } = await judge(
       har('unjudged-ids', [
         get('1', 200, rex),
         get('123', 200, { ...rex, id: 123 }),
         get('0x1', 401, refused),
         { ...get('007', 200, undefined), noBody: true },
+        // A segment's parameter is the server's to read (RFC 3986 §3.3), as a servlet's is.
+        get('7;v=1', 200, { ...rex, id: 7 }),
       ]),
     );
     expect(failed(report)).toEqual([]);

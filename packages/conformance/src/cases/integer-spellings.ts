@@ -11,14 +11,32 @@
  * byte no UTF-8 holds, which a decoder that drops what it cannot read (Bottle's of the path) leaves
  * out.
  */
-export function integerSpellings(digits: string): string[] {
+export function integerSpellings(digits: string, where: SpelledIn = 'query'): string[] {
   if (!/^\d+$/.test(digits)) return [];
-  return SPELLINGS.map((spelling) => spelling.of(digits));
+  return spellingsIn(where).map((spelling) => spelling.of(digits));
 }
 
 /** The spellings `integerSpellings` gives, in words, each naming the integer `n`. */
-export function integerSpellingsInWords(n: string): string {
-  return SPELLINGS.map((spelling) => spelling.inWords(n)).join(', ');
+export function integerSpellingsInWords(n: string, where: SpelledIn = 'query'): string {
+  return spellingsIn(where)
+    .map((spelling) => spelling.inWords(n))
+    .join(', ');
+}
+
+/**
+ * Where a spelling goes: a query's value, or a path segment, where `;v=1` is the segment's
+ * parameter, which a servlet container takes off before the app sees the path (RFC 3986 §3.3
+ * leaves its meaning to the server): no spelling of the petId there.
+ */
+export type SpelledIn = 'query' | 'path';
+
+/** The pet's id N with a path segment's parameter, `N;v=1`. */
+export function withSegmentParameter(digits: string): string {
+  return `${digits};v=1`;
+}
+
+function spellingsIn(where: SpelledIn) {
+  return where === 'query' ? SPELLINGS : SPELLINGS.filter((s) => s.of !== withSegmentParameter);
 }
 
 /** Each spelling, and its words for the checks' titles and the spec matrix's inputs. */
@@ -45,7 +63,7 @@ const SPELLINGS: readonly {
   },
   { of: (digits) => `%20${digits}`, inWords: (n) => `${n} after a space (%20)` },
   { of: (digits) => `${digits}%20`, inWords: (n) => `${n} before a space (%20)` },
-  { of: (digits) => `${digits};v=1`, inWords: (n) => `${n};v=1` },
+  { of: withSegmentParameter, inWords: (n) => `${n};v=1` },
   { of: (digits) => `${digits}%FF`, inWords: (n) => `${n} and a byte no UTF-8 holds (%FF)` },
 ];
 

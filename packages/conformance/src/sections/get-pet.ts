@@ -1,7 +1,11 @@
 // getPet (spec §4.3, §7, §9): ids no pet has, ids at the edges of int64, and the deprecation
 // headers of an operation the spec announces for removal.
 import { GET_PET_SUNSET_AT, ID_MAX, LIMIT_MAX, validateSpecPet } from '@animal-store/contract';
-import { integerSpellings, integerSpellingsInWords } from '../cases/integer-spellings.js';
+import {
+  integerSpellings,
+  integerSpellingsInWords,
+  withSegmentParameter,
+} from '../cases/integer-spellings.js';
 import type { CheckContext } from '../context.js';
 import type { HttpResponse } from '../http/client.js';
 import { fallsOnDay, parseHttpDate, parseStructuredDate, readableDate } from '../http/dates.js';
@@ -202,8 +206,13 @@ export const getPetSection: SpecSection = {
       statement: 'getPet answers 200 with the pet, 404 with an Error when it cannot be found',
       oracle:
         'an int64 no pet has: 404 (or 400 where the server does not take it as an id), an Error; a petId that is no int64: a 4xx Error',
-      inputs: `an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1; an existing id N as ${integerSpellingsInWords('N')}, and as 0N; an existing id of at least 8 in octal after a zero (010 for 8) (a path parameter)`,
-      checks: ['getPet.not-found', 'getPet.path-boundaries', 'getPet.malformed-id-rejected'],
+      inputs: `an existing id, absent ids, 0, -1, int64 maximum, beyond int64, a word, a fraction, 0x1, 0_1; an existing id N as ${integerSpellingsInWords('N', 'path')}, and as 0N; an existing id of at least 8 in octal after a zero (010 for 8) (a path parameter); N;v=1 (a segment's parameter, advisory: RFC 3986 leaves it to the server)`,
+      checks: [
+        'getPet.not-found',
+        'getPet.path-boundaries',
+        'getPet.malformed-id-rejected',
+        'getPet.segment-parameter-rejected',
+      ],
     },
     {
       section: '§4.3, §9',
@@ -256,6 +265,22 @@ export const getPetSection: SpecSection = {
         const res = await ctx.send({ method: 'GET', path: '/pets/not-a-number' });
         expectError(res, 400);
         return pass(`${described(res)} answered 400 with an Error`);
+      },
+    }),
+    check({
+      id: 'getPet.segment-parameter-rejected',
+      title:
+        "answers a pet's id N with a path segment's parameter (N;v=1) with a 4xx and an Error, not pet N",
+      rule: "RFC 3986 §3.3 leaves a segment's parameters to the server, and a servlet container takes them off before the app sees the path: the spec's petId is the whole segment",
+      async run(ctx) {
+        const known = (await fetchTarget(ctx))?.target.id;
+        if (known === undefined || !/^\d+$/.test(known)) skip('no pet with an id to spell');
+        const res = await ctx.send({ method: 'GET', path: `/pets/${withSegmentParameter(known)}` });
+        if (res.status < 400 || res.status > 499) {
+          fail(`${described(res)} answered ${res.status}, expected a 4xx`, res);
+        }
+        expectError(res, res.status);
+        return pass(`${described(res)} answered ${res.status} with an Error`);
       },
     }),
     headerCheck(
@@ -352,7 +377,7 @@ export const getPetSection: SpecSection = {
 
     check({
       id: 'getPet.path-boundaries',
-      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, a pet's id N as ${integerSpellingsInWords('N')}, and as 0N, and a pet's id of at least 8 in octal after a zero, 010 for 8) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64`,
+      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, a pet's id N as ${integerSpellingsInWords('N', 'path')}, and as 0N, and a pet's id of at least 8 in octal after a zero, 010 for 8) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64`,
       section: '§4.3, §7',
       async run(ctx) {
         const seen: string[] = [];
@@ -362,7 +387,7 @@ export const getPetSection: SpecSection = {
         const leadingZero = /^\d+$/.test(known ?? '') ? [`0${known}`] : [];
         const ids = [
           ...PATH_ID_BOUNDARIES,
-          ...integerSpellings(known ?? ''),
+          ...integerSpellings(known ?? '', 'path'),
           ...leadingZero,
           ...(await octalSpelling(ctx)),
         ];

@@ -166,7 +166,6 @@ export const FAULTS = [
   'create-500-on-infinite-category-id',
   'get-reads-unicode-digits',
   'get-trims-id',
-  'get-drops-path-parameters',
   'create-500-walking-deep-bodies',
   'create-form-drops-status',
   'create-500-on-multipart-without-boundary',
@@ -300,6 +299,7 @@ export const GAP_CHOICES = [
   'head-with-body',
   'routes-target-as-written',
   'key-case-insensitive',
+  'takes-off-segment-parameters',
 ] as const;
 export type GapChoice = (typeof GAP_CHOICES)[number];
 
@@ -1324,7 +1324,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // Spring's number reader (NumberUtils.parseNumber) takes all white space out first.
       return getPet(raw.trim(), res, extra);
     }
-    if (has('get-drops-path-parameters') && raw.includes(';')) {
+    if (gap('takes-off-segment-parameters') && raw.includes(';')) {
       // A servlet container (Tomcat, Jetty) takes `;` parameters off a path segment.
       return getPet(raw.slice(0, raw.indexOf(';')), res, extra);
     }
