@@ -987,6 +987,31 @@ describe('against a server that refuses three spellings of JSON', () => {
   });
 });
 
+describe('the key in the other letter case, on one kept-alive connection', () => {
+  const only = checksFor(['auth.getPet.valid-key-after-other-case']);
+
+  it('names the request the valid key was refused after, and each key the server took', async () => {
+    const blind = await runAgainst({ faults: ['auth-header-cache-case-blind'] }, { only });
+    expect(resultOf(blind.report, 'auth.listPets.valid-key-after-other-case').message).toMatch(
+      /^GET \/pets\?limit=1 with the valid key, on a connection that had just carried it in the other letter case answered 401/,
+    );
+    // Right after the valid key the cache reads the other case as it: advised on.
+    expect(resultOf(blind.report, 'auth.listPets.key-case-changed').message).toMatch(
+      /^GET \/pets\?limit=1 with the valid key in the other letter case, on a connection that had just carried the valid key answered 200/,
+    );
+    const exact = await runAgainst({}, { only });
+    const { message } = resultOf(exact.report, 'auth.listPets.valid-key-after-other-case');
+    expect(message.split('; ')).toEqual([
+      'GET /pets?limit=1 with the valid key, on a connection that had just carried it in the other letter case answered 200',
+      'GET /pets?limit=1 with the valid key, first on a new connection answered 200',
+      'GET /pets?limit=1 with the valid key, on a connection that had just carried it in the other letter case answered 200',
+    ]);
+    expect(resultOf(exact.report, 'auth.listPets.key-case-changed').message).toBe(
+      'with the valid key in the other letter case, first on a new connection, and with the valid key in the other letter case, on a connection that had just carried the valid key: 401 with an Error body',
+    );
+  });
+});
+
 describe('a path id in octal after a zero', () => {
   it('is the least pet id of at least 8 the run has seen: 010 for pet 8 on ids from 1', async () => {
     const fault = 'get-reads-leading-zero-as-octal';
