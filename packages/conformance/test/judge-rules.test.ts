@@ -171,6 +171,7 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
   it('counts other hosts, other paths, 429s and 503s, and judges none of them', async () => {
     const file = har('others', [
       { url: 'http://elsewhere.example/v1/pets', status: 500, text: 'boom' },
+      { url: 'http://elsewhere.example/v1/pets/2', status: 503, text: 'down' },
       { url: `${BASE}/health`, status: 503, text: 'starting' },
       { method: 'OPTIONS', url: `${BASE}/pets`, status: 204, text: '' },
       { url: `${BASE}/pets?limit=1`, status: 429, text: 'slow down' },
@@ -186,9 +187,9 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(failed(report)).toEqual([]);
     expect(exitCode).toBe(0);
     expect(report.traffic).toMatchObject({
-      exchanges: 6,
+      exchanges: 7,
       judged: 1,
-      otherHosts: 1,
+      otherHosts: 2,
       otherPaths: 2,
       rateLimited: 1,
       unavailable: 1,
@@ -198,20 +199,20 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     // The Markdown report (a job summary) says what the traffic held and exercised too.
     const markdown = await runCli(['judge', '--har', file, '--reporter', 'markdown']);
     expect(markdown.stdout).toMatch(
-      /\n- traffic of HAR file .*others\.har: 6 exchanges, 1 of the spec's operations judged \(left alone: 1 with other hosts, 2 of other paths or methods, 1 answered 429, 1 answered 503\)\n/,
+      /\n- traffic of HAR file .*others\.har: 7 exchanges, 1 of the spec's operations judged \(left alone: 2 with other hosts, 2 of other paths or methods, 1 answered 429, 1 answered 503\)\n/,
     );
     expect(markdown.stdout).toMatch(/\n- Exercised \(\d+\): .*listPets\.at-most-limit/);
     expect(markdown.stdout).not.toContain('url-key-9876543210');
     // So do the HTML page and the JUnit file, escaped their ways.
     const html = await runCli(['judge', '--har', file, '--reporter', 'html']);
     expect(html.stdout).toMatch(
-      /<li>traffic of HAR file .*others\.har: 6 exchanges, 1 of the spec&#39;s operations judged \(left alone: 1 with other hosts, 2 of other paths or methods, 1 answered 429, 1 answered 503\)<\/li>/,
+      /<li>traffic of HAR file .*others\.har: 7 exchanges, 1 of the spec&#39;s operations judged \(left alone: 2 with other hosts, 2 of other paths or methods, 1 answered 429, 1 answered 503\)<\/li>/,
     );
     expect(html.stdout).toMatch(/<li>Exercised \(\d+\): .*listPets\.at-most-limit/);
     expect(html.stdout).not.toContain('Created no pets');
     const junit = await runCli(['judge', '--har', file, '--reporter', 'junit']);
     expect(junit.stdout).toMatch(
-      /TRAFFIC: traffic of HAR file .*others\.har: 6 exchanges, 1 of the spec&apos;s operations judged/,
+      /TRAFFIC: traffic of HAR file .*others\.har: 7 exchanges, 1 of the spec&apos;s operations judged/,
     );
     expect(junit.stdout).toMatch(/TRAFFIC: Not exercised \(\d+\): /);
     for (const text of [html.stdout, junit.stdout]) {
@@ -784,6 +785,10 @@ describe('judge --har holds each answer to the others and to its request', () =>
     expect(failed(bounded.report)).toEqual(['listPets.at-most-limit']);
     expect(message(bounded.report, 'listPets.at-most-limit')).toMatch(
       /30 pets, more than limit 10/,
+    );
+    const statusAlone = await judge(har('status-alone', [list('?status=available', pets(21))]));
+    expect(message(statusAlone.report, 'listPets.at-most-limit')).toMatch(
+      /21 pets, more than the default limit 20/,
     );
   });
 
