@@ -178,7 +178,7 @@ export const KEY_QUERY_PARAMETERS = [
   'token',
 ] as const;
 
-/** The valid key with the case of every ASCII letter swapped, or undefined when it has none. */
+/** `swapCase`'s key as a credential, with its shell form for replay lines. */
 function otherCaseKey(ctx: CheckContext): Credential | undefined {
   const swapped = swapCase(ctx.apiKey);
   return swapped === undefined
