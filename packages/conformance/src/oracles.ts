@@ -268,10 +268,12 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
   {
     id: 'errors.no-server-errors',
     title:
-      'no request the kit sends is answered with a 5xx (but a 501 to a method the spec does not name, such as HEAD)',
+      'no request the kit sends is answered with a 5xx (but a 501 to a method the spec does not name, such as HEAD, and a 503 with Retry-After the kit waited out)',
     section: '§7',
     judge: (res) => {
       if (res.status < 500) return undefined;
+      // The server asked to come back later, and the kit did: the answer after it is judged.
+      if (res.retried) return undefined;
       // 501 is how HTTP says a server does not implement a method (RFC 9110 §15.6.2).
       if (res.status === 501 && res.method !== 'GET' && res.method !== 'POST') return undefined;
       return 'a server error';

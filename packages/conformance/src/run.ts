@@ -86,7 +86,10 @@ export interface ConformanceOptions {
   readonly seed?: number;
   /** Per-request timeout in milliseconds (default 10 000). */
   readonly timeoutMs?: number;
-  /** Retries after `429` (default 3) and the longest wait honoured from `Retry-After` (default 5 000 ms). */
+  /**
+   * Retries after `429`, or `503` with `Retry-After` (default 3), and the longest wait honoured
+   * from `Retry-After` (default 5 000 ms).
+   */
   readonly retry?: { readonly maxRetries?: number; readonly maxWaitMs?: number };
   /** The fetch implementation (default: undici's, on connections of the run's own). */
   readonly fetch?: typeof fetch;

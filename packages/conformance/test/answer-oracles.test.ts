@@ -340,4 +340,11 @@ describe('server errors', () => {
       expect(judged(id, { method, path: '/pets', status: 501 }), method).toBe('a server error');
     }
   });
+
+  it('leave a 503 the kit waited out alone, and judge the answer after it', () => {
+    const id = 'errors.no-server-errors';
+    const unavailable = { path: '/pets', status: 503, headers: { 'retry-after': '1' } };
+    expect(judged(id, { ...unavailable, retried: true })).toBeUndefined();
+    expect(judged(id, unavailable)).toBe('a server error');
+  });
 });

@@ -372,32 +372,58 @@ describe('a certificate the kit does not trust', () => {
   });
 });
 
-describe('a 429', () => {
-  /** A client whose fetch answers 429 to the first `limited` calls, then 200. */
-  function limitedFor(limited: number, maxRetries: number) {
-    const seen: HttpResponse[] = [];
-    const client = recording(
-      () =>
-        new Response('{}', {
-          status: client.calls.length <= limited ? 429 : 200,
-          headers: { 'retry-after': '0' },
-        }),
-      { maxRetries, onResponse: (response) => seen.push(response) },
-    );
-    return { ...client, seen };
-  }
+/**
+ * A client whose fetch answers `status` (with `headers`) to the first `times` calls, then 200,
+ * and the answers it reported.
+ */
+function answeringFor(
+  status: number,
+  times: number,
+  maxRetries: number,
+  headers: Record<string, string>,
+) {
+  const seen: HttpResponse[] = [];
+  const client = recording(
+    () => new Response('{}', { status: client.calls.length <= times ? status : 200, headers }),
+    { maxRetries, onResponse: (response) => seen.push(response) },
+  );
+  return { ...client, seen };
+}
 
-  it('is waited out and the request sent again, each 429 reported as retried', async () => {
-    const { http, calls, seen } = limitedFor(2, 2);
-    const response = await http.send({ method: 'GET', path: '/pets' });
+describe('an answer asking to come back later', () => {
+  it.each([
+    429, 503,
+  ])('(%i with Retry-After) is waited out, each reported as retried', async (status) => {
+    const { http, calls, seen } = answeringFor(status, 2, 2, { 'retry-after': '0' });
+    const response = await http.send({ method: 'POST', path: '/pets', rawBody: '{}' });
     expect(response.status).toBe(200);
     expect(calls).toHaveLength(3);
     expect(seen.map((r) => [r.status, r.retried])).toEqual([
-      [429, true],
-      [429, true],
+      [status, true],
+      [status, true],
       [200, undefined],
     ]);
   });
+
+  it('still a 503 with Retry-After after every retry is neither a pass nor a failure', async () => {
+    const { http, seen } = answeringFor(503, 3, 2, { 'retry-after': '0' });
+    const error = await http.send({ method: 'GET', path: '/pets' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as Error).message).toBe('GET /pets still answered 503 after 2 retries');
+    expect(seen.map((r) => r.retried)).toEqual([true, true, undefined]);
+  });
+
+  it('is no 503 without Retry-After, which is final', async () => {
+    const { http, calls, seen } = answeringFor(503, 1, 2, {});
+    expect((await http.send({ method: 'GET', path: '/pets' })).status).toBe(503);
+    expect(calls).toHaveLength(1);
+    expect(seen.map((r) => [r.status, r.retried])).toEqual([[503, undefined]]);
+  });
+});
+
+describe('a 429', () => {
+  const limitedFor = (limited: number, maxRetries: number) =>
+    answeringFor(429, limited, maxRetries, { 'retry-after': '0' });
 
   it('still there after every retry is neither a pass nor a failure', async () => {
     const { http, calls, seen } = limitedFor(3, 2);

@@ -45,7 +45,7 @@ describe.concurrent('the oracles', () => {
 });
 
 describe('the requests sent again with the Accept of ordinary clients', () => {
-  it('are the first error request of each operation and status that named no Accept of its own, a read also as a browser sends it', () => {
+  it('are the first error request of each operation and status that named no Accept of its own, a read also as a browser sends it, but for answers asking to come back later', () => {
     const connection = { name: 'kept-alive' } as never;
     const requests = ordinaryAcceptCopies([
       answer({ path: '/pets?limit=0', status: 400, request: { connection } }),
@@ -55,6 +55,9 @@ describe('the requests sent again with the Accept of ordinary clients', () => {
       answer({ path: '/pets/0', status: 400, request: { headers: { 'X-Probe': '1' } } }),
       answer({ path: '/pets/9', status: 404 }),
       answer({ path: '/pets/8', status: 429 }),
+      answer({ path: '/pets/7', status: 503, headers: { 'Retry-After': '1' }, retried: true }),
+      answer({ path: '/pets/6', status: 503, headers: { 'Retry-After': '1' } }),
+      answer({ path: '/pets/5', status: 503 }),
       answer({ path: '//pets', status: 404 }),
       answer({ method: 'POST', path: '/pets', status: 401, request: { rawBody: '{}' } }),
     ]);
@@ -69,6 +72,8 @@ describe('the requests sent again with the Accept of ordinary clients', () => {
       },
       { method: 'GET', path: '/pets/9', headers: { Accept: '*/*' } },
       { method: 'GET', path: '/pets/9', headers: { Accept: BROWSER_NAVIGATION_ACCEPT } },
+      { method: 'GET', path: '/pets/5', headers: { Accept: '*/*' } },
+      { method: 'GET', path: '/pets/5', headers: { Accept: BROWSER_NAVIGATION_ACCEPT } },
       { method: 'POST', path: '/pets', rawBody: '{}', headers: { Accept: '*/*' } },
     ]);
   });

@@ -173,6 +173,43 @@ describe('runConformance', () => {
     expect(report.ok).toBe(true);
   });
 
+  it('waits out a 503 with Retry-After, as while a database is down a moment, and fails nothing', async () => {
+    const { report } = await runAgainst({ unavailable: { first: 3 } });
+    expect(report.requests.filter((r) => r.status === 503)).toHaveLength(3);
+    expect(notPassed(report)).toEqual([]);
+  });
+
+  it('fails a 503 without Retry-After: nothing asked the kit to come back', async () => {
+    const { report } = await runAgainst(
+      { unavailable: { first: 1, retryAfter: false } },
+      { only: ['errors'] },
+    );
+    expect(report.requests.filter((r) => r.status === 503)).toHaveLength(1);
+    expect(resultOf(report, 'errors.no-server-errors')).toMatchObject({
+      outcome: 'fail',
+      message: expect.stringMatching(/^GET \/pets\?limit=1 answered 503: a server error/),
+    });
+  });
+
+  it('fails a request still answered 503 after every retry, and skips the check that sent it', async () => {
+    const { report } = await runAgainst(
+      {
+        unavailable: {
+          always: (method, path) => method === 'GET' && path === '/pets/not-a-number',
+        },
+      },
+      { retry: { maxRetries: 2 }, only: ['getPet', 'errors'] },
+    );
+    const skipped = resultOf(report, 'getPet.malformed-id-rejected');
+    expect(skipped).toMatchObject({ outcome: 'skip' });
+    expect(skipped.message).toMatch(/503 after 2 retries/);
+    expect(resultOf(report, 'errors.no-server-errors')).toMatchObject({
+      outcome: 'fail',
+      message: expect.stringMatching(/^GET \/pets\/not-a-number answered 503: a server error/),
+    });
+    expect(report.ok).toBe(false);
+  });
+
   it('fails a check whose request gets no answer in time, and goes on', async () => {
     // The listPets group sends that request; the getPet group, run after it, shows the run go on.
     const { report } = await runAgainst(

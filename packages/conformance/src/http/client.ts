@@ -207,7 +207,10 @@ export interface HttpResponse {
   /** When the whole answer had arrived (`performance.now()`). */
   readonly receivedAt?: number;
   readonly ms: number;
-  /** True for a `429` the kit waited out and sent the request again after. */
+  /**
+   * True for an answer asking the client to come back later (`comeBackLater`) that the kit waited
+   * out and sent the request again after.
+   */
   readonly retried?: boolean;
 }
 
@@ -226,7 +229,11 @@ export class RequestError extends Error {
   }
 }
 
-/** A request still answered `429` after every retry: neither a pass nor a failure. */
+/**
+ * A request still answered `429`, or `503` with `Retry-After`, after every retry: the server kept
+ * asking the kit to come back later. The check that sent it is skipped; a `503` still fails
+ * `errors.no-server-errors`.
+ */
 export class RateLimitedError extends Error {
   override readonly name = 'RateLimitedError';
 }
@@ -244,7 +251,8 @@ export interface HttpClientOptions {
   /** The most connections the client's own fetch opens at once (default: no limit). */
   readonly connections?: number;
   /**
-   * Called with every answer: each final one, and each `429` that was retried (`retried: true`),
+   * Called with every answer: each final one, and each one asking to come back later that was
+   * retried (`retried: true`),
    * which the oracles judge like any other.
    */
   readonly onResponse?: (response: HttpResponse) => void;
@@ -284,7 +292,22 @@ export function lookAlikeKey(key: string): string {
 /** After this many timeouts in a row the server is taken as gone and requests fail at once. */
 export const GIVE_UP_AFTER_TIMEOUTS = 5;
 
-/** Fetch with a per-request timeout, bounded retries on `429`, and a log of every request. */
+/**
+ * True for an answer that asks the client to send the request again later: a `429` (RFC 6585), or
+ * a `503` with `Retry-After` (RFC 9110 §15.6.4: the server cannot handle the request for now, as
+ * while its database is down a moment, and says when to come back). A `503` without it says
+ * nothing of later, and is final.
+ */
+export function comeBackLater(response: { status: number; headers: Headers }): boolean {
+  return (
+    response.status === 429 || (response.status === 503 && response.headers.has('retry-after'))
+  );
+}
+
+/**
+ * Fetch with a per-request timeout, bounded retries on answers asking to come back later, and a
+ * log of every request.
+ */
 export class HttpClient {
   readonly log: RequestRecord[] = [];
   private readonly base: string;
@@ -320,11 +343,14 @@ export class HttpClient {
     await this.#pool?.close();
   }
 
-  /** Sends `request`, retrying on `429`; throws `RequestError` or `RateLimitedError`. */
+  /**
+   * Sends `request`, retrying while the answer asks to come back later (`comeBackLater`); throws
+   * `RequestError` or `RateLimitedError`.
+   */
   async send(request: HttpRequest): Promise<HttpResponse> {
     for (let attempt = 0; ; attempt++) {
       const response = await this.once(request);
-      if (response.status !== 429) {
+      if (!comeBackLater(response)) {
         this.options.onResponse?.(response);
         return response;
       }
@@ -333,7 +359,7 @@ export class HttpClient {
       );
       if (attempt >= this.options.maxRetries) {
         throw new RateLimitedError(
-          `${request.method} ${response.path} still answered 429 after ${attempt} retries`,
+          `${request.method} ${response.path} still answered ${response.status} after ${attempt} retries`,
         );
       }
       await sleep(retryDelay(response.headers.get('retry-after'), this.options.maxRetryWaitMs));
@@ -738,7 +764,10 @@ const HEADER_HINT = `the answer's header lines exceed the ${maxHeaderSize} bytes
 const TRUST_HINT =
   "to trust the server's CA, set NODE_EXTRA_CA_CERTS to the file of its certificate (PEM)";
 
-/** Milliseconds to wait after a `429`, from `Retry-After` (seconds or HTTP-date), capped. */
+/**
+ * Milliseconds to wait after an answer asking to come back later, from `Retry-After` (seconds or
+ * HTTP-date), capped.
+ */
 export function retryDelay(retryAfter: string | null, capMs: number): number {
   let ms = 1000;
   if (retryAfter !== null && /^\s*\d+\s*$/.test(retryAfter)) ms = Number(retryAfter) * 1000;

@@ -5,6 +5,7 @@ import type { CheckContext } from '../context.js';
 import { newPetJson } from '../fixtures.js';
 import {
   type Credential,
+  comeBackLater,
   type HttpRequest,
   type HttpResponse,
   KEY_VARIABLE,
@@ -485,7 +486,7 @@ function shapeOf(res: HttpResponse): { op: Op; key: string } | undefined {
 function shapesSent(ctx: CheckContext, ops: readonly Op[]): HttpResponse[] {
   const byShape = new Map<string, HttpResponse>();
   for (const res of ctx.responses) {
-    if (res.status === 429) continue;
+    if (comeBackLater(res)) continue;
     const shape = shapeOf(res);
     if (shape === undefined || !ops.includes(shape.op)) continue;
     const held = byShape.get(shape.key);

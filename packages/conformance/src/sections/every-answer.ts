@@ -3,7 +3,12 @@
 import { ID_MAX } from '@animal-store/contract';
 import { BROWSER_NAVIGATION_ACCEPT } from '../cases/headers.js';
 import type { CheckContext } from '../context.js';
-import { type HttpRequest, type HttpResponse, RequestError } from '../http/client.js';
+import {
+  comeBackLater,
+  type HttpRequest,
+  type HttpResponse,
+  RequestError,
+} from '../http/client.js';
 import { ANSWER_ORACLES, type Oracle, routeOf } from '../oracles.js';
 import { andMore } from '../plural.js';
 import { countPets, listAfterData } from './list-pets.js';
@@ -21,14 +26,14 @@ const check = declarer('§1, §2, §7');
 
 /** What the checks of every answer judge, in the spec matrix's words. */
 const EVERY_REQUEST =
-  'every request of the run, whichever check sent it, each 429 the kit waited out included, and the first of each operation and error status again with Accept: */* and, a read, with a browser navigation Accept (text/html first)';
+  'every request of the run, whichever check sent it, each 429 or 503 the kit waited out included, and the first of each operation and error status again with Accept: */* and, a read, with a browser navigation Accept (text/html first)';
 
 // These checks report the oracles, which judge every answer the kit received during the run,
 // whichever check asked. Run alone (`--only errors`) they first provoke a 401 and a 404 so there
 // is something to judge.
 
 /**
- * Every answer of the run so far, each 429 the kit waited out and retried included, and the
+ * Every answer of the run so far, each 429 or 503 the kit waited out and retried included, and the
  * answers to `ordinaryAcceptCopies`'s requests.
  */
 export async function answers(ctx: CheckContext): Promise<readonly HttpResponse[]> {
@@ -61,7 +66,8 @@ function unansweredCopies(ctx: CheckContext): Promise<readonly RequestError[]> {
 const JUDGES_UNANSWERED = 'errors.json-body';
 
 /**
- * The request of the first error answer of each operation and status (a 429 aside) that the kit
+ * The request of the first error answer of each operation and status (one asking to come back
+ * later aside) that the kit
  * sent with its own `Accept: application/json`, again with `Accept: *\/*`, as curl, fetch and most
  * clients send it, and a read also with a browser navigation's `Accept`, which puts HTML first
  * and takes anything after. The spec's bodies are JSON whatever the client accepts, and some
@@ -73,7 +79,7 @@ export function ordinaryAcceptCopies(responses: readonly HttpResponse[]): HttpRe
   for (const res of responses) {
     const { request, status } = res;
     const { op } = routeOf(res);
-    if (status < 400 || status === 429 || op === 'other') continue;
+    if (status < 400 || comeBackLater(res) || op === 'other') continue;
     const own = Object.keys(request.headers ?? {});
     if (own.some((name) => name.toLowerCase() === 'accept') || seen.has(`${op} ${status}`))
       continue;

@@ -9,6 +9,10 @@ export interface AnswerParts {
   /** The Content-Type header; `application/json` unless given (`null`: none). */
   type?: string | null;
   text?: string;
+  /** Header fields beside Content-Type. */
+  headers?: Record<string, string>;
+  /** An answer the kit waited out and sent the request again after. */
+  retried?: boolean;
   /** What the request sent, as the kit records it. */
   request?: Partial<HttpRequest>;
   sentAt?: number;
@@ -21,7 +25,7 @@ const BASE = 'http://127.0.0.1:8080/v1';
 export function answer(parts: AnswerParts): HttpResponse {
   const method = parts.method ?? 'GET';
   const text = parts.text ?? '';
-  const headers = new Headers();
+  const headers = new Headers(parts.headers);
   const type = parts.type === undefined ? 'application/json' : parts.type;
   if (type !== null) headers.set('content-type', type);
   return {
@@ -35,6 +39,7 @@ export function answer(parts: AnswerParts): HttpResponse {
     text,
     bytes: new TextEncoder().encode(text),
     ms: 1,
+    ...(parts.retried === undefined ? {} : { retried: parts.retried }),
     ...(parts.sentAt === undefined ? {} : { sentAt: parts.sentAt }),
     ...(parts.receivedAt === undefined ? {} : { receivedAt: parts.receivedAt }),
   };

@@ -312,6 +312,15 @@ export interface FakeServerOptions {
   readonly rateLimitFirst?: number;
   /** Always answer `429` to matching requests. */
   readonly alwaysRateLimit?: (method: string, path: string) => boolean;
+  /**
+   * Answer `503` to the first `first` requests, as while the database is down a moment, with
+   * `Retry-After: 0` unless `retryAfter` is false; `always` answers matching requests so too.
+   */
+  readonly unavailable?: {
+    readonly first?: number;
+    readonly always?: (method: string, path: string) => boolean;
+    readonly retryAfter?: boolean;
+  };
   /** Never answer matching requests (`bytes`: the length of the body received). */
   readonly hang?: (method: string, path: string, bytes: number) => boolean;
   /** The message of every Error body (e.g. one with terminal escape sequences). */
@@ -401,6 +410,7 @@ const CODES = {
     422: 'unprocessable',
     429: 'rate_limited',
     500: 'internal_error',
+    503: 'service_unavailable',
   },
   own: {
     400: 'BAD_REQUEST',
@@ -413,6 +423,7 @@ const CODES = {
     422: 'CANNOT_PROCESS',
     429: 'SLOW_DOWN',
     500: 'OOPS',
+    503: 'TRY_LATER',
   },
 } as const;
 type ErrorStatus = keyof (typeof CODES)['reference'];
@@ -429,6 +440,7 @@ const GRPC_CODES: Record<ErrorStatus, number> = {
   422: 3,
   429: 8,
   500: 13,
+  503: 14,
 };
 
 /** Starts a fake server on 127.0.0.1, port 0. */
@@ -466,6 +478,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   let creations = 0;
   let stored = 0;
   let rateLimited = 0;
+  let unavailable = 0;
 
   if (gap('preloaded-store')) {
     for (let i = 0; i < PRELOADED_PETS; i++) {
@@ -1486,6 +1499,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         return res.end('Too Many Requests');
       }
       return error(res, 429, 'slow down', { 'retry-after': '0' });
+    }
+    const down = options.unavailable;
+    if (down !== undefined && (unavailable < (down.first ?? 0) || down.always?.(method, path))) {
+      unavailable += 1;
+      return error(
+        res,
+        503,
+        'the database is unavailable',
+        down.retryAfter === false ? {} : { 'retry-after': '0' },
+      );
     }
     if (!url.pathname.startsWith('/v1/')) return noRoute(res, method);
     if (gap('unknown-methods-501') && method !== 'GET' && method !== 'POST') {
