@@ -45,7 +45,7 @@ describe.concurrent('the oracles', () => {
 });
 
 describe('the requests sent again with the Accept of ordinary clients', () => {
-  it('are the first error request of each operation and status that named no Accept of its own, a read also as a browser sends it, but for answers asking to come back later', () => {
+  it('are the first error request of each operation and status that named no Accept of its own, a read also as a browser sends it, and with no Accept, but for answers asking to come back later', () => {
     const connection = { name: 'kept-alive' } as never;
     const requests = ordinaryAcceptCopies([
       answer({ path: '/pets?limit=0', status: 400, request: { connection } }),
@@ -64,17 +64,22 @@ describe('the requests sent again with the Accept of ordinary clients', () => {
     expect(requests).toEqual([
       { method: 'GET', path: '/pets?limit=0', headers: { Accept: '*/*' } },
       { method: 'GET', path: '/pets?limit=0', headers: { Accept: BROWSER_NAVIGATION_ACCEPT } },
+      { method: 'GET', path: '/pets?limit=0', withoutAccept: true },
       { method: 'GET', path: '/pets/0', headers: { 'X-Probe': '1', Accept: '*/*' } },
       {
         method: 'GET',
         path: '/pets/0',
         headers: { 'X-Probe': '1', Accept: BROWSER_NAVIGATION_ACCEPT },
       },
+      { method: 'GET', path: '/pets/0', headers: { 'X-Probe': '1' }, withoutAccept: true },
       { method: 'GET', path: '/pets/9', headers: { Accept: '*/*' } },
       { method: 'GET', path: '/pets/9', headers: { Accept: BROWSER_NAVIGATION_ACCEPT } },
+      { method: 'GET', path: '/pets/9', withoutAccept: true },
       { method: 'GET', path: '/pets/5', headers: { Accept: '*/*' } },
       { method: 'GET', path: '/pets/5', headers: { Accept: BROWSER_NAVIGATION_ACCEPT } },
+      { method: 'GET', path: '/pets/5', withoutAccept: true },
       { method: 'POST', path: '/pets', rawBody: '{}', headers: { Accept: '*/*' } },
+      { method: 'POST', path: '/pets', rawBody: '{}', withoutAccept: true },
     ]);
   });
 
@@ -91,14 +96,15 @@ describe('the requests sent again with the Accept of ordinary clients', () => {
   });
 
   it('fail errors.json-body when one gets no answer, and leave the others judged', async () => {
-    // The first getPet answered 404 (the preflight's) is answered once, then never: both of its
-    // copies time out.
+    // The first getPet answered 404 (the preflight's) is answered once, then never: each of its
+    // copies times out.
     let sent = 0;
     const { report } = await runAgainst(
       { hang: (_, path) => path === '/pets/1' && sent++ > 0 },
       { timeoutMs: 2_000, only: ['errors'] },
     );
     expect(report.requests.filter((r) => r.status === null)).toMatchObject([
+      { path: '/pets/1' },
       { path: '/pets/1' },
       { path: '/pets/1' },
     ]);

@@ -4,6 +4,10 @@ import { CHECKS, type ConformanceOptions } from '../src/index.js';
 import { FAULTS, type FakeServerOptions, type Fault } from './support/fake-server.js';
 import { resultOf, runAgainst } from './support/run-kit.js';
 
+/** The auth check of `check`'s id on each of the three operations. */
+const onEveryOperation = (check: string) =>
+  ['listPets', 'createPet', 'getPet'].map((op) => `auth.${op}.${check}`);
+
 // One row per fault of the fake server: what the server does wrong, and the `must` checks that
 // have to fail because of it (each named check must fail; others may fail too).
 const CAUGHT: readonly [
@@ -31,31 +35,46 @@ const CAUGHT: readonly [
   [
     'matches the Authorization of a kept-alive connection to the last one in any letter case',
     'auth-header-cache-case-blind',
-    [
-      'auth.listPets.valid-key-after-other-case',
-      'auth.createPet.valid-key-after-other-case',
-      'auth.getPet.valid-key-after-other-case',
-    ],
+    onEveryOperation('valid-key-after-other-case'),
   ],
   [
     'refuses on a kept-alive connection any key equal in any letter case to the last one it refused',
     'auth-refusal-cache-case-blind',
-    [
-      'auth.listPets.valid-key-after-other-case',
-      'auth.createPet.valid-key-after-other-case',
-      'auth.getPet.valid-key-after-other-case',
-    ],
+    onEveryOperation('valid-key-after-other-case'),
+  ],
+  ['accepts the valid key with no scheme', 'auth-accepts-bare-key', onEveryOperation('no-scheme')],
+  [
+    'accepts the valid key under the scheme Token',
+    'auth-accepts-token-scheme',
+    onEveryOperation('wrong-scheme'),
   ],
   [
-    'accepts any bearer key',
-    'auth-accepts-unknown-key',
-    ['auth.listPets.unknown-key', 'auth.createPet.unknown-key', 'auth.getPet.unknown-key'],
+    'accepts the valid key as the user name of Basic credentials',
+    'auth-accepts-basic-credentials',
+    onEveryOperation('wrong-scheme'),
   ],
   [
-    'ignores the auth scheme',
-    'auth-ignores-scheme',
-    ['auth.listPets.wrong-scheme', 'auth.createPet.wrong-scheme', 'auth.getPet.wrong-scheme'],
+    "ignores the key's last character",
+    'auth-key-last-character-ignored',
+    onEveryOperation('key-character-changed'),
   ],
+  [
+    "ignores the key's first character",
+    'auth-key-first-character-ignored',
+    onEveryOperation('key-character-changed'),
+  ],
+  [
+    'takes category_id for a missing categoryId',
+    'create-takes-snake-case-category-id',
+    ['createPet.missing-category-id-snake-case'],
+  ],
+  [
+    'answers text/plain to a request with no Accept',
+    'text-plain-without-accept',
+    ['errors.json-body', 'listPets.request-shapes'],
+  ],
+  ['accepts any bearer key', 'auth-accepts-unknown-key', onEveryOperation('unknown-key')],
+  ['ignores the auth scheme', 'auth-ignores-scheme', onEveryOperation('wrong-scheme')],
   [
     'accepts an empty bearer token',
     'auth-accepts-empty-token',
@@ -167,13 +186,9 @@ const CAUGHT: readonly [
   [
     'accepts any token that starts with the key',
     'auth-key-prefix-match',
-    ['auth.listPets.key-appended', 'auth.createPet.key-appended', 'auth.getPet.key-appended'],
+    onEveryOperation('key-appended'),
   ],
-  [
-    'accepts any start of the key',
-    'auth-accepts-key-prefix',
-    ['auth.listPets.key-truncated', 'auth.createPet.key-truncated', 'auth.getPet.key-truncated'],
-  ],
+  ['accepts any start of the key', 'auth-accepts-key-prefix', onEveryOperation('key-truncated')],
   [
     'loses one write in ten on a store that already holds thousands of pets',
     'create-loses-writes-when-full',
@@ -536,6 +551,11 @@ const CAUGHT: readonly [
     ['createPet.long-name-kept'],
   ],
   [
+    'cuts names longer than 1,000 characters short',
+    'create-truncates-names-at-1000',
+    ['createPet.long-name-kept'],
+  ],
+  [
     'reads names as Latin-1, storing a non-ASCII name as mojibake',
     'create-reads-names-as-latin1',
     ['createPet.non-ascii-name-kept'],
@@ -549,7 +569,7 @@ const CAUGHT: readonly [
   [
     'takes any key from ?api_key= when no Authorization is sent',
     'auth-accepts-key-in-query',
-    ['auth.listPets.key-in-query', 'auth.createPet.key-in-query', 'auth.getPet.key-in-query'],
+    onEveryOperation('key-in-query'),
   ],
   [
     'accepts the lifecycle words "reserved" and "adopted" as statuses',
@@ -675,16 +695,12 @@ const CAUGHT: readonly [
   [
     'takes "Bearer <key> x" as the key',
     'auth-ignores-words-after-key',
-    ['auth.listPets.word-after-key', 'auth.createPet.word-after-key', 'auth.getPet.word-after-key'],
+    onEveryOperation('word-after-key'),
   ],
   [
     'takes "XBearer <key>" as a bearer key',
     'auth-accepts-prefixed-scheme',
-    [
-      'auth.listPets.scheme-prefixed',
-      'auth.createPet.scheme-prefixed',
-      'auth.getPet.scheme-prefixed',
-    ],
+    onEveryOperation('scheme-prefixed'),
   ],
   [
     'reads a body it refused without a key as the next request on the connection',
@@ -763,7 +779,7 @@ const CAUGHT: readonly [
   [
     'takes the valid key from ?api_key= when no Authorization is sent (--disposable-key)',
     'auth-accepts-real-key-in-query',
-    ['auth.listPets.key-in-query', 'auth.createPet.key-in-query', 'auth.getPet.key-in-query'],
+    onEveryOperation('key-in-query'),
     {},
     { disposableKey: true },
   ],
@@ -871,7 +887,7 @@ const CAUGHT: readonly [
   [
     'answers 500 to a keyless request with a key in the query',
     'auth-500-on-key-in-query',
-    ['auth.listPets.key-in-query', 'auth.createPet.key-in-query', 'auth.getPet.key-in-query'],
+    onEveryOperation('key-in-query'),
   ],
   // A page of the whole store filtered afterwards: limit=1 shows the first pet only where it has
   // the status asked for, and other statuses get none although the run created some.

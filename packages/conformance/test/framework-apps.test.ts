@@ -934,6 +934,10 @@ describe('the kit against a Rails app written from the spec (API mode, ActiveMod
     expect(message(report, 'createPet.invalid-status')).toMatch(
       /status an array \(\[\]\) answered 201/,
     );
+    // authenticate_with_http_token takes the scheme Token as well as Bearer.
+    expect(message(report, 'auth.listPets.wrong-scheme')).toMatch(
+      /^GET \/pets\?limit=1 with "Token <valid key>" answered 200/,
+    );
     // Rack reads limit[]=1 as ["1"], which has no to_i; "1.5".to_i is 1.
     expect(message(report, 'listPets.bracketed-limit')).toMatch(/limit%5B%5D=1 answered 500/);
     expect(message(report, 'getPet.path-boundaries')).toMatch(/GET \/pets\/1\.5 answered 200/);

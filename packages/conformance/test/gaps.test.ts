@@ -194,6 +194,7 @@ const ADVISED: readonly Row[] = [
     'validates-before-auth',
     ['auth.createPet.before-validation'],
   ],
+  ['looks a pet up before authenticating', 'looks-up-before-auth', ['auth.getPet.before-lookup']],
   ['stores categoryIds beyond 2^53 exactly', 'exact-big-category-ids', []],
   ['takes bodies of any size', 'takes-large-bodies', []],
   [

@@ -468,6 +468,22 @@ describe('HttpClient', () => {
     });
   });
 
+  it.each([
+    ['application/json by default', {}, 'application/json'],
+    ['none with withoutAccept', { withoutAccept: true }, undefined],
+  ] as const)("a request's Accept is %s", async (_, shape, expected) => {
+    const server = await keepingServer((_, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('[]'),
+    );
+    try {
+      const request: HttpRequest = { method: 'GET', path: '/pets', ...shape };
+      expect((await testClient(server.baseUrl).send(request)).status).toBe(200);
+      expect(server.seen[0]?.headers.accept).toBe(expected);
+    } finally {
+      await server.close();
+    }
+  });
+
   describe("a body's Content-Type", () => {
     /** Sends `request` to a server that answers `{}` and keeps what it received. */
     async function received(request: HttpRequest) {

@@ -926,6 +926,11 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
       'missing-category-id-other-case',
       'the body has CategoryId but no categoryId',
     ],
+    [
+      '{"name":"Rex","category_id":1}',
+      'missing-category-id-snake-case',
+      'the body has category_id but no categoryId',
+    ],
     ['{"name":7,"categoryId":1}', 'invalid-name', 'name is a number, not a string'],
     ['{"name":{},"categoryId":1}', 'invalid-name', 'name is an object, not a string'],
     [

@@ -73,18 +73,18 @@ describe('the unusual names', () => {
   let n = 0;
   const tagged = () => `cf-r1-${++n}`;
 
-  it('are one past the kit’s own names and two common field sizes, each a fresh name padded with letters', () => {
-    expect([...LONG_NAME_LENGTHS]).toEqual([NAME_MAX + 1, 64, 256]);
+  it('are one past the kit’s own names, two common field sizes and one past a column of 1,000 or 1,024, each a fresh name padded with letters', () => {
+    expect([...LONG_NAME_LENGTHS]).toEqual([NAME_MAX + 1, 64, 256, 1025]);
     const names = longNames(tagged);
     expect(names.map((c) => c.name.length)).toEqual([...LONG_NAME_LENGTHS]);
     expect(names.map((c) => c.what)).toEqual(
       LONG_NAME_LENGTHS.map((l) => `a name of ${l} letters`),
     );
     const starts = names.map((c) => /^cf-r1-\d+/.exec(c.name)?.[0]);
-    expect(new Set(starts).size).toBe(3);
+    expect(new Set(starts).size).toBe(LONG_NAME_LENGTHS.length);
     for (const { name } of names) {
       const padding = name.replace(/^cf-r1-\d+/, '');
-      expect('abcdefghijklmnopqrstuvwxyz'.repeat(10).startsWith(padding)).toBe(true);
+      expect('abcdefghijklmnopqrstuvwxyz'.repeat(40).startsWith(padding)).toBe(true);
     }
   });
 

@@ -9,6 +9,7 @@ import {
   QUOTE_MAX,
   quote,
 } from '../src/http/replay.js';
+import { basicCredentialsOf, keysOneCharacterOff } from '../src/sections/auth.js';
 import { answer } from './support/answer.js';
 
 // The replay line a report prints for a failed check is run by a person in a shell: it must
@@ -44,6 +45,7 @@ function expectedArguments(request: HttpRequest, url: string): (string | Uint8Ar
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     args.push('-H', `${name}: ${value}`);
   }
+  if (request.withoutAccept) args.push('-H', 'Accept:');
   if (request.chunked) args.push('-H', 'Transfer-Encoding: chunked');
   const body = sentBytes(request);
   if (body !== undefined) {
@@ -103,6 +105,15 @@ describe('a replay line', () => {
           'Cache-Control': 'no-cache',
         },
       },
+    ],
+    ['a GET with no Accept', { method: 'GET', path: '/pets', withoutAccept: true }],
+    ...keysOneCharacterOff(KEY).map((bad): [string, HttpRequest] => [
+      bad.how.replace('with ', ''),
+      { method: 'GET', path: '/pets', authorization: bad.authorization },
+    ]),
+    [
+      'the key as the user name of Basic credentials',
+      { method: 'GET', path: '/pets', authorization: basicCredentialsOf(KEY) },
     ],
     ['a chunked body', { method: 'POST', path: '/pets', rawBody: '{"name":"a"}', chunked: true }],
     [

@@ -127,6 +127,22 @@ describe('runConformance', () => {
     expect(result).toMatchObject({ outcome: 'pass', message: `201; the server gave ${shown}` });
   });
 
+  it.each([
+    ['a server that asks for the key first', [], 'pass'],
+    ['a server that looks the pet up first', ['looks-up-before-auth'], 'skip'],
+  ] as const)('judges getPet without a key and with no pet to read on %s', async (_, choices, outcome) => {
+    const { report } = await runAgainst({ choices }, { readOnly: true, only: ['auth'] });
+    for (const id of ['auth.getPet.missing-header', 'auth.getPet.unknown-key']) {
+      expect(resultOf(report, id).outcome, id).toBe(outcome);
+    }
+    if (outcome === 'skip') {
+      expect(resultOf(report, 'auth.getPet.missing-header').message).toMatch(
+        /answered 404: with no pet to read, a server may look the pet up before the key$/,
+      );
+    }
+    expect(report.results.filter((r) => r.outcome === 'fail')).toEqual([]);
+  });
+
   it('judges existing data in read-only mode without failing a conforming server', async () => {
     const { report } = await runAgainst({ lenient: true }, { readOnly: true });
     expect(report.results.filter((r) => r.outcome === 'fail')).toEqual([]);

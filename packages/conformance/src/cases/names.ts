@@ -8,8 +8,11 @@ export interface NameCase {
   readonly name: string;
 }
 
-/** Lengths of the long names: one past the kit's own names, and two a name field often allows. */
-export const LONG_NAME_LENGTHS = [NAME_MAX + 1, 64, 256] as const;
+/**
+ * Lengths of the long names: one past the kit's own names, two a name field often allows, and
+ * one past a column of 1,000 or 1,024 characters, which some stores cut a longer text to.
+ */
+export const LONG_NAME_LENGTHS = [NAME_MAX + 1, 64, 256, 1025] as const;
 
 /**
  * Text beyond ASCII that NFC and NFKC normalisation leave as it is (its accented letters are
@@ -24,7 +27,7 @@ export function longNames(tagged: () => string): NameCase[] {
     const start = tagged();
     return {
       what: `a name of ${length} letters`,
-      name: start + 'abcdefghijklmnopqrstuvwxyz'.repeat(10).slice(0, length - start.length),
+      name: start + 'abcdefghijklmnopqrstuvwxyz'.repeat(40).slice(0, length - start.length),
     };
   });
 }

@@ -26,6 +26,11 @@ export function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
+/** `a_b_c` for `aBC`: member names as binders that map them to snake case write them. */
+export function snakeCase(name: string): string {
+  return kebab(name).replaceAll('-', '_');
+}
+
 /** NewPet's fields as the spec defines them. */
 export const NEW_PET_FIELDS: readonly SpecField[] = Object.entries(
   SpecNewPet.properties as Record<string, FieldSchema>,
@@ -34,6 +39,11 @@ export const NEW_PET_FIELDS: readonly SpecField[] = Object.entries(
   schema,
   required: (SpecNewPet.required as readonly string[]).includes(name),
 }));
+
+/** The required fields whose snake-case spelling is another name (`categoryId`, `category_id`). */
+export const SNAKE_CASED_FIELDS: readonly SpecField[] = NEW_PET_FIELDS.filter(
+  (field) => field.required && snakeCase(field.name) !== field.name,
+);
 
 /**
  * Which check sends a case: `invalid` (must) what the spec forbids and any JSON parser sees;

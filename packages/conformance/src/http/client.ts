@@ -75,6 +75,11 @@ export interface HttpRequest {
   readonly chunked?: boolean;
   /** Sends the body with no `Content-Type` at all. */
   readonly withoutContentType?: boolean;
+  /**
+   * Sends no `Accept` at all, as Go's and Java's HTTP clients do (a client that sends none
+   * accepts any media type, RFC 9110 §12.5.1). It goes through node:http: fetch adds `*\/*`.
+   */
+  readonly withoutAccept?: boolean;
   /** Sends the request on this kept-alive connection, shared with the others sent on it. */
   readonly connection?: Connection;
   /**
@@ -386,7 +391,7 @@ export class HttpClient {
         : `${target}${target.includes('?') ? '&' : '?'}${names.map((n) => `${n}=${request.realKeyInQuery ? encodeURIComponent(this.options.apiKey) : this.lookAlike}`).join('&')}`;
     const path = url.startsWith(this.base) ? url.slice(this.base.length) || '/' : url;
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      ...(request.withoutAccept ? {} : { accept: 'application/json' }),
       'user-agent': this.options.userAgent,
     };
     const authorization =
@@ -423,7 +428,8 @@ export class HttpClient {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      // fetch refuses to send Expect (undici supports no expectation): node:http sends it.
+      // fetch refuses to send Expect (undici supports no expectation) and adds an Accept to a
+      // request without one: node:http sends either as it is.
       const chunked = request.chunked === true;
       const { timeoutMs } = this.options;
       const res =
@@ -439,6 +445,7 @@ export class HttpClient {
               chunkedFraming: request.chunkedFraming,
             })
           : headers.expect !== undefined ||
+              request.withoutAccept ||
               request.inPieces ||
               (resent && (sent !== undefined || !this.#pool))
             ? await sendWithNodeHttp(url, request.method, headers, sent, chunked, {

@@ -99,70 +99,164 @@ function swapCase(key: string): string | undefined {
   return swapped === key ? undefined : swapped;
 }
 
-/** The ways a request can fail to carry a valid bearer key, each of which must get 401. */
+/** One way to send a credential that is no valid bearer key: `how` for messages, and the value. */
+interface BadCase {
+  readonly how: string;
+  /** The credential to send; null sends none. */
+  readonly authorization: Credential | null;
+}
+
+/** `c` changed to the next character of its kind (digit, lower or upper case letter), or `x`. */
+function otherCharacter(c: string): string {
+  for (const [first, last] of [
+    ['0', '9'],
+    ['a', 'z'],
+    ['A', 'Z'],
+  ] as const) {
+    if (c >= first && c <= last) {
+      return c === last ? first : String.fromCharCode(c.charCodeAt(0) + 1);
+    }
+  }
+  return 'x';
+}
+
+/**
+ * The valid key with its first, then its last character changed, the length kept: a comparison
+ * that skips an end of the key (a loop one short) takes it. A letter becomes another letter,
+ * never itself in the other case, which the spec leaves to the server (`key-case-changed`).
+ */
+export function keysOneCharacterOff(key: string): BadCase[] {
+  const last = otherCharacter(key.slice(-1));
+  const cases: BadCase[] = [
+    {
+      how: 'with the valid key, its last character changed',
+      authorization: {
+        value: `Bearer ${key.slice(0, -1)}${last}`,
+        shell: `Bearer \${${KEY_VARIABLE}%?}${literalCredential(last).shell}`,
+      },
+    },
+  ];
+  if (key.length < 2) return cases;
+  const first = otherCharacter(key.slice(0, 1));
+  cases.unshift({
+    how: 'with the valid key, its first character changed',
+    authorization: {
+      value: `Bearer ${first}${key.slice(1)}`,
+      shell: `Bearer ${literalCredential(first).shell}\${${KEY_VARIABLE}#?}`,
+    },
+  });
+  return cases;
+}
+
+/** The valid key as the user name of Basic credentials with no password (Stripe's way). */
+export function basicCredentialsOf(key: string): Credential {
+  return {
+    value: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+    shell: `Basic $(printf '%s:' "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
+  };
+}
+
+/**
+ * The ways a request can fail to carry a valid bearer key, each of which must get 401; a check
+ * sends every case it holds.
+ */
 const BAD_CREDENTIALS: readonly {
   readonly id: string;
   readonly title: string;
-  readonly how: string;
-  /** The credential to send; null sends none. */
-  readonly authorization: (ctx: CheckContext) => Credential | null;
+  readonly cases: (ctx: CheckContext) => readonly BadCase[];
 }[] = [
   {
     id: 'missing-header',
     title: 'answers 401 with an Error body when Authorization is missing',
-    how: 'without Authorization',
-    authorization: () => null,
+    cases: () => [{ how: 'without Authorization', authorization: null }],
   },
   {
     id: 'empty-token',
     title: 'answers 401 with an Error body to a Bearer scheme with no token',
-    how: 'with "Bearer" and no token',
-    authorization: () => literalCredential('Bearer '),
+    cases: () => [
+      { how: 'with "Bearer" and no token', authorization: literalCredential('Bearer ') },
+    ],
   },
   {
     id: 'wrong-scheme',
     title: 'answers 401 with an Error body to the valid key under another scheme',
-    how: 'with "Basic <valid key>"',
-    authorization: (ctx) => keyCredential('Basic ', ctx.apiKey),
+    cases: (ctx) => [
+      { how: 'with "Basic <valid key>"', authorization: keyCredential('Basic ', ctx.apiKey) },
+      { how: 'with "Token <valid key>"', authorization: keyCredential('Token ', ctx.apiKey) },
+      {
+        how: 'with Basic credentials of the valid key as user name',
+        authorization: basicCredentialsOf(ctx.apiKey),
+      },
+    ],
+  },
+  {
+    id: 'no-scheme',
+    title: 'answers 401 with an Error body to the valid key alone, with no scheme',
+    cases: (ctx) => [
+      { how: 'with "<valid key>" and no scheme', authorization: keyCredential('', ctx.apiKey) },
+    ],
   },
   {
     id: 'empty-header',
     title: 'answers 401 with an Error body to an empty Authorization header',
-    how: 'with an empty Authorization header',
-    authorization: () => literalCredential(''),
+    cases: () => [
+      { how: 'with an empty Authorization header', authorization: literalCredential('') },
+    ],
   },
   {
     id: 'scheme-prefixed',
     title: 'answers 401 with an Error body to the valid key under the scheme "XBearer"',
-    how: 'with "XBearer <valid key>"',
-    authorization: (ctx) => keyCredential('XBearer ', ctx.apiKey),
+    cases: (ctx) => [
+      { how: 'with "XBearer <valid key>"', authorization: keyCredential('XBearer ', ctx.apiKey) },
+    ],
   },
   {
     id: 'word-after-key',
     title: 'answers 401 with an Error body to the valid key followed by a word ("Bearer <key> x")',
-    how: 'with "Bearer <valid key> x"',
-    authorization: (ctx) => keyCredential('Bearer ', ctx.apiKey, ' x'),
+    cases: (ctx) => [
+      {
+        how: 'with "Bearer <valid key> x"',
+        authorization: keyCredential('Bearer ', ctx.apiKey, ' x'),
+      },
+    ],
   },
   {
     id: 'unknown-key',
     title: 'answers 401 with an Error body to an unknown key',
-    how: 'with an unknown bearer key',
-    authorization: (ctx) => literalCredential(`Bearer conformance-unknown-${ctx.fixtures.runId}`),
+    cases: (ctx) => [
+      {
+        how: 'with an unknown bearer key',
+        authorization: literalCredential(`Bearer conformance-unknown-${ctx.fixtures.runId}`),
+      },
+    ],
   },
   {
     id: 'key-appended',
     title: 'answers 401 to the valid key with one character appended',
-    how: 'with the valid key plus one character',
-    authorization: (ctx) => keyCredential('Bearer ', ctx.apiKey, 'x'),
+    cases: (ctx) => [
+      {
+        how: 'with the valid key plus one character',
+        authorization: keyCredential('Bearer ', ctx.apiKey, 'x'),
+      },
+    ],
   },
   {
     id: 'key-truncated',
     title: 'answers 401 to the valid key with its last character removed',
-    how: 'with the valid key less its last character',
-    authorization: (ctx) => ({
-      value: `Bearer ${ctx.apiKey.slice(0, -1)}`,
-      shell: `Bearer \${${KEY_VARIABLE}%?}`,
-    }),
+    cases: (ctx) => [
+      {
+        how: 'with the valid key less its last character',
+        authorization: {
+          value: `Bearer ${ctx.apiKey.slice(0, -1)}`,
+          shell: `Bearer \${${KEY_VARIABLE}%?}`,
+        },
+      },
+    ],
+  },
+  {
+    id: 'key-character-changed',
+    title: 'answers 401 to the valid key with its first or its last character changed',
+    cases: (ctx) => keysOneCharacterOff(ctx.apiKey),
   },
 ];
 
@@ -299,11 +393,21 @@ function checksFor(op: Operation): DeclaredCheck[] {
       title: `${op.name} ${bad.title}`,
       section: op.section,
       async run(ctx) {
-        const authorization = bad.authorization(ctx);
-        const res =
-          authorization === null ? await withoutKey(ctx, op) : await op.send(ctx, authorization);
-        expectError(res, 401, bad.how);
-        return pass(`${described(res, bad.how)} answered 401 with an Error body`);
+        const seen: string[] = [];
+        await everyCase(ctx, bad.cases(ctx), async ({ how, authorization }) => {
+          const res =
+            authorization === null ? await withoutKey(ctx, op) : await op.send(ctx, authorization);
+          // With no pet known to read, getPet asks for one no one has: a server may look it up
+          // before it asks for the key, as the spec orders neither (`auth.getPet.before-lookup`).
+          if (res.status === 404 && (await op.success(ctx)) === undefined) {
+            skip(
+              `${described(res, how)} answered 404: with no pet to read, a server may look the pet up before the key`,
+            );
+          }
+          expectError(res, 401, how);
+          seen.push(`${described(res, how)} answered 401 with an Error body`);
+        });
+        return pass(seen.join('; '));
       },
     }),
   );
@@ -453,12 +557,26 @@ const operationChecks: readonly DeclaredCheck[] = [
       return pass(`${described(res, how)} answered 401`);
     },
   }),
+  check({
+    id: 'auth.getPet.before-lookup',
+    title: 'answers 401, not 404, to a request with no key for a pet that does not exist',
+    section: '§4.3, §5',
+    rule: 'authentication before lookup: a caller without a key learns nothing about which pets exist',
+    async run(ctx) {
+      const how = 'without Authorization, for a pet no one has';
+      const res = await ctx.send({ method: 'GET', path: `/pets/${ID_MAX}`, authorization: null });
+      expectError(res, 401, how);
+      return pass(`${described(res, how)} answered 401`);
+    },
+  }),
 ];
 
 /** The probes every request shape of the run is sent with again: no key, no token, a wrong key. */
-const SHAPE_PROBES = BAD_CREDENTIALS.filter((bad) =>
-  ['missing-header', 'empty-token', 'unknown-key'].includes(bad.id),
-);
+function shapeProbes(ctx: CheckContext): BadCase[] {
+  return BAD_CREDENTIALS.filter((bad) =>
+    ['missing-header', 'empty-token', 'unknown-key'].includes(bad.id),
+  ).flatMap((bad) => bad.cases(ctx));
+}
 
 type Op = Operation['name'];
 
@@ -507,13 +625,9 @@ function showsPets(res: HttpResponse): boolean {
  * Sends the request of `sample` again with the probe `bad`; it must get 401 with an Error, or,
  * where the valid key itself got a 4xx (a query the server refuses), that status.
  */
-async function probeShape(
-  ctx: CheckContext,
-  sample: HttpResponse,
-  bad: (typeof SHAPE_PROBES)[number],
-): Promise<void> {
+async function probeShape(ctx: CheckContext, sample: HttpResponse, bad: BadCase): Promise<void> {
   const { request } = sample;
-  const authorization = bad.authorization(ctx);
+  const { authorization } = bad;
   const res = await ctx.send({
     method: request.method,
     path: request.path,
@@ -573,9 +687,9 @@ async function probeSpellings(
   for (const path of spellings(op, id)) {
     const { status, same } = await withKeyAt(ctx, op, path, id);
     seen.push(`${path}: ${status}${same ? ' (the same resource)' : ''}`);
-    for (const bad of SHAPE_PROBES) {
+    for (const bad of shapeProbes(ctx)) {
       probes.push(async () => {
-        const authorization = bad.authorization(ctx);
+        const { authorization } = bad;
         const res = await ctx.send({
           method: op === 'createPet' ? 'POST' : 'GET',
           path,
@@ -604,7 +718,7 @@ function everyShape(ops: readonly Op[], writes: boolean, what: string): Declared
     writes,
     async run(ctx) {
       const samples = shapesSent(ctx, ops);
-      const probes = samples.flatMap((sample) => SHAPE_PROBES.map((bad) => ({ sample, bad })));
+      const probes = samples.flatMap((sample) => shapeProbes(ctx).map((bad) => ({ sample, bad })));
       const tasks = probes.map(
         ({ sample, bad }) =>
           () =>
@@ -646,14 +760,16 @@ export const authSection: SpecSection = {
       statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
       oracle: '401 with an Error on listPets, createPet and getPet; the valid key is accepted',
       inputs:
-        'no header, an empty header, "Bearer" alone, another scheme, XBearer <key>, Bearer <key> x, an unknown key, the key with a character more or less, a look-alike of the key in the query string (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
+        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
       checks: [
         'auth.*.missing-header',
         'auth.*.empty-token',
         'auth.*.wrong-scheme',
+        'auth.*.no-scheme',
         'auth.*.unknown-key',
         'auth.*.key-appended',
         'auth.*.key-truncated',
+        'auth.*.key-character-changed',
         'auth.*.valid-key',
         'auth.*.key-in-query',
         'auth.*.empty-header',
@@ -688,10 +804,16 @@ export const authSection: SpecSection = {
     },
     {
       section: '§5',
-      statement: 'A refused request says how to authenticate; no key means 401 whatever the body',
-      oracle: 'WWW-Authenticate offers Bearer; 401 before 400 (advisories)',
-      inputs: 'a request without Authorization, with and without a valid body',
-      checks: ['auth.*.www-authenticate', 'auth.createPet.before-validation'],
+      statement:
+        'A refused request says how to authenticate; no key means 401 whatever the body and whichever the pet',
+      oracle: 'WWW-Authenticate offers Bearer; 401 before 400 and before 404 (advisories)',
+      inputs:
+        'a request without Authorization, with and without a valid body; a getPet without Authorization for a pet no one has',
+      checks: [
+        'auth.*.www-authenticate',
+        'auth.createPet.before-validation',
+        'auth.getPet.before-lookup',
+      ],
     },
   ],
   checks: [...inStage('first', operationChecks), ...inStage('last', everyShapeChecks)],

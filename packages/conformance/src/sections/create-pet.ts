@@ -3,7 +3,13 @@
 // where the spec leaves the answer open, a check accepts each legitimate answer and nothing else.
 import { ID_MAX } from '@animal-store/contract';
 import { headerNames, ordinaryHeaders } from '../cases/headers.js';
-import { longNames, type NameCase, nonAsciiNames, TYPED_LOOKING_NAMES } from '../cases/names.js';
+import {
+  LONG_NAME_LENGTHS,
+  longNames,
+  type NameCase,
+  nonAsciiNames,
+  TYPED_LOOKING_NAMES,
+} from '../cases/names.js';
 import {
   type CaseKind,
   capitalised,
@@ -12,7 +18,9 @@ import {
   kebab,
   NEW_PET_FIELDS,
   notObjectBodies,
+  SNAKE_CASED_FIELDS,
   type SpecField,
+  snakeCase,
 } from '../cases/new-pet.js';
 import type { CheckContext } from '../context.js';
 import { newPetJson, type SentPet } from '../fixtures.js';
@@ -149,6 +157,15 @@ const INVALID_BODIES: readonly InvalidBody[] = [
     what: `a body with ${capitalised(field.name)} but no ${field.name}`,
     section: '§4.2',
     body: (ctx: CheckContext) => bodyRenaming(ctx, field.name, capitalised(field.name)),
+  })),
+  // A binder that maps member names to snake case, or takes that spelling too (Jackson's
+  // SNAKE_CASE, serde's rename_all, a Pydantic alias), finds `category_id`: the body has no
+  // `categoryId` all the same.
+  ...SNAKE_CASED_FIELDS.map((field) => ({
+    id: `missing-${kebab(field.name)}-snake-case`,
+    what: `a body with ${snakeCase(field.name)} but no ${field.name}`,
+    section: '§4.2',
+    body: (ctx: CheckContext) => bodyRenaming(ctx, field.name, snakeCase(field.name)),
   })),
   // The body is NewPet: a field given in the query string alone is missing, whatever a binder
   // that merges the query with the body (Laravel's `$request->input()`) makes of it.
@@ -408,12 +425,13 @@ export const createPetSection: SpecSection = {
         'createPet refuses a body missing required fields or not JSON with 400 and an Error',
       oracle: '400 with an Error',
       inputs:
-        'without name, without categoryId, each of them only in another letter case (Name, CategoryId) or only in the query string, malformed JSON, a NewPet with more after it, an empty body, a body of white space alone, every JSON type but an object at the top level',
+        'without name, without categoryId, each of them only in another letter case (Name, CategoryId) or only in the query string, categoryId only as category_id, malformed JSON, a NewPet with more after it, an empty body, a body of white space alone, every JSON type but an object at the top level',
       checks: [
         'createPet.missing-name',
         'createPet.missing-category-id',
         'createPet.missing-name-other-case',
         'createPet.missing-category-id-other-case',
+        'createPet.missing-category-id-snake-case',
         'createPet.missing-name-in-query',
         'createPet.missing-category-id-in-query',
         'createPet.malformed-json',
@@ -440,8 +458,7 @@ export const createPetSection: SpecSection = {
       statement: 'name is a string; limits on it are not shown',
       oracle:
         '201 with the name kept exactly (in the 201 body, getPet and lists), or 400 with an Error; never a 5xx, never a changed name',
-      inputs:
-        'empty, whitespace only, padded, holding ", \\ and /, control characters, reading as a date-time, a number or a boolean, long (17, 64, 256), beyond ASCII (2-, 3- and 4-byte UTF-8)',
+      inputs: `empty, whitespace only, padded, holding ", \\ and /, control characters, reading as a date-time, a number or a boolean, long (${LONG_NAME_LENGTHS.join(', ')}), beyond ASCII (2-, 3- and 4-byte UTF-8)`,
       checks: [
         'createPet.string-boundaries',
         'createPet.long-name-kept',

@@ -26,7 +26,7 @@ const check = declarer('§1, §2, §7');
 
 /** What the checks of every answer judge, in the spec matrix's words. */
 const EVERY_REQUEST =
-  'every request of the run, whichever check sent it, each 429 or 503 the kit waited out included, and the first of each operation and error status again with Accept: */* and, a read, with a browser navigation Accept (text/html first)';
+  'every request of the run, whichever check sent it, each 429 or 503 the kit waited out included, and the first of each operation and error status again with Accept: */*, a read with a browser navigation Accept (text/html first), and with no Accept';
 
 // These checks report the oracles, which judge every answer the kit received during the run,
 // whichever check asked. Run alone (`--only errors`) they first provoke a 401 and a 404 so there
@@ -67,11 +67,12 @@ const JUDGES_UNANSWERED = 'errors.json-body';
 
 /**
  * The request of the first error answer of each operation and status (one asking to come back
- * later aside) that the kit
- * sent with its own `Accept: application/json`, again with `Accept: *\/*`, as curl, fetch and most
- * clients send it, and a read also with a browser navigation's `Accept`, which puts HTML first
- * and takes anything after. The spec's bodies are JSON whatever the client accepts, and some
- * servers choose their error page's media type by `Accept` (Jetty's is HTML for `*\/*`).
+ * later aside) that the kit sent with its own `Accept: application/json`, again with
+ * `Accept: *\/*`, as curl, fetch and most clients send it, a read also with a browser
+ * navigation's `Accept`, which puts HTML first and takes anything after, and with no `Accept` at
+ * all, as Go's and Java's clients send it. The spec's bodies are JSON whatever the client
+ * accepts, and some servers choose their error page's media type by `Accept` (Jetty's is HTML
+ * for `*\/*`).
  */
 export function ordinaryAcceptCopies(responses: readonly HttpResponse[]): HttpRequest[] {
   const seen = new Set<string>();
@@ -88,6 +89,7 @@ export function ordinaryAcceptCopies(responses: readonly HttpResponse[]): HttpRe
     const accepts = request.method === 'GET' ? ['*/*', BROWSER_NAVIGATION_ACCEPT] : ['*/*'];
     for (const accept of accepts)
       requests.push({ ...alone, headers: { ...request.headers, Accept: accept } });
+    requests.push({ ...alone, withoutAccept: true });
   }
   return requests;
 }

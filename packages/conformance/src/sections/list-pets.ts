@@ -601,7 +601,7 @@ export const listPetsSection: SpecSection = {
       statement: 'A read answers with the spec’s answer whatever ordinary headers a client adds',
       oracle: '200 with the Pet array or the Pet, as without them',
       inputs:
-        'Cache-Control: no-cache, If-None-Match, Accept */*, an axios Accept, a browser navigation Accept (text/html first), a browser User-Agent, Pragma, all at once',
+        'Cache-Control: no-cache, If-None-Match, Accept */*, an axios Accept, a browser navigation Accept (text/html first), a browser User-Agent, Pragma, all at once; no Accept at all',
       checks: ['listPets.request-shapes'],
     },
     {
@@ -858,19 +858,23 @@ export const listPetsSection: SpecSection = {
     check({
       id: 'listPets.request-shapes',
       title:
-        'listPets and getPet answer 200 whatever headers an ordinary client adds (Cache-Control, If-None-Match, Accept, User-Agent, Pragma)',
+        'listPets and getPet answer 200 whatever headers an ordinary client adds (Cache-Control, If-None-Match, Accept, User-Agent, Pragma), or with no Accept',
       section: '§4.1, §4.3',
       async run(ctx) {
         const listed = await listAfterData(ctx, '?limit=1');
         const [first] = expectPetList(listed);
         const paths = ['/pets?limit=1', ...(first === undefined ? [] : [`/pets/${idOf(first)}`])];
         let sent = 0;
-        const reads = ordinaryHeaders(ctx.fixtures.runId).flatMap((headers) =>
-          paths.map((path) => ({ headers, path })),
-        );
+        // And with no Accept at all, as Go's and Java's clients send a read.
+        const sets = [...ordinaryHeaders(ctx.fixtures.runId), undefined];
+        const reads = sets.flatMap((headers) => paths.map((path) => ({ headers, path })));
         await everyCase(ctx, reads, async ({ headers, path }) => {
-          const how = `with ${headerNames(headers)}`;
-          const res = await ctx.send({ method: 'GET', path, headers });
+          const how = headers === undefined ? 'with no Accept' : `with ${headerNames(headers)}`;
+          const res = await ctx.send(
+            headers === undefined
+              ? { method: 'GET', path, withoutAccept: true }
+              : { method: 'GET', path, headers },
+          );
           sent += 1;
           expectStatus(res, 200, how);
           if (path.includes('?')) expectPetList(res, how);

@@ -4,7 +4,13 @@
 // is never faulted for taking one.
 import { repeatedMemberName } from '@animal-store/contract';
 import JSON5 from 'json5';
-import { type FieldSchema, kebab, NEW_PET_FIELDS } from '../cases/new-pet.js';
+import {
+  type FieldSchema,
+  kebab,
+  NEW_PET_FIELDS,
+  SNAKE_CASED_FIELDS,
+  snakeCase,
+} from '../cases/new-pet.js';
 import { numberText, parseJson } from '../http/json.js';
 
 /** What is wrong with a body, and the kit check that refuses such bodies. */
@@ -28,6 +34,7 @@ export const BODY_PROBLEM_CHECKS: readonly string[] = [
     `createPet.missing-${kebab(f.name)}-other-case`,
     `createPet.missing-${kebab(f.name)}-in-query`,
   ]),
+  ...SNAKE_CASED_FIELDS.map((f) => `createPet.missing-${kebab(f.name)}-snake-case`),
   ...NEW_PET_FIELDS.map((f) => `createPet.invalid-${kebab(f.name)}`),
   ...NEW_PET_FIELDS.filter((f) => !f.required).map(
     (f) => `createPet.${kebab(f.name)}-null-rejected`,
@@ -167,6 +174,13 @@ function memberProblem(
         return {
           check: `createPet.missing-${name}-other-case`,
           reason: `the body has ${other} but no ${field.name}`,
+        };
+      }
+      const snake = snakeCase(field.name);
+      if (snake !== field.name && Object.hasOwn(body, snake)) {
+        return {
+          check: `createPet.missing-${name}-snake-case`,
+          reason: `the body has ${snake} but no ${field.name}`,
         };
       }
       // A binder that merges the query string with the body may find it there.

@@ -32,6 +32,14 @@ import JSON5 from 'json5';
 /** Each fault breaks one rule of the spec; the kit must catch it with a `must` check. */
 export const FAULTS = [
   'auth-skipped-on-list',
+  'auth-accepts-bare-key',
+  'auth-accepts-token-scheme',
+  'auth-accepts-basic-credentials',
+  'auth-key-last-character-ignored',
+  'auth-key-first-character-ignored',
+  'create-takes-snake-case-category-id',
+  'text-plain-without-accept',
+  'create-truncates-names-at-1000',
   'auth-skipped-on-create',
   'auth-skipped-on-get',
   'auth-accepts-unknown-key',
@@ -232,6 +240,7 @@ export const GAP_CHOICES = [
   'no-next-link',
   'malformed-id-404',
   'validates-before-auth',
+  'looks-up-before-auth',
   'exact-big-category-ids',
   'deprecation-on-list',
   'sunset-iso-8601',
@@ -518,9 +527,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     body: unknown,
     headers: Record<string, string> = {},
   ) {
-    const contentType = gap('own-error-codes')
-      ? 'application/json'
-      : 'application/json; charset=utf-8';
+    const contentType =
+      has('text-plain-without-accept') && res.req.headers.accept === undefined
+        ? // A framework that picks the media type by Accept, and takes none for text.
+          'text/plain; charset=utf-8'
+        : gap('own-error-codes')
+          ? 'application/json'
+          : 'application/json; charset=utf-8';
     let text = body === undefined ? '' : stringify(body);
     if (has('json-raw-control-char-in-errors') && status >= 400) {
       text = text.replace(/"message":"/, '"message":"\u0001');
@@ -647,6 +660,23 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       ok = true;
     }
     if (has('auth-key-prefix-match') && bearer && token.startsWith(apiKey)) ok = true;
+    // `header.replace('Bearer ', '')`: the key with no scheme is the key.
+    if (has('auth-accepts-bare-key') && header === apiKey) ok = true;
+    // Django REST framework's keyword for its token authentication.
+    if (has('auth-accepts-token-scheme') && /^token$/i.test(scheme) && token === apiKey) ok = true;
+    // Stripe's way: the key as the user name of Basic credentials.
+    if (
+      has('auth-accepts-basic-credentials') &&
+      /^basic$/i.test(scheme) &&
+      Buffer.from(token, 'base64').toString().split(':')[0] === apiKey
+    ) {
+      ok = true;
+    }
+    // A comparison whose loop stops one short, or starts one late: the length is still checked.
+    const sameBut = (from: number, to: number) =>
+      bearer && token.length === apiKey.length && token.slice(from, to) === apiKey.slice(from, to);
+    if (has('auth-key-last-character-ignored') && sameBut(0, -1)) ok = true;
+    if (has('auth-key-first-character-ignored') && sameBut(1, apiKey.length)) ok = true;
     const query = new URL(req.url ?? '/', 'http://fake').searchParams;
     // Takes ?api_key= in place of Authorization and never checks it.
     if (has('auth-accepts-key-in-query') && header === '' && query.get('api_key')) {
@@ -1038,6 +1068,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       }
       body = read;
     }
+    if (has('create-takes-snake-case-category-id')) {
+      // A Pydantic alias or Jackson's @JsonAlias: category_id stands for a missing categoryId.
+      body.categoryId ??= body.category_id;
+      delete body.category_id;
+    }
     if (has('create-reads-fields-from-query')) {
       // Laravel's $request->input(): the query string and the JSON body merged, the body first.
       const query = new URL(req.url ?? '/', 'http://fake').searchParams;
@@ -1168,6 +1203,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       body.name.trim() !== ''
         ? body.name
         : undefined;
+    // A model that checks no name's length, over a column that cuts it (below).
+    const columnName =
+      has('create-truncates-names-at-1000') && typeof body.name === 'string' && body.name !== ''
+        ? body.name
+        : undefined;
     // A model whose status has no default: required, as name and categoryId are.
     if (has('create-requires-status') && body.status === undefined) {
       return refuse(400, 'status is required');
@@ -1176,6 +1216,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       ...body,
       ...(big === undefined ? {} : { categoryId: 1 }),
       ...(anyName === undefined ? {} : { name: anyName.trim() }),
+      ...(columnName === undefined ? {} : { name: 'a name of any length' }),
     });
     if (!checked.ok) return refuse(400, describeDetails(checked.details));
     if (has('create-500-walking-deep-bodies') && nestingDepth(raw) > 10_000) {
@@ -1184,7 +1225,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return refuse(500, 'RangeError: Maximum call stack size exceeded');
     }
     const { categoryId, status } = checked.value;
-    const name = anyName ?? checked.value.name;
+    const name = anyName ?? columnName ?? checked.value.name;
     const known = (KNOWN_CATEGORY_IDS as readonly string[]).includes(String(big ?? categoryId));
     if (gap('known-categories-only') && !known) {
       return refuse(
@@ -1226,6 +1267,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (gap('unique-names-400') && repeated) return refuse(400, `a pet named ${name} exists`);
     let kept = has('create-alters-name') ? name.toUpperCase() : name;
     if (has('create-truncates-long-names')) kept = kept.slice(0, 16);
+    // A VARCHAR(1000) column in a store that cuts what does not fit (MySQL outside strict mode).
+    if (has('create-truncates-names-at-1000')) kept = kept.slice(0, 1000);
     // Input "sanitised" against HTML: the quote stored as an entity.
     if (has('create-html-escapes-names')) kept = kept.replaceAll('"', '&quot;');
     // The body read into a JToken (Json.NET): an ISO 8601 string is a date, and the string the
@@ -1625,6 +1668,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (method === 'HEAD' && gap('head-405')) return headRefused(res, 'GET', extra);
       if (method !== 'GET' && method !== 'HEAD') {
         return error(res, 405, 'use GET', { ...extra, allow: 'GET' });
+      }
+      // A route that loads the pet, then asks for the key: no such pet is a 404 to anyone.
+      const asked = petMatch[1] ?? '';
+      if (gap('looks-up-before-auth') && /^[1-9]\d*$/.test(asked) && !pets.has(BigInt(asked))) {
+        return error(res, 404, 'no pet has that id', extra);
       }
       if (!has('auth-skipped-on-get') && !skipAuth && !authenticate(req, res, extra)) return;
       if (unknownQuery(url, [], res, extra)) return;

@@ -191,7 +191,13 @@ const PERL_SCALARS_IN_TRAFFIC = [
 ];
 
 /** The Authorization shapes carrying no valid key that Hono's bearerAuth answers with 400. */
-const MALFORMED_CREDENTIALS = ['empty-token', 'scheme-prefixed', 'word-after-key', 'wrong-scheme'];
+const MALFORMED_CREDENTIALS = [
+  'empty-token',
+  'no-scheme',
+  'scheme-prefixed',
+  'word-after-key',
+  'wrong-scheme',
+];
 
 /** The checks whose 400 Laravel's validation answers with 422 (Unprocessable Content). */
 const LARAVEL_422 = [
@@ -205,6 +211,7 @@ const LARAVEL_422 = [
   'createPet.malformed-json',
   'createPet.missing-category-id',
   'createPet.missing-category-id-other-case',
+  'createPet.missing-category-id-snake-case',
   'createPet.missing-name',
   'createPet.missing-name-other-case',
   'createPet.trailing-content',
@@ -284,10 +291,13 @@ const HONO = {
     'auth.every-write-shape',
     'getPet.path-boundaries',
   ].sort(),
-  // The judge knows no key: it sees the 400s to the reads, which have nothing else wrong.
+  // The judge knows no key: it sees the 400s to the reads, which have nothing else wrong, and
+  // counts a key with no scheme as a scheme of its own (`wrong-scheme`).
   inTraffic: [
     ...['getPet', 'listPets'].flatMap((op) =>
-      MALFORMED_CREDENTIALS.map((shape) => `auth.${op}.${shape}`),
+      MALFORMED_CREDENTIALS.filter((shape) => shape !== 'no-scheme').map(
+        (shape) => `auth.${op}.${shape}`,
+      ),
     ),
     'getPet.path-boundaries',
   ].sort(),
@@ -1180,6 +1190,9 @@ export function frameworkApps(built: {
     Rails: {
       start: () => startProcess('ruby', [join(FRAMEWORKS, 'rails', 'app.rb')]),
       fails: [
+        'auth.createPet.wrong-scheme',
+        'auth.getPet.wrong-scheme',
+        'auth.listPets.wrong-scheme',
         'createPet.invalid-category-id',
         'createPet.invalid-name',
         'createPet.invalid-status',
