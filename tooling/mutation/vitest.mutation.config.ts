@@ -27,7 +27,7 @@ const TEST_SETS = {
   // The kit's tests that judge answers without starting a server: each takes milliseconds.
   kit: {
     include: [
-      'packages/conformance/test/{parsers,preflight,sections,matrix,spec-fields,specification,http-client,every-answer,answer-oracles,pet-model,list-limit,redaction,new-pet-cases,check-support,replay-line,next-pages,tally,fixtures,look-alike-key,request-failures,client-requests,junit-report,report-parts,markdown-report,pretty-report,report-choice,html-page,readme,ordinary-cases,integer-spellings,content-coding,raw-connection}.test.ts',
+      'packages/conformance/test/{parsers,preflight,sections,matrix,spec-fields,specification,http-client,every-answer,answer-oracles,pet-model,list-limit,redaction,new-pet-cases,check-support,replay-line,next-pages,tally,fixtures,look-alike-key,request-failures,client-requests,junit-report,report-parts,markdown-report,pretty-report,report-choice,html-page,readme,ordinary-cases,integer-spellings,content-coding,raw-connection,bad-credentials}.test.ts',
     ],
     setupFiles: [],
   },

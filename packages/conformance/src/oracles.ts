@@ -184,6 +184,30 @@ function petsProblem(res: HttpResponse): string | undefined {
   return undefined;
 }
 
+/**
+ * The integers of an answer's Pets (id, categoryId) and of its Error (status), each with where it
+ * is and the literal it was written as: what a client reads into an integer type.
+ */
+function writtenIntegers(res: HttpResponse): { where: string; key: string; literal: string }[] {
+  const route = routeOf(res);
+  if (route.op === 'other' || notJsonReason(res) !== undefined) return [];
+  const found: { where: string; key: string; literal: string }[] = [];
+  const read = (object: unknown, where: string, keys: readonly string[]) => {
+    for (const key of keys) {
+      const literal = numberText(object, key);
+      if (literal !== undefined) found.push({ where, key, literal });
+    }
+  };
+  if (res.status >= 400) read(res.body, 'the Error', ['status']);
+  else if (res.status >= 200 && res.status <= 299) {
+    const pets = Array.isArray(res.body) ? res.body : [res.body];
+    for (const [i, pet] of pets.entries()) {
+      read(pet, Array.isArray(res.body) ? `item ${i}` : 'the Pet', ['id', 'categoryId']);
+    }
+  }
+  return found;
+}
+
 /** The Error an operation's JSON error answer carries, or undefined when it carries none. */
 function errorOf(res: HttpResponse): { code: string; message: string; status: number } | undefined {
   if (res.status < 400 || notJsonReason(res) !== undefined) return undefined;
@@ -209,6 +233,19 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
       'every Pet received (createPet, getPet, each list item) has each spec field of its type, integers within int64',
     section: '§2, §4',
     judge: petsProblem,
+  },
+  {
+    id: 'errors.integers-written-plainly',
+    title:
+      'every integer of a Pet (id, categoryId) and of an Error (status) is written as one: no fraction, no exponent (7, not 7.0 or 7e0)',
+    section: '§2',
+    rule: "RFC 8259 §6 lets JSON write an integer with a fraction or an exponent, but int64 readers refuse it (Go's encoding/json, Rust's serde_json)",
+    judge: (res) => {
+      const odd = writtenIntegers(res).find(({ literal }) => /[.eE]/.test(literal));
+      return odd === undefined
+        ? undefined
+        : `${odd.where} writes ${odd.key} as ${odd.literal}, which an int64 reader refuses`;
+    },
   },
   {
     id: 'errors.json-body',

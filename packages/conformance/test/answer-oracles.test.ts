@@ -321,6 +321,36 @@ describe('success statuses', () => {
   });
 });
 
+describe('integers written plainly', () => {
+  const id = 'errors.integers-written-plainly';
+
+  it('are what Pets and Errors write, and 7.0 or 7e0 is advised on', () => {
+    expect(judged(id, { path: '/pets/7', status: 200, text: petText({ id: 7 }) })).toBeUndefined();
+    expect(
+      judged(id, { path: '/pets/7', status: 200, text: petText().replace(':1,', ':7.0,') }),
+    ).toBe('the Pet writes id as 7.0, which an int64 reader refuses');
+    expect(
+      judged(id, {
+        path: '/pets',
+        status: 200,
+        text: `[${petText()},${petText().replace('"categoryId":7', '"categoryId":7e0')}]`,
+      }),
+    ).toBe('item 1 writes categoryId as 7e0, which an int64 reader refuses');
+    expect(
+      judged(id, { path: '/pets/9', status: 404, text: ERROR(404).replace('404', '404.0') }),
+    ).toBe('the Error writes status as 404.0, which an int64 reader refuses');
+  });
+
+  it('say nothing of other paths, other bodies and other statuses', () => {
+    const odd = petText().replace(':1,', ':7.0,');
+    expect(judged(id, { path: '/nowhere', status: 200, text: odd })).toBeUndefined();
+    expect(
+      judged(id, { path: '/pets/7', status: 200, text: odd, type: 'text/plain' }),
+    ).toBeUndefined();
+    expect(judged(id, { path: '/pets/7', status: 304, text: odd })).toBeUndefined();
+  });
+});
+
 describe('server errors', () => {
   it('are every 5xx, to any request', () => {
     const id = 'errors.no-server-errors';

@@ -21,8 +21,9 @@ describe('the valid key one character off', () => {
     expect(values('-key=')).toEqual(['Bearer xkey=', 'Bearer -keyx']);
   });
 
-  it('changes a key of one character once', () => {
+  it('changes a key of one character once, and one of two at either end', () => {
     expect(values('k')).toEqual(['Bearer l']);
+    expect(values('ab')).toEqual(['Bearer bb', 'Bearer ac']);
   });
 });
 

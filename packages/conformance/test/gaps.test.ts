@@ -195,6 +195,11 @@ const ADVISED: readonly Row[] = [
     ['auth.createPet.before-validation'],
   ],
   ['looks a pet up before authenticating', 'looks-up-before-auth', ['auth.getPet.before-lookup']],
+  [
+    'writes integers with a fraction (7.0)',
+    'integers-as-floats',
+    ['errors.integers-written-plainly'],
+  ],
   ['stores categoryIds beyond 2^53 exactly', 'exact-big-category-ids', []],
   ['takes bodies of any size', 'takes-large-bodies', []],
   [

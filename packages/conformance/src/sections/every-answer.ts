@@ -164,9 +164,13 @@ export const everyAnswerSection: SpecSection = {
       section: '§2',
       statement: 'A Pet has id and categoryId (int64), name (string), status (PetStatus, optional)',
       oracle:
-        'every Pet the kit receives (201 bodies, getPet bodies, list entries) has each spec field of its type; ids within int64 read digit for digit, categoryIds (what a client sent) as a parser holding doubles sees them',
+        'every Pet the kit receives (201 bodies, getPet bodies, list entries) has each spec field of its type; ids within int64 read digit for digit, categoryIds (what a client sent) as a parser holding doubles sees them; its integers, and an Error’s status, written with no fraction or exponent (advisory)',
       inputs: 'every answer of the run that carries a Pet',
-      checks: ['errors.pet-fields', 'listPets.returns-pet-array'],
+      checks: [
+        'errors.pet-fields',
+        'listPets.returns-pet-array',
+        'errors.integers-written-plainly',
+      ],
     },
   ],
   checks: [

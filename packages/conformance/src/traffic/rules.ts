@@ -212,6 +212,10 @@ const ORACLE_SCOPE: Readonly<Record<string, OracleScope>> = {
       return op === 'createPet' ? res.status >= 200 && res.status <= 299 : res.status === 200;
     },
   },
+  'errors.integers-written-plainly': {
+    needs: 'an answer with a JSON Pet or Error',
+    applies: (res) => res.status >= 400 || (res.status >= 200 && res.status <= 299),
+  },
   'errors.json-body': { needs: 'an error answer (4xx, 5xx)', applies: (res) => res.status >= 400 },
   'errors.error-schema': JSON_ERROR_ANSWERS,
   'errors.status-matches': JSON_ERROR_ANSWERS,

@@ -241,6 +241,7 @@ export const GAP_CHOICES = [
   'malformed-id-404',
   'validates-before-auth',
   'looks-up-before-auth',
+  'integers-as-floats',
   'exact-big-category-ids',
   'deprecation-on-list',
   'sunset-iso-8601',
@@ -535,6 +536,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
           ? 'application/json'
           : 'application/json; charset=utf-8';
     let text = body === undefined ? '' : stringify(body);
+    // Python's json.dumps of numbers a store holds as doubles: 7.0 for 7.
+    if (gap('integers-as-floats')) {
+      text = text.replace(/("(?:id|categoryId|status)":-?\d+)(?=[,}])/g, '$1.0');
+    }
     if (has('json-raw-control-char-in-errors') && status >= 400) {
       text = text.replace(/"message":"/, '"message":"\u0001');
     }
