@@ -106,24 +106,25 @@ interface BadCase {
   readonly authorization: Credential | null;
 }
 
-/** `c` changed to the next character of its kind (digit, lower or upper case letter), or `x`. */
+/** Base64's alphabet, in the order of the 6 bits each character stands for. */
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * `c` changed to the character 32 places on in base64's alphabet (`-` and `_` read as
+ * base64url's 62 and 63), or to `x` when it is in neither: the top bit of the 6 it stands for
+ * changes, so a key a server decodes from base64 decodes to other bytes, though its last
+ * character may carry bits a decoder ignores. A letter never becomes itself in the other case.
+ */
 function otherCharacter(c: string): string {
-  for (const [first, last] of [
-    ['0', '9'],
-    ['a', 'z'],
-    ['A', 'Z'],
-  ] as const) {
-    if (c >= first && c <= last) {
-      return c === last ? first : String.fromCharCode(c.charCodeAt(0) + 1);
-    }
-  }
-  return 'x';
+  const index = c === '-' ? 62 : c === '_' ? 63 : BASE64.indexOf(c);
+  return index === -1 ? 'x' : (BASE64[(index + 32) % 64] as string);
 }
 
 /**
  * The valid key with its first, then its last character changed, the length kept: a comparison
- * that skips an end of the key (a loop one short) takes it. A letter becomes another letter,
- * never itself in the other case, which the spec leaves to the server (`key-case-changed`).
+ * that skips an end of the key (a loop one short) takes it. Neither is the key in another
+ * spelling a server may take for it: the other letter case (`key-case-changed`), or base64 that
+ * decodes to the same bytes (`otherCharacter`).
  */
 export function keysOneCharacterOff(key: string): BadCase[] {
   const last = otherCharacter(key.slice(-1));
