@@ -22,9 +22,8 @@ export class CheckContext {
   ) {}
 
   /**
-   * Sends one request (retrying on 429, or 503 with Retry-After, with the run's timeout). A read
-   * first waits out the settle time after the last write, for servers whose reads lag their
-   * writes.
+   * Sends one request (retrying on 429 or 503, with the run's timeout). A read first waits out
+   * the settle time after the last write, for servers whose reads lag their writes.
    */
   async send(request: HttpRequest): Promise<HttpResponse> {
     if (request.method !== 'POST') await this.fixtures.settled();

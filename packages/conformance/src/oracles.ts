@@ -305,7 +305,7 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
   {
     id: 'errors.no-server-errors',
     title:
-      'no request the kit sends is answered with a 5xx (but a 501 to a method the spec does not name, such as HEAD, and a 503 with Retry-After the kit waited out)',
+      'no request the kit sends is answered with a 5xx (but a 501 to a method the spec does not name, such as HEAD, and a 503 the kit waited out)',
     section: '§7',
     judge: (res) => {
       if (res.status < 500) return undefined;

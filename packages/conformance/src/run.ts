@@ -87,8 +87,8 @@ export interface ConformanceOptions {
   /** Per-request timeout in milliseconds (default 10 000). */
   readonly timeoutMs?: number;
   /**
-   * Retries after `429`, or `503` with `Retry-After` (default 3), and the longest wait honoured
-   * from `Retry-After` (default 5 000 ms).
+   * Retries after `429` or `503` (default 3), and the longest wait honoured from `Retry-After`
+   * (default 5 000 ms; a second without one).
    */
   readonly retry?: { readonly maxRetries?: number; readonly maxWaitMs?: number };
   /** The fetch implementation (default: undici's, on connections of the run's own). */
@@ -558,7 +558,8 @@ function isObject(value: unknown): boolean {
 /**
  * Before the checks, reads `listPets` and `getPet` once each with the valid key (it writes
  * nothing); their answers are judged by the oracles like every other. Throws `ConnectionError`
- * when the server gives no answer, and `ConfigurationError` when no answer is in the spec's
+ * when the server gives no answer or asks both to come back later after every retry (down for
+ * maintenance), and `ConfigurationError` when no answer is in the spec's
  * shapes (an HTML page, a redirect elsewhere, a 404 for the list: a wrong base URL) or both
  * refuse the key: every check would fail for that one reason. Any other server is judged, and
  * gets PASS, FAIL or INCOMPLETE. Returns a hint when one answer alone suggests a wrong base URL
@@ -605,6 +606,18 @@ async function preflight(http: HttpClient, baseUrl: string): Promise<string | un
       throw new ConnectionError(`cannot reach ${baseUrl}: ${error.reason}`);
     }
     if (!(error instanceof RateLimitedError)) throw error;
+    // The list still asks to come back later. A server that limits the kit's first requests
+    // reads a pet; one down for maintenance asks so of everything, and no check could judge it.
+    try {
+      await http.send({ method: 'GET', path: '/pets/1' });
+    } catch (again) {
+      if (again instanceof RateLimitedError) {
+        throw new ConnectionError(
+          `${baseUrl} asks to come back later: ${error.message}, and ${again.message}; run the kit once it serves again`,
+        );
+      }
+      if (!(again instanceof RequestError)) throw again;
+    }
   }
   return undefined;
 }

@@ -6,6 +6,7 @@ import {
   KEY_VARIABLE,
   RateLimitedError,
   RequestError,
+  STOP_WAITING_AFTER,
   sentBytes,
 } from '../src/http/client.js';
 import { REDACTED, Redactor } from '../src/redact.js';
@@ -405,7 +406,7 @@ describe('an answer asking to come back later', () => {
     ]);
   });
 
-  it('still a 503 with Retry-After after every retry is neither a pass nor a failure', async () => {
+  it('still a 503 after every retry is neither a pass nor a failure', async () => {
     const { http, seen } = answeringFor(503, 3, 2, { 'retry-after': '0' });
     const error = await http.send({ method: 'GET', path: '/pets' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitedError);
@@ -413,11 +414,44 @@ describe('an answer asking to come back later', () => {
     expect(seen.map((r) => r.retried)).toEqual([true, true, undefined]);
   });
 
-  it('is no 503 without Retry-After, which is final', async () => {
-    const { http, calls, seen } = answeringFor(503, 1, 2, {});
-    expect((await http.send({ method: 'GET', path: '/pets' })).status).toBe(503);
-    expect(calls).toHaveLength(1);
-    expect(seen.map((r) => [r.status, r.retried])).toEqual([[503, undefined]]);
+  it('is a 503 without Retry-After too, waited out a second', async () => {
+    vi.useFakeTimers();
+    try {
+      const { http, calls } = recording(
+        () => new Response('{}', { status: calls.length === 1 ? 503 : 200 }),
+        { maxRetries: 1, maxRetryWaitMs: 5_000 },
+      );
+      const answered = http.send({ method: 'GET', path: '/pets' });
+      await vi.advanceTimersByTimeAsync(999);
+      expect(calls).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await answered).status).toBe(200);
+      expect(calls).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it(`is no longer waited out after ${STOP_WAITING_AFTER} requests in a row still so answered, until one is served`, async () => {
+    let serving = false;
+    const { http, calls } = recording(
+      () => new Response('{}', { status: serving ? 200 : 503, headers: { 'retry-after': '0' } }),
+      { maxRetries: 1 },
+    );
+    const unserved = () => http.send({ method: 'GET', path: '/pets' }).catch((e: unknown) => e);
+    for (let i = 0; i < STOP_WAITING_AFTER; i++) await unserved();
+    expect(calls).toHaveLength(2 * STOP_WAITING_AFTER);
+    const error = await unserved();
+    expect(calls).toHaveLength(2 * STOP_WAITING_AFTER + 1);
+    expect((error as Error).message).toBe(
+      `GET /pets still answered 503 (not waited out: ${STOP_WAITING_AFTER} requests in a row were still answered so after every retry)`,
+    );
+    serving = true;
+    expect((await http.send({ method: 'GET', path: '/pets' })).status).toBe(200);
+    serving = false;
+    const before = calls.length;
+    await unserved();
+    expect(calls.length - before).toBe(2);
   });
 });
 

@@ -195,6 +195,7 @@ const ADVISED: readonly Row[] = [
     ['auth.createPet.before-validation'],
   ],
   ['looks a pet up before authenticating', 'looks-up-before-auth', ['auth.getPet.before-lookup']],
+  ['refuses a body above 1 KiB with 413', 'body-limit-1-kib', []],
   [
     'writes integers with a fraction (7.0)',
     'integers-as-floats',

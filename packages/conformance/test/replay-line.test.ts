@@ -1,5 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import {
+  basicCredentialsOf,
+  keyAppended,
+  keysOneCharacterOff,
+  keyTruncated,
+} from '../src/cases/key-variants.js';
 import { type HttpRequest, KEY_VARIABLE, sentBytes } from '../src/http/client.js';
 import {
   curlLine,
@@ -9,7 +15,6 @@ import {
   QUOTE_MAX,
   quote,
 } from '../src/http/replay.js';
-import { basicCredentialsOf, keysOneCharacterOff } from '../src/sections/auth.js';
 import { answer } from './support/answer.js';
 
 // The replay line a report prints for a failed check is run by a person in a shell: it must
@@ -20,9 +25,9 @@ import { answer } from './support/answer.js';
 const KEY = 'k$y "x\\ `1`';
 
 /** The arguments bash hands `curl` when it runs `line`, each as bytes. */
-function curlArguments(line: string): Buffer[] {
+function curlArguments(line: string, key = KEY): Buffer[] {
   const written = execFileSync('bash', ['-c', `curl() { printf '%s\\0' "$@"; }\n${line}`], {
-    env: { PATH: process.env.PATH, LC_ALL: 'C.UTF-8', [KEY_VARIABLE]: KEY },
+    env: { PATH: process.env.PATH, LC_ALL: 'C.UTF-8', [KEY_VARIABLE]: key },
   });
   const args: Buffer[] = [];
   let start = 0;
@@ -60,10 +65,10 @@ function expectedArguments(request: HttpRequest, url: string): (string | Uint8Ar
 const TARGET = 'http://127.0.0.1:8080/v1/pets';
 
 /** Runs `request`'s replay line in bash: curl is handed what the kit sent, the key in. */
-function expectReplayed(request: HttpRequest, url: string): void {
+function expectReplayed(request: HttpRequest, url: string, key = KEY): void {
   const line = curlLine(request, url);
-  expect(line).not.toContain(KEY);
-  const args = curlArguments(line);
+  expect(line).not.toContain(key);
+  const args = curlArguments(line, key);
   const expected = expectedArguments(request, url);
   expect(args.map((arg) => [...arg])).toEqual(
     expected.map((arg) => [...(typeof arg === 'string' ? Buffer.from(arg) : arg)]),
@@ -144,14 +149,19 @@ describe('a replay line', () => {
     expectReplayed(request, url);
   });
 
-  it('sends the credentials built from the key as the kit sent them', () => {
+  it.each([
+    ['a key a shell would expand', KEY],
+    ["a key with base64's padding", 'q83vEjRWeJCrze8SNFZ4kA=='],
+  ])('sends the credentials made from %s as the kit sent them', (_, key) => {
     const credentials = [
-      ...keysOneCharacterOff(KEY).map((bad) => bad.authorization),
-      basicCredentialsOf(KEY),
+      ...keysOneCharacterOff(key).map((bad) => bad.authorization),
+      keyAppended(key),
+      keyTruncated(key),
+      basicCredentialsOf(key),
     ];
-    expect(credentials).toHaveLength(3);
+    expect(credentials).toHaveLength(5);
     for (const authorization of credentials) {
-      expectReplayed({ method: 'GET', path: '/pets', authorization }, TARGET);
+      expectReplayed({ method: 'GET', path: '/pets', authorization }, TARGET, key);
     }
   });
 

@@ -235,8 +235,8 @@ export class RequestError extends Error {
 }
 
 /**
- * A request still answered `429`, or `503` with `Retry-After`, after every retry: the server kept
- * asking the kit to come back later. The check that sent it is skipped; a `503` still fails
+ * A request still answered `429` or `503` after every retry: the server kept asking the kit to
+ * come back later. The check that sent it is skipped; a `503` still fails
  * `errors.no-server-errors`.
  */
 export class RateLimitedError extends Error {
@@ -298,16 +298,21 @@ export function lookAlikeKey(key: string): string {
 export const GIVE_UP_AFTER_TIMEOUTS = 5;
 
 /**
- * True for an answer that asks the client to send the request again later: a `429` (RFC 6585), or
- * a `503` with `Retry-After` (RFC 9110 §15.6.4: the server cannot handle the request for now, as
- * while its database is down a moment, and says when to come back). A `503` without it says
- * nothing of later, and is final.
+ * True for an answer that asks the client to send the request again later: a `429` (RFC 6585),
+ * or a `503`, the server unable to handle the request for now (RFC 9110 §15.6.4), as while its
+ * database is down a moment, or as nginx's `limit_req` answers a burst; `Retry-After` says when,
+ * and without it the kit waits a second.
  */
-export function comeBackLater(response: { status: number; headers: Headers }): boolean {
-  return (
-    response.status === 429 || (response.status === 503 && response.headers.has('retry-after'))
-  );
+export function comeBackLater(response: { status: number }): boolean {
+  return response.status === 429 || response.status === 503;
 }
+
+/**
+ * After this many requests in a row still asked to come back after every retry, the kit no
+ * longer waits: a server that answers so to everything (down for maintenance) ends the run in
+ * moments, not hours.
+ */
+export const STOP_WAITING_AFTER = 3;
 
 /**
  * Fetch with a per-request timeout, bounded retries on answers asking to come back later, and a
@@ -318,6 +323,8 @@ export class HttpClient {
   private readonly base: string;
   private readonly lookAlike: string;
   private timeoutsInARow = 0;
+  /** Requests in a row still asked to come back later after every retry. */
+  private unservedInARow = 0;
   readonly #pool: FetchPool | undefined;
   readonly #fetch: typeof fetch;
 
@@ -353,18 +360,23 @@ export class HttpClient {
    * `RequestError` or `RateLimitedError`.
    */
   async send(request: HttpRequest): Promise<HttpResponse> {
+    const retries = this.unservedInARow >= STOP_WAITING_AFTER ? 0 : this.options.maxRetries;
     for (let attempt = 0; ; attempt++) {
       const response = await this.once(request);
       if (!comeBackLater(response)) {
+        this.unservedInARow = 0;
         this.options.onResponse?.(response);
         return response;
       }
-      this.options.onResponse?.(
-        attempt >= this.options.maxRetries ? response : { ...response, retried: true },
-      );
-      if (attempt >= this.options.maxRetries) {
+      this.options.onResponse?.(attempt >= retries ? response : { ...response, retried: true });
+      if (attempt >= retries) {
+        this.unservedInARow += 1;
+        const waited =
+          retries === this.options.maxRetries
+            ? `after ${attempt} retries`
+            : `(not waited out: ${STOP_WAITING_AFTER} requests in a row were still answered so after every retry)`;
         throw new RateLimitedError(
-          `${request.method} ${response.path} still answered ${response.status} after ${attempt} retries`,
+          `${request.method} ${response.path} still answered ${response.status} ${waited}`,
         );
       }
       await sleep(retryDelay(response.headers.get('retry-after'), this.options.maxRetryWaitMs));

@@ -1,6 +1,12 @@
 // Every operation requires `Authorization: Bearer <key>` (spec §5): each way of failing to send
 // a valid key gets 401 and an Error, on every operation and on every request shape the run sent.
 import { ID_MAX } from '@animal-store/contract';
+import {
+  basicCredentialsOf,
+  keyAppended,
+  keysOneCharacterOff,
+  keyTruncated,
+} from '../cases/key-variants.js';
 import type { CheckContext } from '../context.js';
 import { newPetJson } from '../fixtures.js';
 import {
@@ -106,57 +112,6 @@ interface BadCase {
   readonly authorization: Credential | null;
 }
 
-/** Base64's alphabet, in the order of the 6 bits each character stands for. */
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/**
- * `c` changed to the character 32 places on in base64's alphabet (`-` and `_` read as
- * base64url's 62 and 63), or to `x` when it is in neither: the top bit of the 6 it stands for
- * changes, so a key a server decodes from base64 decodes to other bytes, though its last
- * character may carry bits a decoder ignores. A letter never becomes itself in the other case.
- */
-function otherCharacter(c: string): string {
-  const index = c === '-' ? 62 : c === '_' ? 63 : BASE64.indexOf(c);
-  return index === -1 ? 'x' : (BASE64[(index + 32) % 64] as string);
-}
-
-/**
- * The valid key with its first, then its last character changed, the length kept: a comparison
- * that skips an end of the key (a loop one short) takes it. Neither is the key in another
- * spelling a server may take for it: the other letter case (`key-case-changed`), or base64 that
- * decodes to the same bytes (`otherCharacter`).
- */
-export function keysOneCharacterOff(key: string): BadCase[] {
-  const last = otherCharacter(key.slice(-1));
-  const cases: BadCase[] = [
-    {
-      how: 'with the valid key, its last character changed',
-      authorization: {
-        value: `Bearer ${key.slice(0, -1)}${last}`,
-        shell: `Bearer \${${KEY_VARIABLE}%?}${literalCredential(last).shell}`,
-      },
-    },
-  ];
-  if (key.length < 2) return cases;
-  const first = otherCharacter(key.slice(0, 1));
-  cases.unshift({
-    how: 'with the valid key, its first character changed',
-    authorization: {
-      value: `Bearer ${first}${key.slice(1)}`,
-      shell: `Bearer ${literalCredential(first).shell}\${${KEY_VARIABLE}#?}`,
-    },
-  });
-  return cases;
-}
-
-/** The valid key as the user name of Basic credentials with no password (Stripe's way). */
-export function basicCredentialsOf(key: string): Credential {
-  return {
-    value: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
-    shell: `Basic $(printf '%s:' "$${KEY_VARIABLE}" | base64 | tr -d '\\n')`,
-  };
-}
-
 /**
  * The ways a request can fail to carry a valid bearer key, each of which must get 401; a check
  * sends every case it holds.
@@ -235,10 +190,7 @@ const BAD_CREDENTIALS: readonly {
     id: 'key-appended',
     title: 'answers 401 to the valid key with one character appended',
     cases: (ctx) => [
-      {
-        how: 'with the valid key plus one character',
-        authorization: keyCredential('Bearer ', ctx.apiKey, 'x'),
-      },
+      { how: 'with the valid key plus one character', authorization: keyAppended(ctx.apiKey) },
     ],
   },
   {
@@ -247,10 +199,7 @@ const BAD_CREDENTIALS: readonly {
     cases: (ctx) => [
       {
         how: 'with the valid key less its last character',
-        authorization: {
-          value: `Bearer ${ctx.apiKey.slice(0, -1)}`,
-          shell: `Bearer \${${KEY_VARIABLE}%?}`,
-        },
+        authorization: keyTruncated(ctx.apiKey),
       },
     ],
   },

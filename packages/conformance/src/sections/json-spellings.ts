@@ -183,6 +183,11 @@ export const jsonSpellingsSection: SpecSection = {
         const judged: string[] = [];
         await everyCase(ctx, pets, async (pet) => {
           const res = await send(ctx, pet, ALL_AT_ONCE);
+          // Its escapes make the body several times larger: a size limit of the server's (§8).
+          if (res.status === 413) {
+            judged.push(`${JSON.stringify(pet.name)} (413: larger than the server takes)`);
+            return;
+          }
           const why = otherAnswer(res, pet);
           if (why === undefined) {
             judged.push(JSON.stringify(pet.name));
@@ -195,7 +200,7 @@ export const jsonSpellingsSection: SpecSection = {
           const refused: { res: HttpResponse; what: string; why: string }[] = [];
           for (const spelling of EACH) {
             const alone = await send(ctx, pet, spelling);
-            const whyAlone = otherAnswer(alone, pet);
+            const whyAlone = alone.status === 413 ? undefined : otherAnswer(alone, pet);
             if (whyAlone !== undefined)
               refused.push({ res: alone, what: spelling.what, why: whyAlone });
           }

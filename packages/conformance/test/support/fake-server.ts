@@ -242,6 +242,7 @@ export const GAP_CHOICES = [
   'validates-before-auth',
   'looks-up-before-auth',
   'integers-as-floats',
+  'body-limit-1-kib',
   'exact-big-category-ids',
   'deprecation-on-list',
   'sunset-iso-8601',
@@ -1533,6 +1534,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         has('honours-method-override-body') ? bodyMethod(raw) : undefined,
       ].find((m) => typeof m === 'string' && m !== '');
       if (typeof asked === 'string') method = asked.toUpperCase();
+    }
+    if (gap('body-limit-1-kib') && received.length > 1024) {
+      return error(res, 413, 'a body is at most 1 KiB');
     }
     if (has('html-413-from-proxy') && received.length > 1024 * 1024) {
       // nginx in front, as installed: client_max_body_size 1m, and its own HTML page.
