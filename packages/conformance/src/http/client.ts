@@ -257,8 +257,7 @@ export interface HttpClientOptions {
   readonly connections?: number;
   /**
    * Called with every answer: each final one, and each one asking to come back later that was
-   * retried (`retried: true`),
-   * which the oracles judge like any other.
+   * retried (`retried: true`), which the oracles judge like any other.
    */
   readonly onResponse?: (response: HttpResponse) => void;
   /** Told every `Authorization` value built from the key, to hide it from what the kit writes. */
