@@ -38,6 +38,19 @@ describe('the valid key one character off', () => {
     }
   });
 
+  it('turns g, the first to stand for 32, into A', () => {
+    expect(values('fg')).toEqual(['Bearer 0g', 'Bearer fA']);
+  });
+
+  it("cuts a key with no padding with the shell's %?, one with padding with sed", () => {
+    const [, unpadded] = keysOneCharacterOff('abc');
+    expect(unpadded?.authorization.shell).toBe(`Bearer \${ANIMAL_STORE_API_KEY%?}0`);
+    const [, padded] = keysOneCharacterOff('abc=');
+    expect(padded?.authorization.shell).toBe(
+      `Bearer $(printf %s "$ANIMAL_STORE_API_KEY" | sed 's/.\\(=*\\)$/0\\1/')`,
+    );
+  });
+
   it('changes a key of one character once, and one of two at either end', () => {
     expect(values('k')).toEqual(['Bearer A']);
     expect(values('ab')).toEqual(['Bearer 0b', 'Bearer a0']);
@@ -50,6 +63,17 @@ describe('the valid key with a character more or less', () => {
     expect(keyTruncated('abc').value).toBe('Bearer ab');
     expect(keyAppended('abc==').value).toBe('Bearer abcx==');
     expect(keyTruncated('abc==').value).toBe('Bearer ab==');
+    expect(keyAppended('abc==').shell).toBe(
+      `Bearer $(printf %s "$ANIMAL_STORE_API_KEY" | sed 's/=*$/x&/')`,
+    );
+    expect(keyAppended('abc').shell).toBe(`Bearer \${ANIMAL_STORE_API_KEY}x`);
+  });
+
+  it('takes only the = at the end for padding, and a key of = alone for all core', () => {
+    expect(keyAppended('a=b').value).toBe('Bearer a=bx');
+    expect(keyTruncated('a=b').value).toBe('Bearer a=');
+    expect(keyAppended('==').value).toBe('Bearer ==x');
+    expect(keyTruncated('==').value).toBe('Bearer =');
   });
 });
 
