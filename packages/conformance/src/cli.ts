@@ -47,8 +47,9 @@ Options:
   --skip LIST          comma-separated groups or check ids to leave out
   --strict             count should-advisories as failures
   --read-only          skip every check that creates pets (for production)
-  --disposable-key     the key may be written into URLs (a key you revoke after the run):
-                       also send it as ?api_key= without Authorization, which must fail
+  --disposable-key     the key may go where servers log it (a key you revoke after the
+                       run): also send it as ?api_key= and in X-API-Key and other header
+                       fields without Authorization, which must fail
   --fixtures FILE      a pet set loaded into the server (as \`${NAME} fixtures\`
                        prints one): adds checks of listing, limits, filters and
                        getPet on it that create nothing

@@ -17,7 +17,10 @@ export class CheckContext {
     readonly seed: number,
     /** The pet set the operator loaded (`--fixtures`), for the checks that read it. */
     readonly fixtureSet: readonly SentPet[] = [],
-    /** The key may go into URLs (`--disposable-key`): it is sent in the query string too. */
+    /**
+     * The key may go where it is logged (`--disposable-key`): it is sent in the query string and
+     * in header fields other than `Authorization` too.
+     */
     readonly disposableKey = false,
   ) {}
 
@@ -43,6 +46,14 @@ export class CheckContext {
       this.memos.set(key, found);
     }
     return found;
+  }
+
+  /**
+   * A random key of the valid key's shape that is not it, the same for the whole run: what goes
+   * where a key would be logged (a URL, a header field other than `Authorization`).
+   */
+  get lookAlikeKey(): string {
+    return this.http.lookAlikeKey;
   }
 
   /** The base URL every request goes below. */

@@ -114,6 +114,33 @@ describe('the URL a request goes to', () => {
     });
     expect(calls[0]?.url).toBe(`${BASE}/pets?api_key=k%26y%3D1`);
   });
+
+  it('carries the key itself in the header fields named, beside the headers given', async () => {
+    const { http, calls } = recording();
+    await http.send({
+      method: 'GET',
+      path: '/pets',
+      authorization: null,
+      headers: { 'X-API-Key': http.lookAlikeKey },
+      realKeyInHeaders: ['Api-Key', 'apikey'],
+    });
+    expect(headersOf(calls[0])).toMatchObject({
+      'x-api-key': http.lookAlikeKey,
+      'api-key': KEY,
+      apikey: KEY,
+    });
+    expect(headersOf(calls[0])).not.toHaveProperty('authorization');
+    expect(calls[0]?.url).toBe(`${BASE}/pets`);
+  });
+
+  it('uses one look-alike of the key, in the query as in lookAlikeKey', async () => {
+    const { http, calls } = recording();
+    await http.send({ method: 'GET', path: '/pets', keyInQuery: ['key'] });
+    await http.send({ method: 'GET', path: '/pets', keyInQuery: ['key'] });
+    const sent = calls.map((c) => new URL(c.url).searchParams.get('key'));
+    expect(sent).toEqual([http.lookAlikeKey, http.lookAlikeKey]);
+    expect(http.lookAlikeKey).not.toBe(KEY);
+  });
 });
 
 describe('the headers a request carries', () => {

@@ -572,6 +572,11 @@ const CAUGHT: readonly [
     onEveryOperation('key-in-query'),
   ],
   [
+    'takes any key from X-API-Key when no Authorization is sent',
+    'auth-accepts-key-in-header',
+    onEveryOperation('key-in-header'),
+  ],
+  [
     'accepts the lifecycle words "reserved" and "adopted" as statuses',
     'create-accepts-lifecycle-status',
     ['createPet.invalid-status'],
@@ -780,6 +785,13 @@ const CAUGHT: readonly [
     'takes the valid key from ?api_key= when no Authorization is sent (--disposable-key)',
     'auth-accepts-real-key-in-query',
     onEveryOperation('key-in-query'),
+    {},
+    { disposableKey: true },
+  ],
+  [
+    'takes the valid key from an apikey header when no Authorization is sent (--disposable-key)',
+    'auth-accepts-real-key-in-header',
+    onEveryOperation('key-in-header'),
     {},
     { disposableKey: true },
   ],

@@ -50,6 +50,7 @@ function expectedArguments(request: HttpRequest, url: string): (string | Uint8Ar
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     args.push('-H', `${name}: ${value}`);
   }
+  for (const name of request.realKeyInHeaders ?? []) args.push('-H', `${name}: ${KEY}`);
   if (request.withoutAccept) args.push('-H', 'Accept:');
   if (request.chunked) args.push('-H', 'Transfer-Encoding: chunked');
   const body = sentBytes(request);
@@ -123,6 +124,16 @@ describe('a replay line', () => {
       },
     ],
     ['a GET with no Accept', { method: 'GET', path: '/pets', withoutAccept: true }],
+    [
+      'the key itself in header fields other than Authorization',
+      {
+        method: 'GET',
+        path: '/pets',
+        authorization: null,
+        headers: { 'Cache-Control': 'no-cache' },
+        realKeyInHeaders: ['X-API-Key', 'apikey'],
+      },
+    ],
     ['a chunked body', { method: 'POST', path: '/pets', rawBody: '{"name":"a"}', chunked: true }],
     [
       'bytes that are no UTF-8, a quote and a backslash among them',

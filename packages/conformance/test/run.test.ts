@@ -332,18 +332,19 @@ describe('runConformance', () => {
   });
 });
 
-// Only the auth group sends a key in the query string.
-describe('the key in the query string', () => {
-  it('says the key itself was not tried there without --disposable-key, and passes', async () => {
-    const { report } = await runAgainst(
-      { faults: ['auth-accepts-real-key-in-query'] },
-      { only: ['auth'] },
-    );
+// Only the auth group sends a key outside Authorization: in the query, in other header fields.
+describe('the key where servers log it', () => {
+  it.each([
+    ['key-in-query', 'auth-accepts-real-key-in-query', 'in the query'],
+    ['key-in-header', 'auth-accepts-real-key-in-header', 'in other header fields'],
+  ] as const)('%s: says the key itself was not sent there without --disposable-key, and passes', async (id, fault, where) => {
+    const { report } = await runAgainst({ faults: [fault] }, { only: ['auth'] });
     for (const op of ['listPets', 'createPet', 'getPet']) {
-      const result = resultOf(report, `auth.${op}.key-in-query`);
+      const result = resultOf(report, `auth.${op}.${id}`);
       expect(result.outcome).toBe('pass');
+      expect(result.message).toContain(`with a look-alike key ${where} answered 401`);
       expect(result.message).toContain(
-        'the valid key itself was not tried in the query: it goes into a URL only with --disposable-key',
+        `the valid key itself was not sent ${where}: it goes there only with --disposable-key`,
       );
     }
     expect(report.verdict).toBe('pass');
@@ -360,11 +361,16 @@ describe('the key in the query string', () => {
     }
   });
 
-  it('passes the reference with --disposable-key, the key itself tried', async () => {
+  it('passes the reference with --disposable-key, the key itself tried in both places', async () => {
     const { report } = await runAgainst({}, { disposableKey: true, only: ['auth'] });
-    const result = resultOf(report, 'auth.getPet.key-in-query');
-    expect(result.outcome).toBe('pass');
-    expect(result.message).toContain('with the valid key itself in the query answered 401');
+    for (const [id, where] of [
+      ['key-in-query', 'in the query'],
+      ['key-in-header', 'in other header fields'],
+    ]) {
+      const result = resultOf(report, `auth.getPet.${id}`);
+      expect(result.outcome).toBe('pass');
+      expect(result.message).toContain(`with the valid key itself ${where} answered 401`);
+    }
     expect(report.verdict).toBe('pass');
   });
 });

@@ -71,6 +71,12 @@ export interface HttpRequest {
   readonly realKeyInQuery?: boolean;
   /** Headers an ordinary client adds (`Cache-Control`, `If-None-Match`, ...), sent as given. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Header fields other than `Authorization` that carry the valid key itself (`X-API-Key: <key>`;
+   * only with `--disposable-key`: servers and gateways log such fields as they log URLs). A
+   * replay line writes the key as `$ANIMAL_STORE_API_KEY` there.
+   */
+  readonly realKeyInHeaders?: readonly string[];
   /** Sends the body with `Transfer-Encoding: chunked` instead of a `Content-Length`. */
   readonly chunked?: boolean;
   /** Sends the body with no `Content-Type` at all. */
@@ -320,7 +326,8 @@ export const STOP_WAITING_AFTER = 3;
 export class HttpClient {
   readonly log: RequestRecord[] = [];
   private readonly base: string;
-  private readonly lookAlike: string;
+  /** A look-alike of the key (`lookAlikeKey`), one for the client's whole life. */
+  readonly lookAlikeKey: string;
   private timeoutsInARow = 0;
   /** Requests in a row still asked to come back later after every retry. */
   private unservedInARow = 0;
@@ -331,7 +338,7 @@ export class HttpClient {
     this.#pool = options.fetch === undefined ? new FetchPool(options.connections) : undefined;
     this.#fetch = options.fetch ?? (this.#pool as FetchPool).fetch;
     this.base = options.baseUrl.replace(/\/+$/, '');
-    this.lookAlike = encodeURIComponent(lookAlikeKey(options.apiKey));
+    this.lookAlikeKey = lookAlikeKey(options.apiKey);
     options.redactor?.add(options.apiKey);
     options.redactor?.add(encodeURIComponent(options.apiKey));
   }
@@ -399,7 +406,7 @@ export class HttpClient {
     const url =
       names.length === 0
         ? target
-        : `${target}${target.includes('?') ? '&' : '?'}${names.map((n) => `${n}=${request.realKeyInQuery ? encodeURIComponent(this.options.apiKey) : this.lookAlike}`).join('&')}`;
+        : `${target}${target.includes('?') ? '&' : '?'}${names.map((n) => `${n}=${encodeURIComponent(request.realKeyInQuery ? this.options.apiKey : this.lookAlikeKey)}`).join('&')}`;
     const path = url.startsWith(this.base) ? url.slice(this.base.length) || '/' : url;
     const headers: Record<string, string> = {
       ...(request.withoutAccept ? {} : { accept: 'application/json' }),
@@ -428,6 +435,8 @@ export class HttpClient {
     for (const [name, value] of Object.entries(request.headers ?? {})) {
       headers[name.toLowerCase()] = value;
     }
+    for (const name of request.realKeyInHeaders ?? [])
+      headers[name.toLowerCase()] = this.options.apiKey;
     if (this.timeoutsInARow >= GIVE_UP_AFTER_TIMEOUTS) {
       // A run against a server that stopped answering ends in seconds, not hours.
       const reason = `not sent: the last ${this.timeoutsInARow} requests got no answer`;

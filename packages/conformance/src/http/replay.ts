@@ -84,6 +84,7 @@ export function curlLine(request: HttpRequest, url: string): string {
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     parts.push(`-H ${shellWord(`${name}: ${value}`)}`);
   }
+  for (const name of request.realKeyInHeaders ?? []) parts.push(`-H "${name}: $${KEY_VARIABLE}"`);
   // `Accept:` with no value stops curl from sending its own `*/*`.
   if (request.withoutAccept) parts.push("-H 'Accept:'");
   if (request.chunked) parts.push("-H 'Transfer-Encoding: chunked'");

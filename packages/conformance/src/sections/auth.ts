@@ -54,7 +54,10 @@ interface Operation {
 }
 
 /** How the auth checks may send an operation beside its `Authorization`. */
-type SentWith = Pick<HttpRequest, 'keyInQuery' | 'realKeyInQuery' | 'connection'>;
+type SentWith = Pick<
+  HttpRequest,
+  'keyInQuery' | 'realKeyInQuery' | 'headers' | 'realKeyInHeaders' | 'connection'
+>;
 
 /** An id to fetch: a pet this run created, else one the server lists, else none. */
 async function knownPetId(ctx: CheckContext): Promise<string | undefined> {
@@ -223,6 +226,49 @@ export const KEY_QUERY_PARAMETERS = [
   'token',
 ] as const;
 
+/**
+ * Header fields servers and gateways take keys from (`X-API-Key` in AWS API Gateway, `Api-Key`
+ * in Azure's services, `apikey` in Kong's key-auth, `X-Auth-Token` in OpenStack): the spec's key
+ * travels in `Authorization` alone, so each is sent at once.
+ */
+export const KEY_HEADERS = [
+  'X-API-Key',
+  'Api-Key',
+  'apikey',
+  'X-Auth-Token',
+  'X-Access-Token',
+] as const;
+
+/**
+ * The places outside `Authorization` a key is sent to, each a check on every operation: a
+ * look-alike of the key there, and the key itself with `--disposable-key` (both places are
+ * logged by servers and gateways).
+ */
+const KEY_PLACES: readonly {
+  readonly id: 'key-in-query' | 'key-in-header';
+  /** Where, in a check's title. */
+  readonly words: string;
+  /** Where, in a case's description. */
+  readonly where: string;
+  sentWith(ctx: CheckContext, real: boolean): SentWith;
+}[] = [
+  {
+    id: 'key-in-query',
+    words: `in the query string (${KEY_QUERY_PARAMETERS.slice(0, 2).join(', ')}, ...)`,
+    where: 'in the query',
+    sentWith: (_ctx, real) => ({ keyInQuery: KEY_QUERY_PARAMETERS, realKeyInQuery: real }),
+  },
+  {
+    id: 'key-in-header',
+    words: `in another header field (${KEY_HEADERS.slice(0, 2).join(', ')}, ...)`,
+    where: 'in other header fields',
+    sentWith: (ctx, real) =>
+      real
+        ? { realKeyInHeaders: KEY_HEADERS }
+        : { headers: Object.fromEntries(KEY_HEADERS.map((name) => [name, ctx.lookAlikeKey])) },
+  },
+];
+
 /** `swapCase`'s key as a credential, with its shell form for replay lines. */
 function otherCaseKey(ctx: CheckContext): Credential | undefined {
   const swapped = swapCase(ctx.apiKey);
@@ -376,40 +422,38 @@ function checksFor(op: Operation): DeclaredCheck[] {
         return pass(`${described(res)} answered ${res.status} to the valid key`);
       },
     }),
-    check({
-      id: `auth.${op.name}.key-in-query`,
-      // A look-alike key, never the valid one: proxies and access logs keep URLs.
-      title: `${op.name} answers 401 to a key sent in the query string (${KEY_QUERY_PARAMETERS.slice(0, 2).join(', ')}, ...) without Authorization: the key is missing (a look-alike key; the valid key itself too with --disposable-key)`,
-      section: op.section,
-      async run(ctx) {
-        const probes: [string, boolean][] = [
-          ['without Authorization, with a look-alike key in the query', false],
-        ];
-        // Only a key revoked after the run may go into a URL.
-        if (ctx.disposableKey) {
-          probes.push(['without Authorization, with the valid key itself in the query', true]);
-        }
-        const seen: string[] = [];
-        await everyCase(ctx, probes, async ([how, real]) => {
-          const res = await op.send(ctx, null, {
-            keyInQuery: KEY_QUERY_PARAMETERS,
-            realKeyInQuery: real,
-          });
-          // 401 is what §5 names; a server that refuses unknown query parameters first may say 400.
-          if (res.status < 400 || res.status > 499) {
-            fail(`${described(res, how)} answered ${res.status}, expected 401`, res);
+    ...KEY_PLACES.map((place) =>
+      check({
+        id: `auth.${op.name}.${place.id}`,
+        title: `${op.name} answers 401 to a key sent ${place.words} without Authorization: the key is missing (a look-alike key; the valid key itself too with --disposable-key)`,
+        section: op.section,
+        async run(ctx) {
+          const probes: [string, boolean][] = [
+            [`without Authorization, with a look-alike key ${place.where}`, false],
+          ];
+          // Only a key revoked after the run may go where it is logged.
+          if (ctx.disposableKey) {
+            probes.push([`without Authorization, with the valid key itself ${place.where}`, true]);
           }
-          expectError(res, res.status, how);
-          seen.push(`${described(res, how)} answered ${res.status} with an Error body`);
-        });
-        if (!ctx.disposableKey) {
-          seen.push(
-            'the valid key itself was not tried in the query: it goes into a URL only with --disposable-key',
-          );
-        }
-        return pass(seen.join('; '));
-      },
-    }),
+          const seen: string[] = [];
+          await everyCase(ctx, probes, async ([how, real]) => {
+            const res = await op.send(ctx, null, place.sentWith(ctx, real));
+            // 401 is what §5 names; a server that refuses what it does not know first may say 400.
+            if (res.status < 400 || res.status > 499) {
+              fail(`${described(res, how)} answered ${res.status}, expected 401`, res);
+            }
+            expectError(res, res.status, how);
+            seen.push(`${described(res, how)} answered ${res.status} with an Error body`);
+          });
+          if (!ctx.disposableKey) {
+            seen.push(
+              `the valid key itself was not sent ${place.where}: it goes there only with --disposable-key`,
+            );
+          }
+          return pass(seen.join('; '));
+        },
+      }),
+    ),
     check({
       id: `auth.${op.name}.www-authenticate`,
       title: `${op.name} sends a Bearer WWW-Authenticate challenge with 401 (RFC 6750)`,
@@ -540,7 +584,9 @@ type Op = Operation['name'];
 function shapeOf(res: HttpResponse): { op: Op; key: string } | undefined {
   const route = routeOf(res);
   if (route.op === 'other' || res.request.authorization !== undefined) return undefined;
-  if (res.request.keyInQuery !== undefined) return undefined;
+  if (res.request.keyInQuery !== undefined || res.request.realKeyInHeaders !== undefined) {
+    return undefined;
+  }
   const headerNames = Object.keys(res.request.headers ?? {}).map((h) => h.toLowerCase());
   if (headerNames.includes('connection')) return undefined;
   const names = [...new URL(res.url).searchParams.keys()].sort().join('&');
@@ -710,7 +756,7 @@ export const authSection: SpecSection = {
       statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
       oracle: '401 with an Error on listPets, createPet and getPet; the valid key is accepted',
       inputs:
-        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
+        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string and in other header fields (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
       checks: [
         'auth.*.missing-header',
         'auth.*.empty-token',
@@ -722,6 +768,7 @@ export const authSection: SpecSection = {
         'auth.*.key-character-changed',
         'auth.*.valid-key',
         'auth.*.key-in-query',
+        'auth.*.key-in-header',
         'auth.*.empty-header',
         'auth.*.scheme-prefixed',
         'auth.*.word-after-key',

@@ -193,6 +193,8 @@ export const FAULTS = [
   'auth-spellings-forbidden',
   'get-401-for-absent',
   'auth-500-on-key-in-query',
+  'auth-accepts-key-in-header',
+  'auth-accepts-real-key-in-header',
   'get-wrong-success-status',
   'auth-any-token-with-status-filter',
   'auth-create-spellings-forbidden',
@@ -690,6 +692,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     // Takes the valid key from ?api_key= when no Authorization is sent.
     if (has('auth-accepts-real-key-in-query') && header === '' && query.get('api_key') === apiKey) {
+      ok = true;
+    }
+    // Takes X-API-Key in place of Authorization and checks only that it is there.
+    if (has('auth-accepts-key-in-header') && header === '' && req.headers['x-api-key']) ok = true;
+    // Takes the valid key from Kong's key-auth field when no Authorization is sent.
+    if (has('auth-accepts-real-key-in-header') && header === '' && req.headers.apikey === apiKey) {
       ok = true;
     }
     if (has('auth-accepts-key-prefix') && bearer && token !== '' && apiKey.startsWith(token)) {
