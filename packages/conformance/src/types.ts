@@ -162,7 +162,10 @@ export interface TrafficSummary {
    * could not handle the request for now (RFC 9110 §15.6.4), as a 429 does: left alone.
    */
   readonly unavailable: number;
-  /** Answers the browser gave from its cache (no request reached the server): left alone. */
+  /**
+   * Answers the browser gave, from its cache or by a service worker (the request did not reach
+   * the server as recorded): left alone.
+   */
   readonly fromCache: number;
   /** Judged exchanges whose answer body was not recorded: only rules on statuses and headers judged them. */
   readonly bodiesNotRecorded: number;

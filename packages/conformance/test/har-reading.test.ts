@@ -112,6 +112,13 @@ describe('reading a HAR entry', () => {
     expect(only(entry({}, {}, { status: '200' }))?.status).toBe(0);
   });
 
+  it('marks an answer a service worker gave the page as one from the browser', () => {
+    expect(only(entry({}, {}, { _fetchedViaServiceWorker: true }))?.fromCache).toBe(true);
+    expect(only(entry({}, {}, { _fetchedViaServiceWorker: false }))).not.toHaveProperty(
+      'fromCache',
+    );
+  });
+
   it('marks an answer from the browser cache, and only a named one', () => {
     expect(only(entry({ _fromCache: 'memory' }))?.fromCache).toBe(true);
     expect(only(entry({ _fromCache: 'disk' }))?.fromCache).toBe(true);
@@ -184,7 +191,7 @@ describe('reading bodies', () => {
 });
 
 describe('the order of the exchanges', () => {
-  it('is the order their answers arrived in, file order among answers that arrived together', () => {
+  it('is the order their answers arrived in, file order among answers that arrived together; one of unknown duration arrives as the recording ends', () => {
     const at = (second: number, time: number, path: string) =>
       entry(
         { startedDateTime: `2026-01-01T00:00:0${second}.000Z`, time },
@@ -193,7 +200,7 @@ describe('the order of the exchanges', () => {
     const urls = parseHar(
       harOf(at(1, 5000, 'slow'), at(2, 1000, 'a'), at(3, 0, 'b'), at(2, 1000, 'c')),
     ).map((e) => e.url.slice(URL_.length + 1));
-    expect(urls).toEqual(['a', 'b', 'c', 'slow']);
+    expect(urls).toEqual(['a', 'c', 'slow', 'b']);
   });
 });
 

@@ -265,9 +265,9 @@ describe('which answers the traffic rules speak of', () => {
   it('takes a createPet answered 200, as frameworks answer by default, as a creation', async () => {
     // Sent after the create was answered: held to what it created.
     const renamed = { ...getPet(200, { ...rex, name: 'Max' }), sentAt: 2_000, receivedAt: 2_010 };
-    expect(await outcomeOf([createdWith(200, rex), renamed], 'errors.created-pets-agree')).toBe(
-      'fail',
-    );
+    expect(await outcomeOf([createdWith(200, rex), renamed], 'errors.same-pet')).toBe('advisory');
+    const altered = createdWith(200, { ...rex, name: 'Max' });
+    expect(await outcomeOf([altered], 'errors.created-pets-agree')).toBe('fail');
     const badId = createdWith(200, { ...rex, id: '5' });
     expect(await outcomeOf([badId], 'errors.pet-fields')).toBe('fail');
   });

@@ -12,7 +12,9 @@ export function trafficLines(traffic: TrafficSummary): string[] {
     traffic.notAnswered > 0 ? `${traffic.notAnswered} not answered` : '',
     traffic.rateLimited > 0 ? `${traffic.rateLimited} answered 429` : '',
     traffic.unavailable > 0 ? `${traffic.unavailable} answered 503` : '',
-    traffic.fromCache > 0 ? `${traffic.fromCache} from the browser's cache` : '',
+    traffic.fromCache > 0
+      ? `${traffic.fromCache} answered by the browser (its cache or a service worker)`
+      : '',
   ].filter((s) => s !== '');
   const n = traffic.exchanges;
   return [

@@ -27,8 +27,9 @@ export interface RecordedExchange {
   /** The answer's body, byte for byte; undefined when the recorder did not keep it. */
   readonly responseBody?: Uint8Array;
   /**
-   * True when the browser answered from its own cache (Chrome's `_fromCache`): no request reached
-   * the server then, so the answer says nothing of what the server held at that time.
+   * True when the browser answered, from its own cache (Chrome's `_fromCache`) or by a service
+   * worker (`_fetchedViaServiceWorker`): this request did not reach the server as recorded, so
+   * the answer says nothing of what the server held, or what it was sent.
    */
   readonly fromCache?: boolean;
   /** When the request was sent and the answer had arrived, in milliseconds (any common clock). */

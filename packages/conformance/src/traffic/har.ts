@@ -23,6 +23,8 @@ interface HarEntry {
     readonly bodySize?: unknown;
   };
   readonly response?: {
+    /** Chrome's mark of an answer a service worker gave the page (from its caches or a fetch of its own). */
+    readonly _fetchedViaServiceWorker?: unknown;
     readonly status?: unknown;
     readonly headers?: unknown;
     readonly content?: {
@@ -50,8 +52,11 @@ function bytesOf(text: unknown, encoding: unknown, size?: unknown): Uint8Array |
   return encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
 }
 
-/** One entry as a recorded exchange; throws a message on an entry that is no HAR entry. */
-function entryOf(value: unknown, n: number): RecordedExchange {
+/**
+ * One entry as a recorded exchange, and whether its duration is known; throws a message on an
+ * entry that is no HAR entry.
+ */
+function entryOf(value: unknown, n: number): { exchange: RecordedExchange; timed: boolean } {
   const entry: HarEntry = typeof value === 'object' && value !== null ? value : {};
   const { request, response } = entry;
   const method = request?.method;
@@ -62,10 +67,11 @@ function entryOf(value: unknown, n: number): RecordedExchange {
   const status = typeof response?.status === 'number' ? response.status : 0;
   const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : 0;
   const sentAt = Number.isFinite(started) ? started : 0;
-  const time = typeof entry.time === 'number' && entry.time > 0 ? entry.time : 0;
+  const timed = typeof entry.time === 'number' && entry.time > 0;
+  const time = timed ? (entry.time as number) : 0;
   const body = bytesOf(request?.postData?.text, request?.postData?.encoding);
   const text = body === undefined ? undefined : requestBodyText(body);
-  return {
+  const exchange: RecordedExchange = {
     method: method.toUpperCase(),
     url,
     requestHeaders: headerLines(request?.headers),
@@ -81,8 +87,14 @@ function entryOf(value: unknown, n: number): RecordedExchange {
     ),
     sentAt,
     receivedAt: sentAt + time,
-    ...(typeof entry._fromCache === 'string' && entry._fromCache !== '' ? { fromCache: true } : {}),
+    // The page's side of what a service worker answered: the worker's own request, if it made
+    // one, is an entry of its own.
+    ...((typeof entry._fromCache === 'string' && entry._fromCache !== '') ||
+    response?._fetchedViaServiceWorker === true
+      ? { fromCache: true }
+      : {}),
   };
+  return { exchange, timed };
 }
 
 /** The exchanges of a HAR document, in the order their answers arrived. */
@@ -97,13 +109,19 @@ export function parseHar(text: string, source = 'the HAR file'): RecordedExchang
   if (!Array.isArray(entries)) {
     throw new UsageError(`${source} is not a HAR file: it has no log.entries array`);
   }
-  const recorded = entries.map((entry, i) => {
+  const read = entries.map((entry, i) => {
     try {
       return entryOf(entry, i);
     } catch (error) {
       throw new UsageError(`${source}: ${(error as Error).message}`);
     }
   });
+  // An entry of unknown duration (no time, or 0) may have ended as late as the recording did: a
+  // read that started before then is not held to what it wrote.
+  const end = read.reduce((latest, { exchange }) => Math.max(latest, exchange.receivedAt), 0);
+  const recorded = read.map(({ exchange, timed }) =>
+    timed ? exchange : { ...exchange, receivedAt: Math.max(end, exchange.sentAt) },
+  );
   // Answers are judged in the order they arrived: a read sees the writes answered before it.
   // The sort is stable: answers that arrived together keep the file's order.
   return recorded.sort((a, b) => a.receivedAt - b.receivedAt);

@@ -12,8 +12,8 @@ import { GROUPS } from '../types.js';
 import { KIT_NAME, KIT_VERSION } from '../version.js';
 import { type Exchange, exchangeOf, type RecordedExchange } from './exchange.js';
 import {
-  CHANGING_METHODS,
   type Judgment,
+  mayChangePets,
   NOT_JUDGED,
   TRAFFIC_RULES,
   type TrafficRule,
@@ -182,11 +182,7 @@ export class TrafficJudge {
       else if (ex.standing === 'unavailable') this.counts.unavailable += 1;
       else if (ex.standing === 'from-cache') this.counts.fromCache += 1;
       else this.counts.notAnswered += 1;
-      if (
-        ex.standing === 'other-path' &&
-        CHANGING_METHODS.has(recorded.method) &&
-        /\/pets(\/|$)/.test(URL.parse(recorded.url)?.pathname ?? '')
-      ) {
+      if (mayChangePets(ex, this.options.base)) {
         this.state.changedBy ??= `${recorded.method} ${ex.res.path}`;
       }
       return;
