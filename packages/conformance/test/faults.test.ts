@@ -572,6 +572,11 @@ const CAUGHT: readonly [
     onEveryOperation('key-in-query'),
   ],
   [
+    'takes the last word of Authorization for the key',
+    'auth-takes-last-word',
+    onEveryOperation('word-before-key'),
+  ],
+  [
     'takes any key from X-API-Key when no Authorization is sent',
     'auth-accepts-key-in-header',
     onEveryOperation('key-in-header'),

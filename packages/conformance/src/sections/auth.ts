@@ -180,6 +180,17 @@ const BAD_CREDENTIALS: readonly {
     ],
   },
   {
+    id: 'word-before-key',
+    title:
+      'answers 401 with an Error body to a word between the scheme and the valid key ("Bearer x <key>")',
+    cases: (ctx) => [
+      {
+        how: 'with "Bearer x <valid key>"',
+        authorization: keyCredential('Bearer x ', ctx.apiKey, ''),
+      },
+    ],
+  },
+  {
     id: 'unknown-key',
     title: 'answers 401 with an Error body to an unknown key',
     cases: (ctx) => [
@@ -756,7 +767,7 @@ export const authSection: SpecSection = {
       statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
       oracle: '401 with an Error on listPets, createPet and getPet; the valid key is accepted',
       inputs:
-        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string and in other header fields (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
+        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string and in other header fields (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
       checks: [
         'auth.*.missing-header',
         'auth.*.empty-token',
@@ -772,6 +783,7 @@ export const authSection: SpecSection = {
         'auth.*.empty-header',
         'auth.*.scheme-prefixed',
         'auth.*.word-after-key',
+        'auth.*.word-before-key',
         'auth.every-read-shape',
         'auth.every-write-shape',
       ],

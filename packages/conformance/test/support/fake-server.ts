@@ -194,6 +194,7 @@ export const FAULTS = [
   'get-401-for-absent',
   'auth-500-on-key-in-query',
   'auth-accepts-key-in-header',
+  'auth-takes-last-word',
   'auth-accepts-real-key-in-header',
   'get-wrong-success-status',
   'auth-any-token-with-status-filter',
@@ -692,6 +693,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     // Takes the valid key from ?api_key= when no Authorization is sent.
     if (has('auth-accepts-real-key-in-query') && header === '' && query.get('api_key') === apiKey) {
+      ok = true;
+    }
+    // Checks the scheme, then takes the header's last word for the key (`split(' ').pop()`).
+    if (
+      has('auth-takes-last-word') &&
+      /^bearer /i.test(header) &&
+      header.split(' ').pop() === apiKey
+    ) {
       ok = true;
     }
     // Takes X-API-Key in place of Authorization and checks only that it is there.
