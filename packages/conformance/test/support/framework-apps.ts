@@ -196,6 +196,7 @@ const MALFORMED_CREDENTIALS = [
   'no-scheme',
   'scheme-prefixed',
   'word-after-key',
+  'word-before-key',
   'wrong-scheme',
 ];
 
@@ -302,12 +303,13 @@ const HONO = {
     'getPet.path-boundaries',
   ].sort(),
   // The judge knows no key: it sees the 400s to the reads, which have nothing else wrong, and
-  // counts a key with no scheme as a scheme of its own (`wrong-scheme`).
+  // counts a key with no scheme as a scheme of its own (`wrong-scheme`), and a word before the
+  // key as one after the token (`word-after-key`).
   inTraffic: [
     ...['getPet', 'listPets'].flatMap((op) =>
-      MALFORMED_CREDENTIALS.filter((shape) => shape !== 'no-scheme').map(
-        (shape) => `auth.${op}.${shape}`,
-      ),
+      MALFORMED_CREDENTIALS.filter(
+        (shape) => !['no-scheme', 'word-before-key'].includes(shape),
+      ).map((shape) => `auth.${op}.${shape}`),
     ),
     'getPet.path-boundaries',
   ].sort(),
