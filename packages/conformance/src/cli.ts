@@ -48,8 +48,8 @@ Options:
   --strict             count should-advisories as failures
   --read-only          skip every check that creates pets (for production)
   --disposable-key     the key may go where servers log it (a key you revoke after the
-                       run): also send it as ?api_key= and in X-API-Key and other header
-                       fields without Authorization, which must fail
+                       run): also send it as ?api_key=, in X-API-Key and other header
+                       fields and in cookies without Authorization, which must fail
   --fixtures FILE      a pet set loaded into the server (as \`${NAME} fixtures\`
                        prints one): adds checks of listing, limits, filters and
                        getPet on it that create nothing

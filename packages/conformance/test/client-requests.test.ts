@@ -9,6 +9,7 @@ import {
   STOP_WAITING_AFTER,
   sentBytes,
 } from '../src/http/client.js';
+import { keyBetween } from '../src/http/replay.js';
 import { REDACTED, Redactor } from '../src/redact.js';
 import { testClient } from './support/client.js';
 
@@ -122,12 +123,15 @@ describe('the URL a request goes to', () => {
       path: '/pets',
       authorization: null,
       headers: { 'X-API-Key': http.lookAlikeKey },
-      realKeyInHeaders: ['Api-Key', 'apikey'],
+      keyHeaders: {
+        'Api-Key': keyBetween(['', ''], KEY),
+        Cookie: keyBetween(['token=', '; a=1'], KEY),
+      },
     });
     expect(headersOf(calls[0])).toMatchObject({
       'x-api-key': http.lookAlikeKey,
       'api-key': KEY,
-      apikey: KEY,
+      cookie: `token=${KEY}; a=1`,
     });
     expect(headersOf(calls[0])).not.toHaveProperty('authorization');
     expect(calls[0]?.url).toBe(`${BASE}/pets`);

@@ -800,6 +800,13 @@ const CAUGHT: readonly [
     {},
     { disposableKey: true },
   ],
+  [
+    'takes the valid key from a token cookie when no Authorization is sent (--disposable-key)',
+    'auth-accepts-real-key-in-cookie',
+    onEveryOperation('key-in-header'),
+    {},
+    { disposableKey: true },
+  ],
   // The preflight's own answers are judged: a 400 in the spec's shape is a failure, not exit 2.
   ['answers limit=1 with a 400 Error', 'list-400-on-limit-1', ['listPets.limit-1']],
   [

@@ -10,6 +10,7 @@ import { type HttpRequest, KEY_VARIABLE, sentBytes } from '../src/http/client.js
 import {
   curlLine,
   errorSummary,
+  keyBetween,
   keyCredential,
   literalCredential,
   QUOTE_MAX,
@@ -50,7 +51,9 @@ function expectedArguments(request: HttpRequest, url: string): (string | Uint8Ar
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     args.push('-H', `${name}: ${value}`);
   }
-  for (const name of request.realKeyInHeaders ?? []) args.push('-H', `${name}: ${KEY}`);
+  for (const [name, value] of Object.entries(request.keyHeaders ?? {})) {
+    args.push('-H', `${name}: ${value.value}`);
+  }
   if (request.withoutAccept) args.push('-H', 'Accept:');
   if (request.chunked) args.push('-H', 'Transfer-Encoding: chunked');
   const body = sentBytes(request);
@@ -131,7 +134,10 @@ describe('a replay line', () => {
         path: '/pets',
         authorization: null,
         headers: { 'Cache-Control': 'no-cache' },
-        realKeyInHeaders: ['X-API-Key', 'apikey'],
+        keyHeaders: {
+          'X-API-Key': keyBetween(['', ''], KEY),
+          Cookie: keyBetween(['a=', '; b="', '"'], KEY),
+        },
       },
     ],
     ['a chunked body', { method: 'POST', path: '/pets', rawBody: '{"name":"a"}', chunked: true }],

@@ -72,11 +72,11 @@ export interface HttpRequest {
   /** Headers an ordinary client adds (`Cache-Control`, `If-None-Match`, ...), sent as given. */
   readonly headers?: Readonly<Record<string, string>>;
   /**
-   * Header fields other than `Authorization` that carry the valid key itself (`X-API-Key: <key>`;
-   * only with `--disposable-key`: servers and gateways log such fields as they log URLs). A
-   * replay line writes the key as `$ANIMAL_STORE_API_KEY` there.
+   * Header fields other than `Authorization` whose values are made from the valid key itself
+   * (`X-API-Key: <key>`, `Cookie: token=<key>`; only with `--disposable-key`: servers and gateways
+   * log such fields as they log URLs). A replay line writes each value's shell form.
    */
-  readonly realKeyInHeaders?: readonly string[];
+  readonly keyHeaders?: Readonly<Record<string, Credential>>;
   /** Sends the body with `Transfer-Encoding: chunked` instead of a `Content-Length`. */
   readonly chunked?: boolean;
   /** Sends the body with no `Content-Type` at all. */
@@ -435,8 +435,9 @@ export class HttpClient {
     for (const [name, value] of Object.entries(request.headers ?? {})) {
       headers[name.toLowerCase()] = value;
     }
-    for (const name of request.realKeyInHeaders ?? [])
-      headers[name.toLowerCase()] = this.options.apiKey;
+    for (const [name, value] of Object.entries(request.keyHeaders ?? {})) {
+      headers[name.toLowerCase()] = value.value;
+    }
     if (this.timeoutsInARow >= GIVE_UP_AFTER_TIMEOUTS) {
       // A run against a server that stopped answering ends in seconds, not hours.
       const reason = `not sent: the last ${this.timeoutsInARow} requests got no answer`;

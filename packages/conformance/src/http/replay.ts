@@ -35,9 +35,14 @@ export function literalCredential(value: string): Credential {
 
 /** The valid key under another prefix, e.g. `Basic <key>`. */
 export function keyCredential(prefix: string, key: string, suffix = ''): Credential {
+  return keyBetween([prefix, suffix], key);
+}
+
+/** Texts with the valid key between each two, e.g. `a=<key>; b=<key>` of `['a=', '; b=', '']`. */
+export function keyBetween(parts: readonly string[], key: string): Credential {
   return {
-    value: `${prefix}${key}${suffix}`,
-    shell: `${literalCredential(prefix).shell}\${${KEY_VARIABLE}}${literalCredential(suffix).shell}`,
+    value: parts.join(key),
+    shell: parts.map((part) => literalCredential(part).shell).join(`\${${KEY_VARIABLE}}`),
   };
 }
 
@@ -84,7 +89,9 @@ export function curlLine(request: HttpRequest, url: string): string {
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     parts.push(`-H ${shellWord(`${name}: ${value}`)}`);
   }
-  for (const name of request.realKeyInHeaders ?? []) parts.push(`-H "${name}: $${KEY_VARIABLE}"`);
+  for (const [name, value] of Object.entries(request.keyHeaders ?? {})) {
+    parts.push(`-H "${name}: ${value.shell}"`);
+  }
   // `Accept:` with no value stops curl from sending its own `*/*`.
   if (request.withoutAccept) parts.push("-H 'Accept:'");
   if (request.chunked) parts.push("-H 'Transfer-Encoding: chunked'");

@@ -18,7 +18,7 @@ import {
   SharedConnection,
 } from '../http/client.js';
 import { RawConnection } from '../http/raw-connection.js';
-import { keyCredential, literalCredential } from '../http/replay.js';
+import { keyBetween, keyCredential, literalCredential } from '../http/replay.js';
 import { petProblem, routeOf } from '../oracles.js';
 import type { Verdict } from '../types.js';
 import {
@@ -56,7 +56,7 @@ interface Operation {
 /** How the auth checks may send an operation beside its `Authorization`. */
 type SentWith = Pick<
   HttpRequest,
-  'keyInQuery' | 'realKeyInQuery' | 'headers' | 'realKeyInHeaders' | 'connection'
+  'keyInQuery' | 'realKeyInQuery' | 'headers' | 'keyHeaders' | 'connection'
 >;
 
 /** An id to fetch: a pet this run created, else one the server lists, else none. */
@@ -250,6 +250,18 @@ export const KEY_HEADERS = [
   'X-Access-Token',
 ] as const;
 
+/** Cookies servers read a key or token from when `Authorization` is missing. */
+export const KEY_COOKIES = ['access_token', 'api_key', 'token'] as const;
+
+/**
+ * The header fields `key-in-header` sends, each as the texts the key goes between: the key alone
+ * in each of `KEY_HEADERS`, and a `Cookie` with the key in each of `KEY_COOKIES`.
+ */
+const KEY_HEADER_PARTS: readonly (readonly [string, readonly string[]])[] = [
+  ...KEY_HEADERS.map((name) => [name, ['', '']] as const),
+  ['Cookie', [...KEY_COOKIES.map((name, i) => `${i === 0 ? '' : '; '}${name}=`), '']],
+];
+
 /**
  * The places outside `Authorization` a key is sent to, each a check on every operation: a
  * look-alike of the key there, and the key itself with `--disposable-key` (both places are
@@ -271,12 +283,20 @@ const KEY_PLACES: readonly {
   },
   {
     id: 'key-in-header',
-    words: `in another header field (${KEY_HEADERS.slice(0, 2).join(', ')}, ...)`,
+    words: `in another header field (${KEY_HEADERS.slice(0, 2).join(', ')}, ..., a cookie)`,
     where: 'in other header fields',
     sentWith: (ctx, real) =>
       real
-        ? { realKeyInHeaders: KEY_HEADERS }
-        : { headers: Object.fromEntries(KEY_HEADERS.map((name) => [name, ctx.lookAlikeKey])) },
+        ? {
+            keyHeaders: Object.fromEntries(
+              KEY_HEADER_PARTS.map(([name, parts]) => [name, keyBetween(parts, ctx.apiKey)]),
+            ),
+          }
+        : {
+            headers: Object.fromEntries(
+              KEY_HEADER_PARTS.map(([name, parts]) => [name, parts.join(ctx.lookAlikeKey)]),
+            ),
+          },
   },
 ];
 
@@ -595,7 +615,7 @@ type Op = Operation['name'];
 function shapeOf(res: HttpResponse): { op: Op; key: string } | undefined {
   const route = routeOf(res);
   if (route.op === 'other' || res.request.authorization !== undefined) return undefined;
-  if (res.request.keyInQuery !== undefined || res.request.realKeyInHeaders !== undefined) {
+  if (res.request.keyInQuery !== undefined || res.request.keyHeaders !== undefined) {
     return undefined;
   }
   const headerNames = Object.keys(res.request.headers ?? {}).map((h) => h.toLowerCase());
@@ -767,7 +787,7 @@ export const authSection: SpecSection = {
       statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
       oracle: '401 with an Error on listPets, createPet and getPet; the valid key is accepted',
       inputs:
-        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string and in other header fields (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
+        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string, in other header fields and in cookies (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
       checks: [
         'auth.*.missing-header',
         'auth.*.empty-token',

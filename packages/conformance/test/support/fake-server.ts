@@ -196,6 +196,7 @@ export const FAULTS = [
   'auth-accepts-key-in-header',
   'auth-takes-last-word',
   'auth-accepts-real-key-in-header',
+  'auth-accepts-real-key-in-cookie',
   'get-wrong-success-status',
   'auth-any-token-with-status-filter',
   'auth-create-spellings-forbidden',
@@ -705,6 +706,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     // Takes X-API-Key in place of Authorization and checks only that it is there.
     if (has('auth-accepts-key-in-header') && header === '' && req.headers['x-api-key']) ok = true;
+    // Falls back on a token cookie (a browser session's) when no Authorization is sent.
+    const cookie = /(?:^|;\s*)token=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
+    if (has('auth-accepts-real-key-in-cookie') && header === '' && cookie === apiKey) ok = true;
     // Takes the valid key from Kong's key-auth field when no Authorization is sent.
     if (has('auth-accepts-real-key-in-header') && header === '' && req.headers.apikey === apiKey) {
       ok = true;
