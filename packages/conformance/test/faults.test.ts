@@ -576,6 +576,8 @@ const CAUGHT: readonly [
     'auth-takes-last-word',
     onEveryOperation('word-before-key'),
   ],
+  ['deletes a pet for a DELETE without a key', 'deletes-without-key', ['auth.changes-need-key']],
+  ['renames a pet for a PATCH without a key', 'patches-without-key', ['auth.changes-need-key']],
   [
     'takes any key from X-API-Key when no Authorization is sent',
     'auth-accepts-key-in-header',
@@ -616,6 +618,11 @@ const CAUGHT: readonly [
   [
     'stores a double quote in a name as &quot;',
     'create-html-escapes-names',
+    ['createPet.string-boundaries'],
+  ],
+  [
+    'stores & < > in a name as HTML entities',
+    'create-escapes-markup',
     ['createPet.string-boundaries'],
   ],
   [

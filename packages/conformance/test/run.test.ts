@@ -162,7 +162,8 @@ describe('runConformance', () => {
     const { report, server } = await runAgainst({}, { only: ['auth', 'errors'] });
     expect(new Set(report.results.map((r) => r.group))).toEqual(new Set(['auth', 'errors']));
     expect(report.groups).toEqual(['auth', 'errors']);
-    expect(server.created()).toBeLessThan(10);
+    // The pets these checks create themselves, a dozen at most: no store filled to list.
+    expect(server.created()).toBeLessThanOrEqual(12);
   });
 
   it('judges error answers on its own when only the errors group runs', async () => {

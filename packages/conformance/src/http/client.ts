@@ -39,7 +39,8 @@ export interface Credential {
 
 /** A request the kit sends, relative to the base URL. */
 export interface HttpRequest {
-  readonly method: 'GET' | 'HEAD' | 'POST';
+  /** The spec's methods, HEAD, and those of the operations it has without showing them (§4). */
+  readonly method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path and query below the base URL (`/pets?limit=1`), or an absolute URL (a `Link` target). */
   readonly path: string;
   /** The `Authorization` header: omitted means the valid bearer key, `null` means none. */

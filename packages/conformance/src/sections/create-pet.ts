@@ -371,6 +371,7 @@ function stringBoundaryNames(tagged: () => string): NameCase[] {
     { what: 'a name padded with spaces', name: ` ${tagged()} ` },
     { what: 'a name ending in a space', name: `${tagged()} ` },
     { what: 'a name holding a double quote', name: `${tagged()}"q` },
+    { what: "a name holding markup and an apostrophe (& < > ')", name: `${tagged()}&<b>'s` },
     { what: 'a name holding a backslash', name: `${tagged()}\\b` },
     { what: 'a name holding a slash', name: `${tagged()}/s` },
     { what: 'a name holding control characters', name: `${tagged()}\u0001\u001f` },
@@ -459,7 +460,7 @@ export const createPetSection: SpecSection = {
       statement: 'name is a string; limits on it are not shown',
       oracle:
         '201 with the name kept exactly (in the 201 body, getPet and lists), or 400 with an Error; never a 5xx, never a changed name',
-      inputs: `empty, whitespace only, padded, holding ", \\ and /, control characters, reading as a date-time, a number or a boolean, long (${LONG_NAME_LENGTHS.join(', ')}), beyond ASCII (2-, 3- and 4-byte UTF-8)`,
+      inputs: `empty, whitespace only, padded, holding ", \\ and /, & < > and ', control characters, reading as a date-time, a number or a boolean, long (${LONG_NAME_LENGTHS.join(', ')}), beyond ASCII (2-, 3- and 4-byte UTF-8)`,
       checks: [
         'createPet.string-boundaries',
         'createPet.long-name-kept',
@@ -614,7 +615,7 @@ export const createPetSection: SpecSection = {
     check({
       id: 'createPet.string-boundaries',
       title:
-        'keeps a name at the edges of a string (empty, spaces only, padded, holding ", \\ or control characters, reading as a date-time, a number or a boolean) exactly as sent, or refuses it with 400 and an Error',
+        'keeps a name at the edges of a string (empty, spaces only, padded, holding ", \\, markup (& < >) or control characters, reading as a date-time, a number or a boolean) exactly as sent, or refuses it with 400 and an Error',
       run: (ctx) =>
         namesKept(
           ctx,

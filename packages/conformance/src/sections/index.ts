@@ -4,6 +4,7 @@ import { GROUPS } from '../types.js';
 import { absoluteFormSection } from './absolute-form.js';
 import { authSection } from './auth.js';
 import { bodyInPiecesSection } from './body-in-pieces.js';
+import { changesWithoutKeySection } from './changes-without-key.js';
 import { chunkedFramingSection } from './chunked-framing.js';
 import { createPetSection } from './create-pet.js';
 import { methodOverrideSection } from './create-pet-method-override.js';
@@ -36,6 +37,7 @@ export const SECTIONS: readonly SpecSection[] = [
   pipelinedReadsSection,
   absoluteFormSection,
   authSection,
+  changesWithoutKeySection,
   petSetSection,
 ];
 

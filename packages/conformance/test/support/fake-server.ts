@@ -197,6 +197,8 @@ export const FAULTS = [
   'auth-takes-last-word',
   'auth-accepts-real-key-in-header',
   'auth-accepts-real-key-in-cookie',
+  'deletes-without-key',
+  'patches-without-key',
   'get-wrong-success-status',
   'auth-any-token-with-status-filter',
   'auth-create-spellings-forbidden',
@@ -208,6 +210,7 @@ export const FAULTS = [
   'reads-names-without-trailing-spaces',
   'reads-category-id-as-int32',
   'create-html-escapes-names',
+  'create-escapes-markup',
   'create-reads-backslash-escapes',
   'create-500-on-unpaired-surrogate',
   'list-unbounded-on-repeated-limit',
@@ -1298,6 +1301,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('create-truncates-names-at-1000')) kept = kept.slice(0, 1000);
     // Input "sanitised" against HTML: the quote stored as an entity.
     if (has('create-html-escapes-names')) kept = kept.replaceAll('"', '&quot;');
+    // Python's html.escape(name, quote=False), "sanitising" input against HTML.
+    if (has('create-escapes-markup')) {
+      kept = kept.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+    }
     // The body read into a JToken (Json.NET): an ISO 8601 string is a date, and the string the
     // handler takes of it is the date written in the invariant culture's way.
     if (has('create-reads-date-names')) {
@@ -1696,6 +1703,21 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (petMatch) {
       const extra = deprecationHeaders();
       if (method === 'HEAD' && gap('head-405')) return headRefused(res, 'GET', extra);
+      // Scaffolded update and delete routes that the auth rule, written for the spec's, misses.
+      const stored = /^[1-9]\d*$/.test(petMatch[1] ?? '')
+        ? pets.get(BigInt(petMatch[1] ?? ''))
+        : undefined;
+      if (has('deletes-without-key') && method === 'DELETE' && stored !== undefined) {
+        pets.delete(stored.id);
+        res.writeHead(204);
+        return res.end();
+      }
+      if (has('patches-without-key') && method === 'PATCH' && stored !== undefined) {
+        const { name } = JSON.parse(raw || '{}') as { name?: unknown };
+        if (typeof name === 'string') stored.name = name;
+        res.writeHead(204);
+        return res.end();
+      }
       if (method !== 'GET' && method !== 'HEAD') {
         return error(res, 405, 'use GET', { ...extra, allow: 'GET' });
       }

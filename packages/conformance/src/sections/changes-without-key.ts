@@ -1,0 +1,125 @@
+// Every operation requires the key (spec §1, §5), the ones the spec has but does not show too
+// (§4: updates and deletes). The kit cannot know their paths or bodies, but it can try the ones
+// HTTP APIs and the Petstore use on a pet of its own, each without a key, and read the pet back:
+// a pet changed or gone shows an operation that ran without authentication.
+import type { CheckContext } from '../context.js';
+import { newPetJson, type SentPet } from '../fixtures.js';
+import type { HttpRequest } from '../http/client.js';
+import {
+  declarer,
+  described,
+  difference,
+  expectPet,
+  fail,
+  idOf,
+  inStage,
+  pass,
+  type SpecSection,
+  sentFields,
+  skip,
+} from './support.js';
+
+const check = declarer('§1, §4, §5');
+
+/** A request that would change pet `id` were it carried out, named in words. */
+interface Change {
+  readonly what: string;
+  readonly request: (id: string, sent: SentPet) => HttpRequest;
+}
+
+/** The name a change gives the pet: the one it was sent with, and a word more. */
+const changedName = (sent: SentPet) => `${sent.name}x`;
+
+/** The changes tried, each without `Authorization`. */
+const CHANGES: readonly Change[] = [
+  {
+    what: 'PATCH of its name',
+    request: (id, sent) => ({
+      method: 'PATCH',
+      path: `/pets/${id}`,
+      authorization: null,
+      json: { name: changedName(sent) },
+    }),
+  },
+  {
+    what: 'PUT of the pet with another name and status',
+    request: (id, sent) => ({
+      method: 'PUT',
+      path: `/pets/${id}`,
+      authorization: null,
+      json: { name: changedName(sent), categoryId: sent.categoryId, status: 'sold' },
+    }),
+  },
+  {
+    // Swagger's Petstore updates a pet from a form posted to its path.
+    what: "the Petstore's form POST of another name and status",
+    request: (id, sent) => ({
+      method: 'POST',
+      path: `/pets/${id}`,
+      authorization: null,
+      rawBody: new URLSearchParams({ name: changedName(sent), status: 'sold' }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    }),
+  },
+  {
+    what: 'DELETE',
+    request: (id) => ({ method: 'DELETE', path: `/pets/${id}`, authorization: null }),
+  },
+];
+
+/** Creates a pet for this check alone; skips the check when none can be created. */
+async function ownPet(ctx: CheckContext): Promise<{ id: string; sent: SentPet }> {
+  const sent = ctx.fixtures.nextPet('available');
+  const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: newPetJson(sent) });
+  const id = res.status === 201 ? idOf(res.body) : undefined;
+  if (id === undefined) skip(`${described(res)} answered ${res.status}: no pet to try changes on`);
+  return { id, sent };
+}
+
+/** Changes tried without a key on a pet of the run's own. */
+export const changesWithoutKeySection: SpecSection = {
+  rows: [
+    {
+      section: '§1, §4, §5',
+      statement:
+        'Every operation requires the key, those the spec has without showing them (updates, deletes) too',
+      oracle:
+        'a pet the run created reads back unchanged (getPet, with the key) after each change of it sent without a key',
+      inputs:
+        "PATCH and PUT of /pets/{id} with another name, the Petstore's form POST to it, DELETE of it",
+      checks: ['auth.changes-need-key'],
+    },
+  ],
+  checks: inStage('late', [
+    check({
+      id: 'auth.changes-need-key',
+      title:
+        "changes no pet for a request without a key: a pet the run created reads back unchanged after a PATCH, a PUT, the Petstore's form POST and a DELETE of it, each without Authorization",
+      writes: true,
+      async run(ctx) {
+        const { id, sent } = await ownPet(ctx);
+        const seen: string[] = [];
+        for (const change of CHANGES) {
+          const res = await ctx.send(change.request(id, sent));
+          const how = `${change.what} without a key`;
+          const read = await ctx.send({ method: 'GET', path: `/pets/${id}` });
+          if (read.status === 404) {
+            fail(`pet ${id} is gone after ${described(res, how)} answered ${res.status}`, read);
+          }
+          if (read.status !== 200) {
+            skip(`${described(read)} answered ${read.status} after ${how}: the pet cannot be read`);
+          }
+          const problem = difference(expectPet(read), sentFields(sent));
+          if (problem !== undefined) {
+            fail(
+              `pet ${id} changed after ${described(res, how)} answered ${res.status}: ${problem}`,
+              read,
+            );
+          }
+          seen.push(`${res.method} ${res.status}`);
+        }
+        return pass(`pet ${id} unchanged after ${seen.join(', ')} without a key`);
+      },
+    }),
+  ]),
+};
