@@ -32,13 +32,36 @@ function decodedSegment(segment: string): string {
 }
 
 /**
+ * True when an `Accept` value (undefined: none) takes JSON: a media range of a q above 0 that
+ * `application/json` matches, or a `+json` type (RFC 9110 §12.5.1; no `Accept` takes any type).
+ */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((range) => {
+    const [type = '', ...parameters] = range.split(';').map((p) => p.trim().toLowerCase());
+    const q = parameters.find((p) => /^q\s*=/.test(p));
+    if (q !== undefined && !(Number(q.replace(/^q\s*=\s*/, '')) > 0)) return false;
+    return ['*/*', 'application/*', 'application/json'].includes(type) || type.endsWith('+json');
+  });
+}
+
+/**
+ * True for a request that asks for another type than JSON: an `Accept` that takes no JSON, or a
+ * JSONP `callback` parameter. It is no request of the spec's operations, which answer JSON: the
+ * check that sends it (`listPets.json-whatever-asked`) judges its answer alone.
+ */
+function asksOtherThanJson(request: HttpRequest, url: URL): boolean {
+  const accept = Object.entries(request.headers ?? {}).find(([name]) => /^accept$/i.test(name));
+  return !acceptsJson(accept?.[1]) || url.searchParams.has('callback');
+}
+
+/**
  * True for a request sent in a way HTTP allows and clients seldom use: pipelined, or written as
  * only a raw connection writes it (absolute form, a chunked framing, white space as given).
  */
 function sentAsHttpAllows(request: HttpRequest): boolean {
   return request.pipelined === true || writtenOnlyRaw(request);
 }
-
 /** Which of the spec's operations `res` answers. */
 export function routeOf(res: HttpResponse): Route {
   let url: URL;
@@ -53,6 +76,7 @@ export function routeOf(res: HttpResponse): Route {
   // Nor is a request sent in a way the spec says nothing of: its check judges it against the same
   // request sent plainly, and a server that gets HTTP wrong there still conforms to the spec.
   if (sentAsHttpAllows(res.request)) return { op: 'other' };
+  if (asksOtherThanJson(res.request, url)) return { op: 'other' };
   const item = /\/pets\/([^/]+)$/.exec(url.pathname);
   if (res.method === 'GET' && item) {
     return { op: 'getPet', petId: decodedSegment(item[1] as string) };
@@ -245,6 +269,21 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
       return odd === undefined
         ? undefined
         : `${odd.where} writes ${odd.key} as ${odd.literal}, which an int64 reader refuses`;
+    },
+  },
+  {
+    id: 'errors.json-charset',
+    title:
+      'a JSON answer names no charset but UTF-8 (JSON is UTF-8; a client that honours charset=ISO-8859-1 reads its letters beyond ASCII wrong)',
+    section: '§1',
+    rule: 'RFC 8259 §8.1 and §11: JSON between systems is UTF-8, and application/json has no charset parameter',
+    judge: (res) => {
+      const type = res.headers.get('content-type') ?? '';
+      if (routeOf(res).op === 'other' || !isJsonMediaType(res.mediaType)) return undefined;
+      const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type)?.[1];
+      return charset === undefined || /^utf-8$/i.test(charset)
+        ? undefined
+        : `Content-Type "${type}" names the charset ${charset}: a client that honours it reads UTF-8 wrong`;
     },
   },
   {

@@ -577,6 +577,17 @@ const CAUGHT: readonly [
     onEveryOperation('word-before-key'),
   ],
   ['deletes a pet for a DELETE without a key', 'deletes-without-key', ['auth.changes-need-key']],
+  [
+    'answers XML to a read that asks for it',
+    'answers-xml-when-asked',
+    ['listPets.json-whatever-asked'],
+  ],
+  ['answers JSONP to a read with a callback', 'answers-jsonp', ['listPets.json-whatever-asked']],
+  [
+    'serves /pets.json as /pets without asking for the key',
+    'auth-skipped-on-format-suffix',
+    ['auth.every-read-shape'],
+  ],
   ['renames a pet for a PATCH without a key', 'patches-without-key', ['auth.changes-need-key']],
   [
     'takes any key from X-API-Key when no Authorization is sent',

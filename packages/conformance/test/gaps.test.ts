@@ -201,6 +201,11 @@ const ADVISED: readonly Row[] = [
     'integers-as-floats',
     ['errors.integers-written-plainly'],
   ],
+  [
+    "names charset=ISO-8859-1 on its JSON (a servlet container's default)",
+    'json-charset-latin1',
+    ['errors.json-charset'],
+  ],
   ['stores categoryIds beyond 2^53 exactly', 'exact-big-category-ids', []],
   ['takes bodies of any size', 'takes-large-bodies', []],
   [

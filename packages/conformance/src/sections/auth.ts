@@ -669,10 +669,13 @@ async function probeShape(ctx: CheckContext, sample: HttpResponse, bad: BadCase)
   expectError(res, expected, `${bad.how} (the run sent this shape with the key)`);
 }
 
-/** Spellings of the spec's paths a server may answer as the same resource. */
+/**
+ * Spellings of the spec's paths a server may answer as the same resource: a trailing or doubled
+ * slash, another letter case, and for the list a format suffix (Rails' and Spring MVC's `.json`;
+ * `/pets/7.json` is getPet's path with a petId that is no integer, `getPet.path-boundaries`').
+ */
 function spellings(op: Op, id: string | undefined): string[] {
-  if (op === 'createPet') return ['/pets/', '/PETS', '//pets'];
-  if (op === 'listPets') return ['/pets/', '/PETS', '//pets'];
+  if (op !== 'getPet') return ['/pets/', '/PETS', '//pets', '/pets.json'];
   return id === undefined ? [] : [`/pets/${id}/`, `/PETS/${id}`, `//pets/${id}`];
 }
 
@@ -740,7 +743,7 @@ async function probeSpellings(
 function everyShape(ops: readonly Op[], writes: boolean, what: string): DeclaredCheck {
   return check({
     id: writes ? 'auth.every-write-shape' : 'auth.every-read-shape',
-    title: `${what} answers 401 with an Error without a valid key (none, "Bearer" alone, an unknown key) in every request shape the run sent with the key (each query parameter and combination, added headers, a chunked body) and every spelling of the path the server answers as the same resource (/pets/, /PETS, //pets)`,
+    title: `${what} answers 401 with an Error without a valid key (none, "Bearer" alone, an unknown key) in every request shape the run sent with the key (each query parameter and combination, added headers, a chunked body) and every spelling of the path the server answers as the same resource (/pets/, /PETS, //pets, /pets.json)`,
     section: ops.map((op) => OPERATIONS.find((o) => o.name === op)?.section).join(', '),
     writes,
     async run(ctx) {
@@ -787,7 +790,7 @@ export const authSection: SpecSection = {
       statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
       oracle: '401 with an Error on listPets, createPet and getPet; the valid key is accepted',
       inputs:
-        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string, in other header fields and in cookies (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets)',
+        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string, in other header fields and in cookies (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets, /pets.json)',
       checks: [
         'auth.*.missing-header',
         'auth.*.empty-token',

@@ -15,6 +15,7 @@ import { getPetSection } from './get-pet.js';
 import { headRequestsSection } from './head-requests.js';
 import { jsonExtensionsSection } from './json-extensions.js';
 import { jsonSpellingsSection } from './json-spellings.js';
+import { jsonWhateverAskedSection } from './json-whatever-asked.js';
 import { listPetsSection } from './list-pets.js';
 import { petSetSection } from './pet-set.js';
 import { pipelinedReadsSection } from './pipelined-reads.js';
@@ -34,6 +35,7 @@ export const SECTIONS: readonly SpecSection[] = [
   chunkedFramingSection,
   getPetSection,
   headRequestsSection,
+  jsonWhateverAskedSection,
   pipelinedReadsSection,
   absoluteFormSection,
   authSection,

@@ -212,6 +212,10 @@ const ORACLE_SCOPE: Readonly<Record<string, OracleScope>> = {
       return op === 'createPet' ? res.status >= 200 && res.status <= 299 : res.status === 200;
     },
   },
+  'errors.json-charset': {
+    needs: 'an answer with a JSON Content-Type',
+    applies: (res) => isJsonMediaType(res.mediaType),
+  },
   'errors.integers-written-plainly': {
     needs: 'an answer with a JSON Pet or Error',
     applies: (res) => res.status >= 400 || (res.status >= 200 && res.status <= 299),

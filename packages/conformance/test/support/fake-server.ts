@@ -199,6 +199,9 @@ export const FAULTS = [
   'auth-accepts-real-key-in-cookie',
   'deletes-without-key',
   'patches-without-key',
+  'answers-xml-when-asked',
+  'answers-jsonp',
+  'auth-skipped-on-format-suffix',
   'get-wrong-success-status',
   'auth-any-token-with-status-filter',
   'auth-create-spellings-forbidden',
@@ -248,6 +251,7 @@ export const GAP_CHOICES = [
   'malformed-id-404',
   'validates-before-auth',
   'looks-up-before-auth',
+  'json-charset-latin1',
   'integers-as-floats',
   'body-limit-1-kib',
   'exact-big-category-ids',
@@ -540,9 +544,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       has('text-plain-without-accept') && res.req.headers.accept === undefined
         ? // A framework that picks the media type by Accept, and takes none for text.
           'text/plain; charset=utf-8'
-        : gap('own-error-codes')
-          ? 'application/json'
-          : 'application/json; charset=utf-8';
+        : // A servlet container's default charset, named on UTF-8 bytes.
+          gap('json-charset-latin1')
+          ? 'application/json; charset=ISO-8859-1'
+          : gap('own-error-codes')
+            ? 'application/json'
+            : 'application/json; charset=utf-8';
     let text = body === undefined ? '' : stringify(body);
     // Python's json.dumps of numbers a store holds as doubles: 7.0 for 7.
     if (gap('integers-as-floats')) {
@@ -1627,11 +1634,23 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       return res.end('<!DOCTYPE html><html><body><h1>Pet List</h1><pre>[]</pre></body></html>');
     }
+    const read = method === 'GET' && /^\/v1\/pets(\/\d+)?$/.test(url.pathname);
+    // Spring with jackson-dataformat-xml on the class path: XML to a client that asks for it.
+    if (has('answers-xml-when-asked') && read && /application\/xml/.test(`${req.headers.accept}`)) {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      return res.end('<List><item><id>1</id></item></List>');
+    }
+    // Express's res.jsonp: the list wrapped in a call of the callback named.
+    if (has('answers-jsonp') && read && url.searchParams.has('callback')) {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      return res.end(`/**/ typeof cb === 'function' && ${url.searchParams.get('callback')}([]);`);
+    }
     let route = url.pathname.slice('/v1'.length);
     // Another spelling of a path: a trailing or doubled slash, another letter case.
     const canonical = route
       .replace(/\/{2,}/g, '/')
       .replace(/(.)\/$/, '$1')
+      .replace(/^\/pets\.json$/i, '/pets')
       .toLowerCase();
     let skipAuth =
       (has('auth-skipped-with-status-filter') &&
@@ -1646,6 +1665,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // (those with it reach the API, whose routes are exact).
       const unguarded =
         (has('auth-skipped-on-path-spellings') && method === 'GET') ||
+        // Spring MVC's suffix match serves /pets.json as /pets; a security rule on /pets does not.
+        (has('auth-skipped-on-format-suffix') && method === 'GET' && route.endsWith('.json')) ||
         (has('auth-skipped-on-create-spellings') && method === 'POST') ||
         (has('auth-public-spellings-without-header') && req.headers.authorization === undefined);
       if (unguarded) {

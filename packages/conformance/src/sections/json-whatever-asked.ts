@@ -1,0 +1,82 @@
+// Every body is JSON (spec §1), whatever a client asks for. Frameworks that negotiate answer
+// another type when asked for it: XML once an XML mapper is on the class path (Spring's
+// jackson-dataformat-xml, ASP.NET Core's XML formatters), JavaScript for a JSONP `callback`
+// (Express's res.jsonp). A server may refuse such a request (406, or 400 for a parameter it does
+// not know); a success it sends is the spec's JSON.
+import type { HttpRequest } from '../http/client.js';
+import { listAfterData } from './list-pets.js';
+import {
+  declarer,
+  described,
+  everyCase,
+  expectPet,
+  expectPetList,
+  idOf,
+  pass,
+  type SpecSection,
+} from './support.js';
+
+const check = declarer('§1');
+
+/** A way of asking for another type than JSON, named in words. */
+interface Asked {
+  readonly what: string;
+  /** `path` (with or without a query) asking so. */
+  readonly request: (path: string) => HttpRequest;
+}
+
+const ASKED: readonly Asked[] = [
+  {
+    what: 'with Accept: application/xml',
+    request: (path) => ({
+      method: 'GET',
+      path,
+      headers: { Accept: 'application/xml' },
+    }),
+  },
+  {
+    what: 'with a JSONP callback (callback=cb)',
+    request: (path) => ({
+      method: 'GET',
+      path: `${path}${path.includes('?') ? '&' : '?'}callback=cb`,
+    }),
+  },
+];
+
+/** Reads asking for another type than JSON: each success is the spec's JSON. */
+export const jsonWhateverAskedSection: SpecSection = {
+  rows: [
+    {
+      section: '§1',
+      statement: 'Every answer body is JSON, whatever the client asks for',
+      oracle:
+        'a 2xx is the Pet array or the Pet as JSON; a 4xx refusal holds (406 to the Accept, 400 to the parameter)',
+      inputs: 'listPets and getPet with Accept: application/xml, and with ?callback=cb (JSONP)',
+      checks: ['listPets.json-whatever-asked'],
+    },
+  ],
+  checks: [
+    check({
+      id: 'listPets.json-whatever-asked',
+      title:
+        'listPets and getPet answer JSON when asked for XML (Accept: application/xml) or JSONP (?callback=cb), or refuse with a 4xx: no success carries another type',
+      section: '§1, §4.1, §4.3',
+      async run(ctx) {
+        const listed = await listAfterData(ctx, '?limit=1');
+        const first = Array.isArray(listed.body) ? idOf(listed.body[0]) : undefined;
+        const paths = ['/pets?limit=1', ...(first === undefined ? [] : [`/pets/${first}`])];
+        const reads = ASKED.flatMap((asked) => paths.map((path) => ({ asked, path })));
+        const seen: string[] = [];
+        await everyCase(ctx, reads, async ({ asked, path }) => {
+          const res = await ctx.send(asked.request(path));
+          if (res.status >= 200 && res.status <= 299) {
+            if (path.includes('?')) expectPetList(res, asked.what);
+            else expectPet(res, asked.what);
+          }
+          seen.push(`${described(res, asked.what)} answered ${res.status}`);
+        });
+        return pass(seen.join('; '));
+      },
+    }),
+  ],
+};
