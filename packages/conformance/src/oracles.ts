@@ -46,13 +46,13 @@ export function acceptsJson(accept: string | undefined): boolean {
 }
 
 /**
- * True for a request that asks for another type than JSON: an `Accept` that takes no JSON, or a
- * JSONP `callback` parameter. It is no request of the spec's operations, which answer JSON: the
- * check that sends it (`listPets.json-whatever-asked`) judges its answer alone.
+ * True for a request whose `Accept` takes no JSON: it asks for what the spec does not give, and
+ * a refusal in JSON is what its client said it cannot read, so it is no request of the spec's
+ * operations; `listPets.json-whatever-asked` judges its answer alone.
  */
-function asksOtherThanJson(request: HttpRequest, url: URL): boolean {
+function asksOtherThanJson(request: HttpRequest): boolean {
   const accept = Object.entries(request.headers ?? {}).find(([name]) => /^accept$/i.test(name));
-  return !acceptsJson(accept?.[1]) || url.searchParams.has('callback');
+  return !acceptsJson(accept?.[1]);
 }
 
 /**
@@ -76,7 +76,7 @@ export function routeOf(res: HttpResponse): Route {
   // Nor is a request sent in a way the spec says nothing of: its check judges it against the same
   // request sent plainly, and a server that gets HTTP wrong there still conforms to the spec.
   if (sentAsHttpAllows(res.request)) return { op: 'other' };
-  if (asksOtherThanJson(res.request, url)) return { op: 'other' };
+  if (asksOtherThanJson(res.request)) return { op: 'other' };
   const item = /\/pets\/([^/]+)$/.exec(url.pathname);
   if (res.method === 'GET' && item) {
     return { op: 'getPet', petId: decodedSegment(item[1] as string) };
@@ -281,7 +281,8 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
       const type = res.headers.get('content-type') ?? '';
       if (routeOf(res).op === 'other' || !isJsonMediaType(res.mediaType)) return undefined;
       const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type)?.[1];
-      return charset === undefined || /^utf-8$/i.test(charset)
+      // `utf8` is a label of UTF-8 too (the WHATWG Encoding Standard).
+      return charset === undefined || /^utf-?8$/i.test(charset)
         ? undefined
         : `Content-Type "${type}" names the charset ${charset}: a client that honours it reads UTF-8 wrong`;
     },

@@ -378,3 +378,39 @@ describe('server errors', () => {
     expect(judged(id, unavailable)).toBe('a server error');
   });
 });
+
+describe('the charset of a JSON answer', () => {
+  const id = 'errors.json-charset';
+  const list = (type: string) => ({ path: '/pets?limit=1', status: 200, type, text: '[]' });
+
+  it('may be absent or name UTF-8 under any of its labels', () => {
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json;charset="UTF-8"',
+      'application/json; charset=utf8',
+    ]) {
+      expect(judged(id, list(type)), type).toBeUndefined();
+    }
+  });
+
+  it('is advised on when it names another charset', () => {
+    expect(judged(id, list('application/json; charset=ISO-8859-1'))).toMatch(
+      /names the charset ISO-8859-1/,
+    );
+    expect(judged(id, list('text/plain; charset=ISO-8859-1'))).toBeUndefined();
+  });
+});
+
+describe('an answer to a request whose Accept takes no JSON', () => {
+  it('is no operation of the spec: its check judges it alone', () => {
+    const xml = { request: { headers: { Accept: 'application/xml' } } };
+    expect(routeOf(answer({ path: '/pets?limit=1', status: 406, ...xml }))).toEqual({
+      op: 'other',
+    });
+    const any = { request: { headers: { accept: 'text/html, */*;q=0.8' } } };
+    expect(routeOf(answer({ path: '/pets?limit=1', status: 200, ...any })).op).toBe('listPets');
+    // A JSONP callback takes JSON as any client does: its answers are the operation's.
+    expect(routeOf(answer({ path: '/pets?limit=1&callback=cb', status: 200 })).op).toBe('listPets');
+  });
+});

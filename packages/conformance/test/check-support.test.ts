@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../src/context.js';
 import type { HttpResponse } from '../src/http/client.js';
+import { Redactor } from '../src/redact.js';
 import {
   CheckFailed,
   CheckSkipped,
@@ -140,7 +141,7 @@ describe('expectStatus', () => {
     expect(failed?.response).toBe(res);
   });
 
-  it('quotes a body that is no Error, white space collapsed, cut after 57 characters', () => {
+  it('quotes a body that is no Error, white space collapsed, cut after 59 characters with …', () => {
     const short = answer({ path: '/p', status: 500, type: 'text/plain', text: ' oops\n\tnow ' });
     expect(failure(() => expectStatus(short, 200))?.message).toBe(
       'GET /p answered 500 ("oops now"), expected 200',
@@ -149,7 +150,14 @@ describe('expectStatus', () => {
     const exact = answer({ path: '/p', status: 500, type: 'text/plain', text: sixty });
     expect(failure(() => expectStatus(exact, 200))?.message).toContain(`("${sixty}")`);
     const long = answer({ path: '/p', status: 500, type: 'text/plain', text: 'b'.repeat(61) });
-    expect(failure(() => expectStatus(long, 200))?.message).toContain(`("${'b'.repeat(57)}...")`);
+    expect(failure(() => expectStatus(long, 200))?.message).toContain(`("${'b'.repeat(59)}…")`);
+    // The cut is one the redactor knows: a key echoed across it is hidden, its start too.
+    const key = 'Sk3yAbCdEfGhIjKlMnOp';
+    const echoed = `Malformed Authorization header value: Bearer x ${key}`;
+    const cut = answer({ path: '/p', status: 400, type: 'text/plain', text: echoed });
+    const message = failure(() => expectStatus(cut, 401))?.message ?? '';
+    expect(message).toContain(key.slice(0, 8));
+    expect(new Redactor([key]).text(message)).not.toContain(key.slice(0, 4));
     const blank = answer({ path: '/p', status: 500, type: 'text/plain', text: ' \n' });
     expect(failure(() => expectStatus(blank, 200))?.message).toBe(
       'GET /p answered 500, expected 200',

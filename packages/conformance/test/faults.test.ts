@@ -582,11 +582,20 @@ const CAUGHT: readonly [
     'answers-xml-when-asked',
     ['listPets.json-whatever-asked'],
   ],
-  ['answers JSONP to a read with a callback', 'answers-jsonp', ['listPets.json-whatever-asked']],
+  [
+    'answers JSONP to a read with a callback',
+    'answers-jsonp',
+    ['listPets.json-whatever-asked', 'errors.pet-fields'],
+  ],
   [
     'serves /pets.json as /pets without asking for the key',
     'auth-skipped-on-format-suffix',
     ['auth.every-read-shape'],
+  ],
+  [
+    'replaces a pet for a PUT of a valid body without a key',
+    'puts-without-key',
+    ['auth.changes-need-key'],
   ],
   ['renames a pet for a PATCH without a key', 'patches-without-key', ['auth.changes-need-key']],
   [

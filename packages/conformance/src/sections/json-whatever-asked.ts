@@ -1,14 +1,15 @@
 // Every body is JSON (spec §1), whatever a client asks for. Frameworks that negotiate answer
 // another type when asked for it: XML once an XML mapper is on the class path (Spring's
 // jackson-dataformat-xml, ASP.NET Core's XML formatters), JavaScript for a JSONP `callback`
-// (Express's res.jsonp). A server may refuse such a request (406, or 400 for a parameter it does
-// not know); a success it sends is the spec's JSON.
+// (Express's res.jsonp). A server may refuse such a request (406, or 400 with an Error for a
+// parameter it does not know); a success it sends is the spec's JSON.
 import type { HttpRequest } from '../http/client.js';
 import { listAfterData } from './list-pets.js';
 import {
   declarer,
   described,
   everyCase,
+  expectError,
   expectPet,
   expectPetList,
   idOf,
@@ -21,6 +22,8 @@ const check = declarer('§1');
 /** A way of asking for another type than JSON, named in words. */
 interface Asked {
   readonly what: string;
+  /** True when the request's `Accept` takes JSON. */
+  readonly takesJson: boolean;
   /** `path` (with or without a query) asking so. */
   readonly request: (path: string) => HttpRequest;
 }
@@ -28,6 +31,7 @@ interface Asked {
 const ASKED: readonly Asked[] = [
   {
     what: 'with Accept: application/xml',
+    takesJson: false,
     request: (path) => ({
       method: 'GET',
       path,
@@ -36,6 +40,7 @@ const ASKED: readonly Asked[] = [
   },
   {
     what: 'with a JSONP callback (callback=cb)',
+    takesJson: true,
     request: (path) => ({
       method: 'GET',
       path: `${path}${path.includes('?') ? '&' : '?'}callback=cb`,
@@ -50,7 +55,7 @@ export const jsonWhateverAskedSection: SpecSection = {
       section: '§1',
       statement: 'Every answer body is JSON, whatever the client asks for',
       oracle:
-        'a 2xx is the Pet array or the Pet as JSON; a 4xx refusal holds (406 to the Accept, 400 to the parameter)',
+        'a 2xx is the Pet array or the Pet as JSON; a 4xx refusal holds (406 to the Accept, any body; 400 to the parameter, with an Error)',
       inputs: 'listPets and getPet with Accept: application/xml, and with ?callback=cb (JSONP)',
       checks: ['listPets.json-whatever-asked'],
     },
@@ -72,6 +77,11 @@ export const jsonWhateverAskedSection: SpecSection = {
           if (res.status >= 200 && res.status <= 299) {
             if (path.includes('?')) expectPetList(res, asked.what);
             else expectPet(res, asked.what);
+          }
+          // A client that takes JSON gets a refusal in JSON, an Error (§7); one that asked for
+          // XML alone said it cannot read one, and gets any refusal.
+          if (res.status >= 400 && res.status <= 499 && asked.takesJson) {
+            expectError(res, res.status, asked.what);
           }
           seen.push(`${described(res, asked.what)} answered ${res.status}`);
         });

@@ -199,7 +199,8 @@ export function described(res: HttpResponse, how?: string): string {
 function bodyHint(res: HttpResponse): string {
   if (errorSummary(res) !== undefined) return '';
   const text = res.text.replace(/\s+/g, ' ').trim();
-  return text === '' ? '' : ` (${quote(text.length > 60 ? `${text.slice(0, 57)}...` : text)})`;
+  // Cut with `…`, which the redactor knows: the start of a key the server echoed is hidden too.
+  return text === '' ? '' : ` (${quote(text.length > 60 ? `${text.slice(0, 59)}…` : text)})`;
 }
 
 /** Fails unless the answer has exactly `status`. */

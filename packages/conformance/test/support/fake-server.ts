@@ -199,6 +199,7 @@ export const FAULTS = [
   'auth-accepts-real-key-in-cookie',
   'deletes-without-key',
   'patches-without-key',
+  'puts-without-key',
   'answers-xml-when-asked',
   'answers-jsonp',
   'auth-skipped-on-format-suffix',
@@ -1730,6 +1731,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         : undefined;
       if (has('deletes-without-key') && method === 'DELETE' && stored !== undefined) {
         pets.delete(stored.id);
+        res.writeHead(204);
+        return res.end();
+      }
+      // A PUT that checks its body's types, but not the key.
+      if (has('puts-without-key') && method === 'PUT' && stored !== undefined) {
+        const { name, categoryId } = JSON.parse(raw || '{}') as Record<string, unknown>;
+        if (typeof name !== 'string' || typeof categoryId !== 'number') {
+          return error(res, 400, 'name and categoryId are required', extra);
+        }
+        stored.name = name;
         res.writeHead(204);
         return res.end();
       }
