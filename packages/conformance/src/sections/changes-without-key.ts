@@ -5,17 +5,15 @@
 import type { CheckContext } from '../context.js';
 import { newPetJson, type SentPet } from '../fixtures.js';
 import type { HttpRequest, HttpResponse } from '../http/client.js';
+import { readBackDifference } from './read-back.js';
 import {
   declarer,
   described,
-  difference,
-  expectPet,
   fail,
   idOf,
   inStage,
   pass,
   type SpecSection,
-  sentFields,
   skip,
 } from './support.js';
 
@@ -77,7 +75,7 @@ async function readBackProblem(
   const read = await ctx.send({ method: 'GET', path: `/pets/${id}` });
   if (read.status === 404) return { read, problem: 'it is gone' };
   if (read.status !== 200) return { read, problem: `getPet answered ${read.status}` };
-  return { read, problem: difference(expectPet(read), sentFields(sent)) };
+  return { read, problem: readBackDifference({ id, sent, res: read }) };
 }
 
 /** Creates a pet for this check alone; skips the check when none can be created. */

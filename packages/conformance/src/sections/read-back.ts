@@ -45,11 +45,17 @@ export function readBack(ctx: CheckContext): Promise<readonly ReadBack[]> {
   });
 }
 
-/** Fails unless `getPet` answered 200 with the pet as sent. */
-export function expectReadBack({ id, sent, res }: ReadBack): void {
-  expectStatus(res, 200, 'for a pet this run created');
+/** How a `200` to `getPet` differs from the pet as sent (another pet, other fields), or undefined. */
+export function readBackDifference({ id, sent, res }: ReadBack): string | undefined {
   const pet = expectPet(res);
-  const problem = idOf(pet) === id ? difference(pet, sentFields(sent)) : `it is pet ${idOf(pet)}`;
+  return idOf(pet) === id ? difference(pet, sentFields(sent)) : `it is pet ${idOf(pet)}`;
+}
+
+/** Fails unless `getPet` answered 200 with the pet as sent. */
+export function expectReadBack(readBack: ReadBack): void {
+  const { res } = readBack;
+  expectStatus(res, 200, 'for a pet this run created');
+  const problem = readBackDifference(readBack);
   if (problem !== undefined) fail(`${described(res)}: ${problem}`, res);
 }
 

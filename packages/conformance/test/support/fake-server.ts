@@ -354,6 +354,8 @@ export interface FakeServerOptions {
   readonly tls?: { readonly key: string; readonly cert: string };
   /** Reads only the first piece of a body (its first `data` event), as if it were all of it. */
   readonly readsFirstBodyPiece?: boolean;
+  /** How long a `lagging-reads` server takes to show a write (`READ_LAG_MS` unless given). */
+  readonly readLagMs?: number;
 }
 
 /** How many other open connections make a server with `reads-unread-body-below-connection-limit` close. */
@@ -1363,7 +1365,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     creations += 1;
     if (!has('create-reuses-ids') || creations % 2 === 0) nextId += gap('huge-ids') ? 7n : 1n;
-    if (gap('lagging-reads')) pet.visibleAt = Date.now() + READ_LAG_MS;
+    if (gap('lagging-reads')) pet.visibleAt = Date.now() + (options.readLagMs ?? READ_LAG_MS);
     // A store that drops one write in ten once it holds a thousand pets.
     const full = has('create-loses-writes-when-full') && pets.size >= 1000 && creations % 10 === 0;
     if (!has('create-not-persisted') && !full) {
