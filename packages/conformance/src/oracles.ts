@@ -70,9 +70,9 @@ export function routeOf(res: HttpResponse): Route {
   } catch {
     return { op: 'other' };
   }
-  // Another spelling of a path (`/pets/`, `//pets`, `/PETS`) is no operation of the spec: the
-  // auth checks probe such spellings, and judge those answers themselves.
-  if (url.pathname.includes('//')) return { op: 'other' };
+  // Another spelling of a path (`/pets/`, `//pets`, `/PETS`, `/V1/pets`) is no operation of the
+  // spec: the auth checks probe such spellings, and judge those answers themselves.
+  if (url.pathname.includes('//') || res.request.pathSpelling === true) return { op: 'other' };
   // Nor is a request sent in a way the spec says nothing of: its check judges it against the same
   // request sent plainly, and a server that gets HTTP wrong there still conforms to the spec.
   if (sentAsHttpAllows(res.request)) return { op: 'other' };

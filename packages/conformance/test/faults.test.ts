@@ -918,6 +918,11 @@ const CAUGHT: readonly [
     ['auth.every-read-shape', 'auth.every-write-shape'],
   ],
   [
+    'serves /V1/pets and /V1/pets/{id} without the key (a guard on /v1/ as written, a router that folds case)',
+    'auth-skipped-on-recased-base',
+    ['auth.every-read-shape', 'auth.every-write-shape'],
+  ],
+  [
     'takes any bearer token at /pets/, /PETS and //pets',
     'auth-any-token-on-path-spellings',
     ['auth.every-read-shape', 'auth.every-write-shape'],

@@ -109,6 +109,11 @@ export interface HttpRequest {
    * around a header value): never sent again another way.
    */
   readonly asWritten?: boolean;
+  /**
+   * Sent at another spelling of a spec path (`/pets/`, `/PETS`, `/V1/pets`): no operation of the
+   * spec, whose answer the check that sends it judges alone.
+   */
+  readonly pathSpelling?: boolean;
 }
 
 /**

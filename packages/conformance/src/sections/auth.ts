@@ -671,13 +671,22 @@ async function probeShape(ctx: CheckContext, sample: HttpResponse, bad: BadCase)
 
 /**
  * Spellings of the spec's paths a server may answer as the same resource: a trailing or doubled
- * slash, another letter case, and for the list a format suffix (Rails' and Spring MVC's `.json`;
- * `/pets/7.json` is getPet's path with a petId that is no integer, `getPet.path-boundaries`').
+ * slash, another letter case, the base's `/v1` in capitals (an absolute URL: a router that folds
+ * case behind a guard that matches `/v1/` as written), and for the list a format suffix (Rails'
+ * and Spring MVC's `.json`; `/pets/7.json` is getPet's path with a petId that is no integer,
+ * `getPet.path-boundaries`').
  */
-function spellings(op: Op, id: string | undefined): string[] {
-  if (op !== 'getPet') return ['/pets/', '/PETS', '//pets', '/pets.json'];
-  return id === undefined ? [] : [`/pets/${id}/`, `/PETS/${id}`, `//pets/${id}`];
+function spellings(op: Op, id: string | undefined, base: string): string[] {
+  const recased = base.endsWith('/v1') ? [`${base.slice(0, -'/v1'.length)}/V1`] : [];
+  if (op !== 'getPet') {
+    return ['/pets/', '/PETS', '//pets', '/pets.json', ...recased.map((b) => `${b}/pets`)];
+  }
+  if (id === undefined) return [];
+  return [`/pets/${id}/`, `/PETS/${id}`, `//pets/${id}`, ...recased.map((b) => `${b}/pets/${id}`)];
 }
+
+/** A spelling as a report shows it: below the base, or the absolute URL's path. */
+const shownSpelling = (path: string) => URL.parse(path)?.pathname ?? path;
 
 /**
  * `op` sent with the valid key at `path`, another spelling of its path: the same resource when it
@@ -691,12 +700,17 @@ async function withKeyAt(
 ): Promise<{ status: number; same: boolean }> {
   if (op === 'createPet') {
     const pet = ctx.fixtures.nextPet();
-    const res = await ctx.send({ method: 'POST', path, rawBody: newPetJson(pet) });
+    const res = await ctx.send({
+      method: 'POST',
+      path,
+      rawBody: newPetJson(pet),
+      pathSpelling: true,
+    });
     const named =
       petProblem(res.body) === undefined && (res.body as { name?: unknown }).name === pet.name;
     return { status: res.status, same: res.status === 201 && named };
   }
-  const res = await ctx.send({ method: 'GET', path });
+  const res = await ctx.send({ method: 'GET', path, pathSpelling: true });
   const asked = op === 'listPets' ? Array.isArray(res.body) : idOf(res.body) === id;
   return { status: res.status, same: res.status === 200 && asked };
 }
@@ -714,15 +728,16 @@ async function probeSpellings(
   const id = op === 'getPet' ? await knownPetId(ctx) : undefined;
   const seen: string[] = [];
   const probes: (() => Promise<void>)[] = [];
-  for (const path of spellings(op, id)) {
+  for (const path of spellings(op, id, ctx.baseUrl)) {
     const { status, same } = await withKeyAt(ctx, op, path, id);
-    seen.push(`${path}: ${status}${same ? ' (the same resource)' : ''}`);
+    seen.push(`${shownSpelling(path)}: ${status}${same ? ' (the same resource)' : ''}`);
     for (const bad of shapeProbes(ctx)) {
       probes.push(async () => {
         const { authorization } = bad;
         const res = await ctx.send({
           method: op === 'createPet' ? 'POST' : 'GET',
           path,
+          pathSpelling: true,
           authorization,
           ...(op === 'createPet' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
         });
@@ -743,7 +758,7 @@ async function probeSpellings(
 function everyShape(ops: readonly Op[], writes: boolean, what: string): DeclaredCheck {
   return check({
     id: writes ? 'auth.every-write-shape' : 'auth.every-read-shape',
-    title: `${what} answers 401 with an Error without a valid key (none, "Bearer" alone, an unknown key) in every request shape the run sent with the key (each query parameter and combination, added headers, a chunked body) and every spelling of the path the server answers as the same resource (/pets/, /PETS, //pets, /pets.json)`,
+    title: `${what} answers 401 with an Error without a valid key (none, "Bearer" alone, an unknown key) in every request shape the run sent with the key (each query parameter and combination, added headers, a chunked body) and every spelling of the path the server answers as the same resource (/pets/, /PETS, //pets, /pets.json, /V1/pets)`,
     section: ops.map((op) => OPERATIONS.find((o) => o.name === op)?.section).join(', '),
     writes,
     async run(ctx) {
@@ -790,7 +805,7 @@ export const authSection: SpecSection = {
       statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
       oracle: '401 with an Error on listPets, createPet and getPet; the valid key is accepted',
       inputs:
-        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string, in other header fields and in cookies (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets, /pets.json)',
+        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string, in other header fields and in cookies (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets, /pets.json, /V1/pets)',
       checks: [
         'auth.*.missing-header',
         'auth.*.empty-token',

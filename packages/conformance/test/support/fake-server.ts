@@ -208,6 +208,7 @@ export const FAULTS = [
   'auth-create-spellings-forbidden',
   'auth-public-spellings-without-header',
   'auth-any-token-on-path-spellings',
+  'auth-skipped-on-recased-base',
   'list-filters-after-limit',
   'query-errors-as-text',
   'query-errors-as-200',
@@ -1600,7 +1601,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         down.retryAfter === false ? {} : { 'retry-after': '0' },
       );
     }
-    if (!url.pathname.startsWith('/v1/')) return noRoute(res, method);
+    if (!/^\/v1\//i.test(url.pathname)) return noRoute(res, method);
     if (gap('unknown-methods-501') && method !== 'GET' && method !== 'POST') {
       // Python's http.server: a method it has no handler for is one it does not implement.
       res.writeHead(501, { 'content-type': 'text/html;charset=utf-8' });
@@ -1648,9 +1649,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
       return res.end(`/**/ typeof cb === 'function' && ${url.searchParams.get('callback')}([]);`);
     }
-    let route = url.pathname.slice('/v1'.length);
+    // A base in another letter case (/V1) is a spelling of the path too: no route as written.
+    const recasedBase = !url.pathname.startsWith('/v1/');
+    const below = url.pathname.slice('/v1'.length);
+    let route = recasedBase ? url.pathname : below;
     // Another spelling of a path: a trailing or doubled slash, another letter case.
-    const canonical = route
+    const canonical = below
       .replace(/\/{2,}/g, '/')
       .replace(/(.)\/$/, '$1')
       .replace(/^\/pets\.json$/i, '/pets')
@@ -1671,7 +1675,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         // Spring MVC's suffix match serves /pets.json as /pets; a security rule on /pets does not.
         (has('auth-skipped-on-format-suffix') && method === 'GET' && route.endsWith('.json')) ||
         (has('auth-skipped-on-create-spellings') && method === 'POST') ||
-        (has('auth-public-spellings-without-header') && req.headers.authorization === undefined);
+        (has('auth-public-spellings-without-header') && req.headers.authorization === undefined) ||
+        // nginx guards `location /v1/` (its match has case), the app behind it routes case-blind.
+        (has('auth-skipped-on-recased-base') && recasedBase);
       if (unguarded) {
         route = canonical;
         skipAuth = true;
