@@ -167,6 +167,12 @@ export interface TrafficSummary {
    * the server as recorded): left alone.
    */
   readonly fromCache: number;
+  /**
+   * Requests whose head (request line and header lines) is over `HEAD_LIMIT` bytes, refused with
+   * `400`, `413`, `414` or `431`: servers and their fronts set such limits (nginx, gunicorn,
+   * fasthttp), the spec shows none (§8), and the refusal is often the front's page: left alone.
+   */
+  readonly headTooLarge: number;
   /** Judged exchanges whose answer body was not recorded: only rules on statuses and headers judged them. */
   readonly bodiesNotRecorded: number;
   /**

@@ -119,6 +119,15 @@ describe('reading a HAR entry', () => {
     );
   });
 
+  it("marks an answer WebKit took from a cache or a service worker, and a Playwright test's mock", () => {
+    for (const local of ['Memory Cache', 'Disk Cache', 'Service Worker']) {
+      expect(only(entry({ _fetchType: local }))?.fromCache, local).toBe(true);
+    }
+    expect(only(entry({ _fetchType: 'Network Load' }))).not.toHaveProperty('fromCache');
+    expect(only(entry({ _wasFulfilled: true }))?.fromCache).toBe(true);
+    expect(only(entry({ _wasFulfilled: false }))).not.toHaveProperty('fromCache');
+  });
+
   it('marks an answer from the browser cache, and only a named one', () => {
     expect(only(entry({ _fromCache: 'memory' }))?.fromCache).toBe(true);
     expect(only(entry({ _fromCache: 'disk' }))?.fromCache).toBe(true);

@@ -148,6 +148,26 @@ const gone: Entry = {
 };
 
 describe('judge --har leaves alone what the spec does not speak of', () => {
+  it("leaves alone a refusal of a request head over 4 KiB, as nginx's page for a large cookie", async () => {
+    const page = '<html><head><title>400 Request Header Or Cookie Too Large</title></head></html>';
+    const keyless = (cookie: string): Entry => ({
+      url: `${BASE}/pets?limit=1`,
+      auth: null,
+      requestHeaders: { Cookie: `session=${cookie}` },
+      status: 400,
+      text: page,
+    });
+    const listed: Entry = { url: `${BASE}/pets?limit=1`, status: 200, body: [rex] };
+    const large = await judge(har('head-too-large', [listed, keyless('c'.repeat(9000))]));
+    expect(failed(large.report)).toEqual([]);
+    expect(large.report.traffic).toMatchObject({ judged: 1, headTooLarge: 1 });
+    const small = await judge(har('head-small', [listed, keyless('c'.repeat(3000))]));
+    expect(failed(small.report).sort()).toEqual([
+      'auth.listPets.missing-header',
+      'errors.json-body',
+    ]);
+  });
+
   it("leaves alone the server's own routes whose paths end as the spec's do", async () => {
     // /pets and /pets/{petId} right below the base are the spec's; a route between is the server's.
     const file = har('own-routes', [
@@ -552,7 +572,7 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(cached.report.traffic).toMatchObject({ judged: 1, fromCache: 1 });
     const pretty = await runCli(['judge', '--har', join(files.path, 'cache.har')]);
     expect(pretty.stdout).toMatch(
-      /left alone: 1 answered by the browser \(its cache or a service worker\)/,
+      /left alone: 1 answered without the server \(a cache, a service worker, a mock\)/,
     );
   });
 
@@ -907,7 +927,7 @@ describe('judge --har holds each answer to the others and to its request', () =>
       expect.arrayContaining(['auth.createPet.missing-header', 'auth.listPets.missing-header']),
     );
     expect(message(answered.report, 'auth.createPet.missing-header')).toMatch(
-      /a request without Authorization answered 201, a success: a missing key is 401/,
+      /a request without Authorization answered 201, a success: a missing or invalid key is 401/,
     );
     const refused = await judge(
       har('no-key-401', [
@@ -1410,7 +1430,6 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
     const { report } = await judge(
       har('keyless-placeholders', [
         created,
-        read('/pets?limit=1', 'Bearer unknown-key', 400),
         read('/pets?limit=1', 'Bearer  two-spaces-before-it', 400),
         read('/pets?limit=1', '[REDACTED]', 200, { body: [rex] }),
         read('/pets/1', 'Bearer <redacted token>', 200, { body: rex }),
@@ -1420,6 +1439,54 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
     expect(failed(report)).toEqual([]);
     expect(report.traffic.exercised).not.toEqual(
       expect.arrayContaining(['auth.listPets.wrong-scheme']),
+    );
+  });
+});
+
+describe('judge --har holds sound reads with a bearer token to what the spec answers', () => {
+  const refusal = (status: number) => ({ code: 'refused', message: 'no', status });
+  const read = (path: string, status: number, auth = 'Bearer unknown-key') => ({
+    url: `${BASE}${path}`,
+    auth,
+    status,
+    body: refusal(status),
+    ...(path.startsWith('/pets/') ? { headers: { ...GET_PET_DEPRECATION_HEADERS } } : {}),
+  });
+
+  it.each([
+    ['listPets', '/pets?limit=100', 400],
+    ['listPets', '/pets?status=pending', 400],
+    ['listPets', '/pets', 404],
+    ['listPets', '/pets?limit=1', 405],
+    ['getPet', '/pets/999999', 400],
+    ['getPet', '/pets/12', 410],
+    ['getPet', '/pets/12', 422],
+  ] as const)('fails %s at %s answered %i', async (op, path, status) => {
+    const { report } = await judge(har(`sound-${op}-${status}`, [read(path, status)]));
+    const id = op === 'listPets' ? 'listPets.returns-pet-array' : 'getPet.returns-pet';
+    expect(failed(report)).toEqual([id]);
+    expect(result(report, id)?.message).toMatch(
+      new RegExp(
+        `a ${op} request with a bearer token, and nothing else wrong in it, answered ${status}`,
+      ),
+    );
+  });
+
+  it('lets a 401, a 403, a 404 to getPet and what else the request may have caused stand', async () => {
+    const { report } = await judge(
+      har('sound-reads-right', [
+        read('/pets?limit=1', 401),
+        read('/pets?limit=1', 403),
+        read('/pets/12', 404),
+        read('/pets?limit=101', 400),
+        read('/pets/12?x=1', 400),
+        read('/pets?limit=1', 400, 'Bearer  two-spaces'),
+        read('/pets?limit=1', 400, 'Bearer a,b'),
+      ]),
+    );
+    expect(failed(report)).toEqual([]);
+    expect(report.traffic.exercised).toEqual(
+      expect.arrayContaining(['listPets.returns-pet-array', 'getPet.returns-pet']),
     );
   });
 });
@@ -1440,6 +1507,9 @@ describe('judge --har holds getPet to the petId it was asked for', () => {
       ['1.5', rex, /petId "1.5" is no integer/],
       ['007', { ...rex, id: 8 }, /it answered 200 with pet 8, not pet 7/],
       ['0', rex, /it answered 200 with pet 1, not pet 0/],
+      ['2.0', rex, /it answered 200 with pet 1, not pet 2/],
+      ['+2', rex, /it answered 200 with pet 1, not pet 2/],
+      ['1e1', rex, /it answered 200 with pet 1, not pet 10/],
       // Percent-encoding that decodes to no text: the petId as sent.
       ['%zz', rex, /petId "%zz" is no integer/],
     ] as const) {
@@ -1454,6 +1524,8 @@ describe('judge --har holds getPet to the petId it was asked for', () => {
     ['a 400', get('1.5', 400, { ...notFound, code: 'bad_id', status: 400 })],
     ['a 404 to malformed percent-encoding', get('%E0%zz', 404, notFound)],
     ['that very pet', get('007', 200, { ...rex, id: 7 })],
+    ['that very pet to an id a float writes', get('1.0', 200, rex)],
+    ['that very pet to an id with a plus', get('+1', 200, rex)],
   ])('lets %s stand, as a judgment', async (_, entry) => {
     const { report } = await judge(har('fair-id', [entry]));
     expect(failed(report)).toEqual([]);

@@ -110,6 +110,40 @@ describe('proxy --target', () => {
     });
   });
 
+  it('holds a read without a bearer key to 401, in any shape: it saw the request as sent', async () => {
+    // Keyless reads get 403 (Spring Security's default); an answer with any Authorization, 200.
+    const server = createServer((req, res) => {
+      req.resume().on('end', () => {
+        const keyed = req.headers.authorization !== undefined;
+        res.writeHead(keyed ? 200 : 403, { 'content-type': 'application/json' });
+        res.end(keyed ? '[]' : '{"code":"forbidden","message":"no","status":403}');
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const run = await proxyRun(['--target', target, '--reporter', 'json'], async (base) => {
+      for (const authorization of [undefined, 'Basic dXNlcjpwYXNz', 'Bearer']) {
+        const res = await fetch(`${base}/pets?limit=5`, {
+          headers: authorization === undefined ? {} : { authorization },
+        });
+        await res.text();
+      }
+    });
+    const report = JSON.parse(run.stdout) as { results: { id: string; outcome: string }[] };
+    const outcome = (id: string) => report.results.find((r) => r.id === id)?.outcome;
+    expect(outcome('auth.listPets.missing-header')).toBe('fail');
+    expect(outcome('auth.listPets.wrong-scheme')).toBe('fail');
+    expect(outcome('auth.listPets.empty-token')).toBe('fail');
+    expect(run.stderr).toMatch(
+      /auth\.listPets\.missing-header .*answered 403, with nothing else wrong in it: a missing or invalid key is 401/,
+    );
+    expect(run.stderr).toMatch(
+      /auth\.listPets\.wrong-scheme .*answered 200, a success: a missing or invalid key is 401/,
+    );
+    expect(run.exitCode).toBe(1);
+  });
+
   it('fails an advisory only with --strict', async () => {
     const target = await lenientTarget();
     const nullStatus = (base: string) =>

@@ -1,4 +1,5 @@
 import { plural } from '../plural.js';
+import { HEAD_LIMIT } from '../traffic/exchange.js';
 import type { TrafficSummary } from '../types.js';
 
 /**
@@ -12,8 +13,11 @@ export function trafficLines(traffic: TrafficSummary): string[] {
     traffic.notAnswered > 0 ? `${traffic.notAnswered} not answered` : '',
     traffic.rateLimited > 0 ? `${traffic.rateLimited} answered 429` : '',
     traffic.unavailable > 0 ? `${traffic.unavailable} answered 503` : '',
+    traffic.headTooLarge > 0
+      ? `${traffic.headTooLarge} refused for a head over ${HEAD_LIMIT} bytes`
+      : '',
     traffic.fromCache > 0
-      ? `${traffic.fromCache} answered by the browser (its cache or a service worker)`
+      ? `${traffic.fromCache} answered without the server (a cache, a service worker, a mock)`
       : '',
   ].filter((s) => s !== '');
   const n = traffic.exchanges;

@@ -122,6 +122,7 @@ export async function proxyCommand(args: readonly string[], io: TrafficIo): Prom
     strict: values.strict ?? false,
     settleMs,
     source: `proxy to ${target}`,
+    headersAsSent: true,
     onViolation: (v) => io.stderr(violationLine(v)),
   });
   let proxy: Awaited<ReturnType<typeof startProxy>>;

@@ -27,9 +27,9 @@ export interface RecordedExchange {
   /** The answer's body, byte for byte; undefined when the recorder did not keep it. */
   readonly responseBody?: Uint8Array;
   /**
-   * True when the browser answered, from its own cache (Chrome's `_fromCache`) or by a service
-   * worker (`_fetchedViaServiceWorker`): this request did not reach the server as recorded, so
-   * the answer says nothing of what the server held, or what it was sent.
+   * True when something other than the server answered: the browser's cache, a service worker or
+   * a test's mock (`har.ts`). The request did not reach the server as recorded, so the answer
+   * says nothing of what the server held, or what it was sent.
    */
   readonly fromCache?: boolean;
   /** When the request was sent and the answer had arrived, in milliseconds (any common clock). */
@@ -56,7 +56,29 @@ export type Standing =
   | 'not-answered'
   | 'rate-limited'
   | 'unavailable'
-  | 'from-cache';
+  | 'from-cache'
+  | 'head-too-large';
+
+/**
+ * The size of a request head (request line and header lines) above which a server or its front
+ * may refuse it: fasthttp's default buffer is 4 KiB, nginx's 8 KiB a line, gunicorn's 4,094
+ * bytes for the request line. The spec shows no request size limits (§8).
+ */
+export const HEAD_LIMIT = 4096;
+
+/** The statuses a refusal of a request head for its size takes (RFC 9110 §15.5, RFC 6585 §5). */
+const HEAD_REFUSALS = new Set([400, 413, 414, 431]);
+
+/** How many bytes the request's head takes on the wire in HTTP/1.1 (HTTP/2 pseudo-headers aside). */
+function headBytes(recorded: RecordedExchange): number {
+  const target = URL.parse(recorded.url);
+  const line = `${recorded.method} ${target === null ? recorded.url : `${target.pathname}${target.search}`} HTTP/1.1\r\n`;
+  let bytes = Buffer.byteLength(line) + 2;
+  for (const [name, value] of recorded.requestHeaders) {
+    if (!name.startsWith(':')) bytes += Buffer.byteLength(`${name}: ${value}\r\n`);
+  }
+  return bytes;
+}
 
 /** An exchange ready to judge. */
 export interface Exchange {
@@ -181,6 +203,13 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   let standing: Standing = within;
   if (recorded.status === 0) standing = 'not-answered';
   else if (within === 'spec' && recorded.fromCache) standing = 'from-cache';
+  else if (
+    within === 'spec' &&
+    HEAD_REFUSALS.has(recorded.status) &&
+    headBytes(recorded) > HEAD_LIMIT
+  ) {
+    standing = 'head-too-large';
+  }
   // The kit retries a 429 and never judges it: the spec gives no rate limits (§7, §8).
   else if (within === 'spec' && recorded.status === 429) standing = 'rate-limited';
   else if (within === 'spec' && (!operationPath || routeOf(res).op === 'other')) {

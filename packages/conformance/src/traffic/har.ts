@@ -12,6 +12,10 @@ interface HarHeader {
 interface HarEntry {
   /** Chrome's mark of an answer from the browser's cache: `memory` or `disk`. */
   readonly _fromCache?: unknown;
+  /** Playwright's mark of an answer its test gave (`route.fulfill()`): no server saw the request. */
+  readonly _wasFulfilled?: unknown;
+  /** WebKit's (Safari's) source of an answer: `Network Load`, `Memory Cache`, `Disk Cache`, `Service Worker`… */
+  readonly _fetchType?: unknown;
   readonly startedDateTime?: unknown;
   readonly time?: unknown;
   readonly request?: {
@@ -87,14 +91,26 @@ function entryOf(value: unknown, n: number): { exchange: RecordedExchange; timed
     ),
     sentAt,
     receivedAt: sentAt + time,
-    // The page's side of what a service worker answered: the worker's own request, if it made
-    // one, is an entry of its own.
-    ...((typeof entry._fromCache === 'string' && entry._fromCache !== '') ||
-    response?._fetchedViaServiceWorker === true
-      ? { fromCache: true }
-      : {}),
+    ...(answeredWithoutServer(entry) ? { fromCache: true } : {}),
   };
   return { exchange, timed };
+}
+
+/** WebKit's sources of an answer that are no request to the server. */
+const WEBKIT_LOCAL_FETCHES = new Set(['Memory Cache', 'Disk Cache', 'Service Worker']);
+
+/**
+ * True when something other than the server answered the entry: the browser's cache (Chrome's
+ * `_fromCache`, WebKit's `_fetchType`), a service worker (the page's side: the worker's own
+ * request, if it made one, is an entry of its own), or a Playwright test's `route.fulfill()`.
+ */
+function answeredWithoutServer(entry: HarEntry): boolean {
+  return (
+    (typeof entry._fromCache === 'string' && entry._fromCache !== '') ||
+    entry.response?._fetchedViaServiceWorker === true ||
+    entry._wasFulfilled === true ||
+    WEBKIT_LOCAL_FETCHES.has(entry._fetchType as string)
+  );
 }
 
 /** The exchanges of a HAR document, in the order their answers arrived. */

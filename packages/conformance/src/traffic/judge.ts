@@ -44,6 +44,11 @@ export interface TrafficJudgeOptions {
   readonly keysRecorded?: boolean;
   /** How long a write may take to show in reads: reads sent sooner are not held to it. */
   readonly settleMs?: number;
+  /**
+   * True when each request's header lines are recorded as sent (the proxy): no sanitizer put a
+   * placeholder in a key's place, so a request without a key is one, and must get 401.
+   */
+  readonly headersAsSent?: boolean;
 }
 
 /** Why a rule on requests without `Authorization` judged nothing in a recording that kept none. */
@@ -119,6 +124,7 @@ export class TrafficJudge {
     rateLimited: 0,
     unavailable: 0,
     fromCache: 0,
+    headTooLarge: 0,
     bodiesNotRecorded: 0,
   };
   private readonly judgedRequests: {
@@ -135,7 +141,7 @@ export class TrafficJudge {
   private unjudged: { readonly exchange: string; readonly error: unknown } | undefined;
 
   constructor(private readonly options: TrafficJudgeOptions) {
-    this.state = new TrafficState(options.settleMs ?? 0);
+    this.state = new TrafficState(options.settleMs ?? 0, options.headersAsSent ?? false);
     this.keysRecorded = options.keysRecorded ?? true;
   }
 
@@ -181,6 +187,7 @@ export class TrafficJudge {
       else if (ex.standing === 'rate-limited') this.counts.rateLimited += 1;
       else if (ex.standing === 'unavailable') this.counts.unavailable += 1;
       else if (ex.standing === 'from-cache') this.counts.fromCache += 1;
+      else if (ex.standing === 'head-too-large') this.counts.headTooLarge += 1;
       else this.counts.notAnswered += 1;
       if (mayChangePets(ex, this.options.base)) {
         this.state.changedBy ??= `${recorded.method} ${ex.res.path}`;

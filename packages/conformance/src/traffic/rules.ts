@@ -2,7 +2,13 @@
 // they judge an answer without sending anything, and the cross-answer rules the spec gives such
 // traffic (a list holds at most its limit and only its status; a pet shown again is shown alike,
 // which is advised, as the spec has operations it does not show).
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PET_STATUSES } from '@animal-store/contract';
+import {
+  GET_PET_SUNSET_AT,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  PET_STATUSES,
+} from '@animal-store/contract';
 import { CheckContext } from '../context.js';
 import type { Fixtures } from '../fixtures.js';
 import { type HttpResponse, mediaTypeOf } from '../http/client.js';
@@ -62,8 +68,14 @@ export class TrafficState {
    * (`mayChangePets`): the rules across answers stop judging there.
    */
   changedBy: string | undefined;
-  /** `settleMs`: how long a write may take to show in reads (`--settle-ms`). */
-  constructor(private readonly settleMs = 0) {}
+  /**
+   * `settleMs`: how long a write may take to show in reads (`--settle-ms`); `headersAsSent`:
+   * the recorder kept every request's header lines as sent (`TrafficJudgeOptions`).
+   */
+  constructor(
+    private readonly settleMs = 0,
+    readonly headersAsSent = false,
+  ) {}
 
   /** Per `Authorization` value: what a key sees may differ from what another sees. */
   private readonly models = new Map<string, { created: PetModel; seen: SeenPets }>();
@@ -430,30 +442,72 @@ const crossRules: TrafficRule[] = [
             : `a ${op} request ${how}, answered 401${id === 'missing-header' ? ', a success' : ''} or, with nothing else wrong in it, 400`,
         readsBody: false,
         ...(id === 'missing-header' ? { readsKeys: true } : {}),
-        judge(ex) {
+        judge(ex, state) {
           if (routeOf(ex.res).op !== op || keylessShape(ex.authorization) !== id) {
             return NOT_JUDGED;
           }
           const { status } = ex.res;
           if (status === 401) return undefined;
-          // A placeholder a sanitizer put in a key's place may look like any other shape.
-          if (id === 'missing-header' && status >= 200 && status <= 299) {
-            return `a request without Authorization answered ${status}, a success: a missing key is 401 (§5)`;
+          // A placeholder a sanitizer put in a key's place may look like any other shape; the
+          // proxy records the request as sent, so there a success is wrong whatever the shape.
+          if ((id === 'missing-header' || state.headersAsSent) && status >= 200 && status <= 299) {
+            return `a request ${how} answered ${status}, a success: a missing or invalid key is 401 (§5)`;
           }
-          if (status === 400 && isSoundRead(ex)) {
-            return `a request ${how} answered 400, with nothing else wrong in it: a missing or invalid key is 401 (§5)`;
+          if (!isSoundRead(ex)) return NOT_JUDGED;
+          if (status === 400 || (state.headersAsSent && refusedOtherwise(status))) {
+            return `a request ${how} answered ${status}, with nothing else wrong in it: a missing or invalid key is 401 (§5)`;
           }
           return NOT_JUDGED;
         },
       }),
     ),
   ),
+  soundReadRule('listPets', 'listPets.returns-pet-array'),
+  soundReadRule('getPet', 'getPet.returns-pet'),
   answerCheck(
     'getPet.deprecation-only-on-get-pet',
     'a listPets or createPet answer',
     otherOperation,
   ),
 ];
+
+/**
+ * A client error other than the key's (`401`) that no part of a sound read gives cause for:
+ * a request timeout (`408`), a head too large (`413`, `414`, `431`) and a request for another
+ * server (`421`) may come whatever the request holds.
+ */
+const refusedOtherwise = (status: number) =>
+  status >= 400 && status <= 499 && ![401, 408, 413, 414, 421, 431].includes(status);
+
+/** `Bearer` and one token68, one space between (RFC 9110 §11.4, RFC 6750 §2.1). */
+const BEARER_TOKEN = /^bearer [0-9A-Za-z._~+/-]+=*$/i;
+
+/**
+ * A sound read (`isSoundRead`) with a bearer token gets 200, 404 for a pet that does not exist
+ * (or, from the sunset on, 410), or 401 for a key the server does not hold (§4.1, §4.3, §5, §9):
+ * a `400`, `405` or `422`, a `404` to the list, or a `410` before the sunset, is none of those.
+ */
+function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
+  const what = op === 'listPets' ? '200 (or 401)' : '200, 404 (or 401)';
+  return asKitCheck(id, {
+    needs: `a ${op} request with a bearer token and nothing else a server may refuse`,
+    readsBody: false,
+    judge(ex) {
+      if (routeOf(ex.res).op !== op || !BEARER_TOKEN.test(ex.authorization ?? '')) {
+        return NOT_JUDGED;
+      }
+      if (!isSoundRead(ex)) return NOT_JUDGED;
+      const { status } = ex.res;
+      const beforeSunset = ex.recorded.sentAt < GET_PET_SUNSET_AT.getTime();
+      const wrong =
+        [400, 405, 422].includes(status) ||
+        (op === 'listPets' && status === 404) ||
+        (status === 410 && beforeSunset);
+      if (!wrong) return undefined;
+      return `a ${op} request with a bearer token, and nothing else wrong in it, answered ${status}: it gets ${what} (§4, §5)`;
+    },
+  });
+}
 
 /**
  * What is wrong with a createPet request's body, when it was sent as `application/json` and
@@ -570,11 +624,13 @@ const pathIdRule: TrafficRule = asKitCheck('getPet.path-boundaries', {
     const { status } = ex.res;
     if (status === 400 || status === 404) return undefined;
     if (status < 200 || status > 299) return NOT_JUDGED;
-    if (!/^-?\d+$/.test(route.petId)) {
+    // An integer in another lexical form (`+7`, as XML Schema writes one; `7.0`, a JSON number
+    // whose value is an integer, as a client that holds ids as floats writes it) is that integer.
+    const wanted = canonicalInteger(route.petId.replace(/^\+(?=\d)/, ''));
+    if (wanted === undefined) {
       return `petId ${quote(route.petId)} is no integer, and it answered ${status}, a success: such an id gets 404 or 400`;
     }
     if (!ex.bodyRecorded) return NOT_JUDGED;
-    const wanted = canonicalInteger(route.petId);
     const shown = integerText(ex.res.body, 'id');
     return shown === wanted
       ? undefined

@@ -24,6 +24,7 @@ export const traffic = (fields: Partial<TrafficSummary> = {}): TrafficSummary =>
   rateLimited: 0,
   unavailable: 0,
   fromCache: 0,
+  headTooLarge: 0,
   bodiesNotRecorded: 0,
   keysRecorded: true,
   exercised: [],
