@@ -1458,7 +1458,6 @@ describe('judge --har holds sound reads with a bearer token to what the spec ans
     ['listPets', '/pets?status=pending', 400],
     ['listPets', '/pets', 404],
     ['listPets', '/pets?limit=1', 405],
-    ['getPet', '/pets/999999', 400],
     ['getPet', '/pets/12', 410],
     ['getPet', '/pets/12', 422],
   ] as const)('fails %s at %s answered %i', async (op, path, status) => {
@@ -1478,6 +1477,7 @@ describe('judge --har holds sound reads with a bearer token to what the spec ans
         read('/pets?limit=1', 401),
         read('/pets?limit=1', 403),
         read('/pets/12', 404),
+        read('/pets/9007199254740992', 400),
         read('/pets?limit=101', 400),
         read('/pets/12?x=1', 400),
         read('/pets?limit=1', 400, 'Bearer  two-spaces'),

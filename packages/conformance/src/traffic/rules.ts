@@ -485,7 +485,9 @@ const BEARER_TOKEN = /^bearer [0-9A-Za-z._~+/-]+=*$/i;
 /**
  * A sound read (`isSoundRead`) with a bearer token gets 200, 404 for a pet that does not exist
  * (or, from the sunset on, 410), or 401 for a key the server does not hold (§4.1, §4.3, §5, §9):
- * a `400`, `405` or `422`, a `404` to the list, or a `410` before the sunset, is none of those.
+ * a `405` or `422`, a `400` or `404` to the list, or a `410` before the sunset, is none of those.
+ * A `400` to getPet holds, as in the run: a server may refuse ids beyond those it gives (its
+ * store's range) as it refuses `0`.
  */
 function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
   const what = op === 'listPets' ? '200 (or 401)' : '200, 404 (or 401)';
@@ -500,8 +502,8 @@ function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
       const { status } = ex.res;
       const beforeSunset = ex.recorded.sentAt < GET_PET_SUNSET_AT.getTime();
       const wrong =
-        [400, 405, 422].includes(status) ||
-        (op === 'listPets' && status === 404) ||
+        [405, 422].includes(status) ||
+        (op === 'listPets' && (status === 400 || status === 404)) ||
         (status === 410 && beforeSunset);
       if (!wrong) return undefined;
       return `a ${op} request with a bearer token, and nothing else wrong in it, answered ${status}: it gets ${what} (§4, §5)`;
