@@ -22,7 +22,7 @@ export const STORE_TARGET = LIMIT_MAX + 1;
  * other spellings of the path (`/pets/`, `/PETS`, `//pets`, `/pets.json`, `/V1/pets`), and the pet changes
  * without a key are tried on.
  */
-export const CHECK_PETS_MAX = 73;
+export const CHECK_PETS_MAX = 74;
 /**
  * How many pets a run creates at most, on an empty store and a server that accepts every valid
  * body: the store filled to `STORE_TARGET` pets (the samples and the bulk pets among them), and

@@ -923,6 +923,37 @@ const CAUGHT: readonly [
     ['auth.every-read-shape', 'auth.every-write-shape'],
   ],
   [
+    "reads /pets/7.json as pet 7 (Rails' format suffix)",
+    'get-format-suffix',
+    ['getPet.path-boundaries'],
+  ],
+  ['reads a petId as an int32, N + 2^32 as N', 'get-id-as-int32', ['getPet.path-boundaries']],
+  [
+    "answers 500 to limit=² (Python's isdigit, then int)",
+    'list-500-on-superscript-limit',
+    ['listPets.limit-out-of-range'],
+  ],
+  [
+    "answers 500 to a name holding NUL (PostgreSQL's text)",
+    'create-500-on-nul',
+    ['createPet.string-boundaries'],
+  ],
+  [
+    'answers XML to a read with format=xml',
+    'answers-format-param',
+    ['listPets.json-whatever-asked'],
+  ],
+  [
+    'answers UTF-16 to a read whose Accept-Charset prefers it',
+    'answers-utf16-when-asked',
+    ['listPets.json-whatever-asked'],
+  ],
+  [
+    "creates the NewPet of a root member named pet (Rails' params.require(:pet))",
+    'create-unwraps-root-member',
+    ['createPet.wrapped-body'],
+  ],
+  [
     'takes any bearer token at /pets/, /PETS and //pets',
     'auth-any-token-on-path-spellings',
     ['auth.every-read-shape', 'auth.every-write-shape'],

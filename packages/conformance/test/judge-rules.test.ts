@@ -1405,6 +1405,10 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
         read('/pets/12', null, 400, { requestHeaders: { 'Content-Length': '2' } }),
         read('/pets/12', null, 400, { requestHeaders: { 'Transfer-Encoding': 'chunked' } }),
         read('/pets/12', null, 400, { sentText: '{}' }),
+        // Connexion reads a Content-Type without content, and refuses multipart without boundary.
+        read('/pets?limit=1', null, 400, {
+          requestHeaders: { 'Content-Type': 'multipart/form-data' },
+        }),
         // RFC 9112 §3.2: two Host lines, or one that names no host, are a 400 whatever the key.
         read('/pets/12', null, 400, { requestHeaders: { Host: 'a.example', host: 'b.example' } }),
         read('/pets?limit=1', null, 400, { requestHeaders: { Host: 'a example' } }),

@@ -127,9 +127,11 @@ describe('the inputs the kit sends', () => {
     const unusual = new Set<string>();
     for (const { name: sent } of created) {
       // The string boundaries: blank names, and tagged names padded or followed by " \ / markup
-      // or controls; names followed by bytes that are no UTF-8 (read here as U+FFFD); and names
+      // or controls (NUL before an n); names followed by bytes that are no UTF-8 (read here as U+FFFD); and names
       // ending in surrogates without their pair (one before a letter).
-      const name = sent.trim().replace(/("q|\\b|\/s|&<b>'s|[\p{Cc}]+|\ufffd+\(?|\p{Cs}+x?)$/u, '');
+      const name = sent
+        .trim()
+        .replace(/("q|\\b|\/s|&<b>'s|\0n|[\p{Cc}]+|\ufffd+\(?|\p{Cs}+x?)$/u, '');
       // And names that read as another type, whose look is the whole string.
       if (name === '' || TYPED_LOOKING_NAMES.some((c) => c.name === sent)) continue;
       // The pets that fill the store: long names, their letters beyond ASCII.

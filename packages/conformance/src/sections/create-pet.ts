@@ -180,6 +180,14 @@ const INVALID_BODIES: readonly InvalidBody[] = [
       return `?${new URLSearchParams({ [field.name]: String(pet[field.name as keyof SentPet]) })}`;
     },
   })),
+  // The body is NewPet itself: one wrapped in a member has no field of its own, whatever a binder
+  // that unwraps a root member (Rails' `params.require(:pet)`, Jackson's UNWRAP_ROOT_VALUE) finds.
+  {
+    id: 'wrapped-body',
+    what: 'a NewPet wrapped in a member ({"pet": {...}}), with no field of its own',
+    section: '§4.2',
+    body: (ctx) => `{"pet":${objectText(newPetMembers(ctx))}}`,
+  },
   {
     id: 'malformed-json',
     what: 'malformed JSON',
@@ -375,6 +383,8 @@ function stringBoundaryNames(tagged: () => string): NameCase[] {
     { what: 'a name holding a backslash', name: `${tagged()}\\b` },
     { what: 'a name holding a slash', name: `${tagged()}/s` },
     { what: 'a name holding control characters', name: `${tagged()}\u0001\u001f` },
+    // JSON's \u0000 (RFC 8259 §7): PostgreSQL's text refuses the character, a C string ends there.
+    { what: 'a name holding a NUL character', name: `${tagged()}\u0000n` },
     { what: 'a name holding a tab and a line feed', name: `${tagged()}\t\n` },
     ...TYPED_LOOKING_NAMES,
   ];
@@ -436,6 +446,7 @@ export const createPetSection: SpecSection = {
         'createPet.missing-category-id-snake-case',
         'createPet.missing-name-in-query',
         'createPet.missing-category-id-in-query',
+        'createPet.wrapped-body',
         'createPet.malformed-json',
         'createPet.trailing-content',
         'createPet.empty-body',

@@ -167,6 +167,16 @@ function* absentCandidates(seen: ReadonlySet<bigint>): Generator<string> {
  * spellings some languages read as one (JavaScript's `Number` reads `0x1` as 1, Python's `int`
  * reads `0_1` as 1): no integer is written so.
  */
+/**
+ * Ids that readers take for the pet's id N: `N.json`, which Rails' `/pets/:id(.:format)` and
+ * Spring's suffix match route as N, and N + 2^32, which an int32 (a cast, a column) wraps to N.
+ */
+function readAsKnown(known: string | undefined): string[] {
+  if (known === undefined || !/^\d+$/.test(known)) return [];
+  const wrapped = BigInt(known) + 2n ** 32n;
+  return [`${known}.json`, ...(wrapped <= INT64_MAX ? [String(wrapped)] : [])];
+}
+
 const PATH_ID_BOUNDARIES = [
   '0',
   '-1',
@@ -377,7 +387,7 @@ export const getPetSection: SpecSection = {
 
     check({
       id: 'getPet.path-boundaries',
-      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, a pet's id N as ${integerSpellingsInWords('N', 'path')}, and as 0N, and a pet's id of at least 8 in octal after a zero, 010 for 8) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64`,
+      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, a pet's id N as ${integerSpellingsInWords('N', 'path')}, as 0N, with a format suffix (N.json) and plus 2^32 (an int32 that wraps reads it as N), and a pet's id of at least 8 in octal after a zero, 010 for 8) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64`,
       section: '§4.3, §7',
       async run(ctx) {
         const seen: string[] = [];
@@ -389,6 +399,7 @@ export const getPetSection: SpecSection = {
           ...PATH_ID_BOUNDARIES,
           ...integerSpellings(known ?? '', 'path'),
           ...leadingZero,
+          ...readAsKnown(known),
           ...(await octalSpelling(ctx)),
         ];
         await everyCase(ctx, ids, async (id) => {

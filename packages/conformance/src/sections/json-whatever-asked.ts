@@ -1,7 +1,9 @@
 // Every body is JSON (spec §1), whatever a client asks for. Frameworks that negotiate answer
 // another type when asked for it: XML once an XML mapper is on the class path (Spring's
 // jackson-dataformat-xml, ASP.NET Core's XML formatters), JavaScript for a JSONP `callback`
-// (Express's res.jsonp). A server may refuse such a request (406, or 400 with an Error for a
+// (Express's res.jsonp), the type a `format` parameter names (Django REST framework's and Rails'
+// format override), UTF-16 to an Accept-Charset that prefers it (ASP.NET Core's formatters; RFC
+// 8259 §8.1: JSON between systems is UTF-8). A server may refuse such a request (406, or 400 with an Error for a
 // parameter it does not know); a success it sends is the spec's JSON.
 import type { HttpRequest } from '../http/client.js';
 import { listAfterData } from './list-pets.js';
@@ -46,6 +48,23 @@ const ASKED: readonly Asked[] = [
       path: `${path}${path.includes('?') ? '&' : '?'}callback=cb`,
     }),
   },
+  {
+    what: 'with format=xml',
+    takesJson: true,
+    request: (path) => ({
+      method: 'GET',
+      path: `${path}${path.includes('?') ? '&' : '?'}format=xml`,
+    }),
+  },
+  {
+    what: 'with Accept-Charset: utf-16, utf-8;q=0.5',
+    takesJson: true,
+    request: (path) => ({
+      method: 'GET',
+      path,
+      headers: { 'Accept-Charset': 'utf-16, utf-8;q=0.5' },
+    }),
+  },
 ];
 
 /** Reads asking for another type than JSON: each success is the spec's JSON. */
@@ -56,7 +75,8 @@ export const jsonWhateverAskedSection: SpecSection = {
       statement: 'Every answer body is JSON, whatever the client asks for',
       oracle:
         'a 2xx is the Pet array or the Pet as JSON; a 4xx refusal holds (406 to the Accept, any body; 400 to the parameter, with an Error)',
-      inputs: 'listPets and getPet with Accept: application/xml, and with ?callback=cb (JSONP)',
+      inputs:
+        'listPets and getPet with Accept: application/xml, with ?callback=cb (JSONP), with ?format=xml, and with Accept-Charset: utf-16, utf-8;q=0.5',
       checks: ['listPets.json-whatever-asked'],
     },
   ],
@@ -64,7 +84,7 @@ export const jsonWhateverAskedSection: SpecSection = {
     check({
       id: 'listPets.json-whatever-asked',
       title:
-        'listPets and getPet answer JSON when asked for XML (Accept: application/xml) or JSONP (?callback=cb), or refuse with a 4xx: no success carries another type',
+        'listPets and getPet answer JSON (in UTF-8) when asked for XML (Accept: application/xml, ?format=xml), JSONP (?callback=cb) or UTF-16 (Accept-Charset: utf-16, utf-8;q=0.5), or refuse with a 4xx: no success carries another type',
       section: '§1, §4.1, §4.3',
       async run(ctx) {
         const listed = await listAfterData(ctx, '?limit=1');

@@ -56,6 +56,8 @@ const OUT_OF_RANGE_LIMITS = [
   'abc',
   '1.5',
   '',
+  // A digit that is no decimal digit: Python's str.isdigit() takes it, int() does not.
+  '%C2%B2',
   `${LIMIT_MIN - 1}&status=sold`,
   ...integerSpellings(String(SPELLED_LIMIT)),
 ];
@@ -572,8 +574,9 @@ export const listPetsSection: SpecSection = {
     {
       section: '§4.1, §8',
       statement: 'The answer to limit outside 1..100, or to one that is no integer, is not shown',
-      oracle: 'an Error with a 4xx, or a Pet array of at most 100 pets; never a 5xx',
-      inputs: `limit=0, 101, -1, 1000, a word, a fraction, empty; with and without status; ${SPELLED_LIMIT} as ${integerSpellingsInWords(String(SPELLED_LIMIT))}`,
+      oracle:
+        'an Error with a 4xx, or a Pet array; never a 5xx (advisory: 400, and at most 100 pets above 100)',
+      inputs: `limit=0, 101, -1, 1000, a word, a fraction, empty, a superscript digit (²); with and without status; ${SPELLED_LIMIT} as ${integerSpellingsInWords(String(SPELLED_LIMIT))}`,
       checks: [
         'listPets.limit-out-of-range',
         'listPets.limit-out-of-range-rejected',

@@ -74,7 +74,7 @@ function linesAreSound(lines: readonly HeaderLine[]): boolean {
 
 /**
  * True for a listPets or getPet request with nothing the spec or HTTP lets a server refuse but
- * its key: no body, header lines a server takes, and either a list query of `limit` (1..100,
+ * its key: no body nor header lines of one, header lines a server takes, and either a list query of `limit` (1..100,
  * plainly written) and `status` (a PetStatus), each at most once and nothing else, or a plain
  * positive int64 petId and no query.
  * With a valid key such a request gets 200 (or 404 for a pet that does not exist), and with none
@@ -86,6 +86,9 @@ export function isSoundRead(ex: Exchange): boolean {
   const { requestHeaders: headers, recorded } = ex;
   const length = headers.get('content-length');
   if (headers.has('transfer-encoding') || (length !== null && length !== '0')) return false;
+  // Nor a content's header lines without content: a server may read them, and refuse one it
+  // cannot (`multipart/form-data` without its boundary).
+  if (headers.has('content-type') || headers.has('content-encoding')) return false;
   if ((recorded.requestBody ?? '') !== '') return false;
   if (!linesAreSound(recorded.requestHeaders)) return false;
   const search = new URL(ex.res.url).search.slice(1);

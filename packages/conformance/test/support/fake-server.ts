@@ -209,6 +209,13 @@ export const FAULTS = [
   'auth-public-spellings-without-header',
   'auth-any-token-on-path-spellings',
   'auth-skipped-on-recased-base',
+  'get-format-suffix',
+  'create-unwraps-root-member',
+  'answers-format-param',
+  'answers-utf16-when-asked',
+  'list-500-on-superscript-limit',
+  'create-500-on-nul',
+  'get-id-as-int32',
   'list-filters-after-limit',
   'query-errors-as-text',
   'query-errors-as-200',
@@ -572,6 +579,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       });
       return res.end(gzipSync(text));
     }
+    // ASP.NET Core's JSON formatter: the charset the client's Accept-Charset prefers.
+    if (
+      has('answers-utf16-when-asked') &&
+      /^utf-16/i.test(`${res.req.headers['accept-charset']}`)
+    ) {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-16', ...headers });
+      return res.end(Buffer.from(text, 'utf16le'));
+    }
     res.writeHead(status, { 'content-type': contentType, ...headers });
     res.end(text);
   }
@@ -826,6 +841,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         if (params.getAll(name).length > 1) params.delete(name);
       }
     }
+    // Python's `if limit.isdigit(): int(limit)`: a superscript digit passes the one, not the other.
+    if (has('list-500-on-superscript-limit') && /^\p{No}+$/u.test(params.get('limit') ?? '')) {
+      return error(res, 500, "invalid literal for int() with base 10: '²'", extra);
+    }
     if (has('list-500-on-limit-0') && params.get('limit') === '0') {
       return error(res, 500, 'division by zero', extra);
     }
@@ -1078,6 +1097,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // Each half of an escaped surrogate pair read as a character of its own.
       body.name = body.name.replace(/[\u{10000}-\u{10ffff}]/gu, '\ufffd\ufffd');
     }
+    // PostgreSQL's text: `invalid byte sequence for encoding "UTF8": 0x00`.
+    if (
+      has('create-500-on-nul') &&
+      typeof body?.name === 'string' &&
+      body.name.includes('\u0000')
+    ) {
+      return refuse(500, 'invalid byte sequence for encoding "UTF8": 0x00');
+    }
     if (typeof body?.name === 'string' && holdsUnpairedSurrogate(body.name)) {
       // Starlette's JSONResponse: json.loads kept the escape, and encoding the answer as UTF-8
       // raises UnicodeEncodeError.
@@ -1088,6 +1115,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (gap('replaces-unpaired-surrogates')) body.name = body.name.replace(/\p{Cs}/gu, '\ufffd');
     }
     if (has('create-unwraps-body') && Array.isArray(body)) body = body[0];
+    // Rails' scaffold: `params.require(:pet)` takes the NewPet from a root member named pet.
+    if (has('create-unwraps-root-member') && typeof (body as { pet?: unknown })?.pet === 'object') {
+      body = (body as { pet: Record<string, unknown> }).pet;
+    }
     if (has('create-unwraps-body') && typeof body === 'string') body = JSON.parse(body);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       return refuse(400, 'not an object');
@@ -1644,6 +1675,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       res.writeHead(200, { 'content-type': 'application/xml' });
       return res.end('<List><item><id>1</id></item></List>');
     }
+    // Django REST framework's URL_FORMAT_OVERRIDE: the renderer the format parameter names.
+    if (has('answers-format-param') && read && url.searchParams.get('format') === 'xml') {
+      res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8' });
+      return res.end('<?xml version="1.0"?><root></root>');
+    }
     // Express's res.jsonp: the list wrapped in a call of the callback named.
     if (has('answers-jsonp') && read && url.searchParams.has('callback')) {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
@@ -1778,6 +1814,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       try {
         petId = decodeURIComponent(petId);
       } catch {}
+      // Rails' `/pets/:id(.:format)`: a format suffix is no part of the id.
+      if (has('get-format-suffix')) petId = petId.replace(/\.json$/, '');
+      // An int32 id column: the id read wraps at 2^32.
+      if (has('get-id-as-int32') && /^\d+$/.test(petId)) {
+        petId = String(BigInt.asIntN(32, BigInt(petId)));
+      }
       return getPet(petId, res, extra);
     }
     noRoute(res, method);
