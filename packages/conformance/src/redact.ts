@@ -48,11 +48,34 @@ export class Redactor {
     if (added) this.sorted = [...this.secrets].sort((a, b) => b.length - a.length);
   }
 
-  /** `text` with every secret, and every start of one cut short by an ellipsis, replaced. */
+  /**
+   * `text` with every secret, and every start of one cut short by an ellipsis, replaced. Secrets
+   * that overlap (`Bearer <key>` echoed, where `Bearer <key minus its last character>` is a secret
+   * too) go as one piece: replacing one first would leave the other's rest in the open.
+   */
   text(text: string): string {
-    let out = text;
+    const spans: [number, number][] = [];
     for (const secret of this.sorted) {
-      if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+      for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) {
+        spans.push([at, at + secret.length]);
+      }
+    }
+    let out = text;
+    if (spans.length > 0) {
+      spans.sort((a, b) => a[0] - b[0]);
+      const merged: [number, number][] = [];
+      for (const [start, end] of spans) {
+        const last = merged.at(-1);
+        if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+        else merged.push([start, end]);
+      }
+      out = '';
+      let from = 0;
+      for (const [start, end] of merged) {
+        out += `${text.slice(from, start)}${REDACTED}`;
+        from = end;
+      }
+      out += text.slice(from);
     }
     if (out.includes('…')) {
       for (const secret of this.sorted) {

@@ -110,7 +110,7 @@ describe('proxy --target', () => {
     });
   });
 
-  it('holds a read without a bearer key to 401, in any shape: it saw the request as sent', async () => {
+  it('fails a success to a request without a bearer key, in any shape: it saw the request as sent', async () => {
     // Keyless reads get 403 (Spring Security's default); an answer with any Authorization, 200.
     const server = createServer((req, res) => {
       req.resume().on('end', () => {
@@ -132,12 +132,10 @@ describe('proxy --target', () => {
     });
     const report = JSON.parse(run.stdout) as { results: { id: string; outcome: string }[] };
     const outcome = (id: string) => report.results.find((r) => r.id === id)?.outcome;
-    expect(outcome('auth.listPets.missing-header')).toBe('fail');
+    // A 403 without Authorization may have a cause the traffic shows (a CORS filter's Origin).
+    expect(outcome('auth.listPets.missing-header')).toBe('skip');
     expect(outcome('auth.listPets.wrong-scheme')).toBe('fail');
     expect(outcome('auth.listPets.empty-token')).toBe('fail');
-    expect(run.stderr).toMatch(
-      /auth\.listPets\.missing-header .*answered 403, with nothing else wrong in it: a missing or invalid key is 401/,
-    );
     expect(run.stderr).toMatch(
       /auth\.listPets\.wrong-scheme .*answered 200, a success: a missing or invalid key is 401/,
     );

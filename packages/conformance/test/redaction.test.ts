@@ -45,6 +45,14 @@ describe('the redaction', () => {
     expect(other.text('Bearer key-1234 and key-1234')).toBe(`${REDACTED} and ${REDACTED}`);
   });
 
+  it('hides secrets that overlap as one piece, leaving no part of either', () => {
+    // The key-truncated probe's value, and a server that echoes the valid key's header.
+    const redactor = new Redactor(['key-12345']);
+    redactor.add('Bearer key-1234');
+    expect(redactor.text('got "Bearer key-12345" nul')).toBe(`got "${REDACTED}" nul`);
+    expect(redactor.text('Bearer key-1234, key-12345')).toBe(`${REDACTED}, ${REDACTED}`);
+  });
+
   it(`hides keys of ${SECRET_MIN} characters or more, and no shorter one`, () => {
     expect(SECRET_MIN).toBe(4);
     expect(new Redactor(['abcd']).text('abcde')).toBe(`${REDACTED}e`);

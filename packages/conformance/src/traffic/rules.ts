@@ -453,9 +453,11 @@ const crossRules: TrafficRule[] = [
           if ((id === 'missing-header' || state.headersAsSent) && status >= 200 && status <= 299) {
             return `a request ${how} answered ${status}, a success: a missing or invalid key is 401 (§5)`;
           }
-          if (!isSoundRead(ex)) return NOT_JUDGED;
-          if (status === 400 || (state.headersAsSent && refusedOtherwise(status))) {
-            return `a request ${how} answered ${status}, with nothing else wrong in it: a missing or invalid key is 401 (§5)`;
+          // Any other refusal may have another cause the traffic holds (an Origin a CORS filter
+          // refuses with 403, a lookup before the key's check, an Expect met with 417); a 400 to
+          // a read with nothing else wrong in it has none.
+          if (status === 400 && isSoundRead(ex)) {
+            return `a request ${how} answered 400, with nothing else wrong in it: a missing or invalid key is 401 (§5)`;
           }
           return NOT_JUDGED;
         },
@@ -471,23 +473,16 @@ const crossRules: TrafficRule[] = [
   ),
 ];
 
-/**
- * A client error other than the key's (`401`) that no part of a sound read gives cause for:
- * a request timeout (`408`), a head too large (`413`, `414`, `431`) and a request for another
- * server (`421`) may come whatever the request holds.
- */
-const refusedOtherwise = (status: number) =>
-  status >= 400 && status <= 499 && ![401, 408, 413, 414, 421, 431].includes(status);
-
 /** `Bearer` and one token68, one space between (RFC 9110 §11.4, RFC 6750 §2.1). */
 const BEARER_TOKEN = /^bearer [0-9A-Za-z._~+/-]+=*$/i;
 
 /**
  * A sound read (`isSoundRead`) with a bearer token gets 200, 404 for a pet that does not exist
  * (or, from the sunset on, 410), or 401 for a key the server does not hold (§4.1, §4.3, §5, §9):
- * a `405` or `422`, a `400` or `404` to the list, or a `410` before the sunset, is none of those.
- * A `400` to getPet holds, as in the run: a server may refuse ids beyond those it gives (its
- * store's range) as it refuses `0`.
+ * a `405` or `422`, a `400` to the list, or a `410` before the sunset, is none of those. A `400`
+ * to getPet holds, as in the run (a server may refuse ids beyond those it gives as it refuses
+ * `0`), and so do a `403` and a `404` to the list: a key's scope, which the spec leaves open, and
+ * RFC 9110 §15.5.4 lets a server hide a resource from it with 404.
  */
 function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
   const what = op === 'listPets' ? '200 (or 401)' : '200, 404 (or 401)';
@@ -503,7 +498,7 @@ function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
       const beforeSunset = ex.recorded.sentAt < GET_PET_SUNSET_AT.getTime();
       const wrong =
         [405, 422].includes(status) ||
-        (op === 'listPets' && (status === 400 || status === 404)) ||
+        (op === 'listPets' && status === 400) ||
         (status === 410 && beforeSunset);
       if (!wrong) return undefined;
       return `a ${op} request with a bearer token, and nothing else wrong in it, answered ${status}: it gets ${what} (§4, §5)`;
