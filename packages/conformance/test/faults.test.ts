@@ -939,6 +939,11 @@ const CAUGHT: readonly [
     ['createPet.string-boundaries'],
   ],
   [
+    "serves a read without Authorization that sends back the session cookie the key opened (passport's session: true)",
+    'auth-session-cookie',
+    ['auth.session-cookie'],
+  ],
+  [
     'answers XML to a read with format=xml',
     'answers-format-param',
     ['listPets.json-whatever-asked'],

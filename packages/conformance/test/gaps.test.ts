@@ -59,6 +59,11 @@ const ADVISED: readonly Row[] = [
   ],
   ['gzips every answer, asked or not', 'gzips-every-answer', []],
   [
+    "sets a cookie on answers to the key that opens nothing (a balancer's affinity cookie)",
+    'sets-affinity-cookie',
+    [],
+  ],
+  [
     'answers HEAD with 405, as a router that adds no HEAD to a GET route does',
     'head-405',
     ['listPets.head', 'getPet.head'],

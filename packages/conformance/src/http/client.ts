@@ -78,6 +78,11 @@ export interface HttpRequest {
    * log such fields as they log URLs). A replay line writes each value's shell form.
    */
   readonly keyHeaders?: Readonly<Record<string, Credential>>;
+  /**
+   * Header fields whose values are secrets the server gave the run (a session cookie it set):
+   * sent as given, and hidden like the key in every report.
+   */
+  readonly secretHeaders?: Readonly<Record<string, string>>;
   /** Sends the body with `Transfer-Encoding: chunked` instead of a `Content-Length`. */
   readonly chunked?: boolean;
   /** Sends the body with no `Content-Type` at all. */
@@ -443,6 +448,13 @@ export class HttpClient {
     }
     for (const [name, value] of Object.entries(request.keyHeaders ?? {})) {
       headers[name.toLowerCase()] = value.value;
+    }
+    for (const [name, value] of Object.entries(request.secretHeaders ?? {})) {
+      headers[name.toLowerCase()] = value;
+      this.options.redactor?.add(value);
+      // Each cookie's value alone too, as a server may echo one of them.
+      for (const pair of value.split(/;\s*/))
+        this.options.redactor?.add(pair.replace(/^[^=]*=/, ''));
     }
     if (this.timeoutsInARow >= GIVE_UP_AFTER_TIMEOUTS) {
       // A run against a server that stopped answering ends in seconds, not hours.

@@ -92,6 +92,10 @@ export function curlLine(request: HttpRequest, url: string): string {
   for (const [name, value] of Object.entries(request.keyHeaders ?? {})) {
     parts.push(`-H "${name}: ${value.shell}"`);
   }
+  // The report's redaction hides the value: a replay of it needs the server's cookie again.
+  for (const [name, value] of Object.entries(request.secretHeaders ?? {})) {
+    parts.push(`-H ${shellWord(`${name}: ${value}`)}`);
+  }
   // `Accept:` with no value stops curl from sending its own `*/*`.
   if (request.withoutAccept) parts.push("-H 'Accept:'");
   if (request.chunked) parts.push("-H 'Transfer-Encoding: chunked'");

@@ -19,6 +19,7 @@ import { jsonWhateverAskedSection } from './json-whatever-asked.js';
 import { listPetsSection } from './list-pets.js';
 import { petSetSection } from './pet-set.js';
 import { pipelinedReadsSection } from './pipelined-reads.js';
+import { sessionCookieSection } from './session-cookie.js';
 import type { DeclaredCheck, SpecSection } from './support.js';
 
 /** The sections in the spec's order: the matrix lists their rows so. */
@@ -40,6 +41,7 @@ export const SECTIONS: readonly SpecSection[] = [
   absoluteFormSection,
   authSection,
   changesWithoutKeySection,
+  sessionCookieSection,
   petSetSection,
 ];
 

@@ -2,6 +2,7 @@
 // (the reference), a lenient variant that fills every gap differently but still conforms, and a
 // switch per fault that breaks exactly one rule of the spec.
 import { isUtf8 } from 'node:buffer';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { type AddressInfo, connect, type Socket } from 'node:net';
@@ -214,6 +215,7 @@ export const FAULTS = [
   'answers-format-param',
   'answers-utf16-when-asked',
   'list-500-on-superscript-limit',
+  'auth-session-cookie',
   'create-500-on-nul',
   'get-id-as-int32',
   'list-filters-after-limit',
@@ -286,6 +288,7 @@ export const GAP_CHOICES = [
   'case-insensitive-status-filter',
   'path-spellings-404-text',
   'path-spellings-same-resource',
+  'sets-affinity-cookie',
   'path-spellings-redirect',
   'unique-names',
   'unique-names-400',
@@ -657,6 +660,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
 
   /** True when the request carries `Authorization: Bearer <the valid key>`. */
+  /** The sessions `auth-session-cookie` opened, by id. */
+  const sessions = new Set<string>();
+
   function hasValidKey(req: IncomingMessage): boolean {
     return /^bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] === apiKey;
   }
@@ -753,6 +759,19 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('auth-500-on-key-in-query') && header === '' && query.has('api_key')) {
       error(res, 500, 'no key record', extra);
       return false;
+    }
+    // passport's `session: true` behind express-session: a session the key opened serves alone.
+    const sid = /(?:^|;\s*)sid=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
+    if (has('auth-session-cookie') && header === '' && sid !== undefined && sessions.has(sid)) {
+      ok = true;
+    }
+    if (ok && (has('auth-session-cookie') || gap('sets-affinity-cookie'))) {
+      // A session opened for the key; a balancer's affinity cookie, which opens nothing.
+      const id = randomBytes(12).toString('hex');
+      if (has('auth-session-cookie')) sessions.add(id);
+      res.setHeader('set-cookie', [
+        `${has('auth-session-cookie') ? 'sid' : 'SERVERID'}=${id}; Path=/; HttpOnly`,
+      ]);
     }
     if (ok) return true;
     lastRefused.set(req.socket, header);
