@@ -19,8 +19,8 @@ export const STORE_TARGET = LIMIT_MAX + 1;
  * pets that fill the store (`STORE_TARGET`): the name-shape probe, the spellings of accepted
  * bodies, the media types, the repeats, the boundary values the server may accept, the bodies
  * sent in pieces or with a chunked framing beyond the plain, and the creates with the key at
- * other spellings of the path (`/pets/`, `/PETS`, `//pets`, `/pets.json`, `/V1/pets`), and the pet changes
- * without a key are tried on.
+ * other spellings of the path (`/pets/`, `/PETS`, `//pets`, `/pets.json`, `/V1/pets`), and the pet
+ * changes without a key are tried on.
  */
 export const CHECK_PETS_MAX = 74;
 /**

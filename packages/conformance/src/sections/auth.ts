@@ -30,6 +30,7 @@ import {
   expectError,
   expectStatus,
   fail,
+  firstListedId,
   idOf,
   inStage,
   notApplicable,
@@ -64,8 +65,7 @@ async function knownPetId(ctx: CheckContext): Promise<string | undefined> {
   const samples = await ctx.fixtures.samples();
   const own = samples.pets[0]?.id;
   if (own !== undefined) return own;
-  const listed = await ctx.list('?limit=1');
-  return Array.isArray(listed.body) ? idOf(listed.body[0]) : undefined;
+  return firstListedId(await ctx.list('?limit=1'));
 }
 
 const OPERATIONS: readonly Operation[] = [

@@ -163,11 +163,6 @@ function* absentCandidates(seen: ReadonlySet<bigint>): Generator<string> {
 }
 
 /**
- * Path ids no pet of the run has: int64 edges, beyond int64, and no integer at all, among them
- * spellings some languages read as one (JavaScript's `Number` reads `0x1` as 1, Python's `int`
- * reads `0_1` as 1): no integer is written so.
- */
-/**
  * Ids that readers take for the pet's id N: `N.json`, which Rails' `/pets/:id(.:format)` and
  * Spring's suffix match route as N, and N + 2^32, which an int32 (a cast, a column) wraps to N.
  */
@@ -177,6 +172,11 @@ function readAsKnown(known: string | undefined): string[] {
   return [`${known}.json`, ...(wrapped <= INT64_MAX ? [String(wrapped)] : [])];
 }
 
+/**
+ * Path ids no pet of the run has: int64 edges, beyond int64, and no integer at all, among them
+ * spellings some languages read as one (JavaScript's `Number` reads `0x1` as 1, Python's `int`
+ * reads `0_1` as 1): no integer is written so.
+ */
 const PATH_ID_BOUNDARIES = [
   '0',
   '-1',

@@ -3,8 +3,8 @@
 // jackson-dataformat-xml, ASP.NET Core's XML formatters), JavaScript for a JSONP `callback`
 // (Express's res.jsonp), the type a `format` parameter names (Django REST framework's and Rails'
 // format override), UTF-16 to an Accept-Charset that prefers it (ASP.NET Core's formatters; RFC
-// 8259 §8.1: JSON between systems is UTF-8). A server may refuse such a request (406, or 400 with an Error for a
-// parameter it does not know); a success it sends is the spec's JSON.
+// 8259 §8.1: JSON between systems is UTF-8). A server may refuse such a request (406, or 400
+// with an Error for a parameter it does not know); a success it sends is the spec's JSON.
 import type { HttpRequest } from '../http/client.js';
 import { listAfterData } from './list-pets.js';
 import {
@@ -14,7 +14,7 @@ import {
   expectError,
   expectPet,
   expectPetList,
-  idOf,
+  listedReads,
   pass,
   type SpecSection,
 } from './support.js';
@@ -29,6 +29,10 @@ interface Asked {
   /** `path` (with or without a query) asking so. */
   readonly request: (path: string) => HttpRequest;
 }
+
+/** `path` with `parameter` added to its query. */
+const withParameter = (path: string, parameter: string) =>
+  `${path}${path.includes('?') ? '&' : '?'}${parameter}`;
 
 const ASKED: readonly Asked[] = [
   {
@@ -45,7 +49,7 @@ const ASKED: readonly Asked[] = [
     takesJson: true,
     request: (path) => ({
       method: 'GET',
-      path: `${path}${path.includes('?') ? '&' : '?'}callback=cb`,
+      path: withParameter(path, 'callback=cb'),
     }),
   },
   {
@@ -53,7 +57,7 @@ const ASKED: readonly Asked[] = [
     takesJson: true,
     request: (path) => ({
       method: 'GET',
-      path: `${path}${path.includes('?') ? '&' : '?'}format=xml`,
+      path: withParameter(path, 'format=xml'),
     }),
   },
   {
@@ -87,9 +91,7 @@ export const jsonWhateverAskedSection: SpecSection = {
         'listPets and getPet answer JSON (in UTF-8) when asked for XML (Accept: application/xml, ?format=xml), JSONP (?callback=cb) or UTF-16 (Accept-Charset: utf-16, utf-8;q=0.5), or refuse with a 4xx: no success carries another type',
       section: '§1, §4.1, §4.3',
       async run(ctx) {
-        const listed = await listAfterData(ctx, '?limit=1');
-        const first = Array.isArray(listed.body) ? idOf(listed.body[0]) : undefined;
-        const paths = ['/pets?limit=1', ...(first === undefined ? [] : [`/pets/${first}`])];
+        const paths = listedReads(await listAfterData(ctx, '?limit=1'));
         const reads = ASKED.flatMap((asked) => paths.map((path) => ({ asked, path })));
         const seen: string[] = [];
         await everyCase(ctx, reads, async ({ asked, path }) => {

@@ -9,8 +9,8 @@ import {
   everyCase,
   expectError,
   fail,
-  idOf,
   inStage,
+  listedReads,
   pass,
   type SpecSection,
 } from './support.js';
@@ -56,8 +56,7 @@ export const sessionCookieSection: SpecSection = {
         const cookies = cookiesSet(ctx);
         // No cookie, no session to send back: the statement holds as it stands.
         if (cookies.length === 0) return pass('the server set no cookie on an answer to the key');
-        const first = Array.isArray(listed.body) ? idOf(listed.body[0]) : undefined;
-        const paths = ['/pets?limit=1', ...(first === undefined ? [] : [`/pets/${first}`])];
+        const paths = listedReads(listed);
         const how = `without Authorization, with the ${cookies.length === 1 ? 'cookie' : `${cookies.length} cookies`} the server set`;
         const seen: string[] = [];
         await everyCase(ctx, paths, async (path) => {

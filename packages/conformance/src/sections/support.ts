@@ -264,6 +264,20 @@ export function idOf(pet: unknown): string | undefined {
   return integerText(pet, 'id');
 }
 
+/** The id of the first pet a list answer shows, or undefined. */
+export function firstListedId(listed: HttpResponse): string | undefined {
+  return Array.isArray(listed.body) ? idOf(listed.body[0]) : undefined;
+}
+
+/**
+ * The reads a check sends again in another way: the list `listed` answered, and the first pet it
+ * shows, when it shows one.
+ */
+export function listedReads(listed: HttpResponse): string[] {
+  const first = firstListedId(listed);
+  return [listed.request.path, ...(first === undefined ? [] : [`/pets/${first}`])];
+}
+
 /** The fields a pet is known by besides its id; `categoryId` as an exact integer string. */
 export interface PetFields {
   readonly name: string;

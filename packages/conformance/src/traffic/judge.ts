@@ -46,7 +46,8 @@ export interface TrafficJudgeOptions {
   readonly settleMs?: number;
   /**
    * True when each request's header lines are recorded as sent (the proxy): no sanitizer put a
-   * placeholder in a key's place, so a request without a key is one, and must get 401.
+   * placeholder in a key's place, so a request that shows no bearer key sent none, and a success
+   * to it is wrong whatever its shape.
    */
   readonly headersAsSent?: boolean;
 }

@@ -74,9 +74,9 @@ function linesAreSound(lines: readonly HeaderLine[]): boolean {
 
 /**
  * True for a listPets or getPet request with nothing the spec or HTTP lets a server refuse but
- * its key: no body nor header lines of one, header lines a server takes, and either a list query of `limit` (1..100,
- * plainly written) and `status` (a PetStatus), each at most once and nothing else, or a plain
- * positive int64 petId and no query.
+ * its key: no body nor header lines of one, header lines a server takes, and either a list query
+ * of `limit` (1..100, plainly written) and `status` (a PetStatus), each at most once and nothing
+ * else, or a plain positive int64 petId and no query.
  * With a valid key such a request gets 200 (or 404 for a pet that does not exist), and with none
  * 401 (§4.1, §4.3, §5): a 400 to it is never right, whatever key it carried.
  */
