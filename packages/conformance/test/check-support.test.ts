@@ -141,6 +141,17 @@ describe('expectStatus', () => {
     expect(failed?.response).toBe(res);
   });
 
+  it('passes any of several statuses, and names them all when it fails', () => {
+    const res = answer({ path: '/pets', status: 500, type: 'text/plain', text: '' });
+    expect(failure(() => expectStatus(res, [201, 500]))).toBeUndefined();
+    expect(failure(() => expectStatus(res, [201, 400]))?.message).toBe(
+      'GET /pets answered 500, expected 201 or 400',
+    );
+    expect(failure(() => expectStatus(res, [201, 400, 413], 'with a name'))?.message).toBe(
+      'GET /pets with a name answered 500, expected 201, 400 or 413',
+    );
+  });
+
   it('quotes a body that is no Error, white space collapsed, cut after 59 characters with …', () => {
     const short = answer({ path: '/p', status: 500, type: 'text/plain', text: ' oops\n\tnow ' });
     expect(failure(() => expectStatus(short, 200))?.message).toBe(

@@ -203,10 +203,20 @@ function bodyHint(res: HttpResponse): string {
   return text === '' ? '' : ` (${quote(text.length > 60 ? `${text.slice(0, 59)}…` : text)})`;
 }
 
-/** Fails unless the answer has exactly `status`. */
-export function expectStatus(res: HttpResponse, status: number, how?: string): void {
-  if (res.status !== status) {
-    fail(`${described(res, how)} answered ${res.status}${bodyHint(res)}, expected ${status}`, res);
+/** Fails unless the answer has exactly `status`, or one of several. */
+export function expectStatus(
+  res: HttpResponse,
+  status: number | readonly number[],
+  how?: string,
+): void {
+  const allowed = typeof status === 'number' ? [status] : status;
+  if (!allowed.includes(res.status)) {
+    const expected =
+      allowed.length === 1 ? allowed : [allowed.slice(0, -1).join(', '), allowed.at(-1)];
+    fail(
+      `${described(res, how)} answered ${res.status}${bodyHint(res)}, expected ${expected.join(' or ')}`,
+      res,
+    );
   }
 }
 
