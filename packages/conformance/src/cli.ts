@@ -49,7 +49,8 @@ Options:
   --read-only          skip every check that creates pets (for production)
   --disposable-key     the key may go where servers log it (a key you revoke after the
                        run): also send it as ?api_key=, in X-API-Key and other header
-                       fields and in cookies without Authorization, which must fail
+                       fields, in cookies and in a NewPet's members without
+                       Authorization, which must fail
   --fixtures FILE      a pet set loaded into the server (as \`${NAME} fixtures\`
                        prints one): adds checks of listing, limits, filters and
                        getPet on it that create nothing

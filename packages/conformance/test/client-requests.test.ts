@@ -137,6 +137,21 @@ describe('the URL a request goes to', () => {
     expect(calls[0]?.url).toBe(`${BASE}/pets`);
   });
 
+  it('carries a body made from the key itself in place of rawBody, as JSON', async () => {
+    const { http, calls } = recording();
+    await http.send({
+      method: 'POST',
+      path: '/pets',
+      authorization: null,
+      rawBody: '{}',
+      keyBody: keyBetween(['{"access_token":"', '"}'], KEY),
+    });
+    const body = new TextDecoder().decode(await bodyBytes(calls[0]?.init.body));
+    expect(body).toBe(`{"access_token":"${KEY}"}`);
+    expect(headersOf(calls[0])['content-type']).toBe('application/json');
+    expect(headersOf(calls[0])).not.toHaveProperty('authorization');
+  });
+
   it('uses one look-alike of the key, in the query as in lookAlikeKey', async () => {
     const { http, calls } = recording();
     await http.send({ method: 'GET', path: '/pets', keyInQuery: ['key'] });

@@ -821,6 +821,14 @@ const CAUGHT: readonly [
     { disposableKey: true },
   ],
   [
+    'takes the valid key from the body’s access_token when no Authorization is sent (--disposable-key)',
+    'auth-accepts-real-key-in-body',
+    ['auth.createPet.key-in-body'],
+    // As Express's json parser does, and passport with it: other members are left alone.
+    { choices: ['ignores-unknown-fields'] },
+    { disposableKey: true },
+  ],
+  [
     'takes the valid key from an apikey header when no Authorization is sent (--disposable-key)',
     'auth-accepts-real-key-in-header',
     onEveryOperation('key-in-header'),

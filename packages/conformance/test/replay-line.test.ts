@@ -140,6 +140,15 @@ describe('a replay line', () => {
         },
       },
     ],
+    [
+      'the key itself in members of a body',
+      {
+        method: 'POST',
+        path: '/pets',
+        authorization: null,
+        keyBody: keyBetween(['{"name":"it\'s","token":"', '","access_token":"', '"}'], KEY),
+      },
+    ],
     ['a chunked body', { method: 'POST', path: '/pets', rawBody: '{"name":"a"}', chunked: true }],
     [
       'bytes that are no UTF-8, a quote and a backslash among them',

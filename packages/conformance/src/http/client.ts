@@ -79,6 +79,12 @@ export interface HttpRequest {
    */
   readonly keyHeaders?: Readonly<Record<string, Credential>>;
   /**
+   * A body made from the valid key itself (a NewPet with the key in members servers read a token
+   * from; only with `--disposable-key`), sent in place of `rawBody`. A replay line writes its
+   * shell form.
+   */
+  readonly keyBody?: Credential;
+  /**
    * Header fields whose values are secrets the server gave the run (a session cookie it set):
    * sent as given, and hidden like the key in every report.
    */
@@ -700,7 +706,11 @@ async function readAll(res: Response): Promise<Uint8Array> {
 
 /** The text of the body `request` carries before any padding; undefined for none or bytes. */
 export function sentText(request: HttpRequest): string | undefined {
-  return request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
+  return (
+    request.keyBody?.value ??
+    request.rawBody ??
+    (request.json === undefined ? undefined : JSON.stringify(request.json))
+  );
 }
 
 /** The body `request` carries, as bytes; undefined when it carries none. */

@@ -103,13 +103,15 @@ export function curlLine(request: HttpRequest, url: string): string {
   const body =
     request.rawBytes !== undefined
       ? bytesWord(request.rawBytes)
-      : text === undefined
-        ? undefined
-        : request.nesting !== undefined
-          ? nestedWord(text, request.nesting)
-          : request.padding === undefined
-            ? shellWord(text)
-            : paddedWord(text, request.padding);
+      : request.keyBody !== undefined
+        ? `"${request.keyBody.shell}"`
+        : text === undefined
+          ? undefined
+          : request.nesting !== undefined
+            ? nestedWord(text, request.nesting)
+            : request.padding === undefined
+              ? shellWord(text)
+              : paddedWord(text, request.padding);
   if (body !== undefined) {
     const named = Object.keys(request.headers ?? {}).some(
       (n) => n.toLowerCase() === 'content-type',

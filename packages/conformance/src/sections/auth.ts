@@ -57,7 +57,7 @@ interface Operation {
 /** How the auth checks may send an operation beside its `Authorization`. */
 type SentWith = Pick<
   HttpRequest,
-  'keyInQuery' | 'realKeyInQuery' | 'headers' | 'keyHeaders' | 'connection'
+  'keyInQuery' | 'realKeyInQuery' | 'headers' | 'keyHeaders' | 'connection' | 'rawBody' | 'keyBody'
 >;
 
 /** An id to fetch: a pet this run created, else one the server lists, else none. */
@@ -84,8 +84,8 @@ const OPERATIONS: readonly Operation[] = [
         method: 'POST',
         path: '/pets',
         authorization,
-        ...how,
         rawBody: newPetJson(ctx.fixtures.nextPet()),
+        ...how,
       }),
     success: async () => 201,
   },
@@ -226,7 +226,10 @@ const BAD_CREDENTIALS: readonly {
 
 /**
  * Query parameters servers take keys from (`api_key` in Swagger's Petstore, `access_token` in
- * RFC 6750 §2.3, ...): the spec's key travels in `Authorization` alone, so each is sent at once.
+ * RFC 6750 §2.3, ...), and the same names as members of a body (RFC 6750 §2.2's `access_token`,
+ * which passport-http-bearer reads from any parsed body; Rails' and Laravel's params, which merge
+ * the body's members with the query's): the spec's key travels in `Authorization` alone, so each
+ * is sent at once.
  */
 export const KEY_QUERY_PARAMETERS = [
   'api_key',
@@ -268,7 +271,9 @@ const KEY_HEADER_PARTS: readonly (readonly [string, readonly string[]])[] = [
  * logged by servers and gateways).
  */
 const KEY_PLACES: readonly {
-  readonly id: 'key-in-query' | 'key-in-header';
+  readonly id: 'key-in-query' | 'key-in-header' | 'key-in-body';
+  /** The operations whose requests have the place (all when not given). */
+  readonly ops?: readonly Op[];
   /** Where, in a check's title. */
   readonly words: string;
   /** Where, in a case's description. */
@@ -298,7 +303,29 @@ const KEY_PLACES: readonly {
             ),
           },
   },
+  {
+    id: 'key-in-body',
+    ops: ['createPet'],
+    words: `in a member of the body (${KEY_QUERY_PARAMETERS.slice(0, 2).join(', ')}, ..., access_token, ...)`,
+    where: 'in members of the NewPet',
+    sentWith: (ctx, real) => {
+      const parts = keyMemberParts(ctx);
+      return real
+        ? { keyBody: keyBetween(parts, ctx.apiKey) }
+        : { rawBody: parts.join(ctx.lookAlikeKey) };
+    },
+  },
 ];
+
+/**
+ * A NewPet of the run with each of `KEY_QUERY_PARAMETERS` as a member at its end, as the texts a
+ * key goes between (`{…,"api_key":"` … `"}`).
+ */
+function keyMemberParts(ctx: CheckContext): string[] {
+  const pet = newPetJson(ctx.fixtures.nextPet());
+  const [first, ...others] = KEY_QUERY_PARAMETERS.map((name) => `${JSON.stringify(name)}:"`);
+  return [`${pet.slice(0, -1)},${first}`, ...others.map((member) => `",${member}`), '"}'];
+}
 
 /** `swapCase`'s key as a credential, with its shell form for replay lines. */
 function otherCaseKey(ctx: CheckContext): Credential | undefined {
@@ -453,7 +480,7 @@ function checksFor(op: Operation): DeclaredCheck[] {
         return pass(`${described(res)} answered ${res.status} to the valid key`);
       },
     }),
-    ...KEY_PLACES.map((place) =>
+    ...KEY_PLACES.filter((place) => place.ops?.includes(op.name) ?? true).map((place) =>
       check({
         id: `auth.${op.name}.${place.id}`,
         title: `${op.name} answers 401 to a key sent ${place.words} without Authorization: the key is missing (a look-alike key; the valid key itself too with --disposable-key)`,
@@ -805,7 +832,7 @@ export const authSection: SpecSection = {
       statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
       oracle: '401 with an Error on listPets, createPet and getPet; the valid key is accepted',
       inputs:
-        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string, in other header fields and in cookies (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets, /pets.json, /V1/pets)',
+        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string, in other header fields, in cookies and in members of a NewPet (access_token, ...) (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets, /pets.json, /V1/pets)',
       checks: [
         'auth.*.missing-header',
         'auth.*.empty-token',
@@ -818,6 +845,7 @@ export const authSection: SpecSection = {
         'auth.*.valid-key',
         'auth.*.key-in-query',
         'auth.*.key-in-header',
+        'auth.createPet.key-in-body',
         'auth.*.empty-header',
         'auth.*.scheme-prefixed',
         'auth.*.word-after-key',

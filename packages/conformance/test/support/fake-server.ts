@@ -135,6 +135,7 @@ export const FAULTS = [
   'create-needs-name-first',
   'create-splits-surrogate-escapes',
   'auth-accepts-real-key-in-query',
+  'auth-accepts-real-key-in-body',
   'list-400-on-limit-1',
   'create-replays-same-name',
   'create-replays-same-content',
@@ -403,10 +404,10 @@ type StoredPet = Omit<SpecPet, 'id' | 'categoryId'> & {
   defaulted?: boolean;
 };
 
-/** The `_method` member of a JSON body, if it has one. */
-function bodyMethod(raw: string): unknown {
+/** The member `name` of a JSON body, if it has one. */
+function bodyMember(raw: string, name: string): unknown {
   try {
-    return (JSON.parse(raw) as Record<string, unknown> | null)?._method;
+    return (JSON.parse(raw) as Record<string, unknown> | null)?.[name];
   } catch {
     return undefined;
   }
@@ -1620,7 +1621,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const asked = [
         has('honours-method-override-header') ? req.headers['x-http-method-override'] : undefined,
         has('honours-method-override-query') ? url.searchParams.get('_method') : undefined,
-        has('honours-method-override-body') ? bodyMethod(raw) : undefined,
+        has('honours-method-override-body') ? bodyMember(raw, '_method') : undefined,
       ].find((m) => typeof m === 'string' && m !== '');
       if (typeof asked === 'string') method = asked.toUpperCase();
     }
@@ -1779,7 +1780,18 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         // A server may validate before it authenticates: the kit sends valid bodies to test auth.
         const parsed = parseNewPet(raw, req, utf8);
         if (gap('validates-before-auth') && !parsed.ok) return parsed.fail(res, extra);
-        if (!has('auth-skipped-on-create') && !skipAuth && !authenticate(req, res, extra)) return;
+        // passport-http-bearer: the body's access_token when no Authorization is sent.
+        const keyInBody =
+          has('auth-accepts-real-key-in-body') &&
+          req.headers.authorization === undefined &&
+          bodyMember(raw, 'access_token') === apiKey;
+        if (
+          !has('auth-skipped-on-create') &&
+          !skipAuth &&
+          !keyInBody &&
+          !authenticate(req, res, extra)
+        )
+          return;
         if (unknownQuery(url, [], res, extra)) return;
         return createPet(parsed, res, extra);
       }
