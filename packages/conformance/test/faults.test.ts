@@ -54,6 +54,11 @@ const CAUGHT: readonly [
     onEveryOperation('wrong-scheme'),
   ],
   [
+    'accepts the valid key as the password of Basic credentials, whatever the user',
+    'auth-accepts-basic-password',
+    onEveryOperation('wrong-scheme'),
+  ],
+  [
     "ignores the key's last character",
     'auth-key-last-character-ignored',
     onEveryOperation('key-character-changed'),
@@ -930,12 +935,12 @@ const CAUGHT: readonly [
     'auth-skipped-on-recased-base',
     ['auth.every-read-shape', 'auth.every-write-shape'],
   ],
+  ['reads a petId as an int32, N + 2^32 as N', 'get-id-as-int32', ['getPet.path-boundaries']],
   [
-    "reads /pets/7.json as pet 7 (Rails' format suffix)",
-    'get-format-suffix',
+    'reads a petId as an int64 that wraps, N + 2^64 as N',
+    'get-id-wraps-int64',
     ['getPet.path-boundaries'],
   ],
-  ['reads a petId as an int32, N + 2^32 as N', 'get-id-as-int32', ['getPet.path-boundaries']],
   [
     "answers 500 to limit=² (Python's isdigit, then int)",
     'list-500-on-superscript-limit',

@@ -184,8 +184,10 @@ describe('a replay line', () => {
       keyAppended(key),
       keyTruncated(key),
       basicCredentialsOf(key),
+      basicCredentialsOf(key, ''),
+      basicCredentialsOf(key, 'apikey'),
     ];
-    expect(credentials).toHaveLength(5);
+    expect(credentials).toHaveLength(7);
     for (const authorization of credentials) {
       expectReplayed({ method: 'GET', path: '/pets', authorization }, TARGET, key);
     }

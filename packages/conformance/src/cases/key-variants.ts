@@ -90,10 +90,16 @@ export function keysOneCharacterOff(
   ];
 }
 
-/** The valid key as the user name of Basic credentials with no password (Stripe's way). */
-export function basicCredentialsOf(key: string): Credential {
+/**
+ * Basic credentials of the valid key: as the user name with no password (Stripe's way), or as the
+ * password after `user` (a user name of letters; empty or `apikey`, as IBM Cloud's and Twilio's
+ * APIs take a key).
+ */
+export function basicCredentialsOf(key: string, user?: string): Credential {
+  const pair = user === undefined ? `${key}:` : `${user}:${key}`;
+  const printed = user === undefined ? `'%s:' ${KEY}` : `'${user}:%s' ${KEY}`;
   return {
-    value: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
-    shell: `Basic $(printf '%s:' ${KEY} | base64 | tr -d '\\n')`,
+    value: `Basic ${Buffer.from(pair).toString('base64')}`,
+    shell: `Basic $(printf ${printed} | base64 | tr -d '\\n')`,
   };
 }

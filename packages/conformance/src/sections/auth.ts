@@ -146,6 +146,10 @@ const BAD_CREDENTIALS: readonly {
         how: 'with Basic credentials of the valid key as user name',
         authorization: basicCredentialsOf(ctx.apiKey),
       },
+      ...['', 'apikey'].map((user) => ({
+        how: `with Basic credentials of the valid key as password (user "${user}")`,
+        authorization: basicCredentialsOf(ctx.apiKey, user),
+      })),
     ],
   },
   {

@@ -164,12 +164,18 @@ function* absentCandidates(seen: ReadonlySet<bigint>): Generator<string> {
 
 /**
  * Ids that readers take for the pet's id N: `N.json`, which Rails' `/pets/:id(.:format)` and
- * Spring's suffix match route as N, and N + 2^32, which an int32 (a cast, a column) wraps to N.
+ * Spring's suffix match route as N (a path the spec does not have, as `/pets.json` is not: that
+ * pet, or a refusal), N + 2^32, which an int32 (a cast, a column) wraps to N (another pet's id,
+ * or none), and N + 2^64, which a reader that wraps at 64 bits takes for N (no int64: a refusal).
  */
 function readAsKnown(known: string | undefined): string[] {
   if (known === undefined || !/^\d+$/.test(known)) return [];
   const wrapped = BigInt(known) + 2n ** 32n;
-  return [`${known}.json`, ...(wrapped <= INT64_MAX ? [String(wrapped)] : [])];
+  return [
+    `${known}.json`,
+    ...(wrapped <= INT64_MAX ? [String(wrapped)] : []),
+    String(BigInt(known) + 2n ** 64n),
+  ];
 }
 
 /**
@@ -387,7 +393,7 @@ export const getPetSection: SpecSection = {
 
     check({
       id: 'getPet.path-boundaries',
-      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, a pet's id N as ${integerSpellingsInWords('N', 'path')}, as 0N, with a format suffix (N.json) and plus 2^32 (an int32 that wraps reads it as N), and a pet's id of at least 8 in octal after a zero, 010 for 8) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64`,
+      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, a pet's id N as ${integerSpellingsInWords('N', 'path')}, as 0N, plus 2^32 and 2^64 (an int32 or int64 that wraps reads it as N), and a pet's id of at least 8 in octal after a zero, 010 for 8) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64, or to a pet's id with a format suffix (N.json) pet N`,
       section: '§4.3, §7',
       async run(ctx) {
         const seen: string[] = [];
@@ -406,13 +412,15 @@ export const getPetSection: SpecSection = {
           if (ctx.fixtures.createdIds.has(id)) return;
           const res = await ctx.send({ method: 'GET', path: `/pets/${id}` });
           const numeric = /^-?\d+$/.test(id);
+          // A format suffix names the pet without it, to a server whose paths have one.
+          const suffixed = /^(\d+)\.json$/.exec(id)?.[1];
           // Within int64 the id is a petId, of no pet: 404 (or 400). Beyond int64 it is no petId
           // at all, as a word is not: any 4xx refusal, the status its validator gives.
           const int64 = numeric && isInt64(BigInt(id));
-          if (res.status === 200 && numeric) {
+          if (res.status === 200 && (numeric || suffixed !== undefined)) {
             const shown = idOf(expectPet(res));
             // Digit for digit: ids beyond 2^53 that one double holds are other pets.
-            if (shown !== canonicalInteger(id))
+            if (shown !== canonicalInteger(suffixed ?? id))
               fail(`${described(res)} answered 200 with pet ${shown}`, res);
           } else if (
             int64 ? res.status !== 404 && res.status !== 400 : res.status < 400 || res.status > 499

@@ -45,6 +45,21 @@ export function keylessShape(authorization: string | undefined): KeylessShape['i
   return words.length > 1 ? 'word-after-key' : undefined;
 }
 
+/**
+ * The shape of `ex`'s request when it carries no bearer key: that of its `Authorization`, or,
+ * when it has several lines of it (whose values make no one value, RFC 9110 §5.3: a server
+ * takes one of them), that of the first when no line carries a bearer key; undefined when one
+ * may.
+ */
+export function keylessShapeOf(ex: Exchange): KeylessShape['id'] | undefined {
+  const lines = ex.recorded.requestHeaders.filter(
+    ([name]) => name.toLowerCase() === 'authorization',
+  );
+  if (lines.length <= 1) return keylessShape(ex.authorization);
+  const shapes = lines.map(([, value]) => keylessShape(value.trim()));
+  return shapes.every((shape) => shape !== undefined) ? shapes[0] : undefined;
+}
+
 /** `limit` (1..100, written plainly) or `status` (a PetStatus), as a query string writes it. */
 function isPlainListParameter(parameter: string): boolean {
   const [name, value, ...more] = parameter.split('=');
@@ -73,8 +88,20 @@ function linesAreSound(lines: readonly HeaderLine[]): boolean {
 }
 
 /**
+ * The header fields a read may carry and still be refused for nothing but its key: the target's
+ * and the key's, content negotiation a JSON answer meets (an `Accept` that takes no JSON makes the
+ * request none of the spec's), what a client and the proxies on its way say of themselves,
+ * caching and connection management, a browser's fetch metadata and client hints, tracing. Any
+ * other field may be one a server refuses a request for, as the run lets it: a cookie (a session
+ * it no longer holds), a key in `X-API-Key`, `Accept-Charset`, `Expect`, `Range`, a method
+ * override.
+ */
+const NEUTRAL_READ_FIELD =
+  /^(?:host|authorization|accept|accept-encoding|accept-language|user-agent|referer|origin|connection|keep-alive|cache-control|pragma|if-none-match|if-modified-since|dnt|upgrade-insecure-requests|priority|sec-(?:fetch|ch)-[a-z0-9-]+|sec-gpc|purpose|x-requested-with|traceparent|tracestate|baggage|x-request-id|x-correlation-id|x-amzn-trace-id|x-b3-[a-z]+|b3|forwarded|via|x-forwarded-[a-z]+|x-real-ip)$/i;
+
+/**
  * True for a listPets or getPet request with nothing the spec or HTTP lets a server refuse but
- * its key: no body nor header lines of one, header lines a server takes, and either a list query
+ * its key: no body nor header lines of one, only `NEUTRAL_READ_FIELD`s, and either a list query
  * of `limit` (1..100, plainly written) and `status` (a PetStatus), each at most once and nothing
  * else, or a plain positive int64 petId and no query.
  * With a valid key such a request gets 200 (or 404 for a pet that does not exist), and with none
@@ -84,12 +111,15 @@ export function isSoundRead(ex: Exchange): boolean {
   const route = routeOf(ex.res);
   if (route.op !== 'getPet' && route.op !== 'listPets') return false;
   const { requestHeaders: headers, recorded } = ex;
+  // No body, and no header line of one but `Content-Length: 0`: a server may read a content's
+  // lines without content, and refuse one it cannot (`multipart/form-data` without its boundary).
   const length = headers.get('content-length');
-  if (headers.has('transfer-encoding') || (length !== null && length !== '0')) return false;
-  // Nor a content's header lines without content: a server may read them, and refuse one it
-  // cannot (`multipart/form-data` without its boundary).
-  if (headers.has('content-type') || headers.has('content-encoding')) return false;
-  if ((recorded.requestBody ?? '') !== '') return false;
+  if ((length !== null && length !== '0') || (recorded.requestBody ?? '') !== '') return false;
+  const neutral = (name: string) =>
+    name.startsWith(':') ||
+    name.toLowerCase() === 'content-length' ||
+    NEUTRAL_READ_FIELD.test(name);
+  if (!recorded.requestHeaders.every(([name]) => neutral(name))) return false;
   if (!linesAreSound(recorded.requestHeaders)) return false;
   const search = new URL(ex.res.url).search.slice(1);
   if (route.op === 'getPet') {

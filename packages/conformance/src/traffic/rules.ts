@@ -27,7 +27,7 @@ import { CHECKS } from '../sections/index.js';
 import { CheckFailed, CheckSkipped } from '../sections/support.js';
 import type { Check, Group, Level } from '../types.js';
 import type { Exchange } from './exchange.js';
-import { isSoundRead, KEYLESS_SHAPES, keylessShape } from './keyless.js';
+import { isSoundRead, KEYLESS_SHAPES, keylessShapeOf } from './keyless.js';
 import { BODY_PROBLEM_CHECKS, type BodyProblem, newPetBodyProblem } from './new-pet-body.js';
 
 /** What a rule says of one exchange: nothing (`NOT_JUDGED`), that it holds (undefined), or why not. */
@@ -443,7 +443,7 @@ const crossRules: TrafficRule[] = [
         readsBody: false,
         ...(id === 'missing-header' ? { readsKeys: true } : {}),
         judge(ex, state) {
-          if (routeOf(ex.res).op !== op || keylessShape(ex.authorization) !== id) {
+          if (routeOf(ex.res).op !== op || keylessShapeOf(ex) !== id) {
             return NOT_JUDGED;
           }
           const { status } = ex.res;
@@ -479,7 +479,9 @@ const BEARER_TOKEN = /^bearer [0-9A-Za-z._~+/-]+=*$/i;
 /**
  * A sound read (`isSoundRead`) with a bearer token gets 200, 404 for a pet that does not exist
  * (or, from the sunset on, 410), or 401 for a key the server does not hold (§4.1, §4.3, §5, §9):
- * a `405` or `422`, a `400` to the list, or a `410` before the sunset, is none of those. A `400`
+ * a `405` or `422`, a `400` to the list, or a `410` before the sunset, is none of those (a `410`
+ * after a request that may have changed pets, such as a `DELETE` of the spec's path, may say a
+ * pet is gone: RFC 9110 §15.5.11). A `400`
  * to getPet holds, as in the run (a server may refuse ids beyond those it gives as it refuses
  * `0`), and so do a `403` and a `404` to the list: a key's scope, which the spec leaves open, and
  * RFC 9110 §15.5.4 lets a server hide a resource from it with 404.
@@ -489,7 +491,7 @@ function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
   return asKitCheck(id, {
     needs: `a ${op} request with a bearer token and nothing else a server may refuse`,
     readsBody: false,
-    judge(ex) {
+    judge(ex, state) {
       if (routeOf(ex.res).op !== op || !BEARER_TOKEN.test(ex.authorization ?? '')) {
         return NOT_JUDGED;
       }
@@ -499,7 +501,7 @@ function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
       const wrong =
         [405, 422].includes(status) ||
         (op === 'listPets' && status === 400) ||
-        (status === 410 && beforeSunset);
+        (status === 410 && beforeSunset && !changed(state));
       if (!wrong) return undefined;
       return `a ${op} request with a bearer token, and nothing else wrong in it, answered ${status}: it gets ${what} (§4, §5)`;
     },
@@ -605,7 +607,8 @@ const mediaTypeRule: TrafficRule = asKitCheck('createPet.media-type-spellings', 
 /**
  * `getPet.path-boundaries` on the ids the traffic sent: a petId that is no integer (`abc`, `1.5`,
  * `0x1`) is never answered with a success, and a 200 to an integer written otherwise than plainly
- * (`0`, `007`, beyond int64) shows that very pet, digit for digit. A plain positive id is the
+ * (`0`, `007`, beyond int64) or with a format suffix (`7.json`) shows that very pet, digit for
+ * digit. A plain positive id is the
  * pet model's and `errors.pet-fields`' to judge. A 400 or 404 holds; other answers (401, 429)
  * may have another cause.
  */
@@ -622,8 +625,10 @@ const pathIdRule: TrafficRule = asKitCheck('getPet.path-boundaries', {
     if (status === 400 || status === 404) return undefined;
     if (status < 200 || status > 299) return NOT_JUDGED;
     // An integer in another lexical form (`+7`, as XML Schema writes one; `7.0`, a JSON number
-    // whose value is an integer, as a client that holds ids as floats writes it) is that integer.
-    const wanted = canonicalInteger(route.petId.replace(/^\+(?=\d)/, ''));
+    // whose value is an integer, as a client that holds ids as floats writes it) is that integer;
+    // `7.json` is pet 7 in JSON where paths have a format suffix (Rails, Spring, DRF), a path the
+    // spec does not have, as `/pets.json` is not.
+    const wanted = canonicalInteger(route.petId.replace(/^\+(?=\d)/, '').replace(/\.json$/, ''));
     if (wanted === undefined) {
       return `petId ${quote(route.petId)} is no integer, and it answered ${status}, a success: such an id gets 404 or 400`;
     }

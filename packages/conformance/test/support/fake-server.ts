@@ -136,6 +136,8 @@ export const FAULTS = [
   'create-splits-surrogate-escapes',
   'auth-accepts-real-key-in-query',
   'auth-accepts-real-key-in-body',
+  'auth-accepts-basic-password',
+  'get-id-wraps-int64',
   'list-400-on-limit-1',
   'create-replays-same-name',
   'create-replays-same-content',
@@ -211,7 +213,6 @@ export const FAULTS = [
   'auth-public-spellings-without-header',
   'auth-any-token-on-path-spellings',
   'auth-skipped-on-recased-base',
-  'get-format-suffix',
   'create-unwraps-root-member',
   'answers-format-param',
   'answers-utf16-when-asked',
@@ -289,6 +290,7 @@ export const GAP_CHOICES = [
   'case-insensitive-status-filter',
   'path-spellings-404-text',
   'path-spellings-same-resource',
+  'format-suffix-ids',
   'sets-affinity-cookie',
   'path-spellings-redirect',
   'unique-names',
@@ -715,6 +717,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       has('auth-accepts-basic-credentials') &&
       /^basic$/i.test(scheme) &&
       Buffer.from(token, 'base64').toString().split(':')[0] === apiKey
+    ) {
+      ok = true;
+    }
+    // The key as the password, the user name ignored (IBM Cloud's `apikey:<key>`).
+    if (
+      has('auth-accepts-basic-password') &&
+      /^basic$/i.test(scheme) &&
+      Buffer.from(token, 'base64')
+        .toString()
+        .replace(/^[^:]*:/, '') === apiKey
     ) {
       ok = true;
     }
@@ -1846,10 +1858,14 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         petId = decodeURIComponent(petId);
       } catch {}
       // Rails' `/pets/:id(.:format)`: a format suffix is no part of the id.
-      if (has('get-format-suffix')) petId = petId.replace(/\.json$/, '');
+      if (gap('format-suffix-ids')) petId = petId.replace(/\.json$/, '');
       // An int32 id column: the id read wraps at 2^32.
       if (has('get-id-as-int32') && /^\d+$/.test(petId)) {
         petId = String(BigInt.asIntN(32, BigInt(petId)));
+      }
+      // A hand-written int64 reader that wraps on overflow.
+      if (has('get-id-wraps-int64') && /^\d+$/.test(petId)) {
+        petId = String(BigInt.asIntN(64, BigInt(petId)));
       }
       return getPet(petId, res, extra);
     }
