@@ -77,6 +77,8 @@ my $port = Mojo::IOLoop->acceptor($daemon->acceptors->[0])->port;
 $| = 1;
 print "listening on $port\n";
 my $stdin = Mojo::IOLoop::Stream->new(\*STDIN);
+# A stream closes after 15 s without a byte by default: stdin carries none until it closes.
+$stdin->timeout(0);
 $stdin->on(close => sub { exit 0 });
 Mojo::IOLoop->stream($stdin);
 Mojo::IOLoop->start;
