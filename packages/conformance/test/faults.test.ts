@@ -937,6 +937,21 @@ const CAUGHT: readonly [
   ],
   ['reads a petId as an int32, N + 2^32 as N', 'get-id-as-int32', ['getPet.path-boundaries']],
   [
+    'answers OPTIONS on /pets without a key with the list (a guard that lets preflights through)',
+    'options-serves-without-key',
+    ['auth.options-shows-nothing'],
+  ],
+  [
+    'validates the first of a repeated status and stores the last',
+    'create-validates-first-stores-last',
+    ['createPet.repeated-members'],
+  ],
+  [
+    'stores the pet of a create without a valid key, then answers 401',
+    'create-stores-then-checks-key',
+    ['createPet.refused-stores-nothing'],
+  ],
+  [
     'reads a petId as an int64 that wraps, N + 2^64 as N',
     'get-id-wraps-int64',
     ['getPet.path-boundaries'],

@@ -95,7 +95,9 @@ describe('runConformance', () => {
 
   it('creates nothing in read-only mode and skips the checks that would', async () => {
     const { report, server } = await runAgainst({}, { readOnly: true });
-    expect(server.requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD')).toEqual([]);
+    // Only safe methods (RFC 9110 §9.2.1): OPTIONS asks what a path allows.
+    const safe = ['GET', 'HEAD', 'OPTIONS'];
+    expect(server.requests.filter((r) => !safe.includes(r.method))).toEqual([]);
     expect(report.created.count).toBe(0);
     for (const check of CHECKS.filter((c) => c.writes)) {
       expect(resultOf(report, check.id).outcome).toBe('skip');

@@ -39,8 +39,11 @@ export interface Credential {
 
 /** A request the kit sends, relative to the base URL. */
 export interface HttpRequest {
-  /** The spec's methods, HEAD, and those of the operations it has without showing them (§4). */
-  readonly method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /**
+   * The spec's methods, HEAD, OPTIONS, and those of the operations it has without showing them
+   * (§4).
+   */
+  readonly method: 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path and query below the base URL (`/pets?limit=1`), or an absolute URL (a `Link` target). */
   readonly path: string;
   /** The `Authorization` header: omitted means the valid bearer key, `null` means none. */

@@ -36,6 +36,7 @@ import {
   notApplicable,
   pass,
   type SpecSection,
+  showsPets,
   skip,
 } from './support.js';
 
@@ -670,13 +671,6 @@ function shapesSent(ctx: CheckContext, ops: readonly Op[]): HttpResponse[] {
     if (held === undefined || (!success(held) && success(res))) byShape.set(shape.key, res);
   }
   return [...byShape.values()];
-}
-
-/** True when the answer shows pets: a 2xx with a Pet, or a non-empty array of Pets. */
-function showsPets(res: HttpResponse): boolean {
-  if (res.status < 200 || res.status > 299) return false;
-  const items = Array.isArray(res.body) ? res.body : [res.body];
-  return items.length > 0 && items.every((item) => petProblem(item) === undefined);
 }
 
 /**

@@ -17,8 +17,11 @@ import { jsonExtensionsSection } from './json-extensions.js';
 import { jsonSpellingsSection } from './json-spellings.js';
 import { jsonWhateverAskedSection } from './json-whatever-asked.js';
 import { listPetsSection } from './list-pets.js';
+import { optionsWithoutKeySection } from './options-without-key.js';
 import { petSetSection } from './pet-set.js';
 import { pipelinedReadsSection } from './pipelined-reads.js';
+import { refusedCreatesSection } from './refused-creates.js';
+import { repeatedMembersSection } from './repeated-members.js';
 import { sessionCookieSection } from './session-cookie.js';
 import type { DeclaredCheck, SpecSection } from './support.js';
 
@@ -31,6 +34,7 @@ export const SECTIONS: readonly SpecSection[] = [
   methodOverrideSection,
   unspecifiedBodiesSection,
   jsonSpellingsSection,
+  repeatedMembersSection,
   jsonExtensionsSection,
   bodyInPiecesSection,
   chunkedFramingSection,
@@ -41,6 +45,8 @@ export const SECTIONS: readonly SpecSection[] = [
   absoluteFormSection,
   authSection,
   changesWithoutKeySection,
+  optionsWithoutKeySection,
+  refusedCreatesSection,
   sessionCookieSection,
   petSetSection,
 ];

@@ -274,6 +274,13 @@ export function idOf(pet: unknown): string | undefined {
   return integerText(pet, 'id');
 }
 
+/** True when the answer shows pets: a 2xx with a Pet, or a non-empty array of Pets. */
+export function showsPets(res: HttpResponse): boolean {
+  if (res.status < 200 || res.status > 299) return false;
+  const items = Array.isArray(res.body) ? res.body : [res.body];
+  return items.length > 0 && items.every((item) => petProblem(item) === undefined);
+}
+
 /** The id of the first pet a list answer shows, or undefined. */
 export function firstListedId(listed: HttpResponse): string | undefined {
   return Array.isArray(listed.body) ? idOf(listed.body[0]) : undefined;

@@ -3,7 +3,7 @@
 // switch per fault that breaks exactly one rule of the spec.
 import { isUtf8 } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -138,6 +138,9 @@ export const FAULTS = [
   'auth-accepts-real-key-in-body',
   'auth-accepts-basic-password',
   'get-id-wraps-int64',
+  'create-stores-then-checks-key',
+  'options-serves-without-key',
+  'create-validates-first-stores-last',
   'list-400-on-limit-1',
   'create-replays-same-name',
   'create-replays-same-content',
@@ -1782,6 +1785,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const extra: Record<string, string> = gap('deprecation-on-list')
         ? { deprecation: GET_PET_DEPRECATION_HEADERS.Deprecation }
         : {};
+      // A guard that lets CORS preflights through, before a handler that ignores the method.
+      if (method === 'OPTIONS' && has('options-serves-without-key')) {
+        return listPets(url, res, extra);
+      }
       if (method === 'GET' || method === 'HEAD') {
         if (method === 'HEAD' && gap('head-405')) return headRefused(res, 'GET, POST', extra);
         if (!has('auth-skipped-on-list') && !skipAuth && !authenticate(req, res, extra)) return;
@@ -1790,13 +1797,28 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       }
       if (method === 'POST') {
         // A server may validate before it authenticates: the kit sends valid bodies to test auth.
-        const parsed = parseNewPet(raw, req, utf8);
+        // A validator that takes a repeated status's first value, a store that takes its last.
+        let validated = raw;
+        let storedStatus: string | undefined;
+        const statuses = [...raw.matchAll(/,"status":"[a-z]*"/g)];
+        const last = statuses.at(-1);
+        if (has('create-validates-first-stores-last') && statuses.length > 1 && last) {
+          storedStatus = (JSON.parse(`{${last[0].slice(1)}}`) as { status: string }).status;
+          validated = raw.slice(0, last.index) + raw.slice(last.index + last[0].length);
+        }
+        const parsed = parseNewPet(validated, req, utf8);
+        if (parsed.ok && storedStatus !== undefined)
+          parsed.status = storedStatus as StoredPet['status'];
         if (gap('validates-before-auth') && !parsed.ok) return parsed.fail(res, extra);
         // passport-http-bearer: the body's access_token when no Authorization is sent.
         const keyInBody =
           has('auth-accepts-real-key-in-body') &&
           req.headers.authorization === undefined &&
           bodyMember(raw, 'access_token') === apiKey;
+        if (has('create-stores-then-checks-key') && parsed.ok && !hasValidKey(req)) {
+          // Koa middleware that checks the key after `await next()`: the handler stored the pet.
+          createPet(parsed, new ServerResponse(req), extra);
+        }
         if (
           !has('auth-skipped-on-create') &&
           !skipAuth &&
