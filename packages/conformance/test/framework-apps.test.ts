@@ -115,13 +115,9 @@ describe('the kit against a Hono app written from the spec (bearerAuth, Zod)', (
 });
 
 describe('the kit against the Hono app on Bun (Bun.serve)', () => {
-  it('fails the checks it fails on Node, and stores a pet Bun answers 400', async () => {
+  it("fails the checks it fails on Node: Bun's HTTP server adds no failure", async () => {
     const report = await runOn('Hono on Bun');
-    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS['Hono on Bun']?.fails);
-    // Bun's server refuses a trailer field after the handler read the body and stored the pet.
-    expect(message(report, 'createPet.refused-stores-nothing')).toMatch(
-      /shows pet \d+ named "\w+", sent only in creates refused, as POST \/pets chunked, with the trailer field X-Checksum: 1 answered 400/,
-    );
+    expect(failed(report).sort(), notPassed(report).join('\n')).toEqual(APPS.Hono?.fails);
   }, 600_000);
 });
 

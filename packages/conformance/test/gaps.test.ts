@@ -348,6 +348,11 @@ const ADVISED: readonly Row[] = [
   ],
   ['redirects other spellings of its paths with 308', 'path-spellings-redirect', []],
   ["reads /pets/7.json as pet 7 (Rails' format suffix)", 'format-suffix-ids', []],
+  [
+    "closes the connection unanswered on a method but GET, HEAD and POST, as nginx's return 444 does",
+    'drops-other-methods',
+    [],
+  ],
   ['refuses a second pet of the same name with 409', 'unique-names', []],
   ['refuses a second pet of the same name with 400', 'unique-names-400', []],
   ['refuses a petId beyond int64 with 422, as its validator does', 'beyond-int64-422', []],

@@ -393,7 +393,7 @@ export const getPetSection: SpecSection = {
 
     check({
       id: 'getPet.path-boundaries',
-      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, a pet's id N as ${integerSpellingsInWords('N', 'path')}, as 0N, plus 2^32 and 2^64 (an int32 or int64 that wraps reads it as N), and a pet's id of at least 8 in octal after a zero, 010 for 8) with 404 or 400 and an Error, or with that very pet; a 4xx Error to one that is no int64, or to a pet's id with a format suffix (N.json) pet N`,
+      title: `answers a petId no pet has (${PATH_ID_BOUNDARIES.join(', ')}, a pet's id N as ${integerSpellingsInWords('N', 'path')}, as 0N, plus 2^32 and 2^64 (an int32 or int64 that wraps reads it as N), and a pet's id of at least 8 in octal after a zero, 010 for 8) with 404 or 400 and an Error, or with that very pet; one that is no int64 with a 4xx Error, and a pet's id with a format suffix (N.json) with a 4xx Error or pet N`,
       section: '§4.3, §7',
       async run(ctx) {
         const seen: string[] = [];

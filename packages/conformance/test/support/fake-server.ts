@@ -294,6 +294,7 @@ export const GAP_CHOICES = [
   'path-spellings-404-text',
   'path-spellings-same-resource',
   'format-suffix-ids',
+  'drops-other-methods',
   'sets-affinity-cookie',
   'path-spellings-redirect',
   'unique-names',
@@ -1668,6 +1669,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       );
     }
     if (!/^\/v1\//i.test(url.pathname)) return noRoute(res, method);
+    // nginx's `return 444` for a method it does not serve: the connection closes, unanswered.
+    if (gap('drops-other-methods') && !['GET', 'HEAD', 'POST'].includes(method)) {
+      return void req.socket.destroy();
+    }
     if (gap('unknown-methods-501') && method !== 'GET' && method !== 'POST') {
       // Python's http.server: a method it has no handler for is one it does not implement.
       res.writeHead(501, { 'content-type': 'text/html;charset=utf-8' });

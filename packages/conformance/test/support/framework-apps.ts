@@ -695,10 +695,8 @@ export function frameworkApps(built: {
     Hono: { start: startHono, ...HONO },
     'Hono on Bun': {
       start: () => startProcess(bunCommand(), [join(FRAMEWORKS, 'bun', 'main.ts')]),
-      fails: [...HONO.fails, 'createPet.refused-stores-nothing'].sort(),
+      fails: HONO.fails,
       inTraffic: HONO.inTraffic,
-      // The proxy forwards a chunked body without its trailer fields.
-      passesThroughProxy: ['createPet.refused-stores-nothing'],
     },
     'Hono on Deno': {
       // Deno keeps what it compiles in DENO_DIR (~/.cache/deno by default): the app's folder here.
