@@ -31,6 +31,11 @@ function decodedSegment(segment: string): string {
   }
 }
 
+/** True for a success (2xx) to a request that carried `Authorization`, whatever its value. */
+export function isKeyedSuccess(res: HttpResponse): boolean {
+  return res.request.authorization !== null && res.status >= 200 && res.status <= 299;
+}
+
 /**
  * True when an `Accept` value (undefined: none) takes JSON: a media range of a q above 0 that
  * `application/json` matches, or a `+json` type (RFC 9110 §12.5.1; no `Accept` takes any type).
@@ -285,6 +290,20 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
       return charset === undefined || /^utf-?8$/i.test(charset)
         ? undefined
         : `Content-Type "${type}" names the charset ${charset}: a client that honours it reads UTF-8 wrong`;
+    },
+  },
+  {
+    id: 'errors.keyed-answers-private',
+    title:
+      'no success to a request with Authorization lets a shared cache keep it (Cache-Control public or s-maxage): a proxy cache would give the pets to requests without the key',
+    section: '§5',
+    rule: 'RFC 9111 §3.5: a shared cache stores an answer to a request with Authorization only when public, s-maxage or must-revalidate says it may',
+    judge: (res) => {
+      if (!isKeyedSuccess(res)) return undefined;
+      const cacheControl = res.headers.get('cache-control') ?? '';
+      return /(?:^|,)\s*(?:public|s-maxage\s*=)/i.test(cacheControl)
+        ? `Cache-Control "${cacheControl}" lets a shared cache give this answer to requests without the key`
+        : undefined;
     },
   },
   {

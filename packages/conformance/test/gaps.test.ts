@@ -59,6 +59,11 @@ const ADVISED: readonly Row[] = [
   ],
   ['gzips every answer, asked or not', 'gzips-every-answer', []],
   [
+    'marks every success Cache-Control: public, as ASP.NET’s [ResponseCache] does',
+    'public-cache-control',
+    ['errors.keyed-answers-private'],
+  ],
+  [
     "sets a cookie on answers to the key that opens nothing (a balancer's affinity cookie)",
     'sets-affinity-cookie',
     [],

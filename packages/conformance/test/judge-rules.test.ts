@@ -147,6 +147,27 @@ const gone: Entry = {
   body: { code: 'not_found', message: 'no', status: 404 },
 };
 
+describe('judge --har on what a shared cache may keep', () => {
+  it('advises on a success to a request with Authorization marked public, and on no other', async () => {
+    const shared = { 'Cache-Control': 'public, max-age=60' };
+    const { report } = await judge(
+      har('public-answers', [
+        { url: `${BASE}/pets?limit=1`, status: 200, body: [rex], headers: shared },
+        // Without a key: a public answer is the server's to give (a 401 would be the fault).
+        { url: `${BASE}/pets/1`, auth: null, status: 200, body: rex, headers: shared },
+        { url: `${BASE}/pets/1`, status: 200, body: rex, headers: { 'Cache-Control': 'private' } },
+      ]),
+    );
+    expect(result(report, 'errors.keyed-answers-private')).toMatchObject({
+      outcome: 'advisory',
+      message: expect.stringMatching(
+        /^GET \/pets\?limit=1 answered 200: Cache-Control "public, max-age=60" lets a shared cache give this answer to requests without the key/,
+      ),
+    });
+    expect(result(report, 'errors.keyed-answers-private')?.message).not.toMatch(/and 1 more/);
+  });
+});
+
 describe('judge --har leaves alone what the spec does not speak of', () => {
   it("leaves alone a refusal of a request head over 4 KiB, as nginx's page for a large cookie", async () => {
     const page = '<html><head><title>400 Request Header Or Cookie Too Large</title></head></html>';

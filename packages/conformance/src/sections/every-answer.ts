@@ -161,6 +161,14 @@ export const everyAnswerSection: SpecSection = {
       checks: ['errors.no-server-errors', 'errors.success-status'],
     },
     {
+      section: '§5',
+      statement: 'Every operation requires the key: an answer to it is the key holder’s',
+      oracle:
+        'no success to a request with Authorization says a shared cache may keep it (Cache-Control public or s-maxage) (advisory)',
+      inputs: EVERY_REQUEST,
+      checks: ['errors.keyed-answers-private'],
+    },
+    {
       section: '§2',
       statement: 'A Pet has id and categoryId (int64), name (string), status (PetStatus, optional)',
       oracle:

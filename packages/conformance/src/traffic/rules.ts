@@ -18,6 +18,7 @@ import { plainLimit } from '../list-limit.js';
 import {
   ANSWER_ORACLES,
   isJsonMediaType,
+  isKeyedSuccess,
   notJsonReason,
   PetModel,
   petProblem,
@@ -211,6 +212,12 @@ const JSON_ERROR_ANSWERS: OracleScope = {
   applies: (res) => res.status >= 400 && notJsonReason(res) === undefined,
 };
 
+/** Successes to requests that carried Authorization. */
+const KEYED_SUCCESSES: OracleScope = {
+  needs: 'a success (2xx) to a request with Authorization',
+  applies: isKeyedSuccess,
+};
+
 /** Which answers each oracle of the kit speaks of. */
 const ORACLE_SCOPE: Readonly<Record<string, OracleScope>> = {
   'errors.strict-json': {
@@ -232,6 +239,7 @@ const ORACLE_SCOPE: Readonly<Record<string, OracleScope>> = {
     needs: 'an answer with a JSON Pet or Error',
     applies: (res) => res.status >= 400 || (res.status >= 200 && res.status <= 299),
   },
+  'errors.keyed-answers-private': KEYED_SUCCESSES,
   'errors.json-body': { needs: 'an error answer (4xx, 5xx)', applies: (res) => res.status >= 400 },
   'errors.error-schema': JSON_ERROR_ANSWERS,
   'errors.status-matches': JSON_ERROR_ANSWERS,

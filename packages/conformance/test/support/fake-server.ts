@@ -295,6 +295,7 @@ export const GAP_CHOICES = [
   'path-spellings-same-resource',
   'format-suffix-ids',
   'drops-other-methods',
+  'public-cache-control',
   'sets-affinity-cookie',
   'path-spellings-redirect',
   'unique-names',
@@ -572,6 +573,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
             ? 'application/json'
             : 'application/json; charset=utf-8';
     let text = body === undefined ? '' : stringify(body);
+    // ASP.NET's [ResponseCache] default: any cache, a shared one too, may keep the answer.
+    if (gap('public-cache-control') && status >= 200 && status <= 299) {
+      headers = { 'cache-control': 'public, max-age=60', ...headers };
+    }
     // Python's json.dumps of numbers a store holds as doubles: 7.0 for 7.
     if (gap('integers-as-floats')) {
       text = text.replace(/("(?:id|categoryId|status)":-?\d+)(?=[,}])/g, '$1.0');
