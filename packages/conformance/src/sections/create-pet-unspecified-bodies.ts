@@ -4,8 +4,9 @@
 // Each is answered with a 4xx Error or with the pet: never a server error, never a body of its own.
 import type { CheckContext } from '../context.js';
 import { newPetJson, type SentPet } from '../fixtures.js';
-import { type HttpRequest, type HttpResponse, RequestError } from '../http/client.js';
+import type { HttpRequest, HttpResponse } from '../http/client.js';
 import {
+  answerOrLost,
   declarer,
   described,
   difference,
@@ -181,19 +182,6 @@ async function answerOrClosed(
   const closed = `the connection closed before an answer came (${res.lost})`;
   const next = await answerOrLost(ctx, { method: 'GET', path: '/pets?limit=1' });
   return 'lost' in next ? { closed, stopped: next.lost } : { closed };
-}
-
-/** The answer to `request`, or why the connection gave none (a network failure). */
-async function answerOrLost(
-  ctx: CheckContext,
-  request: HttpRequest,
-): Promise<HttpResponse | { lost: string }> {
-  try {
-    return await ctx.send(request);
-  } catch (error) {
-    if (error instanceof RequestError && error.kind === 'network') return { lost: error.reason };
-    throw error;
-  }
 }
 
 /** Fails when the server stopped serving after `how` got no answer. */

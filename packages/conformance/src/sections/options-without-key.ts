@@ -2,8 +2,8 @@
 // answers it (204 and Allow, a CORS preflight's headers, 401, 405, 501), the answer shows no pet.
 // A guard that lets OPTIONS through for browsers' preflights, in front of a handler that does not
 // look at the method, serves the list or a pet to anyone.
-import { type HttpResponse, RequestError } from '../http/client.js';
 import {
+  answerOrLost,
   declarer,
   described,
   everyCase,
@@ -50,18 +50,15 @@ export const optionsWithoutKeySection: SpecSection = {
         ]);
         const seen: string[] = [];
         await everyCase(ctx, cases, async ({ path, how, headers }) => {
-          let res: HttpResponse;
-          try {
-            res = await ctx.send({
-              method: 'OPTIONS',
-              path,
-              authorization: null,
-              ...(headers === undefined ? {} : { headers }),
-            });
-          } catch (error) {
-            // A server may drop a method it does not serve (nginx's `return 444`): nothing shown.
-            if (!(error instanceof RequestError)) throw error;
-            seen.push(`OPTIONS ${path} ${how}: no answer (${error.reason})`);
+          const res = await answerOrLost(ctx, {
+            method: 'OPTIONS',
+            path,
+            authorization: null,
+            ...(headers === undefined ? {} : { headers }),
+          });
+          // A server may drop a method it does not serve (nginx's `return 444`): nothing shown.
+          if ('lost' in res) {
+            seen.push(`OPTIONS ${path} ${how}: no answer (${res.lost})`);
             return;
           }
           if (showsPets(res)) {

@@ -6,7 +6,7 @@ import {
 } from '@animal-store/contract';
 import type { CheckContext } from '../context.js';
 import type { SentPet } from '../fixtures.js';
-import { type HttpResponse, RequestError } from '../http/client.js';
+import { type HttpRequest, type HttpResponse, RequestError } from '../http/client.js';
 import { integerText } from '../http/json.js';
 import { errorSummary, quote } from '../http/replay.js';
 import { brief, notJsonReason, petProblem } from '../oracles.js';
@@ -164,6 +164,22 @@ export async function everyCase<T>(
     throw new RequestError(first.kind, message, first.reason, first.sent);
   }
   throw new CheckFailed(message, first.response);
+}
+
+/**
+ * The answer to `request`, or why the connection gave none (a network failure: the server closed
+ * it, as HTTP lets a server do with a request it will not serve). No answer in time still fails.
+ */
+export async function answerOrLost(
+  ctx: CheckContext,
+  request: HttpRequest,
+): Promise<HttpResponse | { lost: string }> {
+  try {
+    return await ctx.send(request);
+  } catch (error) {
+    if (error instanceof RequestError && error.kind === 'network') return { lost: error.reason };
+    throw error;
+  }
 }
 
 /** `sent`'s answer; a request that got none fails saying `how` it went. */
