@@ -23,7 +23,7 @@ import {
 
 const check = declarer('§2, §4.2');
 
-/** A field, a valid value and an invalid one, as JSON text. */
+/** Each field named twice, and the invalid value (JSON text) sent beside the run's valid one. */
 const FIELDS: readonly (readonly [field: 'name' | 'categoryId' | 'status', invalid: string])[] = [
   ['name', '7'],
   ['categoryId', '"x"'],
