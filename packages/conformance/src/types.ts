@@ -168,9 +168,10 @@ export interface TrafficSummary {
    */
   readonly fromCache: number;
   /**
-   * Requests whose head (request line and header lines) is over `HEAD_LIMIT` bytes, refused with
-   * `400`, `413`, `414` or `431`: servers and their fronts set such limits (nginx, gunicorn,
-   * fasthttp), the spec shows none (§8), and the refusal is often the front's page: left alone.
+   * Requests whose head (request line and header lines) is over `HEAD_LIMIT` bytes or holds over
+   * `HEAD_FIELDS_LIMIT` header fields, refused with `400`, `413`, `414` or `431`: servers and their
+   * fronts set such limits (nginx, gunicorn, fasthttp, Apache, haproxy), the spec shows none (§8),
+   * and the refusal is often the front's page: left alone.
    */
   readonly headTooLarge: number;
   /** Judged exchanges whose answer body was not recorded: only rules on statuses and headers judged them. */

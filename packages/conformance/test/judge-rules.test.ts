@@ -194,6 +194,28 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(failed(small.report)).toEqual(['errors.json-body']);
   });
 
+  it("leaves alone a refusal of a request head of over 100 header fields, as haproxy's page", async () => {
+    const page =
+      '<html><body><h1>400 Bad request</h1>\nYour browser sent an invalid request.\n</body></html>';
+    const keyless = (fields: number): Entry => ({
+      url: `${BASE}/pets?limit=1`,
+      auth: null,
+      requestHeaders: Object.fromEntries(
+        Array.from({ length: fields }, (_, i) => [`X-Trace-${i}`, 'x']),
+      ),
+      status: 400,
+      text: page,
+    });
+    const listed: Entry = { url: `${BASE}/pets?limit=1`, status: 200, body: [rex] };
+    const over = await judge(har('fields-over', [listed, keyless(101)]));
+    expect(failed(over.report)).toEqual([]);
+    expect(over.report.traffic).toMatchObject({ judged: 1, headTooLarge: 1 });
+    // 100 fields are judged: the request line aside, the keyless request holds only these.
+    const at = await judge(har('fields-at-limit', [listed, keyless(100)]));
+    expect(at.report.traffic).toMatchObject({ judged: 2, headTooLarge: 0 });
+    expect(failed(at.report)).toEqual(['errors.json-body']);
+  });
+
   it("leaves alone the server's own routes whose paths end as the spec's do", async () => {
     // /pets and /pets/{petId} right below the base are the spec's; a route between is the server's.
     const file = har('own-routes', [

@@ -1,5 +1,5 @@
 import { plural } from '../plural.js';
-import { HEAD_LIMIT } from '../traffic/exchange.js';
+import { HEAD_FIELDS_LIMIT, HEAD_LIMIT } from '../traffic/exchange.js';
 import type { TrafficSummary } from '../types.js';
 
 /**
@@ -14,7 +14,7 @@ export function trafficLines(traffic: TrafficSummary): string[] {
     traffic.rateLimited > 0 ? `${traffic.rateLimited} answered 429` : '',
     traffic.unavailable > 0 ? `${traffic.unavailable} answered 503` : '',
     traffic.headTooLarge > 0
-      ? `${traffic.headTooLarge} refused for a head over ${HEAD_LIMIT} bytes`
+      ? `${traffic.headTooLarge} refused for a head over ${HEAD_LIMIT} bytes or ${HEAD_FIELDS_LIMIT} fields`
       : '',
     traffic.fromCache > 0
       ? `${traffic.fromCache} answered without the server (a cache, a service worker, a mock)`

@@ -66,8 +66,19 @@ export type Standing =
  */
 export const HEAD_LIMIT = 4096;
 
+/**
+ * The number of header fields above which a server or its front may refuse a request head:
+ * Apache's `LimitRequestFields` is 100 by default, and haproxy's 101 fields take the request line.
+ */
+export const HEAD_FIELDS_LIMIT = 100;
+
 /** The statuses a refusal of a request head for its size takes (RFC 9110 §15.5, RFC 6585 §5). */
 const HEAD_REFUSALS = new Set([400, 413, 414, 431]);
+
+/** How many header fields the request's head holds (HTTP/2 pseudo-headers aside). */
+function headFields(recorded: RecordedExchange): number {
+  return recorded.requestHeaders.filter(([name]) => !name.startsWith(':')).length;
+}
 
 /** How many bytes the request's head takes on the wire in HTTP/1.1 (HTTP/2 pseudo-headers aside). */
 function headBytes(recorded: RecordedExchange): number {
@@ -206,7 +217,7 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   else if (
     within === 'spec' &&
     HEAD_REFUSALS.has(recorded.status) &&
-    headBytes(recorded) > HEAD_LIMIT
+    (headBytes(recorded) > HEAD_LIMIT || headFields(recorded) > HEAD_FIELDS_LIMIT)
   ) {
     standing = 'head-too-large';
   }
