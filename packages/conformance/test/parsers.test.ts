@@ -206,6 +206,11 @@ describe('readableDate and fallsOnDay', () => {
     ['2030-12-05T23:00:00+01:00', true],
     ['Wed, 04 Dec 2030 23:00:00 GMT', true],
     ['Fri, 06 Dec 2030 12:00:00 GMT', false],
+    ['Fri, 6 Dec 2030 12:00:00 GMT', false],
+    ['Thu, 5 Dec 2030 00:00:00 GMT', true],
+    ['Fri, 06 Dec 2030 12:00:00 -0000', false],
+    ['Fri Dec 06 2030 12:00:00 GMT+0000 (Coordinated Universal Time)', false],
+    ['Thu Dec 05 2030 00:00:00 GMT+0000 (Coordinated Universal Time)', true],
     [' 2030-12-05 ', true],
     [' Thu, 05 Dec 2030 10:00:00 GMT ', true],
     // The day begins first at UTC+14:00 and ends last at UTC-12:00.
@@ -255,6 +260,24 @@ describe('readableDate', () => {
       'Thu, 05 Dec 2030 10:00:00 GMT',
       { earliest: '2030-12-05T10:00:00.000Z', latest: '2030-12-05T10:00:00.000Z' },
     ],
+    // RFC 5322's date-time: Java's RFC_1123_DATE_TIME, Python's formatdate(), a zone of its own.
+    [
+      'Fri, 6 Dec 2030 00:00:00 GMT',
+      { earliest: '2030-12-06T00:00:00.000Z', latest: '2030-12-06T00:00:00.000Z' },
+    ],
+    [
+      'Fri, 06 Dec 2030 00:00:00 -0000',
+      { earliest: '2030-12-06T00:00:00.000Z', latest: '2030-12-06T00:00:00.000Z' },
+    ],
+    [
+      '5 Dec 2030 09:30 +0930',
+      { earliest: '2030-12-05T00:00:00.000Z', latest: '2030-12-05T00:00:00.000Z' },
+    ],
+    // JavaScript's Date#toString().
+    [
+      'Fri Dec 06 2030 01:00:00 GMT+0100 (Central European Standard Time)',
+      { earliest: '2030-12-06T00:00:00.000Z', latest: '2030-12-06T00:00:00.000Z' },
+    ],
   ])('reads %s as %j', (value, expected) => {
     expect(iso(readableDate(value))).toEqual(expected);
   });
@@ -273,6 +296,11 @@ describe('readableDate', () => {
     'x2030-12-05',
     '2030-12-05x',
     'tomorrow',
+    // A weekday that is not the date's says two days: neither is read.
+    'Thu, 6 Dec 2030 00:00:00 GMT',
+    'Thu Dec 06 2030 00:00:00 GMT+0000',
+    '6 Dec 2030 00:00:00 CET',
+    '32 Dec 2030 00:00:00 GMT',
   ])('refuses %s', (value) => {
     expect(readableDate(value)).toBeUndefined();
   });

@@ -96,13 +96,67 @@ export interface ReadableDate {
 }
 
 /**
+ * RFC 5322's date-time, as libraries write one where an HTTP-date belongs: the day without its
+ * leading zero (Java's `RFC_1123_DATE_TIME`), a numeric zone (Python's `formatdate()`), no seconds.
+ */
+const RFC5322_DATE = new RegExp(
+  `^(?:(${DAYS.join('|')}), )?(\\d{1,2}) ${MONTH} (\\d{4}) (\\d{2}):(\\d{2})(?::(\\d{2}))? (GMT|UTC?|Z|[+-]\\d{4})$`,
+);
+/** JavaScript's `Date#toString()`: `Fri Dec 06 2030 00:00:00 GMT+0000 (Coordinated Universal Time)`. */
+const JS_DATE = new RegExp(
+  `^(${DAYS.join('|')}) ${MONTH} (\\d{2}) (\\d{4}) ${TIME} GMT([+-]\\d{4})(?: \\(.*\\))?$`,
+);
+
+/**
+ * The instant of a date and time at `zone` (`GMT`, `UT`, `UTC`, `Z` or `±hhmm`), when its parts
+ * name one and `weekday` (-1: none written) is that instant's day of the week where it was written.
+ */
+function zoned(
+  weekday: number,
+  parts: readonly [year: string, month: string, day: string, hh: string, mm: string, ss: string],
+  zone: string,
+): Date | undefined {
+  const [year, month, day, hh, mm, ss] = parts;
+  const local = exactUtc(Number(year), MONTHS.indexOf(month), Number(day), +hh, +mm, +ss);
+  if (local === undefined || (weekday !== -1 && local.getUTCDay() !== weekday)) return undefined;
+  const offset = /^[+-]/.test(zone)
+    ? (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3)))
+    : 0;
+  return new Date(local.getTime() - offset * 60_000);
+}
+
+/**
  * Reads a date as a person would write one in a header that should hold an HTTP-date: an
- * HTTP-date, or ISO 8601 (a date alone, or a date and time with or without a zone). A date and
- * time without a zone may be in any zone.
+ * HTTP-date, RFC 5322's date-time or JavaScript's `Date#toString()`, or ISO 8601 (a date alone,
+ * or a date and time with or without a zone). A date and time without a zone may be in any zone.
  */
 export function readableDate(value: string): ReadableDate | undefined {
   const http = parseHttpDate(value.trim());
   if (http !== undefined) return { earliest: http, latest: http };
+  const written = RFC5322_DATE.exec(value.trim()) ?? undefined;
+  const js = written === undefined ? JS_DATE.exec(value.trim()) : null;
+  const instant =
+    written !== undefined
+      ? zoned(
+          DAYS.indexOf(written[1] ?? ''),
+          [
+            written[4] ?? '',
+            written[3] ?? '',
+            written[2] ?? '',
+            written[5] ?? '',
+            written[6] ?? '',
+            written[7] ?? '00',
+          ],
+          written[8] ?? '',
+        )
+      : js !== null
+        ? zoned(
+            DAYS.indexOf(js[1] ?? ''),
+            [js[4] ?? '', js[2] ?? '', js[3] ?? '', js[5] ?? '', js[6] ?? '', js[7] ?? ''],
+            js[8] ?? '',
+          )
+        : undefined;
+  if (instant !== undefined) return { earliest: instant, latest: instant };
   const m = ISO_8601.exec(value.trim());
   if (!m) return undefined;
   const [, year, month, day, hh = '00', mm = '00', ss = '00', zone] = m;
