@@ -19,11 +19,12 @@ export const STORE_TARGET = LIMIT_MAX + 1;
  * pets that fill the store (`STORE_TARGET`): the name-shape probe, the spellings of accepted
  * bodies, the media types, the repeats, the boundary values the server may accept, the bodies
  * sent in pieces or with a chunked framing beyond the plain, and the creates with the key at
- * other spellings of the path (`/pets/`, `/PETS`, `//pets`, `/pets.json`, `/V1/pets`), the pet
+ * other spellings of the path (`/pets/`, `/PETS`, `//pets`, `/pets.json`, `/%70ets`,
+ * `/pets;x=1`, `/V1/pets`, the target in absolute form), the pet
  * changes without a key are tried on, and a member named twice (three of the six: which value
  * a parser takes, the other case of each field is invalid).
  */
-export const CHECK_PETS_MAX = 77;
+export const CHECK_PETS_MAX = 80;
 /**
  * How many pets a run creates at most, on an empty store and a server that accepts every valid
  * body: the store filled to `STORE_TARGET` pets (the samples and the bulk pets among them), and

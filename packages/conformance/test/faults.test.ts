@@ -937,6 +937,40 @@ const CAUGHT: readonly [
   ],
   ['reads a petId as an int32, N + 2^32 as N', 'get-id-as-int32', ['getPet.path-boundaries']],
   [
+    'looks the key up with SQL LIKE, so that "%" and "_" match any characters of it',
+    'auth-key-like-match',
+    [...onEveryOperation('unknown-key'), ...onEveryOperation('key-character-changed')],
+  ],
+  [
+    'takes "*" and ".*" for any key (a glob, a regular expression)',
+    'auth-accepts-pattern-key',
+    onEveryOperation('unknown-key'),
+  ],
+  [
+    'takes the valid key from X-Forwarded-Authorization, as a backend behind a gateway (--disposable-key)',
+    'auth-accepts-real-key-in-forwarded-authorization',
+    onEveryOperation('key-in-header'),
+    {},
+    { disposableKey: true },
+  ],
+  [
+    'takes the valid key from ?auth= when no Authorization is sent (--disposable-key)',
+    'auth-accepts-real-key-in-auth-query',
+    onEveryOperation('key-in-query'),
+    {},
+    { disposableKey: true },
+  ],
+  [
+    'serves /%70ets and /pets;x=1 without the key (a guard on the target as sent, a router on the decoded path)',
+    'auth-guard-on-raw-target',
+    ['auth.every-read-shape', 'auth.every-write-shape'],
+  ],
+  [
+    'serves and creates pets without the key at a target in absolute form (a guard on targets starting with /)',
+    'auth-skipped-on-absolute-form',
+    ['auth.every-read-shape', 'auth.every-write-shape'],
+  ],
+  [
     'answers OPTIONS on /pets without a key with the list (a guard that lets preflights through)',
     'options-serves-without-key',
     ['auth.options-shows-nothing'],

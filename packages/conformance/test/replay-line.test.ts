@@ -4,6 +4,7 @@ import {
   basicCredentialsOf,
   keyAppended,
   keysOneCharacterOff,
+  keysWithWildcard,
   keyTruncated,
 } from '../src/cases/key-variants.js';
 import { type HttpRequest, KEY_VARIABLE, sentBytes } from '../src/http/client.js';
@@ -181,13 +182,14 @@ describe('a replay line', () => {
   ])('sends the credentials made from %s as the kit sent them', (_, key) => {
     const credentials = [
       ...keysOneCharacterOff(key).map((bad) => bad.authorization),
+      ...keysWithWildcard(key).map((bad) => bad.authorization),
       keyAppended(key),
       keyTruncated(key),
       basicCredentialsOf(key),
       basicCredentialsOf(key, ''),
       basicCredentialsOf(key, 'apikey'),
     ];
-    expect(credentials).toHaveLength(7);
+    expect(credentials).toHaveLength(9);
     for (const authorization of credentials) {
       expectReplayed({ method: 'GET', path: '/pets', authorization }, TARGET, key);
     }

@@ -91,6 +91,25 @@ export function keysOneCharacterOff(
 }
 
 /**
+ * The valid key with its last character replaced by each wildcard of SQL's `LIKE` (`_` any one
+ * character, `%` any characters) it does not end with: a key looked up with `LIKE` takes either.
+ */
+export function keysWithWildcard(
+  key: string,
+): { readonly how: string; readonly authorization: Credential }[] {
+  const { core } = splitPadding(key);
+  return ['_', '%']
+    .filter((wildcard) => wildcard !== core.slice(-1))
+    .map((wildcard) => ({
+      how: `with the valid key, its last character replaced by "${wildcard}"`,
+      authorization: lastReplaced(key, wildcard),
+    }));
+}
+
+/** Keys that are patterns matching any key: `%` (SQL's `LIKE`), `*` (a glob), `.*` (a regex). */
+export const PATTERN_KEYS = ['%', '*', '.*'] as const;
+
+/**
  * Basic credentials of the valid key: as the user name with no password (Stripe's way), or as the
  * password after `user` (a user name of letters; empty or `apikey`, as IBM Cloud's and Twilio's
  * APIs take a key).

@@ -5,7 +5,9 @@ import {
   basicCredentialsOf,
   keyAppended,
   keysOneCharacterOff,
+  keysWithWildcard,
   keyTruncated,
+  PATTERN_KEYS,
 } from '../cases/key-variants.js';
 import type { CheckContext } from '../context.js';
 import { newPetJson } from '../fixtures.js';
@@ -114,7 +116,16 @@ interface BadCase {
   readonly how: string;
   /** The credential to send; null sends none. */
   readonly authorization: Credential | null;
+  /**
+   * True for a token of characters no bearer token holds (`%`, `*`, RFC 6750 §2.1), which a server
+   * may refuse as a malformed request with `400` (§3.1) before it looks the key up: what it probes
+   * is that the key is refused, so any 4xx with an Error passes.
+   */
+  readonly malformed?: boolean;
 }
+
+/** A `Bearer` token RFC 6750 §2.1 allows (`b64token`). */
+const B64TOKEN = /^Bearer [A-Za-z0-9\-._~+/]+=*$/;
 
 /**
  * The ways a request can fail to carry a valid bearer key, each of which must get 401; a check
@@ -197,12 +208,18 @@ const BAD_CREDENTIALS: readonly {
   },
   {
     id: 'unknown-key',
-    title: 'answers 401 with an Error body to an unknown key',
+    title:
+      'answers 401 with an Error body to an unknown key (any 4xx with an Error to a pattern that matches any key, %, * or .*: no bearer token holds those characters)',
     cases: (ctx) => [
       {
         how: 'with an unknown bearer key',
         authorization: literalCredential(`Bearer conformance-unknown-${ctx.fixtures.runId}`),
       },
+      ...PATTERN_KEYS.map((pattern) => ({
+        how: `with "Bearer ${pattern}", a pattern that matches any key`,
+        authorization: literalCredential(`Bearer ${pattern}`),
+        malformed: true,
+      })),
     ],
   },
   {
@@ -224,8 +241,15 @@ const BAD_CREDENTIALS: readonly {
   },
   {
     id: 'key-character-changed',
-    title: 'answers 401 to the valid key with its first or its last character changed',
-    cases: (ctx) => keysOneCharacterOff(ctx.apiKey),
+    title:
+      'answers 401 to the valid key with its first or its last character changed (to another, to "_"; any 4xx with an Error to "%", which no bearer token holds)',
+    cases: (ctx) => [
+      ...keysOneCharacterOff(ctx.apiKey),
+      ...keysWithWildcard(ctx.apiKey).map((bad) => ({
+        ...bad,
+        malformed: !B64TOKEN.test(bad.authorization.value),
+      })),
+    ],
   },
 ];
 
@@ -243,12 +267,14 @@ export const KEY_QUERY_PARAMETERS = [
   'access_token',
   'key',
   'token',
+  'auth',
 ] as const;
 
 /**
  * Header fields servers and gateways take keys from (`X-API-Key` in AWS API Gateway, `Api-Key`
  * in Azure's services, `apikey` in Kong's key-auth, `X-Auth-Token` in OpenStack): the spec's key
- * travels in `Authorization` alone, so each is sent at once.
+ * travels in `Authorization` alone, so each is sent at once. `KEY_CREDENTIAL_HEADERS` take the
+ * whole credential, scheme and all.
  */
 export const KEY_HEADERS = [
   'X-API-Key',
@@ -258,15 +284,25 @@ export const KEY_HEADERS = [
   'X-Access-Token',
 ] as const;
 
+/**
+ * Header fields servers take a whole `Authorization` value from (`Bearer <key>`): a gateway's copy
+ * of the client's (`X-Forwarded-Authorization`, which Google's ESPv2 and Envoy set, and backends
+ * behind them read first), and `X-Authorization`, which apps behind a front that drops
+ * `Authorization` (Apache with PHP) read.
+ */
+export const KEY_CREDENTIAL_HEADERS = ['X-Forwarded-Authorization', 'X-Authorization'] as const;
+
 /** Cookies servers read a key or token from when `Authorization` is missing. */
 export const KEY_COOKIES = ['access_token', 'api_key', 'token'] as const;
 
 /**
  * The header fields `key-in-header` sends, each as the texts the key goes between: the key alone
- * in each of `KEY_HEADERS`, and a `Cookie` with the key in each of `KEY_COOKIES`.
+ * in each of `KEY_HEADERS`, `Bearer <key>` in each of `KEY_CREDENTIAL_HEADERS`, and a `Cookie`
+ * with the key in each of `KEY_COOKIES`.
  */
 const KEY_HEADER_PARTS: readonly (readonly [string, readonly string[]])[] = [
   ...KEY_HEADERS.map((name) => [name, ['', '']] as const),
+  ...KEY_CREDENTIAL_HEADERS.map((name) => [name, ['Bearer ', '']] as const),
   ['Cookie', [...KEY_COOKIES.map((name, i) => `${i === 0 ? '' : '; '}${name}=`), '']],
 ];
 
@@ -453,7 +489,7 @@ function checksFor(op: Operation): DeclaredCheck[] {
       section: op.section,
       async run(ctx) {
         const seen: string[] = [];
-        await everyCase(ctx, bad.cases(ctx), async ({ how, authorization }) => {
+        await everyCase(ctx, bad.cases(ctx), async ({ how, authorization, malformed }) => {
           const res =
             authorization === null ? await withoutKey(ctx, op) : await op.send(ctx, authorization);
           // With no pet known to read, getPet asks for one no one has: a server may look it up
@@ -463,8 +499,15 @@ function checksFor(op: Operation): DeclaredCheck[] {
               `${described(res, how)} answered 404: with no pet to read, a server may look the pet up before the key`,
             );
           }
-          expectError(res, 401, how);
-          seen.push(`${described(res, how)} answered 401 with an Error body`);
+          if (malformed === true && res.status !== 401) {
+            if (res.status < 400 || res.status > 499) {
+              fail(`${described(res, how)} answered ${res.status}, expected 401`, res);
+            }
+            expectError(res, res.status, how);
+          } else {
+            expectError(res, 401, how);
+          }
+          seen.push(`${described(res, how)} answered ${res.status} with an Error body`);
         });
         return pass(seen.join('; '));
       },
@@ -628,11 +671,14 @@ const operationChecks: readonly DeclaredCheck[] = [
   }),
 ];
 
-/** The probes every request shape of the run is sent with again: no key, no token, a wrong key. */
+/**
+ * The probes every request shape of the run is sent with again: no key, no token, a wrong key
+ * (the first of `unknown-key`'s; the patterns go to each operation once).
+ */
 function shapeProbes(ctx: CheckContext): BadCase[] {
   return BAD_CREDENTIALS.filter((bad) =>
     ['missing-header', 'empty-token', 'unknown-key'].includes(bad.id),
-  ).flatMap((bad) => bad.cases(ctx));
+  ).flatMap((bad) => bad.cases(ctx).slice(0, 1));
 }
 
 type Op = Operation['name'];
@@ -697,21 +743,80 @@ async function probeShape(ctx: CheckContext, sample: HttpResponse, bad: BadCase)
 /**
  * Spellings of the spec's paths a server may answer as the same resource: a trailing or doubled
  * slash, another letter case, the base's `/v1` in capitals (an absolute URL: a router that folds
- * case behind a guard that matches `/v1/` as written), and for the list a format suffix (Rails'
- * and Spring MVC's `.json`; `/pets/7.json` is getPet's path with a petId that is no integer,
- * `getPet.path-boundaries`').
+ * case behind a guard that matches `/v1/` as written), a letter percent-encoded (the same URI,
+ * RFC 3986 §6.2.2.2: a guard on the target as sent in front of a router on the decoded path), a
+ * segment parameter (`;x=1`, which servlet containers take off before routing), the target in
+ * absolute form (`GET http://host/v1/pets`, RFC 9112 §3.2.2: a guard that looks only at targets
+ * starting with `/`), and for the list a format suffix (Rails' and Spring MVC's `.json`;
+ * `/pets/7.json` is getPet's path with a petId that is no integer, `getPet.path-boundaries`').
  */
-function spellings(op: Op, id: string | undefined, base: string): string[] {
+function spellings(op: Op, id: string | undefined, base: string): Spelling[] {
   const recased = base.endsWith('/v1') ? [`${base.slice(0, -'/v1'.length)}/V1`] : [];
-  if (op !== 'getPet') {
-    return ['/pets/', '/PETS', '//pets', '/pets.json', ...recased.map((b) => `${b}/pets`)];
-  }
-  if (id === undefined) return [];
-  return [`/pets/${id}/`, `/PETS/${id}`, `//pets/${id}`, ...recased.map((b) => `${b}/pets/${id}`)];
+  const paths =
+    op !== 'getPet'
+      ? [
+          '/pets/',
+          '/PETS',
+          '//pets',
+          '/pets.json',
+          '/%70ets',
+          '/pets;x=1',
+          ...recased.map((b) => `${b}/pets`),
+        ]
+      : id === undefined
+        ? []
+        : [
+            `/pets/${id}/`,
+            `/PETS/${id}`,
+            `//pets/${id}`,
+            `/%70ets/${id}`,
+            `/pets/${id};x=1`,
+            ...recased.map((b) => `${b}/pets/${id}`),
+          ];
+  const plain = op === 'getPet' ? (id === undefined ? undefined : `/pets/${id}`) : '/pets';
+  return [
+    ...paths.map((path) => ({ path })),
+    ...(plain === undefined ? [] : [{ path: plain, absoluteForm: true }]),
+  ];
+}
+
+/** A spelling of an operation's path: the path, and whether the target goes in absolute form. */
+interface Spelling {
+  readonly path: string;
+  readonly absoluteForm?: boolean;
 }
 
 /** A spelling as a report shows it: below the base, or the absolute URL's path. */
-const shownSpelling = (path: string) => URL.parse(path)?.pathname ?? path;
+function shownSpelling({ path, absoluteForm }: Spelling): string {
+  const shown = URL.parse(path)?.pathname ?? path;
+  return absoluteForm === true ? `${shown} in absolute form` : shown;
+}
+
+/**
+ * Sends `request` at `spelling`: a target in absolute form on a new connection of its own, closed
+ * after the answer.
+ */
+async function sendAt(
+  ctx: CheckContext,
+  spelling: Spelling,
+  request: Omit<HttpRequest, 'path'>,
+): Promise<HttpResponse> {
+  if (spelling.absoluteForm !== true) {
+    return ctx.send({ ...request, path: spelling.path, pathSpelling: true });
+  }
+  const connection = new RawConnection();
+  try {
+    return await ctx.send({
+      ...request,
+      path: spelling.path,
+      pathSpelling: true,
+      connection,
+      absoluteForm: true,
+    });
+  } finally {
+    connection.close();
+  }
+}
 
 /**
  * `op` sent with the valid key at `path`, another spelling of its path: the same resource when it
@@ -720,22 +825,17 @@ const shownSpelling = (path: string) => URL.parse(path)?.pathname ?? path;
 async function withKeyAt(
   ctx: CheckContext,
   op: Op,
-  path: string,
+  spelling: Spelling,
   id: string | undefined,
 ): Promise<{ status: number; same: boolean }> {
   if (op === 'createPet') {
     const pet = ctx.fixtures.nextPet();
-    const res = await ctx.send({
-      method: 'POST',
-      path,
-      rawBody: newPetJson(pet),
-      pathSpelling: true,
-    });
+    const res = await sendAt(ctx, spelling, { method: 'POST', rawBody: newPetJson(pet) });
     const named =
       petProblem(res.body) === undefined && (res.body as { name?: unknown }).name === pet.name;
     return { status: res.status, same: res.status === 201 && named };
   }
-  const res = await ctx.send({ method: 'GET', path, pathSpelling: true });
+  const res = await sendAt(ctx, spelling, { method: 'GET' });
   const asked = op === 'listPets' ? Array.isArray(res.body) : idOf(res.body) === id;
   return { status: res.status, same: res.status === 200 && asked };
 }
@@ -753,16 +853,14 @@ async function probeSpellings(
   const id = op === 'getPet' ? await knownPetId(ctx) : undefined;
   const seen: string[] = [];
   const probes: (() => Promise<void>)[] = [];
-  for (const path of spellings(op, id, ctx.baseUrl)) {
-    const { status, same } = await withKeyAt(ctx, op, path, id);
-    seen.push(`${shownSpelling(path)}: ${status}${same ? ' (the same resource)' : ''}`);
+  for (const spelling of spellings(op, id, ctx.baseUrl)) {
+    const { status, same } = await withKeyAt(ctx, op, spelling, id);
+    seen.push(`${shownSpelling(spelling)}: ${status}${same ? ' (the same resource)' : ''}`);
     for (const bad of shapeProbes(ctx)) {
       probes.push(async () => {
         const { authorization } = bad;
-        const res = await ctx.send({
+        const res = await sendAt(ctx, spelling, {
           method: op === 'createPet' ? 'POST' : 'GET',
-          path,
-          pathSpelling: true,
           authorization,
           ...(op === 'createPet' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
         });
@@ -783,7 +881,7 @@ async function probeSpellings(
 function everyShape(ops: readonly Op[], writes: boolean, what: string): DeclaredCheck {
   return check({
     id: writes ? 'auth.every-write-shape' : 'auth.every-read-shape',
-    title: `${what} answers 401 with an Error without a valid key (none, "Bearer" alone, an unknown key) in every request shape the run sent with the key (each query parameter and combination, added headers, a chunked body) and every spelling of the path the server answers as the same resource (/pets/, /PETS, //pets, /pets.json, /V1/pets)`,
+    title: `${what} answers 401 with an Error without a valid key (none, "Bearer" alone, an unknown key) in every request shape the run sent with the key (each query parameter and combination, added headers, a chunked body) and every spelling of the path the server answers as the same resource (/pets/, /PETS, //pets, /pets.json, /%70ets, /pets;x=1, /V1/pets, the target in absolute form)`,
     section: ops.map((op) => OPERATIONS.find((o) => o.name === op)?.section).join(', '),
     writes,
     async run(ctx) {
@@ -830,7 +928,7 @@ export const authSection: SpecSection = {
       statement: `Every operation requires Authorization: Bearer <key>; a missing or invalid key gets 401 and an Error`,
       oracle: '401 with an Error on listPets, createPet and getPet; the valid key is accepted',
       inputs:
-        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, the key with a character more or less, the key with its first or last character changed, a look-alike of the key in the query string, in other header fields, in cookies and in members of a NewPet (access_token, ...) (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets, /pets.json, /V1/pets)',
+        'no header, an empty header, "Bearer" alone, another scheme (Basic <key>, Token <key>, Basic credentials of the key), the key alone, XBearer <key>, Bearer <key> x, Bearer x <key>, an unknown key, a pattern matching any key (%, *, .*), the key with a character more or less, the key with its first or last character changed (to another, to _ or %), a look-alike of the key in the query string, in other header fields, in cookies and in members of a NewPet (access_token, ...) (the key itself with --disposable-key); no key, "Bearer" alone and an unknown key again on every request shape the run sent (each query parameter and combination, added headers, a chunked body) and on other spellings of each path (/pets/, /PETS, //pets, /pets.json, /%70ets, /pets;x=1, /V1/pets, the target in absolute form)',
       checks: [
         'auth.*.missing-header',
         'auth.*.empty-token',

@@ -595,7 +595,7 @@ export const listPetsSection: SpecSection = {
       section: '§4.1',
       statement: 'status filters by a PetStatus value',
       oracle:
-        'a value outside the enumeration gets a 4xx Error or a Pet array; every listed pet carries the filter’s status or none',
+        'a value outside the enumeration gets a 4xx Error or a Pet array, never a 5xx (advisory: an unknown value gets 400)',
       inputs: 'an unknown word, empty, other letter case, padded',
       checks: ['listPets.status-boundaries', 'listPets.unknown-status-rejected'],
     },

@@ -204,6 +204,12 @@ export const FAULTS = [
   'auth-takes-last-word',
   'auth-accepts-real-key-in-header',
   'auth-accepts-real-key-in-cookie',
+  'auth-key-like-match',
+  'auth-accepts-pattern-key',
+  'auth-accepts-real-key-in-forwarded-authorization',
+  'auth-accepts-real-key-in-auth-query',
+  'auth-guard-on-raw-target',
+  'auth-skipped-on-absolute-form',
   'deletes-without-key',
   'patches-without-key',
   'puts-without-key',
@@ -410,6 +416,15 @@ type StoredPet = Omit<SpecPet, 'id' | 'categoryId'> & {
   /** True when the status is the default given to a pet sent without one. */
   defaulted?: boolean;
 };
+
+/** `path` percent-decoded, or as it is where it holds no UTF-8 (`%FF`). */
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
 
 /** The member `name` of a JSON body, if it has one. */
 function bodyMember(raw: string, name: string): unknown {
@@ -717,6 +732,20 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       ok = true;
     }
     if (has('auth-key-prefix-match') && bearer && token.startsWith(apiKey)) ok = true;
+    // The key looked up with SQL's LIKE: `%` any characters, `_` any one.
+    const likePattern = (pattern: string) =>
+      new RegExp(
+        `^${pattern
+          .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/%/g, '.*')
+          .replace(/_/g, '.')}$`,
+        's',
+      );
+    if (has('auth-key-like-match') && bearer && token !== '' && likePattern(token).test(apiKey)) {
+      ok = true;
+    }
+    // The key matched as a glob or a regular expression: `*` or `.*` matches any key.
+    if (has('auth-accepts-pattern-key') && bearer && (token === '*' || token === '.*')) ok = true;
     // `header.replace('Bearer ', '')`: the key with no scheme is the key.
     if (has('auth-accepts-bare-key') && header === apiKey) ok = true;
     // Django REST framework's keyword for its token authentication.
@@ -768,6 +797,22 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (has('auth-accepts-real-key-in-cookie') && header === '' && cookie === apiKey) ok = true;
     // Takes the valid key from Kong's key-auth field when no Authorization is sent.
     if (has('auth-accepts-real-key-in-header') && header === '' && req.headers.apikey === apiKey) {
+      ok = true;
+    }
+    // A backend behind a gateway that reads the client's credential from the gateway's copy first.
+    const forwarded = req.headers['x-forwarded-authorization'];
+    if (
+      has('auth-accepts-real-key-in-forwarded-authorization') &&
+      forwarded === `Bearer ${apiKey}`
+    ) {
+      ok = true;
+    }
+    // Firebase's REST way: the key as ?auth=.
+    if (
+      has('auth-accepts-real-key-in-auth-query') &&
+      header === '' &&
+      query.get('auth') === apiKey
+    ) {
       ok = true;
     }
     if (has('auth-accepts-key-prefix') && bearer && token !== '' && apiKey.startsWith(token)) {
@@ -1734,8 +1779,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const recasedBase = !url.pathname.startsWith('/v1/');
     const below = url.pathname.slice('/v1'.length);
     let route = recasedBase ? url.pathname : below;
-    // Another spelling of a path: a trailing or doubled slash, another letter case.
-    const canonical = below
+    // Another spelling of a path: a trailing or doubled slash, another letter case; a letter
+    // percent-encoded and a segment parameter too behind a router on the decoded path.
+    const decoded = has('auth-guard-on-raw-target')
+      ? safeDecode(below.replace(/;[^/]*/g, ''))
+      : below;
+    const canonical = decoded
       .replace(/\/{2,}/g, '/')
       .replace(/(.)\/$/, '$1')
       .replace(/^\/pets\.json$/i, '/pets')
@@ -1746,6 +1795,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         url.searchParams.has('status')) ||
       (has('auth-skipped-on-chunked-create') && req.headers['transfer-encoding'] !== undefined) ||
       (gap('head-skips-auth') && method === 'HEAD');
+    // A guard that looks only at targets starting with `/` (origin form), before a router that
+    // reads the path of any.
+    if (has('auth-skipped-on-absolute-form') && !(req.url ?? '').startsWith('/')) skipAuth = true;
     if (canonical !== route && /^\/pets(\/\d+)?$/.test(canonical)) {
       // A security rule that matches the canonical path alone, behind a router that folds
       // spellings (Spring Security's antMatchers before Spring MVC's trailing-slash match).
@@ -1758,7 +1810,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         (has('auth-skipped-on-create-spellings') && method === 'POST') ||
         (has('auth-public-spellings-without-header') && req.headers.authorization === undefined) ||
         // nginx guards `location /v1/` (its match has case), the app behind it routes case-blind.
-        (has('auth-skipped-on-recased-base') && recasedBase);
+        (has('auth-skipped-on-recased-base') && recasedBase) ||
+        // A guard on the target as sent (Go's RequestURI, a servlet filter on getRequestURI), in
+        // front of a router on the decoded path without its segment parameters.
+        (has('auth-guard-on-raw-target') && /[%;]/.test(below));
       if (unguarded) {
         route = canonical;
         skipAuth = true;
