@@ -128,6 +128,60 @@ describe('reading a HAR entry', () => {
     expect(only(entry({ _wasFulfilled: false }))).not.toHaveProperty('fromCache');
   });
 
+  it("marks a page's answer with no server's address in a Playwright recording where a service worker sent requests", () => {
+    const worker = entry({
+      _serviceWorkerRef: 'sw@1',
+      _serverPort: 9,
+      serverIPAddress: '127.0.0.1',
+    });
+    const page = entry({ _frameref: 'frame@1' });
+    const [, pageSide] = parseHar(harOf(worker, page));
+    expect(pageSide?.fromCache).toBe(true);
+    // The worker's own request reached the server; so did a page's with an address.
+    const [workerSide, addressed] = parseHar(
+      harOf(worker, entry({ _frameref: 'frame@1', serverIPAddress: '127.0.0.1', _serverPort: 9 })),
+    );
+    expect(workerSide).not.toHaveProperty('fromCache');
+    expect(addressed).not.toHaveProperty('fromCache');
+    // Without a worker, a page's entry without an address is the server's answer.
+    expect(only(page)).not.toHaveProperty('fromCache');
+  });
+
+  it("marks a repeat of an earlier answer to the same URL, Date and all, as the browser cache's", () => {
+    const date = { name: 'Date', value: 'Mon, 07 Dec 2026 15:40:47 GMT' };
+    const stored = [
+      { name: 'Cache-Control', value: 'private, max-age=60' },
+      { name: 'Content-Type', value: 'application/json' },
+      date,
+    ];
+    const keyed = { headers: [{ name: 'Authorization', value: 'Bearer k' }] };
+    const first = entry({}, keyed, {
+      headers: [...stored, { name: 'Connection', value: 'keep-alive' }],
+    });
+    // The cache gives the stored lines in its own order, without the connection's.
+    const again = (headers: unknown[], request = {}, content = { size: 2, text: '[]' }) =>
+      entry({ startedDateTime: '2026-01-01T00:00:01.000Z' }, request, { headers, content });
+    const repeat = (...args: Parameters<typeof again>) =>
+      parseHar(harOf(first, again(...args)))[1]?.fromCache;
+    expect(repeat([...stored].reverse())).toBe(true);
+    // Another Date, another line, another body: the server's own answer.
+    expect(
+      repeat([stored[0], stored[1], { ...date, value: 'Mon, 07 Dec 2026 15:40:48 GMT' }]),
+    ).toBeUndefined();
+    expect(repeat([...stored, { name: 'ETag', value: '"2"' }])).toBeUndefined();
+    expect(repeat(stored, {}, { size: 4, text: '[{}]' })).toBeUndefined();
+    // An answer no cache stores, or one whose Vary names a field the requests differ in.
+    const unstored = entry({}, keyed, {
+      headers: [{ name: 'Cache-Control', value: 'no-store' }, date],
+    });
+    const unstoredAgain = again([{ name: 'Cache-Control', value: 'no-store' }, date]);
+    expect(parseHar(harOf(unstored, unstoredAgain))[1]?.fromCache).toBeUndefined();
+    const varied = [...stored, { name: 'Vary', value: 'Authorization' }];
+    const byKey = entry({}, keyed, { headers: varied });
+    expect(parseHar(harOf(byKey, again(varied)))[1]?.fromCache).toBeUndefined();
+    expect(parseHar(harOf(byKey, again(varied, keyed)))[1]?.fromCache).toBe(true);
+  });
+
   it('marks an answer from the browser cache, and only a named one', () => {
     expect(only(entry({ _fromCache: 'memory' }))?.fromCache).toBe(true);
     expect(only(entry({ _fromCache: 'disk' }))?.fromCache).toBe(true);
@@ -137,6 +191,28 @@ describe('reading a HAR entry', () => {
 });
 
 describe('reading bodies', () => {
+  it("reads an empty text as no body recorded where the answer's sizes say it had one", () => {
+    const empty = (response: Record<string, unknown>) =>
+      only(entry({}, {}, { content: { size: 0, text: '' }, ...response }))?.responseBody;
+    expect(empty({ bodySize: 57 })).toBeUndefined();
+    expect(empty({ headers: [{ name: 'Content-Length', value: '57' }] })).toBeUndefined();
+    expect(empty({ bodySize: 0, headers: [{ name: 'Content-Length', value: '0' }] })).toHaveLength(
+      0,
+    );
+    // An answer to HEAD has a Content-Length and no body.
+    const head = only(
+      entry(
+        {},
+        { method: 'HEAD' },
+        {
+          content: { size: 0, text: '' },
+          headers: [{ name: 'Content-Length', value: '57' }],
+        },
+      ),
+    );
+    expect(head?.responseBody).toHaveLength(0);
+  });
+
   const body = '{"name":"Rex","categoryId":1}';
 
   it('reads a request body as text, whole when its bodySize is its length in bytes', () => {

@@ -194,6 +194,42 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(failed(small.report)).toEqual(['errors.json-body']);
   });
 
+  it('leaves alone a part of a body a Range asked for, and no body where Prefer asked for none', async () => {
+    const part: Entry = {
+      url: `${BASE}/pets?limit=5`,
+      requestHeaders: { Range: 'bytes=0-20' },
+      status: 206,
+      text: '[{"id":1,"name":"Rex"',
+      headers: { 'Content-Type': 'application/json', 'Content-Range': 'bytes 0-20/60' },
+    };
+    const outOfRange: Entry = {
+      url: `${BASE}/pets/1`,
+      requestHeaders: { Range: 'bytes=900-' },
+      status: 416,
+      text: '',
+      headers: { 'Content-Range': 'bytes */60' },
+    };
+    const minimal: Entry = {
+      method: 'POST',
+      url: `${BASE}/pets`,
+      sent: { name: 'Rex', categoryId: 1 },
+      requestHeaders: { Prefer: 'return=minimal' },
+      status: 201,
+      text: '',
+      headers: { Location: '/v1/pets/1', 'Preference-Applied': 'return=minimal' },
+    };
+    const listed: Entry = { url: `${BASE}/pets?limit=1`, status: 200, body: [rex] };
+    const asked = await judge(har('asked-otherwise', [listed, part, outOfRange, minimal]));
+    expect(failed(asked.report)).toEqual([]);
+    expect(asked.report.traffic).toMatchObject({ judged: 1, otherPaths: 3 });
+    // Without the client's asking, each is the server's own answer, judged.
+    const unasked = [part, outOfRange, minimal].map(({ requestHeaders: _, ...entry }) => entry);
+    const judged = await judge(har('unasked', unasked));
+    expect(failed(judged.report)).toEqual(
+      expect.arrayContaining(['errors.success-status', 'errors.pet-fields']),
+    );
+  });
+
   it("leaves alone a refusal of a request head of over 100 header fields, as haproxy's page", async () => {
     const page =
       '<html><body><h1>400 Bad request</h1>\nYour browser sent an invalid request.\n</body></html>';
@@ -1643,19 +1679,35 @@ describe('judge --har holds getPet to the petId it was asked for', () => {
   });
 
   it("leaves alone a word for a petId: an operation of the server's own, as /pets/findByStatus", async () => {
+    const own = [
+      'count',
+      '_count',
+      '$count',
+      '@count',
+      '~mine',
+      'top10',
+      'count.json',
+      'export.csv',
+    ];
     const { report } = await judge(
       har('own-operations', [
         { url: `${BASE}/pets/findByStatus?status=sold`, status: 200, body: [{ ...rex, id: 'x' }] },
-        { url: `${BASE}/pets/count`, status: 200, body: { count: 3 } },
+        ...own.map((word) => ({ url: `${BASE}/pets/${word}`, status: 200, body: { count: 3 } })),
         { url: `${BASE}/pets/by-status`, status: 201, body: 'ok', auth: null },
         { url: `${BASE}/pets?limit=5`, status: 200, body: [rex] },
       ]),
     );
     expect(failed(report)).toEqual([]);
-    expect(report.traffic).toMatchObject({ exchanges: 4, judged: 1, otherPaths: 3 });
-    // A word with a digit or other character in it is a petId of the spec's getPet.
-    const judged = await judge(har('odd-words', [get('abc1', 200, rex), get('a.b', 200, rex)]));
-    expect(failed(judged.report)).toContain('getPet.path-boundaries');
+    expect(report.traffic).toMatchObject({
+      exchanges: own.length + 3,
+      judged: 1,
+      otherPaths: own.length + 2,
+    });
+    // A petId that begins as a number's spelling is the spec's getPet's, whatever follows.
+    for (const id of ['7abc', '1.5', '-1', '0x1']) {
+      const judged = await judge(har(`odd-id-${id.charCodeAt(0)}`, [get(id, 200, rex)]));
+      expect(failed(judged.report), id).toContain('getPet.path-boundaries');
+    }
   });
 
   it("leaves alone other answers, a 200 recorded without its body, plain ids and a segment's parameter", async () => {

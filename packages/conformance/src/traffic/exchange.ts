@@ -133,12 +133,14 @@ export function baseOfSpecUrl(url: string): string | undefined {
 
 /**
  * The request headers a replay line repeats: those an answer of the spec may turn on (the body's
- * media type, the answer's, a method override). Others (cookies, a client's own) stay out of
- * every report, as they may carry secrets.
+ * media type, the answer's, a part of it, no body, a method override). Others (cookies, a
+ * client's own) stay out of every report, as they may carry secrets.
  */
 const REPLAYED_HEADERS = [
   'Content-Type',
   'Accept',
+  'Range',
+  'Prefer',
   'X-HTTP-Method-Override',
   'X-HTTP-Method',
   'X-Method-Override',
@@ -148,11 +150,13 @@ const REPLAYED_HEADERS = [
 const OPERATION_PATH = /^\/pets(\/[^/]+)?$/;
 
 /**
- * `/pets/` and a word (ASCII letters, words joined by `-` or `_`): no spelling of a number, and
- * where a server puts an operation of its own (`/pets/findByStatus`, `/pets/count`), which the
- * spec lets it have (§4: operations it does not show).
+ * `/pets/` and a segment that begins as no spelling of a number begins (an ASCII letter, `_`, `$`,
+ * `@` or `~`): where a server puts an operation of its own (`/pets/findByStatus`, `/pets/_count`,
+ * OData's `/pets/$count`, `/pets/top10`, `/pets/export.csv`), which the spec lets it have (§4:
+ * operations it does not show). A petId that is no integer (`7abc`, `1.5`, `0x1`, `-1`)
+ * still begins as a number's spelling, and is judged.
  */
-const OWN_OPERATION_PATH = /^\/pets\/[A-Za-z]+(?:[-_][A-Za-z]+)*$/;
+const OWN_OPERATION_PATH = /^\/pets\/[A-Za-z_$@~][^/]*$/;
 
 /**
  * Where `url` stands towards the base at `origin` whose path is `prefix` (no trailing slash):

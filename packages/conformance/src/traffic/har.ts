@@ -10,6 +10,11 @@ interface HarHeader {
 }
 
 interface HarEntry {
+  /** Playwright's mark of an entry a service worker sent (its own requests, not the page's). */
+  readonly _serviceWorkerRef?: unknown;
+  /** Playwright's port of the server the answer came from, when it came from one. */
+  readonly _serverPort?: unknown;
+  readonly serverIPAddress?: unknown;
   /** Chrome's mark of an answer from the browser's cache: `memory` or `disk`. */
   readonly _fromCache?: unknown;
   /** Playwright's mark of an answer its test gave (`route.fulfill()`): no server saw the request. */
@@ -30,6 +35,8 @@ interface HarEntry {
     /** Chrome's mark of an answer a service worker gave the page (from its caches or a fetch of its own). */
     readonly _fetchedViaServiceWorker?: unknown;
     readonly status?: unknown;
+    /** The body's size on the wire; -1 when the recorder did not know it. */
+    readonly bodySize?: unknown;
     readonly headers?: unknown;
     readonly content?: {
       readonly text?: unknown;
@@ -48,19 +55,33 @@ function headerLines(value: unknown): HeaderLine[] {
 
 /**
  * The bytes of a HAR text (`encoding: base64` or plain text), or undefined when none was kept: no
- * text, or an empty one for a body whose `size` says it had bytes (a recorder that dropped it).
+ * text, or an empty one for a body that a size says had bytes (a recorder that dropped it).
  */
-function bytesOf(text: unknown, encoding: unknown, size?: unknown): Uint8Array | undefined {
+function bytesOf(
+  text: unknown,
+  encoding: unknown,
+  ...sizes: readonly unknown[]
+): Uint8Array | undefined {
   if (typeof text !== 'string') return undefined;
-  if (text === '' && typeof size === 'number' && size > 0) return undefined;
+  if (text === '' && sizes.some((size) => typeof size === 'number' && size > 0)) return undefined;
   return encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
+}
+
+/** The answer's `Content-Length` as a number, or undefined. */
+function contentLength(lines: readonly HeaderLine[]): number | undefined {
+  const line = lines.find(([name]) => name.toLowerCase() === 'content-length');
+  return line === undefined || !/^\d+$/.test(line[1].trim()) ? undefined : Number(line[1]);
 }
 
 /**
  * One entry as a recorded exchange, and whether its duration is known; throws a message on an
  * entry that is no HAR entry.
  */
-function entryOf(value: unknown, n: number): { exchange: RecordedExchange; timed: boolean } {
+function entryOf(
+  value: unknown,
+  n: number,
+  workers: boolean,
+): { exchange: RecordedExchange; timed: boolean } {
   const entry: HarEntry = typeof value === 'object' && value !== null ? value : {};
   const { request, response } = entry;
   const method = request?.method;
@@ -75,6 +96,7 @@ function entryOf(value: unknown, n: number): { exchange: RecordedExchange; timed
   const time = timed ? (entry.time as number) : 0;
   const body = bytesOf(request?.postData?.text, request?.postData?.encoding);
   const text = body === undefined ? undefined : requestBodyText(body);
+  const responseHeaders = headerLines(response?.headers);
   const exchange: RecordedExchange = {
     method: method.toUpperCase(),
     url,
@@ -83,15 +105,18 @@ function entryOf(value: unknown, n: number): { exchange: RecordedExchange; timed
       ? {}
       : { requestBody: text, requestBodyWhole: request?.bodySize === body?.length }),
     status,
-    responseHeaders: headerLines(response?.headers),
+    responseHeaders,
+    // Playwright records a service worker's answers with an empty text and their true sizes.
     responseBody: bytesOf(
       response?.content?.text,
       response?.content?.encoding,
       response?.content?.size,
+      response?.bodySize,
+      entry.request?.method === 'HEAD' ? undefined : contentLength(responseHeaders),
     ),
     sentAt,
     receivedAt: sentAt + time,
-    ...(answeredWithoutServer(entry) ? { fromCache: true } : {}),
+    ...(answeredWithoutServer(entry, workers) ? { fromCache: true } : {}),
   };
   return { exchange, timed };
 }
@@ -103,14 +128,94 @@ const WEBKIT_LOCAL_FETCHES = new Set(['Memory Cache', 'Disk Cache', 'Service Wor
  * True when something other than the server answered the entry: the browser's cache (Chrome's
  * `_fromCache`, WebKit's `_fetchType`), a service worker (the page's side: the worker's own
  * request, if it made one, is an entry of its own), or a Playwright test's `route.fulfill()`.
+ * Playwright marks no answer of a worker's on the page's side; in a recording where a worker sent
+ * requests, a page's entry with no server's address may be one (`workers`).
  */
-function answeredWithoutServer(entry: HarEntry): boolean {
+function answeredWithoutServer(entry: HarEntry, workers: boolean): boolean {
   return (
     (typeof entry._fromCache === 'string' && entry._fromCache !== '') ||
     entry.response?._fetchedViaServiceWorker === true ||
     entry._wasFulfilled === true ||
-    WEBKIT_LOCAL_FETCHES.has(entry._fetchType as string)
+    WEBKIT_LOCAL_FETCHES.has(entry._fetchType as string) ||
+    (workers &&
+      entry._serviceWorkerRef === undefined &&
+      entry._serverPort === undefined &&
+      (typeof entry.serverIPAddress !== 'string' || entry.serverIPAddress === ''))
   );
+}
+
+/** Header fields about one connection, which a cache does not store (RFC 9111 §3.1). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'age',
+]);
+
+/** The lines of `lines` a cache stores, their names lower-cased. */
+function storedLines(lines: readonly HeaderLine[]): string[] {
+  return lines
+    .filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()))
+    .map(([name, value]) => `${name.toLowerCase()}: ${value.trim()}`);
+}
+
+/**
+ * True when `earlier`, a `200` to a `GET`, is an answer a browser's cache may give again: one it
+ * may store (not `no-store`, RFC 9111 §3), which a fetch with `cache: 'force-cache'` takes
+ * however stale, or `no-cache`; and `later`'s request is one it may give it to (`Vary`, §4.1).
+ */
+function reusable(earlier: RecordedExchange, later: RecordedExchange): boolean {
+  const field = (lines: readonly HeaderLine[], name: string) =>
+    lines
+      .filter(([n]) => n.toLowerCase() === name)
+      .map(([, v]) => v.trim())
+      .join(', ');
+  const control = field(earlier.responseHeaders, 'cache-control').toLowerCase();
+  if (/(^|,)\s*no-store\b/.test(control)) return false;
+  const vary = field(earlier.responseHeaders, 'vary').toLowerCase();
+  return vary
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+    .every(
+      (name) =>
+        name !== '*' && field(earlier.requestHeaders, name) === field(later.requestHeaders, name),
+    );
+}
+
+/**
+ * Marks `fromCache` the `200`s to a `GET` that repeat, `Date` and all, an earlier answer to the same
+ * URL a browser's cache may give again: Playwright's and Firefox's recordings mark no answer of
+ * the browser's cache, which gives its stored lines and body (a cache keeps no connection's
+ * lines). An answer of the server's own carries its own `Date`, unless it comes in the same
+ * second with the same lines and body.
+ */
+function markCacheRepeats(recorded: readonly RecordedExchange[]): RecordedExchange[] {
+  const stored = new Map<string, RecordedExchange[]>();
+  return recorded.map((exchange) => {
+    if (exchange.method !== 'GET' || exchange.status !== 200) return exchange;
+    const earlier = stored.get(exchange.url) ?? [];
+    const lines = storedLines(exchange.responseHeaders);
+    const sameBody = (other: RecordedExchange) =>
+      exchange.responseBody === undefined || other.responseBody === undefined
+        ? exchange.responseBody === other.responseBody
+        : Buffer.from(exchange.responseBody).equals(Buffer.from(other.responseBody));
+    const repeat =
+      exchange.fromCache !== true &&
+      lines.some((line) => line.startsWith('date: ')) &&
+      earlier.some((other) => {
+        const theirs = new Set(storedLines(other.responseHeaders));
+        return (
+          lines.every((line) => theirs.has(line)) && sameBody(other) && reusable(other, exchange)
+        );
+      });
+    if (exchange.fromCache !== true) stored.set(exchange.url, [...earlier, exchange]);
+    return repeat ? { ...exchange, fromCache: true } : exchange;
+  });
 }
 
 /** The exchanges of a HAR document, in the order their answers arrived. */
@@ -125,9 +230,12 @@ export function parseHar(text: string, source = 'the HAR file'): RecordedExchang
   if (!Array.isArray(entries)) {
     throw new UsageError(`${source} is not a HAR file: it has no log.entries array`);
   }
+  const workers = entries.some(
+    (entry) => typeof entry === 'object' && entry !== null && '_serviceWorkerRef' in entry,
+  );
   const read = entries.map((entry, i) => {
     try {
-      return entryOf(entry, i);
+      return entryOf(entry, i, workers);
     } catch (error) {
       throw new UsageError(`${source}: ${(error as Error).message}`);
     }
@@ -140,7 +248,7 @@ export function parseHar(text: string, source = 'the HAR file'): RecordedExchang
   );
   // Answers are judged in the order they arrived: a read sees the writes answered before it.
   // The sort is stable: answers that arrived together keep the file's order.
-  return recorded.sort((a, b) => a.receivedAt - b.receivedAt);
+  return markCacheRepeats(recorded.sort((a, b) => a.receivedAt - b.receivedAt));
 }
 
 /** Reads and parses a HAR file; throws `UsageError` when it cannot be read or is no HAR. */
