@@ -60,30 +60,6 @@ function asksOtherThanJson(request: HttpRequest): boolean {
   return !acceptsJson(accept?.[1]);
 }
 
-/** The value of the request's header field `name` (any letter case), or undefined. */
-function requestField(request: HttpRequest, name: string): string | undefined {
-  return Object.entries(request.headers ?? {}).find(([field]) => field.toLowerCase() === name)?.[1];
-}
-
-/**
- * True for an answer to what the client asked to be other than the spec's answer, as HTTP lets
- * it: a part of the body (`Range`, answered `206` or refused `416`, RFC 9110 §14.2, §15.3.7), or
- * no body (`Prefer: return=minimal`, answered with none, RFC 7240 §4.2).
- */
-function askedOtherwise(res: HttpResponse): boolean {
-  const { request } = res;
-  if (requestField(request, 'range') !== undefined && (res.status === 206 || res.status === 416)) {
-    return true;
-  }
-  const prefer = requestField(request, 'prefer') ?? '';
-  return (
-    /(^|[,;\s])return\s*=\s*"?minimal"?\s*($|[,;])/i.test(prefer) &&
-    res.status >= 200 &&
-    res.status <= 299 &&
-    res.text === ''
-  );
-}
-
 /**
  * True for a request sent in a way HTTP allows and clients seldom use: pipelined, or written as
  * only a raw connection writes it (absolute form, a chunked framing, white space as given).
@@ -105,7 +81,7 @@ export function routeOf(res: HttpResponse): Route {
   // Nor is a request sent in a way the spec says nothing of: its check judges it against the same
   // request sent plainly, and a server that gets HTTP wrong there still conforms to the spec.
   if (sentAsHttpAllows(res.request)) return { op: 'other' };
-  if (asksOtherThanJson(res.request) || askedOtherwise(res)) return { op: 'other' };
+  if (asksOtherThanJson(res.request)) return { op: 'other' };
   const item = /\/pets\/([^/]+)$/.exec(url.pathname);
   if (res.method === 'GET' && item) {
     return { op: 'getPet', petId: decodedSegment(item[1] as string) };

@@ -358,6 +358,11 @@ const ADVISED: readonly Row[] = [
     'drops-other-methods',
     [],
   ],
+  [
+    'closes the connection on a target in absolute form, or on a path holding ;, unanswered',
+    'drops-odd-targets',
+    ['listPets.absolute-form', 'getPet.segment-parameter-rejected'],
+  ],
   ['refuses a second pet of the same name with 409', 'unique-names', []],
   ['refuses a second pet of the same name with 400', 'unique-names-400', []],
   ['refuses a petId beyond int64 with 422, as its validator does', 'beyond-int64-422', []],

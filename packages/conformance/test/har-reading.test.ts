@@ -14,6 +14,9 @@ const URL_ = 'http://127.0.0.1:9/v1/pets';
 
 /** A HAR document of `entries`, as text. */
 const harOf = (...entries: unknown[]) => JSON.stringify({ log: { version: '1.2', entries } });
+/** The same, as the recorder `name` writes it. */
+const harBy = (name: string, ...entries: unknown[]) =>
+  JSON.stringify({ log: { version: '1.2', creator: { name, version: '1' }, entries } });
 
 /** An entry with `request` and `response` fields over a GET with a 200 and no headers. */
 function entry(fields: Record<string, unknown> = {}, request = {}, response = {}) {
@@ -134,15 +137,19 @@ describe('reading a HAR entry', () => {
       _serverPort: 9,
       serverIPAddress: '127.0.0.1',
     });
+    const addressed = entry({ _frameref: 'frame@1', serverIPAddress: '127.0.0.1', _serverPort: 9 });
     const page = entry({ _frameref: 'frame@1' });
-    const [, pageSide] = parseHar(harOf(worker, page));
+    const [, , pageSide] = parseHar(harOf(worker, addressed, page));
     expect(pageSide?.fromCache).toBe(true);
     // The worker's own request reached the server; so did a page's with an address.
-    const [workerSide, addressed] = parseHar(
-      harOf(worker, entry({ _frameref: 'frame@1', serverIPAddress: '127.0.0.1', _serverPort: 9 })),
-    );
+    const [workerSide, pageWithAddress] = parseHar(harOf(worker, addressed));
     expect(workerSide).not.toHaveProperty('fromCache');
-    expect(addressed).not.toHaveProperty('fromCache');
+    expect(pageWithAddress).not.toHaveProperty('fromCache');
+    // A test's own request (page.request) carries no address, nor does any entry recorded in
+    // Playwright's minimal mode: neither is a worker's answer.
+    const apiRequest = entry({ _apiRequest: {} });
+    expect(parseHar(harOf(worker, addressed, apiRequest))[2]).not.toHaveProperty('fromCache');
+    expect(parseHar(harOf(worker, page))[1]).not.toHaveProperty('fromCache');
     // Without a worker, a page's entry without an address is the server's answer.
     expect(only(page)).not.toHaveProperty('fromCache');
   });
@@ -162,8 +169,24 @@ describe('reading a HAR entry', () => {
     const again = (headers: unknown[], request = {}, content = { size: 2, text: '[]' }) =>
       entry({ startedDateTime: '2026-01-01T00:00:01.000Z' }, request, { headers, content });
     const repeat = (...args: Parameters<typeof again>) =>
-      parseHar(harOf(first, again(...args)))[1]?.fromCache;
+      parseHar(harBy('Playwright', first, again(...args)))[1]?.fromCache;
     expect(repeat([...stored].reverse())).toBe(true);
+    expect(parseHar(harBy('Firefox', first, again(stored)))[1]?.fromCache).toBe(true);
+    // Chrome and WebKit mark their cache's answers: an unmarked entry of theirs is the server's.
+    expect(parseHar(harBy('WebInspector', first, again(stored)))[1]).not.toHaveProperty(
+      'fromCache',
+    );
+    // To another key, only an answer the cache holds fresh: without Cache-Control, or with
+    // no-cache, a keyless repeat is the server's own (a broken server may give it in one second).
+    const plain = [{ name: 'Content-Type', value: 'application/json' }, date];
+    const keyedPlain = entry({}, keyed, { headers: plain });
+    expect(parseHar(harBy('Playwright', keyedPlain, again(plain)))[1]?.fromCache).toBeUndefined();
+    expect(parseHar(harBy('Playwright', keyedPlain, again(plain, keyed)))[1]?.fromCache).toBe(true);
+    const noCache = [{ name: 'Cache-Control', value: 'private, no-cache' }, date];
+    const keyedNoCache = entry({}, keyed, { headers: noCache });
+    expect(
+      parseHar(harBy('Playwright', keyedNoCache, again(noCache)))[1]?.fromCache,
+    ).toBeUndefined();
     // Another Date, another line, another body: the server's own answer.
     expect(
       repeat([stored[0], stored[1], { ...date, value: 'Mon, 07 Dec 2026 15:40:48 GMT' }]),
@@ -175,11 +198,11 @@ describe('reading a HAR entry', () => {
       headers: [{ name: 'Cache-Control', value: 'no-store' }, date],
     });
     const unstoredAgain = again([{ name: 'Cache-Control', value: 'no-store' }, date]);
-    expect(parseHar(harOf(unstored, unstoredAgain))[1]?.fromCache).toBeUndefined();
+    expect(parseHar(harBy('Playwright', unstored, unstoredAgain))[1]?.fromCache).toBeUndefined();
     const varied = [...stored, { name: 'Vary', value: 'Authorization' }];
     const byKey = entry({}, keyed, { headers: varied });
-    expect(parseHar(harOf(byKey, again(varied)))[1]?.fromCache).toBeUndefined();
-    expect(parseHar(harOf(byKey, again(varied, keyed)))[1]?.fromCache).toBe(true);
+    expect(parseHar(harBy('Playwright', byKey, again(varied)))[1]?.fromCache).toBeUndefined();
+    expect(parseHar(harBy('Playwright', byKey, again(varied, keyed)))[1]?.fromCache).toBe(true);
   });
 
   it('marks an answer from the browser cache, and only a named one', () => {

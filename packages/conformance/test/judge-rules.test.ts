@@ -121,6 +121,10 @@ async function judge(file: string) {
 /** The report's result of check `id`. */
 const result = (report: JsonReport, id: string) => report.results.find((r) => r.id === id);
 
+/** Each failed check of a report, as `id: message`. */
+const messages = (report: JsonReport) =>
+  report.results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.message}`);
+
 const rex = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
 const created: Entry = {
   method: 'POST',
@@ -130,6 +134,8 @@ const created: Entry = {
   body: rex,
 };
 const JSON_BODY = { 'Content-Type': 'application/json' };
+/** The id of the next pet `post` answers created: each create gives an id of its own. */
+let postedId = 1000;
 /** A createPet request with `text` as its application/json body, answered `status`. */
 const post = (text: string, status = 201, extra: Partial<Entry> = {}): Entry => ({
   ...created,
@@ -137,7 +143,10 @@ const post = (text: string, status = 201, extra: Partial<Entry> = {}): Entry => 
   sentText: text,
   requestHeaders: { ...JSON_BODY, 'Content-Length': String(Buffer.byteLength(text)) },
   status,
-  body: status === 400 ? { code: 'validation_failed', message: 'no', status: 400 } : rex,
+  body:
+    status === 400
+      ? { code: 'validation_failed', message: 'no', status: 400 }
+      : { ...rex, id: postedId++ },
   ...extra,
 });
 /** The pet `created` made, asked for and not found. */
@@ -228,6 +237,9 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(failed(judged.report)).toEqual(
       expect.arrayContaining(['errors.success-status', 'errors.pet-fields']),
     );
+    // Asked for without a key: a success is the auth rules' to fail, whatever was asked.
+    const keyless = await judge(har('asked-keyless', [listed, { ...part, auth: null }]));
+    expect(failed(keyless.report)).toContain('auth.listPets.missing-header');
   });
 
   it("leaves alone a refusal of a request head of over 100 header fields, as haproxy's page", async () => {
@@ -1028,9 +1040,6 @@ describe('judge --har holds each answer to the others and to its request', () =>
 });
 
 describe("judge --har holds createPet's request bodies to NewPet", () => {
-  const messages = (report: JsonReport) =>
-    report.results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.message}`);
-
   const REFUSED: readonly (readonly [body: string, check: string, why: string])[] = [
     ['{"name":"Rex","categoryId":1', 'malformed-json', 'the body is not JSON \\(.+\\)'],
     [
@@ -1704,7 +1713,7 @@ describe('judge --har holds getPet to the petId it was asked for', () => {
       otherPaths: own.length + 2,
     });
     // A petId that begins as a number's spelling is the spec's getPet's, whatever follows.
-    for (const id of ['7abc', '1.5', '-1', '0x1']) {
+    for (const id of ['7abc', '1.5', '-1', '0x1', '$%7Bid%7D', '_']) {
       const judged = await judge(har(`odd-id-${id.charCodeAt(0)}`, [get(id, 200, rex)]));
       expect(failed(judged.report), id).toContain('getPet.path-boundaries');
     }
@@ -1907,5 +1916,64 @@ describe('judge --har replay lines', () => {
     expect(result(report, 'errors.no-server-errors')?.message).toMatch(
       / -H 'Content-Type:' --data-raw /,
     );
+  });
+});
+
+describe('judge --har holds every create to an id of its own', () => {
+  const twin = { name: 'Twin', categoryId: 9, status: 'available' };
+  const createdAs = (body: object, requestHeaders: Record<string, string> = {}): Entry => ({
+    ...created,
+    sent: twin,
+    requestHeaders,
+    body: { ...twin, ...body },
+  });
+
+  it('fails two creates answered with one id, with the same key and nothing between', async () => {
+    const { report } = await judge(
+      har('one-id-twice', [createdAs({ id: 1 }), createdAs({ id: 1, name: 'Twin' })]),
+    );
+    expect(messages(report)).toContainEqual(
+      expect.stringMatching(/^createPet\.distinct-ids: .*id 1 was assigned to two created pets/),
+    );
+  });
+
+  it('passes distinct ids, a repeat of one Idempotency-Key, other keys and a delete between', async () => {
+    const idempotent = { 'Idempotency-Key': 'k-1' };
+    const { report } = await judge(
+      har('distinct-ids', [
+        createdAs({ id: 1 }),
+        createdAs({ id: 2 }),
+        createdAs({ id: 3 }, idempotent),
+        createdAs({ id: 3 }, idempotent),
+        // Another key may see a store of its own.
+        { ...createdAs({ id: 1 }), auth: 'Bearer other-key' },
+      ]),
+    );
+    expect(messages(report)).toEqual([]);
+    expect(report.traffic.exercised).toContain('createPet.distinct-ids');
+    const freed = await judge(
+      har('id-freed', [
+        createdAs({ id: 1 }),
+        { method: 'DELETE', url: `${BASE}/pets/1`, status: 204, text: '' },
+        createdAs({ id: 1 }),
+      ]),
+    );
+    expect(messages(freed.report)).toEqual([]);
+  });
+
+  it('fails a create of nothing, sent with no media type, answered 201', async () => {
+    const nothing = post('', 201, { requestHeaders: { 'Content-Length': '0' } });
+    const { report } = await judge(har('post-of-nothing', [nothing]));
+    expect(messages(report)).toContainEqual(
+      expect.stringMatching(/^createPet\.empty-body: .*the body is empty/),
+    );
+    // Refused as no JSON (415) or as a bad request (400): both hold.
+    const refused = await judge(
+      har('nothing-refused', [
+        { ...nothing, status: 415, body: { code: 'unsupported', message: 'no', status: 415 } },
+        post('', 400, { requestHeaders: { 'Content-Length': '0' } }),
+      ]),
+    );
+    expect(messages(refused.report)).toEqual([]);
   });
 });

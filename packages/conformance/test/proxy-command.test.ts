@@ -23,11 +23,13 @@ afterEach(async () => {
 
 /** A target on 127.0.0.1 that creates whatever it is sent and lists no pets; its `/v1` URL. */
 async function lenientTarget(): Promise<string> {
+  let id = 0;
   const server = createServer((req, res) => {
     req.resume().on('end', () => {
       if (req.method === 'POST') {
-        res.writeHead(201, { 'content-type': 'application/json', location: '/v1/pets/1' });
-        res.end('{"id":1,"name":"Rex","categoryId":1,"status":"available"}');
+        id += 1;
+        res.writeHead(201, { 'content-type': 'application/json', location: `/v1/pets/${id}` });
+        res.end(`{"id":${id},"name":"Rex","categoryId":1,"status":"available"}`);
       } else {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('[]');

@@ -24,6 +24,7 @@ import { keyBetween, keyCredential, literalCredential } from '../http/replay.js'
 import { petProblem, routeOf } from '../oracles.js';
 import type { Verdict } from '../types.js';
 import {
+  answerOrLost,
   answerTo,
   type DeclaredCheck,
   declarer,
@@ -794,19 +795,20 @@ function shownSpelling({ path, absoluteForm }: Spelling): string {
 
 /**
  * Sends `request` at `spelling`: a target in absolute form on a new connection of its own, closed
- * after the answer.
+ * after the answer. A connection closed unanswered (a server or its front may drop a request at a
+ * path it does not serve) gives no answer, which shows nothing.
  */
 async function sendAt(
   ctx: CheckContext,
   spelling: Spelling,
   request: Omit<HttpRequest, 'path'>,
-): Promise<HttpResponse> {
+): Promise<HttpResponse | { lost: string }> {
   if (spelling.absoluteForm !== true) {
-    return ctx.send({ ...request, path: spelling.path, pathSpelling: true });
+    return answerOrLost(ctx, { ...request, path: spelling.path, pathSpelling: true });
   }
   const connection = new RawConnection();
   try {
-    return await ctx.send({
+    return await answerOrLost(ctx, {
       ...request,
       path: spelling.path,
       pathSpelling: true,
@@ -827,15 +829,17 @@ async function withKeyAt(
   op: Op,
   spelling: Spelling,
   id: string | undefined,
-): Promise<{ status: number; same: boolean }> {
+): Promise<{ status: number | string; same: boolean }> {
   if (op === 'createPet') {
     const pet = ctx.fixtures.nextPet();
     const res = await sendAt(ctx, spelling, { method: 'POST', rawBody: newPetJson(pet) });
+    if ('lost' in res) return { status: `no answer (${res.lost})`, same: false };
     const named =
       petProblem(res.body) === undefined && (res.body as { name?: unknown }).name === pet.name;
     return { status: res.status, same: res.status === 201 && named };
   }
   const res = await sendAt(ctx, spelling, { method: 'GET' });
+  if ('lost' in res) return { status: `no answer (${res.lost})`, same: false };
   const asked = op === 'listPets' ? Array.isArray(res.body) : idOf(res.body) === id;
   return { status: res.status, same: res.status === 200 && asked };
 }
@@ -865,6 +869,7 @@ async function probeSpellings(
           ...(op === 'createPet' ? { rawBody: newPetJson(ctx.fixtures.nextPet()) } : {}),
         });
         const how = `${bad.how} (another spelling of ${op}'s path)`;
+        if ('lost' in res) return;
         if (same) expectError(res, 401, how);
         else if (showsPets(res)) {
           fail(

@@ -150,13 +150,14 @@ const REPLAYED_HEADERS = [
 const OPERATION_PATH = /^\/pets(\/[^/]+)?$/;
 
 /**
- * `/pets/` and a segment that begins as no spelling of a number begins (an ASCII letter, `_`, `$`,
- * `@` or `~`): where a server puts an operation of its own (`/pets/findByStatus`, `/pets/_count`,
- * OData's `/pets/$count`, `/pets/top10`, `/pets/export.csv`), which the spec lets it have (§4:
- * operations it does not show). A petId that is no integer (`7abc`, `1.5`, `0x1`, `-1`)
- * still begins as a number's spelling, and is judged.
+ * `/pets/` and a word, after a `_`, `$`, `@` or `~` or none (an ASCII letter, then letters, digits,
+ * `_`, `.` and `-`): where a server puts an operation of its own (`/pets/findByStatus`,
+ * `/pets/_count`, OData's `/pets/$count`, `/pets/top10`, `/pets/export.csv`), which the spec lets
+ * it have (§4: operations it does not show). A petId that is no integer (`7abc`, `1.5`, `0x1`,
+ * `-1`) begins as a number's spelling, and a placeholder never filled in (`${id}`, `:id`) is no
+ * word: both are judged.
  */
-const OWN_OPERATION_PATH = /^\/pets\/[A-Za-z_$@~][^/]*$/;
+const OWN_OPERATION_PATH = /^\/pets\/[_$@~]?[A-Za-z][\w.-]*$/;
 
 /**
  * Where `url` stands towards the base at `origin` whose path is `prefix` (no trailing slash):
@@ -217,7 +218,11 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   };
   let standing: Standing = within;
   if (recorded.status === 0) standing = 'not-answered';
-  else if (within === 'spec' && recorded.fromCache) standing = 'from-cache';
+  // Asked for with a bearer key: a request without one is the auth rules' to judge, whatever
+  // it asked for.
+  else if (within === 'spec' && /^bearer +\S/i.test(authorization ?? '') && askedOtherwise(res)) {
+    standing = 'other-path';
+  } else if (within === 'spec' && recorded.fromCache) standing = 'from-cache';
   else if (
     within === 'spec' &&
     HEAD_REFUSALS.has(recorded.status) &&
@@ -260,6 +265,23 @@ export function inferBase(recorded: readonly RecordedExchange[]): string | undef
   for (const entry of versioned.length > 0 ? versioned : counts)
     if (best === undefined || entry[1] > best[1]) best = entry;
   return best?.[0];
+}
+
+/**
+ * True for an answer to what the client asked to be other than the spec's answer, as HTTP lets
+ * it: a part of the body (`Range`, answered `206` or refused `416`, RFC 9110 §14.2, §15.3.7), or
+ * no body (`Prefer: return=minimal`, answered with none, RFC 7240 §4.2).
+ */
+function askedOtherwise(res: HttpResponse): boolean {
+  const field = (name: string) =>
+    Object.entries(res.request.headers ?? {}).find(([n]) => n.toLowerCase() === name)?.[1];
+  if (field('range') !== undefined && (res.status === 206 || res.status === 416)) return true;
+  return (
+    /(^|[,;\s])return\s*=\s*"?minimal"?\s*($|[,;])/i.test(field('prefer') ?? '') &&
+    res.status >= 200 &&
+    res.status <= 299 &&
+    res.text === ''
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 // Reads a HAR 1.2 file (W3C Web Performance draft "HTTP Archive 1.2"), as browsers, Playwright's
 // `recordHar`, mitmproxy and most HTTP tools export it, into recorded exchanges.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../run.js';
 import { type HeaderLine, type RecordedExchange, requestBodyText } from './exchange.js';
@@ -12,6 +13,9 @@ interface HarHeader {
 interface HarEntry {
   /** Playwright's mark of an entry a service worker sent (its own requests, not the page's). */
   readonly _serviceWorkerRef?: unknown;
+  /** Playwright's marks of a test's own request (`page.request`, `context.request`), no page's. */
+  readonly _apiRequest?: unknown;
+  readonly _apiRequestRef?: unknown;
   /** Playwright's port of the server the answer came from, when it came from one. */
   readonly _serverPort?: unknown;
   readonly serverIPAddress?: unknown;
@@ -129,7 +133,8 @@ const WEBKIT_LOCAL_FETCHES = new Set(['Memory Cache', 'Disk Cache', 'Service Wor
  * `_fromCache`, WebKit's `_fetchType`), a service worker (the page's side: the worker's own
  * request, if it made one, is an entry of its own), or a Playwright test's `route.fulfill()`.
  * Playwright marks no answer of a worker's on the page's side; in a recording where a worker sent
- * requests, a page's entry with no server's address may be one (`workers`).
+ * requests and the page's requests to servers carry the server's address, a page's entry with
+ * none may be one (`workers`).
  */
 function answeredWithoutServer(entry: HarEntry, workers: boolean): boolean {
   return (
@@ -137,10 +142,24 @@ function answeredWithoutServer(entry: HarEntry, workers: boolean): boolean {
     entry.response?._fetchedViaServiceWorker === true ||
     entry._wasFulfilled === true ||
     WEBKIT_LOCAL_FETCHES.has(entry._fetchType as string) ||
-    (workers &&
-      entry._serviceWorkerRef === undefined &&
-      entry._serverPort === undefined &&
-      (typeof entry.serverIPAddress !== 'string' || entry.serverIPAddress === ''))
+    (workers && isPageEntry(entry) && !addressed(entry))
+  );
+}
+
+/** True for an entry of a page's request: no service worker's, nor a test's own (`page.request`). */
+function isPageEntry(entry: HarEntry): boolean {
+  return (
+    entry._serviceWorkerRef === undefined &&
+    entry._apiRequest === undefined &&
+    entry._apiRequestRef === undefined
+  );
+}
+
+/** True for an entry that names the server it reached (Playwright leaves a cache's answer without). */
+function addressed(entry: HarEntry): boolean {
+  return (
+    entry._serverPort !== undefined ||
+    (typeof entry.serverIPAddress === 'string' && entry.serverIPAddress !== '')
   );
 }
 
@@ -163,19 +182,40 @@ function storedLines(lines: readonly HeaderLine[]): string[] {
     .map(([name, value]) => `${name.toLowerCase()}: ${value.trim()}`);
 }
 
+/** The values of the field `name` in `lines`, joined as one list. */
+function field(lines: readonly HeaderLine[], name: string): string {
+  return lines
+    .filter(([n]) => n.toLowerCase() === name)
+    .map(([, v]) => v.trim())
+    .join(', ');
+}
+
 /**
- * True when `earlier`, a `200` to a `GET`, is an answer a browser's cache may give again: one it
- * may store (not `no-store`, RFC 9111 §3), which a fetch with `cache: 'force-cache'` takes
- * however stale, or `no-cache`; and `later`'s request is one it may give it to (`Vary`, §4.1).
+ * True when `earlier`, a `200` to a `GET`, is an answer a browser's cache may give again for
+ * `later`'s request: one it may store (not `no-store`, RFC 9111 §3), which a fetch with
+ * `cache: 'force-cache'` takes however stale; to a request with other credentials (`Authorization`,
+ * `Cookie`), only one it holds fresh without asking (`max-age` above 0, `Expires`, or a
+ * `Last-Modified` to reckon from; not `no-cache`, §4.2), as a page's plain later read gets it;
+ * and never across a `Vary` that names a field the requests differ in (§4.1).
  */
 function reusable(earlier: RecordedExchange, later: RecordedExchange): boolean {
-  const field = (lines: readonly HeaderLine[], name: string) =>
-    lines
-      .filter(([n]) => n.toLowerCase() === name)
-      .map(([, v]) => v.trim())
-      .join(', ');
   const control = field(earlier.responseHeaders, 'cache-control').toLowerCase();
   if (/(^|,)\s*no-store\b/.test(control)) return false;
+  const credentials = ['authorization', 'cookie'];
+  if (
+    credentials.some(
+      (name) => field(earlier.requestHeaders, name) !== field(later.requestHeaders, name),
+    )
+  ) {
+    if (/(^|,)\s*no-cache\b/.test(control)) return false;
+    const maxAge = /(^|,)\s*max-age\s*=\s*"?(\d+)/.exec(control)?.[2];
+    const fresh =
+      maxAge !== undefined
+        ? Number(maxAge) > 0
+        : field(earlier.responseHeaders, 'expires') !== '' ||
+          field(earlier.responseHeaders, 'last-modified') !== '';
+    if (!fresh) return false;
+  }
   const vary = field(earlier.responseHeaders, 'vary').toLowerCase();
   return vary
     .split(',')
@@ -189,38 +229,42 @@ function reusable(earlier: RecordedExchange, later: RecordedExchange): boolean {
 
 /**
  * Marks `fromCache` the `200`s to a `GET` that repeat, `Date` and all, an earlier answer to the same
- * URL a browser's cache may give again: Playwright's and Firefox's recordings mark no answer of
- * the browser's cache, which gives its stored lines and body (a cache keeps no connection's
- * lines). An answer of the server's own carries its own `Date`, unless it comes in the same
- * second with the same lines and body.
+ * URL a browser's cache may give again (`reusable`): Playwright's and Firefox's recordings mark no
+ * answer of the browser's cache, which gives its stored lines and body (a cache keeps no
+ * connection's lines). An answer of the server's own carries its own `Date`, unless it comes in
+ * the same second with the same lines and body.
  */
 function markCacheRepeats(recorded: readonly RecordedExchange[]): RecordedExchange[] {
-  const stored = new Map<string, RecordedExchange[]>();
+  // By URL, `Date` and body: a repeat is looked for among the answers that share all three.
+  const stored = new Map<string, { exchange: RecordedExchange; lines: Set<string> }[]>();
   return recorded.map((exchange) => {
-    if (exchange.method !== 'GET' || exchange.status !== 200) return exchange;
-    const earlier = stored.get(exchange.url) ?? [];
+    if (exchange.method !== 'GET' || exchange.status !== 200 || exchange.fromCache === true) {
+      return exchange;
+    }
+    const date = field(exchange.responseHeaders, 'date');
+    if (date === '') return exchange;
+    const body =
+      exchange.responseBody === undefined
+        ? 'none'
+        : createHash('sha256').update(exchange.responseBody).digest('base64');
+    const key = `${exchange.url}\n${date}\n${body}`;
     const lines = storedLines(exchange.responseHeaders);
-    const sameBody = (other: RecordedExchange) =>
-      exchange.responseBody === undefined || other.responseBody === undefined
-        ? exchange.responseBody === other.responseBody
-        : Buffer.from(exchange.responseBody).equals(Buffer.from(other.responseBody));
-    const repeat =
-      exchange.fromCache !== true &&
-      lines.some((line) => line.startsWith('date: ')) &&
-      earlier.some((other) => {
-        const theirs = new Set(storedLines(other.responseHeaders));
-        return (
-          lines.every((line) => theirs.has(line)) && sameBody(other) && reusable(other, exchange)
-        );
-      });
-    if (exchange.fromCache !== true) stored.set(exchange.url, [...earlier, exchange]);
+    const earlier = stored.get(key) ?? [];
+    const repeat = earlier.some(
+      (other) => lines.every((line) => other.lines.has(line)) && reusable(other.exchange, exchange),
+    );
+    earlier.push({ exchange, lines: new Set(lines) });
+    stored.set(key, earlier);
     return repeat ? { ...exchange, fromCache: true } : exchange;
   });
 }
 
+/** Recorders that mark no answer of the browser's cache (Chrome and WebKit mark theirs). */
+const UNMARKED_CACHE_RECORDERS = /^(playwright|firefox)$/i;
+
 /** The exchanges of a HAR document, in the order their answers arrived. */
 export function parseHar(text: string, source = 'the HAR file'): RecordedExchange[] {
-  let document: { log?: { entries?: unknown } };
+  let document: { log?: { entries?: unknown; creator?: { name?: unknown } } };
   try {
     document = JSON.parse(text) as typeof document;
   } catch (error) {
@@ -230,9 +274,10 @@ export function parseHar(text: string, source = 'the HAR file'): RecordedExchang
   if (!Array.isArray(entries)) {
     throw new UsageError(`${source} is not a HAR file: it has no log.entries array`);
   }
-  const workers = entries.some(
-    (entry) => typeof entry === 'object' && entry !== null && '_serviceWorkerRef' in entry,
-  );
+  const harEntries = entries.map((entry): HarEntry => (typeof entry === 'object' && entry) || {});
+  const workers =
+    harEntries.some((entry) => entry._serviceWorkerRef !== undefined) &&
+    harEntries.some((entry) => isPageEntry(entry) && addressed(entry));
   const read = entries.map((entry, i) => {
     try {
       return entryOf(entry, i, workers);
@@ -248,7 +293,11 @@ export function parseHar(text: string, source = 'the HAR file'): RecordedExchang
   );
   // Answers are judged in the order they arrived: a read sees the writes answered before it.
   // The sort is stable: answers that arrived together keep the file's order.
-  return markCacheRepeats(recorded.sort((a, b) => a.receivedAt - b.receivedAt));
+  const sorted = recorded.sort((a, b) => a.receivedAt - b.receivedAt);
+  const creator = document.log?.creator?.name;
+  return typeof creator === 'string' && UNMARKED_CACHE_RECORDERS.test(creator)
+    ? markCacheRepeats(sorted)
+    : sorted;
 }
 
 /** Reads and parses a HAR file; throws `UsageError` when it cannot be read or is no HAR. */

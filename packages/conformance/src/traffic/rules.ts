@@ -82,6 +82,29 @@ export class TrafficState {
   private readonly models = new Map<string, { created: PetModel; seen: SeenPets }>();
 
   /**
+   * Per `Authorization` value, the ids created answers gave so far: where, and the request's
+   * `Idempotency-Key` (a repeat of that key may be answered with the first create's pet).
+   */
+  private readonly createdIds = new Map<
+    string,
+    Map<string, { where: string; idempotencyKey: string | null }>
+  >();
+
+  /** The ids created with the key `ex` carried (undefined as for `modelsOf`). */
+  createdIdsOf(
+    ex: Exchange,
+  ): Map<string, { where: string; idempotencyKey: string | null }> | undefined {
+    if (this.modelsOf(ex) === undefined) return undefined;
+    const key = ex.authorization ?? '';
+    let found = this.createdIds.get(key);
+    if (found === undefined) {
+      found = new Map();
+      this.createdIds.set(key, found);
+    }
+    return found;
+  }
+
+  /**
    * The models of the key `ex` carried; undefined when its `Authorization` is no credentials
    * (a sanitizer's placeholder, such as `[REDACTED]`): it hides which key that was, and one
    * placeholder for every key would make one model of stores that may differ.
@@ -332,6 +355,11 @@ const deprecationRules: TrafficRule[] = [
   ['getPet.successor-link', 'a getPet answer (200 or 404)'],
 ].map(([id, needs]) => answerCheck(id as string, needs as string, getPetAnswered));
 
+/** When an exchange was sent, in words for a message: its place in the recording's clock. */
+function describedAt(ex: Exchange): string {
+  return `at ${new Date(ex.recorded.sentAt).toISOString()}`;
+}
+
 const otherOperation = (res: HttpResponse) => {
   const { op } = routeOf(res);
   return op === 'listPets' || op === 'createPet';
@@ -370,6 +398,32 @@ const crossRules: TrafficRule[] = [
         return NOT_JUDGED;
       }
       return new PetModel().judge(res);
+    },
+  }),
+  asKitCheck('createPet.distinct-ids', {
+    needs:
+      'two pets created (2xx to createPet) with the same key, with no request between them that may change pets',
+    readsBody: true,
+    // Every create gives a new id (§2: assigned by the service, unique); a second create with the
+    // first one's Idempotency-Key may be answered with its pet, and a delete (which the traffic
+    // may hold, `changed`) may free an id.
+    judge(ex, state) {
+      const { res } = ex;
+      if (routeOf(res).op !== 'createPet' || res.status < 200 || res.status > 299) {
+        return NOT_JUDGED;
+      }
+      const id = integerText(res.body, 'id');
+      const ids = state.createdIdsOf(ex);
+      if (id === undefined || ids === undefined || changed(state)) return NOT_JUDGED;
+      const idempotencyKey = ex.requestHeaders.get('idempotency-key');
+      const earlier = ids.get(id);
+      ids.set(id, {
+        where: `the create answered ${res.status} ${describedAt(ex)}`,
+        idempotencyKey,
+      });
+      if (earlier === undefined) return ids.size > 1 ? undefined : NOT_JUDGED;
+      if (idempotencyKey !== null && idempotencyKey === earlier.idempotencyKey) return undefined;
+      return `id ${id} was assigned to two created pets: ${earlier.where} gave it too`;
     },
   }),
   {
@@ -527,7 +581,10 @@ function findBodyProblem(ex: Exchange): BodyProblem | undefined {
   const { requestBody: body, requestBodyWhole } = ex.recorded;
   if (routeOf(ex.res).op !== 'createPet' || body === undefined) return undefined;
   const headers = ex.requestHeaders;
-  if (mediaTypeOf(headers) !== 'application/json') return undefined;
+  // No body at all, sent with no media type (a POST with nothing in it): the body §4.2 requires
+  // is missing, whatever type it would have had.
+  const nothing = body === '' && !headers.has('content-type');
+  if (mediaTypeOf(headers) !== 'application/json' && !nothing) return undefined;
   const length = headers.get('content-length');
   if (body === '' && length === null) return undefined;
   const whole =
@@ -650,9 +707,9 @@ const pathIdRule: TrafficRule = asKitCheck('getPet.path-boundaries', {
 
 /** Every rule traffic is held to, in the order the report lists them. */
 export const TRAFFIC_RULES: readonly TrafficRule[] = [
-  ...crossRules.slice(0, 2),
+  ...crossRules.slice(0, 3),
   ...oracleRules,
-  ...crossRules.slice(2),
+  ...crossRules.slice(3),
   ...bodyRules,
   mediaTypeRule,
   pathIdRule,

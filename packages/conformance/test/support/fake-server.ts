@@ -301,6 +301,7 @@ export const GAP_CHOICES = [
   'path-spellings-same-resource',
   'format-suffix-ids',
   'drops-other-methods',
+  'drops-odd-targets',
   'public-cache-control',
   'sets-affinity-cookie',
   'path-spellings-redirect',
@@ -1721,6 +1722,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (!/^\/v1\//i.test(url.pathname)) return noRoute(res, method);
     // nginx's `return 444` for a method it does not serve: the connection closes, unanswered.
     if (gap('drops-other-methods') && !['GET', 'HEAD', 'POST'].includes(method)) {
+      return void req.socket.destroy();
+    }
+    // A front that closes the connection on a target in absolute form, or on a path with a `;`.
+    if (gap('drops-odd-targets') && !/^\/[^;?]*(\?.*)?$/.test(req.url ?? '')) {
       return void req.socket.destroy();
     }
     if (gap('unknown-methods-501') && method !== 'GET' && method !== 'POST') {
