@@ -27,6 +27,9 @@ export interface RequestRecord {
 /** The name a replayed request gives the API key: the kit never prints the key itself. */
 export const KEY_VARIABLE = 'ANIMAL_STORE_API_KEY';
 
+/** `Bearer` and one token68, one space between (RFC 9110 §11.4, RFC 6750 §2.1). */
+export const BEARER_TOKEN = /^bearer [0-9A-Za-z._~+/-]+=*$/i;
+
 /**
  * An `Authorization` value the kit sends, with how a shell writes it for a replay: `shell` is
  * the text between double quotes, with the key as `$ANIMAL_STORE_API_KEY`

@@ -297,6 +297,13 @@ export function showsPets(res: HttpResponse): boolean {
   return items.length > 0 && items.every((item) => petProblem(item) === undefined);
 }
 
+/** Fails when `res`, an answer to a request `how` sent without a valid key, shows pets. */
+export function expectNoPetsShown(res: HttpResponse, how: string): void {
+  if (showsPets(res)) {
+    fail(`${described(res, how)} answered ${res.status} with pets: the key was not asked for`, res);
+  }
+}
+
 /** The id of the first pet a list answer shows, or undefined. */
 export function firstListedId(listed: HttpResponse): string | undefined {
   return Array.isArray(listed.body) ? idOf(listed.body[0]) : undefined;

@@ -220,7 +220,11 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
   if (recorded.status === 0) standing = 'not-answered';
   // Asked for with a bearer key: a request without one is the auth rules' to judge, whatever
   // it asked for.
-  else if (within === 'spec' && /^bearer +\S/i.test(authorization ?? '') && askedOtherwise(res)) {
+  else if (
+    within === 'spec' &&
+    /^bearer +\S/i.test(authorization ?? '') &&
+    askedOtherwise(res, requestHeaders)
+  ) {
     standing = 'other-path';
   } else if (within === 'spec' && recorded.fromCache) standing = 'from-cache';
   else if (
@@ -272,12 +276,10 @@ export function inferBase(recorded: readonly RecordedExchange[]): string | undef
  * it: a part of the body (`Range`, answered `206` or refused `416`, RFC 9110 §14.2, §15.3.7), or
  * no body (`Prefer: return=minimal`, answered with none, RFC 7240 §4.2).
  */
-function askedOtherwise(res: HttpResponse): boolean {
-  const field = (name: string) =>
-    Object.entries(res.request.headers ?? {}).find(([n]) => n.toLowerCase() === name)?.[1];
-  if (field('range') !== undefined && (res.status === 206 || res.status === 416)) return true;
+function askedOtherwise(res: HttpResponse, asked: Headers): boolean {
+  if (asked.has('range') && (res.status === 206 || res.status === 416)) return true;
   return (
-    /(^|[,;\s])return\s*=\s*"?minimal"?\s*($|[,;])/i.test(field('prefer') ?? '') &&
+    /(^|[,;\s])return\s*=\s*"?minimal"?\s*($|[,;])/i.test(asked.get('prefer') ?? '') &&
     res.status >= 200 &&
     res.status <= 299 &&
     res.text === ''

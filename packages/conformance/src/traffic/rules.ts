@@ -11,7 +11,7 @@ import {
 } from '@animal-store/contract';
 import { CheckContext } from '../context.js';
 import type { Fixtures } from '../fixtures.js';
-import { type HttpResponse, mediaTypeOf } from '../http/client.js';
+import { BEARER_TOKEN, type HttpResponse, mediaTypeOf } from '../http/client.js';
 import { canonicalInteger, integerText } from '../http/json.js';
 import { quote } from '../http/replay.js';
 import { plainLimit } from '../list-limit.js';
@@ -62,6 +62,17 @@ export interface TrafficRule {
 const CREDENTIALS =
   /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?: +(?:[0-9A-Za-z._~+/-]+=*|[!#$%&'*+.^_`|~0-9A-Za-z-]+ *=.*))?$/;
 
+/** What the rules learn of the pets one key sees. */
+interface KeyModels {
+  readonly created: PetModel;
+  readonly seen: SeenPets;
+  /**
+   * The ids created answers gave so far: where, and the request's `Idempotency-Key` (a repeat of
+   * that key may be answered with the first create's pet).
+   */
+  readonly ids: Map<string, { where: string; idempotencyKey: string | null }>;
+}
+
 /** What the rules learn across the exchanges of one run. */
 export class TrafficState {
   /**
@@ -79,42 +90,19 @@ export class TrafficState {
   ) {}
 
   /** Per `Authorization` value: what a key sees may differ from what another sees. */
-  private readonly models = new Map<string, { created: PetModel; seen: SeenPets }>();
-
-  /**
-   * Per `Authorization` value, the ids created answers gave so far: where, and the request's
-   * `Idempotency-Key` (a repeat of that key may be answered with the first create's pet).
-   */
-  private readonly createdIds = new Map<
-    string,
-    Map<string, { where: string; idempotencyKey: string | null }>
-  >();
-
-  /** The ids created with the key `ex` carried (undefined as for `modelsOf`). */
-  createdIdsOf(
-    ex: Exchange,
-  ): Map<string, { where: string; idempotencyKey: string | null }> | undefined {
-    if (this.modelsOf(ex) === undefined) return undefined;
-    const key = ex.authorization ?? '';
-    let found = this.createdIds.get(key);
-    if (found === undefined) {
-      found = new Map();
-      this.createdIds.set(key, found);
-    }
-    return found;
-  }
+  private readonly models = new Map<string, KeyModels>();
 
   /**
    * The models of the key `ex` carried; undefined when its `Authorization` is no credentials
    * (a sanitizer's placeholder, such as `[REDACTED]`): it hides which key that was, and one
    * placeholder for every key would make one model of stores that may differ.
    */
-  modelsOf(ex: Exchange): { created: PetModel; seen: SeenPets } | undefined {
+  modelsOf(ex: Exchange): KeyModels | undefined {
     const key = ex.authorization ?? '';
     if (key !== '' && !CREDENTIALS.test(key)) return undefined;
     let found = this.models.get(key);
     if (found === undefined) {
-      found = { created: new PetModel(this.settleMs), seen: new SeenPets() };
+      found = { created: new PetModel(this.settleMs), seen: new SeenPets(), ids: new Map() };
       this.models.set(key, found);
     }
     return found;
@@ -413,7 +401,7 @@ const crossRules: TrafficRule[] = [
         return NOT_JUDGED;
       }
       const id = integerText(res.body, 'id');
-      const ids = state.createdIdsOf(ex);
+      const ids = state.modelsOf(ex)?.ids;
       if (id === undefined || ids === undefined || changed(state)) return NOT_JUDGED;
       const idempotencyKey = ex.requestHeaders.get('idempotency-key');
       const earlier = ids.get(id);
@@ -534,9 +522,6 @@ const crossRules: TrafficRule[] = [
     otherOperation,
   ),
 ];
-
-/** `Bearer` and one token68, one space between (RFC 9110 §11.4, RFC 6750 §2.1). */
-const BEARER_TOKEN = /^bearer [0-9A-Za-z._~+/-]+=*$/i;
 
 /**
  * A sound read (`isSoundRead`) with a bearer token gets 200, 404 for a pet that does not exist
