@@ -1643,6 +1643,47 @@ describe('judge --har holds sound reads with a bearer token to what the spec ans
   });
 });
 
+describe('judge --har holds a create to POST being an operation of /pets', () => {
+  const refusal = { code: 'method_not_allowed', message: 'no', status: 405 };
+  const refusedPost = (rest: Partial<Entry>): Entry => ({
+    method: 'POST',
+    url: `${BASE}/pets`,
+    status: 405,
+    body: refusal,
+    ...rest,
+  });
+
+  it.each([
+    ['a NewPet with the key', refusedPost({ sent: { name: 'Rex', categoryId: 1 } })],
+    ['a NewPet without a key', refusedPost({ auth: null, sent: { name: 'Rex', categoryId: 1 } })],
+    ['no body', refusedPost({})],
+  ] as const)('fails a 405 to %s', async (_what, entry) => {
+    const { report } = await judge(har('create-405', [entry]));
+    expect(failed(report)).toEqual(['createPet.created']);
+    expect(result(report, 'createPet.created')?.message).toMatch(
+      /a createPet request answered 405: POST is an operation of \/pets \(§4\.2\)/,
+    );
+  });
+
+  it('leaves alone a 405 to a POST that asks for another method, and holds a 201', async () => {
+    const { report } = await judge(
+      har('create-405-override', [
+        refusedPost({ requestHeaders: { 'X-HTTP-Method-Override': 'DELETE' } }),
+        refusedPost({ requestHeaders: { 'X-HTTP-Method': 'PUT' } }),
+        refusedPost({ requestHeaders: { 'X-Method-Override': 'PATCH' } }),
+        refusedPost({ url: `${BASE}/pets?_method=DELETE` }),
+        refusedPost({
+          sentText: '_method=DELETE',
+          requestHeaders: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        }),
+        created,
+      ]),
+    );
+    expect(failed(report)).toEqual([]);
+    expect(result(report, 'createPet.created')?.outcome).toBe('pass');
+  });
+});
+
 describe('judge --har holds getPet to the petId it was asked for', () => {
   const get = (petId: string, status: number, body: unknown): Entry => ({
     url: `${BASE}/pets/${petId}`,

@@ -555,6 +555,30 @@ function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
   });
 }
 
+/** Header fields through which a client asks a server to take a `POST` for another method. */
+const METHOD_OVERRIDE_FIELDS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
+
+/**
+ * createPet is an operation of `/pets` (§4.2): a `405` to a `POST` there says the resource has no
+ * such method (RFC 9110 §15.5.6), whatever the request's key or body. A request that asks for
+ * another method (an override field, `_method` in the query, a form body that may carry one) is
+ * left alone, as the server may have taken it for that method.
+ */
+const createNotAllowedRule: TrafficRule = asKitCheck('createPet.created', {
+  needs: 'a createPet request with a JSON body or none, and no method override',
+  readsBody: false,
+  judge(ex) {
+    if (routeOf(ex.res).op !== 'createPet') return NOT_JUDGED;
+    const headers = ex.requestHeaders;
+    const type = mediaTypeOf(headers);
+    if (headers.has('content-type') && !isJsonMediaType(type)) return NOT_JUDGED;
+    if (METHOD_OVERRIDE_FIELDS.some((name) => headers.has(name))) return NOT_JUDGED;
+    if (new URL(ex.res.url).searchParams.has('_method')) return NOT_JUDGED;
+    if (ex.res.status !== 405) return undefined;
+    return 'a createPet request answered 405: POST is an operation of /pets (§4.2), and 405 says the resource has no such method';
+  },
+});
+
 /**
  * What is wrong with a createPet request's body, when it was sent as `application/json` and
  * recorded whole: its Content-Length is the recorded body's length, or, for a body sent chunked,
@@ -696,6 +720,7 @@ export const TRAFFIC_RULES: readonly TrafficRule[] = [
   ...oracleRules,
   ...crossRules.slice(3),
   ...bodyRules,
+  createNotAllowedRule,
   mediaTypeRule,
   pathIdRule,
   ...deprecationRules,
