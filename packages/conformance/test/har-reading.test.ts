@@ -122,6 +122,15 @@ describe('reading a HAR entry', () => {
     );
   });
 
+  it("marks an answer chrome-har's DevTools marks say came from a cache or a service worker", () => {
+    for (const mark of ['fromDiskCache', 'fromPrefetchCache', 'fromServiceWorker']) {
+      expect(only(entry({}, {}, { [mark]: true }))?.fromCache, mark).toBe(true);
+      expect(only(entry({}, {}, { [mark]: false })), mark).not.toHaveProperty('fromCache');
+    }
+    // An answer a page took early from a 103's hints came from the server all the same.
+    expect(only(entry({}, {}, { fromEarlyHints: true }))).not.toHaveProperty('fromCache');
+  });
+
   it("marks an answer WebKit took from a cache or a service worker, and a Playwright test's mock", () => {
     for (const local of ['Memory Cache', 'Disk Cache', 'Service Worker']) {
       expect(only(entry({ _fetchType: local }))?.fromCache, local).toBe(true);
@@ -149,6 +158,20 @@ describe('reading a HAR entry', () => {
     // Playwright's minimal mode: neither is a worker's answer.
     const apiRequest = entry({ _apiRequest: {} });
     expect(parseHar(harOf(worker, addressed, apiRequest))[2]).not.toHaveProperty('fromCache');
+    const apiRequestRef = entry({ _apiRequestRef: 'request@1' });
+    expect(parseHar(harOf(worker, addressed, apiRequestRef))[2]).not.toHaveProperty('fromCache');
+    // Either of Playwright's address fields names the server; an empty address names none.
+    for (const [fields, marked] of [
+      [{ _serverPort: 9 }, false],
+      [{ serverIPAddress: '127.0.0.1' }, false],
+      [{ serverIPAddress: '' }, true],
+    ] as const) {
+      const pageEntry = entry({ _frameref: 'frame@1', ...fields });
+      expect(
+        parseHar(harOf(worker, addressed, pageEntry))[2]?.fromCache === true,
+        `${JSON.stringify(fields)}`,
+      ).toBe(marked);
+    }
     expect(parseHar(harOf(worker, page))[1]).not.toHaveProperty('fromCache');
     // Without a worker, a page's entry without an address is the server's answer.
     expect(only(page)).not.toHaveProperty('fromCache');
@@ -203,6 +226,70 @@ describe('reading a HAR entry', () => {
     const byKey = entry({}, keyed, { headers: varied });
     expect(parseHar(harBy('Playwright', byKey, again(varied)))[1]?.fromCache).toBeUndefined();
     expect(parseHar(harBy('Playwright', byKey, again(varied, keyed)))[1]?.fromCache).toBe(true);
+  });
+
+  it("reads a repeat's Cache-Control, Vary and credentials as a browser's cache does", () => {
+    const date = { name: 'Date', value: 'Mon, 07 Dec 2026 15:40:47 GMT' };
+    const keyed = { headers: [{ name: 'Authorization', value: 'Bearer k' }] };
+    const json = { name: 'Content-Type', value: 'application/json' };
+    /** Whether the second of two answers with `lines` counts as the cache's. */
+    const repeated = (lines: unknown[], second = keyed, first = keyed, again = lines) =>
+      parseHar(
+        harBy(
+          'Playwright',
+          entry({}, first, { headers: [json, date, ...lines] }),
+          entry({ startedDateTime: '2026-01-01T00:00:01.000Z' }, second, {
+            headers: [json, date, ...again],
+          }),
+        ),
+      )[1]?.fromCache === true;
+    const control = (value: string) => ({ name: 'Cache-Control', value });
+    // With the same key: any answer a cache may store, never one it may not.
+    expect(repeated([])).toBe(true);
+    expect(repeated([control('no-store')])).toBe(false);
+    expect(repeated([control('private'), control('no-store')])).toBe(false);
+    // To a request with other credentials, only one the cache holds fresh.
+    const keyless = { headers: [] };
+    expect(repeated([control('max-age=60')], keyless)).toBe(true);
+    expect(repeated([control('max-age=05')], keyless)).toBe(true);
+    expect(repeated([control('max-age=0')], keyless)).toBe(false);
+    expect(repeated([control('no-cache, max-age=60')], keyless)).toBe(false);
+    expect(repeated([control('max-age=60,no-cache')], keyless)).toBe(false);
+    expect(repeated([{ name: 'Expires', value: 'Mon, 07 Dec 2026 16:40:47 GMT' }], keyless)).toBe(
+      true,
+    );
+    expect(
+      repeated([{ name: 'Last-Modified', value: 'Mon, 07 Dec 2026 14:40:47 GMT' }], keyless),
+    ).toBe(true);
+    const cookie = (value: string) => ({ headers: [...keyed.headers, { name: 'Cookie', value }] });
+    expect(repeated([], cookie('s=2'), cookie('s=1'))).toBe(false);
+    expect(repeated([], cookie('s=1'), cookie('s=1'))).toBe(true);
+    // Across a Vary, only when the field it names is the same; `*` never.
+    const accept = (value: string) => ({ headers: [...keyed.headers, { name: 'Accept', value }] });
+    const vary = (value: string) => [{ name: 'Vary', value }];
+    expect(repeated(vary('Accept'), accept('text/plain'), accept('application/json'))).toBe(false);
+    expect(repeated(vary(' , Accept'), accept('*/*'), accept('*/*'))).toBe(true);
+    expect(repeated(vary('*'))).toBe(false);
+    // A cache adds Age and keeps no connection's lines; it keeps the stored values as they were.
+    expect(repeated([], keyed, keyed, [{ name: 'Age', value: '1' }])).toBe(true);
+    expect(repeated([control('private')], keyed, keyed, [control('private ')])).toBe(true);
+    expect(repeated([control('private')], keyed, keyed, [control('public')])).toBe(false);
+  });
+
+  it('marks no repeat of an answer that is no 200 to a GET, nor of one without a Date', () => {
+    const twice = (request: object, response: object) =>
+      parseHar(
+        harBy(
+          'Playwright',
+          entry({}, request, response),
+          entry({ startedDateTime: '2026-01-01T00:00:01.000Z' }, request, response),
+        ),
+      )[1]?.fromCache;
+    const date = { name: 'Date', value: 'Mon, 07 Dec 2026 15:40:47 GMT' };
+    expect(twice({}, { headers: [date] })).toBe(true);
+    expect(twice({}, { headers: [] })).toBeUndefined();
+    expect(twice({}, { status: 404, headers: [date] })).toBeUndefined();
+    expect(twice({ method: 'HEAD' }, { headers: [date] })).toBeUndefined();
   });
 
   it('marks an answer from the browser cache, and only a named one', () => {

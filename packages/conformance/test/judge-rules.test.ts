@@ -1974,8 +1974,38 @@ describe('judge --har holds every create to an id of its own', () => {
       har('one-id-twice', [createdAs({ id: 1 }), createdAs({ id: 1, name: 'Twin' })]),
     );
     expect(messages(report)).toContainEqual(
-      expect.stringMatching(/^createPet\.distinct-ids: .*id 1 was assigned to two created pets/),
+      expect.stringMatching(
+        /^createPet\.distinct-ids: .*id 1 was assigned to two created pets: the create answered 201 .* gave it too/,
+      ),
     );
+  });
+
+  it('fails one id for two creates answered 200, or under two Idempotency-Keys', async () => {
+    for (const [name, entries] of [
+      ['answered-200', [createdAs({ id: 5 }), { ...createdAs({ id: 5 }), status: 200 }]],
+      [
+        'two-idempotency-keys',
+        [
+          createdAs({ id: 5 }, { 'Idempotency-Key': 'k-1' }),
+          createdAs({ id: 5 }, { 'Idempotency-Key': 'k-2' }),
+        ],
+      ],
+      [
+        'one-idempotency-key',
+        [createdAs({ id: 5 }, { 'Idempotency-Key': 'k-1' }), createdAs({ id: 5 })],
+      ],
+    ] as const) {
+      const { report } = await judge(har(name, [...entries]));
+      expect(failed(report), name).toContain('createPet.distinct-ids');
+    }
+  });
+
+  it('judges no create without an id, and none alone', async () => {
+    const noId = { ...createdAs({}), body: twin };
+    const { report } = await judge(har('no-ids', [noId, noId]));
+    expect(failed(report)).not.toContain('createPet.distinct-ids');
+    const alone = await judge(har('one-create', [createdAs({ id: 1 })]));
+    expect(alone.report.traffic.exercised).not.toContain('createPet.distinct-ids');
   });
 
   it('passes distinct ids, a repeat of one Idempotency-Key, other keys and a delete between', async () => {

@@ -38,6 +38,13 @@ interface HarEntry {
   readonly response?: {
     /** Chrome's mark of an answer a service worker gave the page (from its caches or a fetch of its own). */
     readonly _fetchedViaServiceWorker?: unknown;
+    /**
+     * The Chrome DevTools Protocol's marks of an answer from the browser's cache, its prefetch
+     * cache or a service worker, as `chrome-har` (sitespeed.io, puppeteer-har) copies them.
+     */
+    readonly fromDiskCache?: unknown;
+    readonly fromPrefetchCache?: unknown;
+    readonly fromServiceWorker?: unknown;
     readonly status?: unknown;
     /** The body's size on the wire; -1 when the recorder did not know it. */
     readonly bodySize?: unknown;
@@ -130,8 +137,9 @@ const WEBKIT_LOCAL_FETCHES = new Set(['Memory Cache', 'Disk Cache', 'Service Wor
 
 /**
  * True when something other than the server answered the entry: the browser's cache (Chrome's
- * `_fromCache`, WebKit's `_fetchType`), a service worker (the page's side: the worker's own
- * request, if it made one, is an entry of its own), or a Playwright test's `route.fulfill()`.
+ * `_fromCache`, WebKit's `_fetchType`, the DevTools Protocol's `fromDiskCache` and
+ * `fromPrefetchCache`), a service worker (the page's side: the worker's own request, if it made
+ * one, is an entry of its own), or a Playwright test's `route.fulfill()`.
  * Playwright marks no answer of a worker's on the page's side; in a recording where a worker sent
  * requests and the page's requests to servers carry the server's address, a page's entry with
  * none may be one (`workers`).
@@ -140,6 +148,9 @@ function answeredWithoutServer(entry: HarEntry, workers: boolean): boolean {
   return (
     (typeof entry._fromCache === 'string' && entry._fromCache !== '') ||
     entry.response?._fetchedViaServiceWorker === true ||
+    entry.response?.fromDiskCache === true ||
+    entry.response?.fromPrefetchCache === true ||
+    entry.response?.fromServiceWorker === true ||
     entry._wasFulfilled === true ||
     WEBKIT_LOCAL_FETCHES.has(entry._fetchType as string) ||
     (workers && isPageEntry(entry) && !addressed(entry))
