@@ -277,6 +277,20 @@ export const ANSWER_ORACLES: readonly Oracle[] = [
     },
   },
   {
+    id: 'errors.unique-member-names',
+    title:
+      'no JSON answer of an operation names a member of an object twice ({"categoryId":"1","categoryId":1}): a client may read either value, or refuse the body',
+    section: '§1, §2',
+    rule: 'RFC 8259 §4: the names within an object should be unique; receivers differ on which of two wins (JSON.parse and Jackson the last), and some refuse the body (serde_json into a struct)',
+    judge: (res) => {
+      if (routeOf(res).op === 'other' || notJsonReason(res) !== undefined) return undefined;
+      const pointer = repeatedMemberName(res.text, res.body);
+      return pointer === undefined
+        ? undefined
+        : `the body names the member ${pointer} twice: which value a client reads depends on its JSON parser`;
+    },
+  },
+  {
     id: 'errors.json-charset',
     title:
       'a JSON answer names no charset but UTF-8 (JSON is UTF-8; a client that honours charset=ISO-8859-1 reads its letters beyond ASCII wrong)',

@@ -351,6 +351,40 @@ describe('integers written plainly', () => {
   });
 });
 
+describe('member names', () => {
+  const id = 'errors.unique-member-names';
+
+  it('each once in an object; one written twice is advised on, with where it is', () => {
+    const twice = petText().replace('"categoryId":7', '"categoryId":"7","categoryId":7');
+    expect(judged(id, { path: '/pets/7', status: 200, text: petText() })).toBeUndefined();
+    expect(judged(id, { path: '/pets/7', status: 200, text: twice })).toBe(
+      'the body names the member /categoryId twice: which value a client reads depends on its JSON parser',
+    );
+    expect(judged(id, { path: '/pets', status: 200, text: `[${petText()},${twice}]` })).toMatch(
+      /^the body names the member \/1\/categoryId twice/,
+    );
+    expect(
+      judged(id, {
+        path: '/pets/9',
+        status: 404,
+        text: ERROR(404).replace('"status":404', '"status":404,"status":404'),
+      }),
+    ).toMatch(/^the body names the member \/status twice/);
+  });
+
+  it('say nothing of other paths and of bodies that are no JSON', () => {
+    const twice = '{"a":1,"a":2}';
+    expect(judged(id, { path: '/nowhere', status: 200, text: twice })).toBeUndefined();
+    expect(
+      judged(id, { path: '/pets/7', status: 200, text: twice, type: 'text/plain' }),
+    ).toBeUndefined();
+    // The same name in two objects is no repeat.
+    expect(
+      judged(id, { path: '/pets', status: 200, text: `[${petText()},${petText()}]` }),
+    ).toBeUndefined();
+  });
+});
+
 describe('server errors', () => {
   it('are every 5xx, to any request', () => {
     const id = 'errors.no-server-errors';

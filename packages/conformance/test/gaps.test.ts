@@ -212,6 +212,11 @@ const ADVISED: readonly Row[] = [
     ['errors.integers-written-plainly'],
   ],
   [
+    'writes categoryId twice, first as a string (a property a serializer writes twice)',
+    'repeats-categoryid',
+    ['errors.unique-member-names'],
+  ],
+  [
     "names charset=ISO-8859-1 on its JSON (a servlet container's default)",
     'json-charset-latin1',
     ['errors.json-charset'],

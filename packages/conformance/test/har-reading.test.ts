@@ -269,6 +269,9 @@ describe('reading a HAR entry', () => {
     const vary = (value: string) => [{ name: 'Vary', value }];
     expect(repeated(vary('Accept'), accept('text/plain'), accept('application/json'))).toBe(false);
     expect(repeated(vary(' , Accept'), accept('*/*'), accept('*/*'))).toBe(true);
+    expect(repeated(vary('Accept-Language, Accept'), accept('text/plain'), accept('*/*'))).toBe(
+      false,
+    );
     expect(repeated(vary('*'))).toBe(false);
     // A cache adds Age and keeps no connection's lines; it keeps the stored values as they were.
     expect(repeated([], keyed, keyed, [{ name: 'Age', value: '1' }])).toBe(true);

@@ -132,9 +132,14 @@ export const everyAnswerSection: SpecSection = {
       section: '§1, §7',
       statement: 'Every body is JSON',
       oracle:
-        'every body the kit receives with a JSON media type is strict RFC 8259 JSON (UTF-8, no byte-order mark, no unescaped control character), its Content-Type naming no charset but UTF-8 (advisory); every error answer has a JSON body, and a request sent again with another Accept gets one',
+        'every body the kit receives with a JSON media type is strict RFC 8259 JSON (UTF-8, no byte-order mark, no unescaped control character), its Content-Type naming no charset but UTF-8 (advisory), each member name once in an object (advisory); every error answer has a JSON body, and a request sent again with another Accept gets one',
       inputs: EVERY_REQUEST,
-      checks: ['errors.strict-json', 'errors.json-charset', 'errors.json-body'],
+      checks: [
+        'errors.strict-json',
+        'errors.json-charset',
+        'errors.unique-member-names',
+        'errors.json-body',
+      ],
     },
     {
       section: '§2, §7',

@@ -242,6 +242,10 @@ const ORACLE_SCOPE: Readonly<Record<string, OracleScope>> = {
       return op === 'createPet' ? res.status >= 200 && res.status <= 299 : res.status === 200;
     },
   },
+  'errors.unique-member-names': {
+    needs: 'an answer with a JSON body',
+    applies: (res) => notJsonReason(res) === undefined,
+  },
   'errors.json-charset': {
     needs: 'an answer with a JSON Content-Type',
     applies: (res) => isJsonMediaType(res.mediaType),

@@ -275,6 +275,7 @@ export const GAP_CHOICES = [
   'looks-up-before-auth',
   'json-charset-latin1',
   'integers-as-floats',
+  'repeats-categoryid',
   'body-limit-1-kib',
   'exact-big-category-ids',
   'deprecation-on-list',
@@ -596,6 +597,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // Python's json.dumps of numbers a store holds as doubles: 7.0 for 7.
     if (gap('integers-as-floats')) {
       text = text.replace(/("(?:id|categoryId|status)":-?\d+)(?=[,}])/g, '$1.0');
+    }
+    // A serializer that writes one property twice (Jackson's @JsonTypeInfo on a property of the
+    // same name), the first time as a string: JSON.parse keeps the last.
+    if (gap('repeats-categoryid')) {
+      text = text.replace(/"categoryId":(-?\d+)/g, '"categoryId":"$1","categoryId":$1');
     }
     if (has('json-raw-control-char-in-errors') && status >= 400) {
       text = text.replace(/"message":"/, '"message":"\u0001');
