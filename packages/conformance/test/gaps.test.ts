@@ -303,6 +303,11 @@ const ADVISED: readonly Row[] = [
   ],
   ['dates the deprecation at the very instant of the sunset', 'deprecation-at-sunset', []],
   [
+    'writes white space after the Sunset and Deprecation values (RFC 9110 §5.5: no part of them)',
+    'dates-with-white-space',
+    [],
+  ],
+  [
     'sends a Sunset no reader can date ("early December 2030")',
     'sunset-unreadable',
     ['getPet.sunset-date'],

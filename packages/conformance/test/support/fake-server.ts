@@ -280,6 +280,7 @@ export const GAP_CHOICES = [
   'exact-big-category-ids',
   'deprecation-on-list',
   'sunset-iso-8601',
+  'dates-with-white-space',
   'sunset-central-europe',
   'deprecation-true',
   'deprecation-after-sunset',
@@ -1632,6 +1633,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       headers.deprecation = `@${Date.parse(GET_PET_DEPRECATION_HEADERS.Sunset) / 1000}`;
     }
     if (gap('sunset-unreadable')) headers.sunset = 'early December 2030';
+    // White space around a field value, which RFC 9110 §5.5 leaves out of the value.
+    if (gap('dates-with-white-space')) {
+      headers.sunset = `${headers.sunset} `;
+      headers.deprecation = `${headers.deprecation}\t`;
+    }
     return headers;
   }
 
