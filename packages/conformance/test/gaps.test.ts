@@ -212,6 +212,11 @@ const ADVISED: readonly Row[] = [
     ['errors.integers-written-plainly'],
   ],
   [
+    "reads the first JSON value of a body and ignores what follows (Go's json.Decoder)",
+    'reads-first-json-value',
+    ['createPet.trailing-content'],
+  ],
+  [
     'writes categoryId twice, first as a string (a property a serializer writes twice)',
     'repeats-categoryid',
     ['errors.unique-member-names'],

@@ -547,9 +547,10 @@ export const createPetSection: SpecSection = {
       title:
         'rejects a NewPet followed by more than white space (a second NewPet, a stray "}") with 400 and an Error',
       section: '§4.2',
+      rule: "RFC 8259 §2: a JSON text is one value between white space (§9 lets a parser take non-JSON forms, as Go's json.Decoder and Jackson's defaults read the first value, so the spec asks no refusal)",
       async run(ctx) {
-        // A JSON text is one value between white space (RFC 8259 §2); a reader that stops after
-        // the first value (Go's json.Decoder, Jackson's defaults) takes these for a NewPet.
+        // A reader that stops after the first value (Go's json.Decoder, Jackson's defaults) takes
+        // these for a NewPet.
         const pet = () => newPetJson(ctx.fixtures.nextPet('available'));
         const cases = [
           ['a second NewPet after the first', `${pet()}\n${pet()}`],

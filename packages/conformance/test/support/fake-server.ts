@@ -155,7 +155,6 @@ export const FAULTS = [
   'get-reads-leading-digits',
   'get-404-text-for-non-integer',
   'create-keys-case-insensitive',
-  'create-reads-first-json-value',
   'get-reads-id-as-js-number',
   'get-reads-id-as-python-int',
   'get-reads-leading-zero-as-octal',
@@ -276,6 +275,7 @@ export const GAP_CHOICES = [
   'json-charset-latin1',
   'integers-as-floats',
   'repeats-categoryid',
+  'reads-first-json-value',
   'body-limit-1-kib',
   'exact-big-category-ids',
   'deprecation-on-list',
@@ -1168,7 +1168,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       // A JavaScript server parses with JSON.parse and validates the doubles it gets.
       const parse = gap('javascript-json') ? JSON.parse : parseJsonText;
       // Go's json.Decoder and Jackson's defaults: the first value, whatever follows it.
-      const text = has('create-reads-first-json-value') ? firstJsonValue(raw) : raw;
+      const text = gap('reads-first-json-value') ? firstJsonValue(raw) : raw;
       body = parse(text) as Record<string, unknown>;
     } catch {
       // A lenient reader (RFC 8259 §9 lets a parser take extensions): comments, single quotes...
