@@ -313,6 +313,11 @@ const ADVISED: readonly Row[] = [
     [],
   ],
   [
+    'dates the deprecation after the sunset, with white space after each value',
+    ['dates-with-white-space', 'deprecation-after-sunset'],
+    ['getPet.sunset-after-deprecation'],
+  ],
+  [
     'sends a Sunset no reader can date ("early December 2030")',
     'sunset-unreadable',
     ['getPet.sunset-date'],

@@ -127,8 +127,19 @@ describe('reading a HAR entry', () => {
       expect(only(entry({}, {}, { [mark]: true }))?.fromCache, mark).toBe(true);
       expect(only(entry({}, {}, { [mark]: false })), mark).not.toHaveProperty('fromCache');
     }
-    // An answer a page took early from a 103's hints came from the server all the same.
-    expect(only(entry({}, {}, { fromEarlyHints: true }))).not.toHaveProperty('fromCache');
+    // An answer a page took from a 103's hints came from the server all the same: chrome-har
+    // marks it fromDiskCache too.
+    const hinted = { fromDiskCache: true, fromEarlyHints: true };
+    expect(only(entry({}, {}, hinted))).not.toHaveProperty('fromCache');
+    // chrome-har marks a memory cache's answer only with HAR's cache.beforeRequest.
+    const cached = entry({ cache: { beforeRequest: { hitCount: 0 } } });
+    expect(parseHar(harBy('chrome-har', cached))[0]?.fromCache).toBe(true);
+    expect(parseHar(harBy('chrome-har', entry({ cache: {} })))[0]).not.toHaveProperty('fromCache');
+    expect(
+      parseHar(harBy('chrome-har', entry({ cache: { beforeRequest: {} } }, {}, hinted)))[0],
+    ).not.toHaveProperty('fromCache');
+    // Other recorders fill cache.beforeRequest for answers of the server's.
+    expect(parseHar(harBy('WebInspector', cached))[0]).not.toHaveProperty('fromCache');
   });
 
   it("marks an answer WebKit took from a cache or a service worker, and a Playwright test's mock", () => {

@@ -1054,8 +1054,21 @@ describe("judge --har holds createPet's request bodies to NewPet", () => {
     ],
     [
       '[{"name":"Rex","categoryId":1},[]]]',
+      'body-not-object',
+      "the body is an array, in the first of the body's JSON values",
+    ],
+    // A reader that stops after the first value reads no name; one that keeps the last, no
+    // categoryId.
+    [
+      '{"categoryId":1}\n{"name":"Rex"}',
+      'missing-name',
+      "the body has no name, in the first of the body's JSON values",
+    ],
+    // The last value is a NewPet: a reader may keep it, as RFC 8259 §9 lets it.
+    [
+      '{"categoryId":1}\n{"name":"Rex","categoryId":1}',
       'trailing-content',
-      'the body holds one JSON value, then "\\]"',
+      'the body holds one JSON value, then "\\\\n.+"…',
     ],
     ['', 'empty-body', 'the body is empty'],
     [' \t\r\n', 'blank-body', 'the body is white space alone'],
@@ -1675,6 +1688,7 @@ describe('judge --har holds a create to POST being an operation of /pets', () =>
         refusedPost({ requestHeaders: { 'X-HTTP-Method': 'PUT' } }),
         refusedPost({ requestHeaders: { 'X-Method-Override': 'PATCH' } }),
         refusedPost({ url: `${BASE}/pets?_method=DELETE` }),
+        refusedPost({ sent: { _method: 'DELETE', name: 'Rex', categoryId: 1 } }),
         refusedPost({
           sentText: '_method=DELETE',
           requestHeaders: { 'Content-Type': 'application/x-www-form-urlencoded' },

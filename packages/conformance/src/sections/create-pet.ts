@@ -435,7 +435,8 @@ export const createPetSection: SpecSection = {
       section: '§4.2',
       statement:
         'createPet refuses a body missing required fields or not JSON with 400 and an Error',
-      oracle: '400 with an Error',
+      oracle:
+        '400 with an Error (a NewPet with more after it: advisory, RFC 8259 §9 lets a parser read its first value)',
       inputs:
         'without name, without categoryId, each of them only in another letter case (Name, CategoryId) or only in the query string, categoryId only as category_id, malformed JSON, a NewPet with more after it, an empty body, a body of white space alone, every JSON type but an object at the top level',
       checks: [

@@ -25,6 +25,8 @@ interface HarEntry {
   readonly _wasFulfilled?: unknown;
   /** WebKit's (Safari's) source of an answer: `Network Load`, `Memory Cache`, `Disk Cache`, `Service Worker`… */
   readonly _fetchType?: unknown;
+  /** HAR's cache state; chrome-har writes `beforeRequest` only for an answer from the browser's cache. */
+  readonly cache?: { readonly beforeRequest?: unknown };
   readonly startedDateTime?: unknown;
   readonly time?: unknown;
   readonly request?: {
@@ -40,9 +42,11 @@ interface HarEntry {
     readonly _fetchedViaServiceWorker?: unknown;
     /**
      * The Chrome DevTools Protocol's marks of an answer from the browser's cache, its prefetch
-     * cache or a service worker, as `chrome-har` (sitespeed.io, puppeteer-har) copies them.
+     * cache or a service worker, as `chrome-har` (sitespeed.io, puppeteer-har) copies them; an
+     * answer a page took from a `103`'s hints is marked `fromDiskCache` and `fromEarlyHints`.
      */
     readonly fromDiskCache?: unknown;
+    readonly fromEarlyHints?: unknown;
     readonly fromPrefetchCache?: unknown;
     readonly fromServiceWorker?: unknown;
     readonly status?: unknown;
@@ -91,7 +95,7 @@ function contentLength(lines: readonly HeaderLine[]): number | undefined {
 function entryOf(
   value: unknown,
   n: number,
-  workers: boolean,
+  recording: Recording,
 ): { exchange: RecordedExchange; timed: boolean } {
   const entry: HarEntry = typeof value === 'object' && value !== null ? value : {};
   const { request, response } = entry;
@@ -127,7 +131,7 @@ function entryOf(
     ),
     sentAt,
     receivedAt: sentAt + time,
-    ...(answeredWithoutServer(entry, workers) ? { fromCache: true } : {}),
+    ...(answeredWithoutServer(entry, recording) ? { fromCache: true } : {}),
   };
   return { exchange, timed };
 }
@@ -135,25 +139,40 @@ function entryOf(
 /** WebKit's sources of an answer that are no request to the server. */
 const WEBKIT_LOCAL_FETCHES = new Set(['Memory Cache', 'Disk Cache', 'Service Worker']);
 
+/** What a recording as a whole tells of how to read its entries' marks. */
+interface Recording {
+  /** A service worker sent requests, and the page's requests carry the server's address. */
+  readonly workers: boolean;
+  /** Built by chrome-har, which marks a memory cache's answer only with `cache.beforeRequest`. */
+  readonly chromeHar: boolean;
+}
+
 /**
  * True when something other than the server answered the entry: the browser's cache (Chrome's
- * `_fromCache`, WebKit's `_fetchType`, the DevTools Protocol's `fromDiskCache` and
- * `fromPrefetchCache`), a service worker (the page's side: the worker's own request, if it made
- * one, is an entry of its own), or a Playwright test's `route.fulfill()`.
+ * `_fromCache`, WebKit's `_fetchType`, the DevTools Protocol's `fromDiskCache` but for an early
+ * hint's, `fromPrefetchCache`, and chrome-har's `cache.beforeRequest`), a service worker (the
+ * page's side: a worker's own request is an entry of its own where the recorder records workers,
+ * and unjudged where it does not, as chrome-har), or a Playwright test's `route.fulfill()`.
  * Playwright marks no answer of a worker's on the page's side; in a recording where a worker sent
  * requests and the page's requests to servers carry the server's address, a page's entry with
  * none may be one (`workers`).
  */
-function answeredWithoutServer(entry: HarEntry, workers: boolean): boolean {
+function answeredWithoutServer(entry: HarEntry, recording: Recording): boolean {
+  const response = entry.response;
+  const earlyHint = response?.fromEarlyHints === true;
   return (
     (typeof entry._fromCache === 'string' && entry._fromCache !== '') ||
-    entry.response?._fetchedViaServiceWorker === true ||
-    entry.response?.fromDiskCache === true ||
-    entry.response?.fromPrefetchCache === true ||
-    entry.response?.fromServiceWorker === true ||
+    response?._fetchedViaServiceWorker === true ||
+    (response?.fromDiskCache === true && !earlyHint) ||
+    response?.fromPrefetchCache === true ||
+    response?.fromServiceWorker === true ||
+    (recording.chromeHar &&
+      !earlyHint &&
+      typeof entry.cache?.beforeRequest === 'object' &&
+      entry.cache.beforeRequest !== null) ||
     entry._wasFulfilled === true ||
     WEBKIT_LOCAL_FETCHES.has(entry._fetchType as string) ||
-    (workers && isPageEntry(entry) && !addressed(entry))
+    (recording.workers && isPageEntry(entry) && !addressed(entry))
   );
 }
 
@@ -286,12 +305,16 @@ export function parseHar(text: string, source = 'the HAR file'): RecordedExchang
     throw new UsageError(`${source} is not a HAR file: it has no log.entries array`);
   }
   const harEntries = entries.map((entry): HarEntry => (typeof entry === 'object' && entry) || {});
-  const workers =
-    harEntries.some((entry) => entry._serviceWorkerRef !== undefined) &&
-    harEntries.some((entry) => isPageEntry(entry) && addressed(entry));
+  const creator = document.log?.creator?.name;
+  const recording: Recording = {
+    workers:
+      harEntries.some((entry) => entry._serviceWorkerRef !== undefined) &&
+      harEntries.some((entry) => isPageEntry(entry) && addressed(entry)),
+    chromeHar: typeof creator === 'string' && /^chrome-har$/i.test(creator),
+  };
   const read = entries.map((entry, i) => {
     try {
-      return entryOf(entry, i, workers);
+      return entryOf(entry, i, recording);
     } catch (error) {
       throw new UsageError(`${source}: ${(error as Error).message}`);
     }
@@ -305,7 +328,6 @@ export function parseHar(text: string, source = 'the HAR file'): RecordedExchang
   // Answers are judged in the order they arrived: a read sees the writes answered before it.
   // The sort is stable: answers that arrived together keep the file's order.
   const sorted = recorded.sort((a, b) => a.receivedAt - b.receivedAt);
-  const creator = document.log?.creator?.name;
   return typeof creator === 'string' && UNMARKED_CACHE_RECORDERS.test(creator)
     ? markCacheRepeats(sorted)
     : sorted;

@@ -87,24 +87,47 @@ function firstValueEnd(text: string): number | undefined {
 }
 
 /**
- * Why a body that is no JSON text is none: one JSON value followed by more than white space (a
- * reader that stops after the first value takes it for that value), or JSON it is not at all.
+ * Why a body that is no JSON text is none: one JSON value followed by more than white space, or
+ * JSON it is not at all. A reader that stops after the first value takes the body for that value
+ * (RFC 8259 §9 lets it: `createPet.trailing-content` advises), so when that value is no NewPet
+ * either, and neither is what follows it where that is one JSON value (a reader may keep the
+ * last), what is wrong with the first is the body's problem.
  */
-function notJsonProblem(text: string, error: Error): BodyProblem {
+function notJsonProblem(text: string, error: Error, query: URLSearchParams): BodyProblem {
   const end = firstValueEnd(text);
   if (end !== undefined) {
     try {
       JSON.parse(text.slice(0, end));
-      const more = JSON.stringify(text.slice(end, end + 20));
-      return {
-        check: 'createPet.trailing-content',
-        reason: `the body holds one JSON value, then ${more}${text.length > end + 20 ? '…' : ''}`,
-      };
     } catch {
       // The first value is no JSON either.
+      return {
+        check: 'createPet.malformed-json',
+        reason: `the body is not JSON (${error.message})`,
+      };
     }
+    const first = newPetBodyProblem(text.slice(0, end), query);
+    const rest = text.slice(end).trim();
+    const last = isJsonText(rest) ? newPetBodyProblem(rest, query) : first;
+    if (first !== undefined && first.check !== EXTENDED.check && last !== undefined) {
+      return { ...first, reason: `${first.reason}, in the first of the body's JSON values` };
+    }
+    const more = JSON.stringify(text.slice(end, end + 20));
+    return {
+      check: 'createPet.trailing-content',
+      reason: `the body holds one JSON value, then ${more}${text.length > end + 20 ? '…' : ''}`,
+    };
   }
   return { check: 'createPet.malformed-json', reason: `the body is not JSON (${error.message})` };
+}
+
+/** True when `text` is one JSON value. */
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `text` read as JSON5 (the extensions of JSON that lenient parsers take), or undefined. */
@@ -134,7 +157,7 @@ export function newPetBodyProblem(
     // that takes them, and refused by one that does not. What is wrong in what it reads is wrong
     // either way; a body that reads as a NewPet is the kit's advisory on extensions.
     const read = json5Value(text);
-    if (read === undefined) return notJsonProblem(text, error as Error);
+    if (read === undefined) return notJsonProblem(text, error as Error, query);
     value = read.value;
     extended = true;
   }

@@ -565,8 +565,9 @@ const METHOD_OVERRIDE_FIELDS = ['x-http-method-override', 'x-http-method', 'x-me
 /**
  * createPet is an operation of `/pets` (§4.2): a `405` to a `POST` there says the resource has no
  * such method (RFC 9110 §15.5.6), whatever the request's key or body. A request that asks for
- * another method (an override field, `_method` in the query, a form body that may carry one) is
- * left alone, as the server may have taken it for that method.
+ * another method (an override field, `_method` in the query or as a member of a JSON body, as
+ * Symfony reads it, a body of another type, such as a form's) is left alone, as the server may
+ * have taken it for that method.
  */
 const createNotAllowedRule: TrafficRule = asKitCheck('createPet.created', {
   needs: 'a createPet request with a JSON body or none, and no method override',
@@ -578,6 +579,7 @@ const createNotAllowedRule: TrafficRule = asKitCheck('createPet.created', {
     if (headers.has('content-type') && !isJsonMediaType(type)) return NOT_JUDGED;
     if (METHOD_OVERRIDE_FIELDS.some((name) => headers.has(name))) return NOT_JUDGED;
     if (new URL(ex.res.url).searchParams.has('_method')) return NOT_JUDGED;
+    if (/"_method"\s*:/.test(ex.recorded.requestBody ?? '')) return NOT_JUDGED;
     if (ex.res.status !== 405) return undefined;
     return 'a createPet request answered 405: POST is an operation of /pets (§4.2), and 405 says the resource has no such method';
   },
