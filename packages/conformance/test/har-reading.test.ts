@@ -136,6 +136,9 @@ describe('reading a HAR entry', () => {
     expect(parseHar(harBy('chrome-har', cached))[0]?.fromCache).toBe(true);
     expect(parseHar(harBy('chrome-har', entry({ cache: {} })))[0]).not.toHaveProperty('fromCache');
     expect(
+      parseHar(harBy('chrome-har', entry({ cache: { beforeRequest: null } })))[0],
+    ).not.toHaveProperty('fromCache');
+    expect(
       parseHar(harBy('chrome-har', entry({ cache: { beforeRequest: {} } }, {}, hinted)))[0],
     ).not.toHaveProperty('fromCache');
     // Other recorders fill cache.beforeRequest for answers of the server's.

@@ -1042,6 +1042,8 @@ describe('judge --har holds each answer to the others and to its request', () =>
 describe("judge --har holds createPet's request bodies to NewPet", () => {
   const REFUSED: readonly (readonly [body: string, check: string, why: string])[] = [
     ['{"name":"Rex","categoryId":1', 'malformed-json', 'the body is not JSON \\(.+\\)'],
+    // Its first bracketed value is no JSON either.
+    ['{"name":"Rex",}}', 'malformed-json', 'the body is not JSON \\(.+\\)'],
     [
       '{"name":"Rex","categoryId":1}\n{"name":"Max","categoryId":2}',
       'trailing-content',
@@ -1688,7 +1690,7 @@ describe('judge --har holds a create to POST being an operation of /pets', () =>
         refusedPost({ requestHeaders: { 'X-HTTP-Method': 'PUT' } }),
         refusedPost({ requestHeaders: { 'X-Method-Override': 'PATCH' } }),
         refusedPost({ url: `${BASE}/pets?_method=DELETE` }),
-        refusedPost({ sent: { _method: 'DELETE', name: 'Rex', categoryId: 1 } }),
+        refusedPost({ sentText: '{"_method" : "DELETE", "name": "Rex", "categoryId": 1}' }),
         refusedPost({
           sentText: '_method=DELETE',
           requestHeaders: { 'Content-Type': 'application/x-www-form-urlencoded' },

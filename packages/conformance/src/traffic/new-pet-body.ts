@@ -105,10 +105,10 @@ function notJsonProblem(text: string, error: Error, query: URLSearchParams): Bod
         reason: `the body is not JSON (${error.message})`,
       };
     }
+    // What follows is a NewPet only when it is one JSON value, and one.
     const first = newPetBodyProblem(text.slice(0, end), query);
-    const rest = text.slice(end).trim();
-    const last = isJsonText(rest) ? newPetBodyProblem(rest, query) : first;
-    if (first !== undefined && first.check !== EXTENDED.check && last !== undefined) {
+    const last = newPetBodyProblem(text.slice(end), query);
+    if (first !== undefined && last !== undefined) {
       return { ...first, reason: `${first.reason}, in the first of the body's JSON values` };
     }
     const more = JSON.stringify(text.slice(end, end + 20));
@@ -118,16 +118,6 @@ function notJsonProblem(text: string, error: Error, query: URLSearchParams): Bod
     };
   }
   return { check: 'createPet.malformed-json', reason: `the body is not JSON (${error.message})` };
-}
-
-/** True when `text` is one JSON value. */
-function isJsonText(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** `text` read as JSON5 (the extensions of JSON that lenient parsers take), or undefined. */
