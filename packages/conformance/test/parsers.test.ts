@@ -161,6 +161,8 @@ describe('parseHttpDate', () => {
     ['Thu, 05 Dec 2030 10:59:60 GMT', '2030-12-05T11:00:00.000Z'],
     ['Sun, 01 Jan 2034 00:00:00 GMT', '2034-01-01T00:00:00.000Z'],
     ['Sat, 31 Dec 2033 00:00:00 GMT', '2033-12-31T00:00:00.000Z'],
+    // A field's value, with the white space around it that is no part of it.
+    [' Thu, 05 Dec 2030 00:00:00 GMT\t', sunset],
   ])('accepts %s', (value, iso) => {
     expect(parseHttpDate(value)?.toISOString()).toBe(iso);
   });
@@ -311,6 +313,7 @@ describe('parseStructuredDate', () => {
     ['@1767225600', '2026-01-01T00:00:00.000Z'],
     ['@0', '1970-01-01T00:00:00.000Z'],
     ['@1767225600;foo=bar', '2026-01-01T00:00:00.000Z'],
+    ['\t@1767225600 ', '2026-01-01T00:00:00.000Z'],
   ])('accepts %s', (value, iso) => {
     expect(parseStructuredDate(value)?.toISOString()).toBe(iso);
   });

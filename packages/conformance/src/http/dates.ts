@@ -51,8 +51,13 @@ function build(
   return date?.getUTCDay() === weekday ? date : undefined;
 }
 
-/** Parses an HTTP-date in any of its three forms; undefined when malformed or self-contradictory. */
-export function parseHttpDate(value: string): Date | undefined {
+/**
+ * Parses an HTTP-date in any of its three forms, as a field's value (the white space around it is
+ * no part of it, RFC 9110 §5.5, and undici keeps it at the end); undefined when malformed or
+ * self-contradictory.
+ */
+export function parseHttpDate(field: string): Date | undefined {
+  const value = field.replace(/^[ \t]+|[ \t]+$/g, '');
   let m = IMF_FIXDATE.exec(value);
   if (m) {
     const [, day = '', date = '', month = '', year = '', ...time] = m;
@@ -75,9 +80,12 @@ export function parseHttpDate(value: string): Date | undefined {
   return undefined;
 }
 
-/** Parses an RFC 9745 `Deprecation` value (`@<seconds>`, parameters allowed); undefined if malformed. */
+/**
+ * Parses an RFC 9745 `Deprecation` value (`@<seconds>`, parameters allowed), white space around it
+ * as around any field's value; undefined if malformed.
+ */
 export function parseStructuredDate(value: string): Date | undefined {
-  const m = /^ *@(-?\d{1,15})(?:;.*)? *$/.exec(value);
+  const m = /^[ \t]*@(-?\d{1,15})(?:;.*)?[ \t]*$/.exec(value);
   return m ? new Date(Number(m[1]) * 1000) : undefined;
 }
 

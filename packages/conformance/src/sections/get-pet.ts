@@ -85,14 +85,6 @@ async function otherAnswers(ctx: CheckContext): Promise<HttpResponse[]> {
 
 const SUNSET_DAY = GET_PET_SUNSET_AT.toISOString().slice(0, 10);
 
-/**
- * A field value without the white space around it (RFC 9110 §5.5: SP and HTAB are no part of it),
- * which undici keeps at the end of a value.
- */
-function fieldValue(value: string): string {
-  return value.replace(/^[ \t]+|[ \t]+$/g, '');
-}
-
 /** A check on one deprecation header, on every getPet answer that has it. */
 function headerCheck(
   id: string,
@@ -115,7 +107,7 @@ function headerCheck(
       }
       for (const res of answers) {
         const value = res.headers.get(name) ?? '';
-        const why = problem(fieldValue(value));
+        const why = problem(value);
         if (why !== undefined) fail(`${described(res)}: ${name} ${quote(value)} ${why}`, res);
       }
       return pass(`${name} holds on ${answers.length} answers`);
@@ -343,7 +335,7 @@ export const getPetSection: SpecSection = {
         let compared = 0;
         for (const res of await getPetAnswers(ctx)) {
           const sunset = readableDate(res.headers.get('sunset') ?? '')?.latest;
-          const deprecation = parseStructuredDate(fieldValue(res.headers.get('deprecation') ?? ''));
+          const deprecation = parseStructuredDate(res.headers.get('deprecation') ?? '');
           if (sunset === undefined || deprecation === undefined) continue;
           compared += 1;
           if (sunset < deprecation) {
