@@ -138,6 +138,11 @@ const CAUGHT: readonly [
     'create-answers-200',
     ['createPet.created', 'auth.createPet.valid-key'],
   ],
+  [
+    'answers a create 303 See Other to the new pet (Post/Redirect/Get)',
+    'create-see-other',
+    ['createPet.created', 'auth.createPet.valid-key'],
+  ],
   ['creates a pet without name', 'create-accepts-missing-name', ['createPet.missing-name']],
   [
     'creates a pet without categoryId',
@@ -1272,5 +1277,17 @@ describe('the fault table', () => {
   it('names only checks that exist', () => {
     const ids = new Set(CHECKS.map((c) => c.id));
     for (const [, , checks] of CAUGHT) for (const id of checks) expect(ids).toContain(id);
+  });
+});
+
+describe('a create answered 303 See Other to the new pet', () => {
+  it('is judged on the 303, not on the read of its Location', async () => {
+    const { report } = await runAgainst(
+      { faults: ['create-see-other'] },
+      { only: ['createPet.created'] },
+    );
+    const created = resultOf(report, 'createPet.created');
+    expect(created.outcome).toBe('fail');
+    expect(created.message).toMatch(/\b303\b/);
   });
 });

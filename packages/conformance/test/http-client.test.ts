@@ -536,6 +536,71 @@ describe('HttpClient', () => {
   });
 
   it.each([
+    301, 302, 303,
+  ])('gives a create answered %i that answer, not the answer of a GET to its Location', async (status) => {
+    const server = await keepingServer((req, res) => {
+      if (req.method === 'POST') return res.writeHead(status, { Location: '/v1/pets/7' }).end();
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"id":7}');
+    });
+    try {
+      const http = testClient(server.baseUrl);
+      const answer = await http.send({ method: 'POST', path: '/pets', rawBody: '{"a":1}' });
+      expect(answer.status).toBe(status);
+      expect(answer.headers.get('location')).toBe('/v1/pets/7');
+      expect(server.seen.map((seen) => seen.url)).toEqual(['/v1/pets']);
+      // A read is still followed, as fetch follows it.
+      expect((await http.send({ method: 'GET', path: '/pets/' })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    307, 308,
+  ])('follows a %i to a create with its method and its chunked body, and each redirect after it', async (status) => {
+    const server = await keepingServer((req, res) => {
+      if (req.url === '/v1/pets/') return res.writeHead(status, { Location: '/v1/pets/x' }).end();
+      if (req.url === '/v1/pets/x') return res.writeHead(status, { Location: '/v1/pets' }).end();
+      res.writeHead(201, { 'Content-Type': 'application/json' }).end('{}');
+    });
+    try {
+      const http = testClient(server.baseUrl);
+      const request: HttpRequest = {
+        method: 'POST',
+        path: '/pets/',
+        rawBody: '{"a":1}',
+        chunked: true,
+      };
+      expect((await http.send(request)).status).toBe(201);
+      expect(
+        server.seen.map((seen) => [seen.headers['transfer-encoding'], seen.url, seen.body]),
+      ).toEqual([
+        ['chunked', '/v1/pets/', '{"a":1}'],
+        ['chunked', '/v1/pets/x', '{"a":1}'],
+        ['chunked', '/v1/pets', '{"a":1}'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives a create redirected more than 20 times in a row the last redirect', async () => {
+    const server = await keepingServer((req, res) => {
+      const hop = Number(/\d+$/.exec(req.url as string)?.[0] ?? 0);
+      res.writeHead(307, { Location: `/v1/pets/${hop + 1}` }).end();
+    });
+    try {
+      const http = testClient(server.baseUrl);
+      const answer = await http.send({ method: 'POST', path: '/pets', rawBody: '{}' });
+      expect(answer.status).toBe(307);
+      expect(server.seen.map((seen) => seen.url).at(-1)).toBe('/v1/pets/20');
+      expect(server.seen).toHaveLength(21);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
     ['a name beyond ASCII and a control character', { rawBody: '{"name":"é\n🐈"}' }],
     ['bytes that are no UTF-8', { rawBytes: new Uint8Array([0x7b, 0xc3, 0x28, 0x27, 0x7d]) }],
     ['a body padded with white space', { rawBody: '{"a":1,"b":"\'"}', padding: 5 }],

@@ -505,13 +505,18 @@ export class HttpClient {
                   ? { pieces: chunked ? bytePieces(sent) : piecesInsideCharacters(sent) }
                   : {}),
               })
-            : await (resent ? (this.#pool as FetchPool).fetchOnNewConnection : this.#fetch)(url, {
-                method: request.method,
-                headers,
-                body,
-                signal: AbortSignal.timeout(this.options.timeoutMs),
-                ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-              } as RequestInit);
+            : await fetchFollowingSameMethod(
+                resent ? (this.#pool as FetchPool).fetchOnNewConnection : this.#fetch,
+                url,
+                {
+                  method: request.method,
+                  headers,
+                  body,
+                  signal: AbortSignal.timeout(this.options.timeoutMs),
+                  ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+                } as RequestInit,
+                () => (request.chunked && sent !== undefined ? chunkedBody(sent) : body),
+              );
       const bytes = await readAll(res);
       const text = new TextDecoder().decode(bytes);
       const ms = elapsed();
@@ -577,6 +582,38 @@ export class HttpClient {
       url,
     });
   }
+}
+
+/** Status codes of a redirect that RFC 9110 (15.4) has a client follow with the same method. */
+const SAME_METHOD_REDIRECTS: ReadonlySet<number> = new Set([307, 308]);
+
+/** How many redirects `fetchFollowingSameMethod` follows, as fetch does (WHATWG Fetch 4.4). */
+const MAX_REDIRECTS = 20;
+
+/**
+ * Sends with `send`, following a `GET` or `HEAD` request's redirects as fetch does, and any other
+ * request's `307` and `308` alone, with its method and body (`bodyAgain` gives a body that can be
+ * sent once more). Fetch follows a `301`, `302` or `303` to a `POST` with a `GET`: the answer to a
+ * create redirected so (Post/Redirect/Get) would be the followed read's, not the create's own.
+ */
+async function fetchFollowingSameMethod(
+  send: typeof fetch,
+  url: string,
+  init: RequestInit,
+  bodyAgain: () => RequestInit['body'],
+): Promise<Response> {
+  const method = (init.method ?? 'GET').toUpperCase();
+  if (method === 'GET' || method === 'HEAD') return send(url, init);
+  let target = url;
+  let res = await send(target, { ...init, redirect: 'manual' });
+  for (let hops = 0; hops < MAX_REDIRECTS; hops++) {
+    const location = res.headers.get('location');
+    if (!SAME_METHOD_REDIRECTS.has(res.status) || location === null) return res;
+    await res.body?.cancel();
+    target = new URL(location, target).href;
+    res = await send(target, { ...init, body: bodyAgain(), redirect: 'manual' });
+  }
+  return res;
 }
 
 /**

@@ -60,6 +60,7 @@ export const FAULTS = [
   'list-repeats-a-pet',
   'list-500-on-limit-0',
   'create-answers-200',
+  'create-see-other',
   'create-accepts-missing-name',
   'create-accepts-missing-category-id',
   'create-coerces-name-number',
@@ -1501,6 +1502,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // `location-of-collection`: the collection the pet was added to, not the pet.
     const location = gap('location-of-collection') ? '/v1/pets' : `/v1/pets/${pet.id}`;
     const headers = gap('no-location') ? extra : { ...extra, location };
+    // Post/Redirect/Get, as a web form's create answers: the new pet is read at its Location.
+    if (has('create-see-other')) return res.writeHead(303, { ...extra, location }).end();
     const shown = echoedId === undefined ? view(pet, true) : { ...view(pet, true), id: echoedId };
     send(res, has('create-answers-200') ? 200 : 201, shown, headers);
   }
