@@ -124,6 +124,8 @@ describe('judge --har on traffic of the fake server', () => {
       'createPet.missing-name-other-case',
     ],
     ['get-reads-id-as-js-number', 'pet 1 for petId 0x1', 'getPet.path-boundaries'],
+    ['create-see-other', 'a create answered 303 See Other', 'createPet.created'],
+    ['get-400-for-absent', 'a 400 to a petId no pet has', 'getPet.returns-pet'],
   ];
   it.each(faults)('fails %s (%s) on %s', async (fault, _, id) => {
     const { exitCode, report } = await judgeFake(fault, { faults: [fault] });

@@ -1604,6 +1604,8 @@ describe('judge --har holds sound reads with a bearer token to what the spec ans
     ['listPets', '/pets?limit=1', 405],
     ['getPet', '/pets/12', 410],
     ['getPet', '/pets/12', 422],
+    ['getPet', '/pets/12', 400],
+    ['getPet', '/pets/9007199254740991', 400],
   ] as const)('fails %s at %s answered %i', async (op, path, status) => {
     const { report } = await judge(har(`sound-${op}-${status}`, [read(path, status)]));
     const id = op === 'listPets' ? 'listPets.returns-pet-array' : 'getPet.returns-pet';
@@ -1681,6 +1683,43 @@ describe('judge --har holds a create to POST being an operation of /pets', () =>
     expect(result(report, 'createPet.created')?.message).toMatch(
       /a createPet request answered 405: POST is an operation of \/pets \(§4\.2\)/,
     );
+  });
+
+  const redirected = (status: number, location?: string): Entry => ({
+    method: 'POST',
+    url: `${BASE}/pets`,
+    sent: { name: 'Rex', categoryId: 1 },
+    status,
+    text: '',
+    headers: location === undefined ? {} : { Location: location },
+  });
+
+  it.each([
+    [303, '/v1/pets/7', '/v1/pets/7'],
+    [302, 'http://127.0.0.1:9/login?next=%2Fv1%2Fpets', '/login?next=%2Fv1%2Fpets'],
+    [301, '/v1/pets/', '/v1/pets/'],
+  ] as const)('fails a %i to a create that sends the client to %s on the same origin', async (status, location, shown) => {
+    const { report } = await judge(har(`create-${status}`, [redirected(status, location)]));
+    expect(failed(report)).toEqual(['createPet.created']);
+    expect(result(report, 'createPet.created')?.message).toContain(
+      `a createPet request answered ${status}, a redirect a client follows with a GET of ${shown}: createPet answers 201 with the created Pet, 400 or 401 (§4.2, §5)`,
+    );
+  });
+
+  it('leaves alone a redirect to another origin, one that keeps the method, and one that names no place', async () => {
+    const { report } = await judge(
+      har('create-redirects-left', [
+        redirected(301, 'https://127.0.0.1:9/v1/pets'),
+        redirected(302, 'http://127.0.0.1:10/v1/pets'),
+        redirected(307, '/v1/pets/'),
+        redirected(308, '/v1/pets/'),
+        redirected(303),
+        redirected(303, 'http://['),
+        created,
+      ]),
+    );
+    expect(failed(report)).toEqual([]);
+    expect(result(report, 'createPet.created')?.outcome).toBe('pass');
   });
 
   it('leaves alone a 405 to a POST that asks for another method, and holds a 201', async () => {
@@ -2017,6 +2056,34 @@ describe('judge --har holds every create to an id of its own', () => {
       const { report } = await judge(har(name, [...entries]));
       expect(failed(report), name).toContain('createPet.distinct-ids');
     }
+  });
+
+  it('fails one Idempotency-Key answered with one id and two pets, and holds its replay', async () => {
+    const key = { 'Idempotency-Key': '0' };
+    for (const [name, second] of [
+      ['other-name', { name: 'Bob' }],
+      ['other-category', { categoryId: 10 }],
+      ['other-status', { status: 'sold' }],
+    ] as const) {
+      const { report } = await judge(
+        har(`one-key-two-pets-${name}`, [
+          createdAs({ id: 1 }, key),
+          createdAs({ id: 1, ...second }, key),
+        ]),
+      );
+      expect(messages(report), name).toContainEqual(
+        expect.stringMatching(
+          /^createPet\.distinct-ids: .*id 1 was assigned to two created pets: the create answered 201 .* gave it too under the same Idempotency-Key, showing another pet \(\{.*\} after \{"name":"Twin","categoryId":"9","status":"available"\}\)/,
+        ),
+      );
+    }
+    const replayed = await judge(
+      har('one-key-replayed', [
+        createdAs({ id: 1 }, key),
+        createdAs({ id: 1, categoryId: 9.0 }, key),
+      ]),
+    );
+    expect(messages(replayed.report)).toEqual([]);
   });
 
   it('judges no create without an id, and none alone', async () => {

@@ -4,6 +4,7 @@
 // which is advised, as the spec has operations it does not show).
 import {
   GET_PET_SUNSET_AT,
+  ID_MAX,
   LIMIT_DEFAULT,
   LIMIT_MAX,
   LIMIT_MIN,
@@ -67,10 +68,10 @@ interface KeyModels {
   readonly created: PetModel;
   readonly seen: SeenPets;
   /**
-   * The ids created answers gave so far: where, and the request's `Idempotency-Key` (a repeat of
-   * that key may be answered with the first create's pet).
+   * The ids created answers gave so far: where, the request's `Idempotency-Key` (a repeat of
+   * that key may be answered with the first create's pet), and the pet the answer showed.
    */
-  readonly ids: Map<string, { where: string; idempotencyKey: string | null }>;
+  readonly ids: Map<string, { where: string; idempotencyKey: string | null; pet: string }>;
 }
 
 /** What the rules learn across the exchanges of one run. */
@@ -357,6 +358,12 @@ const otherOperation = (res: HttpResponse) => {
   return op === 'listPets' || op === 'createPet';
 };
 
+/** A created pet's name, categoryId and status as a create's answer shows them. */
+function shownPet(body: unknown): string {
+  const { name, status } = body as { name?: unknown; status?: unknown };
+  return JSON.stringify({ name, categoryId: integerText(body, 'categoryId'), status });
+}
+
 /** True once a request that may change pets passed: the cross-answer rules then stop. */
 function changed(state: TrafficState): boolean {
   return state.changedBy !== undefined;
@@ -397,8 +404,9 @@ const crossRules: TrafficRule[] = [
       'two pets created (2xx to createPet) with the same key, with no request between them that may change pets',
     readsBody: true,
     // Every create gives a new id (§2: assigned by the service, unique); a second create with the
-    // first one's Idempotency-Key may be answered with its pet, and a delete (which the traffic
-    // may hold, `changed`) may free an id.
+    // first one's Idempotency-Key may be answered with its pet (the same name, categoryId and
+    // status: a replay; another pet under that id is two pets with one id), and a delete (which
+    // the traffic may hold, `changed`) may free an id.
     judge(ex, state) {
       const { res } = ex;
       if (routeOf(res).op !== 'createPet' || res.status < 200 || res.status > 299) {
@@ -409,13 +417,19 @@ const crossRules: TrafficRule[] = [
       if (id === undefined || ids === undefined || changed(state)) return NOT_JUDGED;
       const idempotencyKey = ex.requestHeaders.get('idempotency-key');
       const earlier = ids.get(id);
+      const pet = shownPet(res.body);
       ids.set(id, {
         where: `the create answered ${res.status} ${describedAt(ex)}`,
         idempotencyKey,
+        pet,
       });
       if (earlier === undefined) return ids.size > 1 ? undefined : NOT_JUDGED;
-      if (idempotencyKey !== null && idempotencyKey === earlier.idempotencyKey) return undefined;
-      return `id ${id} was assigned to two created pets: ${earlier.where} gave it too`;
+      const replay = idempotencyKey !== null && idempotencyKey === earlier.idempotencyKey;
+      if (replay && pet === earlier.pet) return undefined;
+      const other = replay
+        ? ` under the same Idempotency-Key, showing another pet (${pet} after ${earlier.pet})`
+        : '';
+      return `id ${id} was assigned to two created pets: ${earlier.where} gave it too${other}`;
     },
   }),
   {
@@ -530,12 +544,13 @@ const crossRules: TrafficRule[] = [
 /**
  * A sound read (`isSoundRead`) with a bearer token gets 200, 404 for a pet that does not exist
  * (or, from the sunset on, 410), or 401 for a key the server does not hold (§4.1, §4.3, §5, §9):
- * a `405` or `422`, a `400` to the list, or a `410` before the sunset, is none of those (a `410`
- * after a request that may have changed pets, such as a `DELETE` of the spec's path, may say a
- * pet is gone: RFC 9110 §15.5.11). A `400`
- * to getPet holds, as in the run (a server may refuse ids beyond those it gives as it refuses
- * `0`), and so do a `403` and a `404` to the list: a key's scope, which the spec leaves open, and
- * RFC 9110 §15.5.4 lets a server hide a resource from it with 404.
+ * a `405` or `422`, a `400` to the list or to a petId every client holds (up to 2^53 - 1, the
+ * ids the run's `getPet.not-found` reads and holds to 404), or a `410` before the sunset, is none
+ * of those (a `410` after a request that may have changed pets, such as a `DELETE` of the spec's
+ * path, may say a pet is gone: RFC 9110 §15.5.11). A `400` to a larger petId holds, as in the
+ * run (a server may refuse ids beyond those it gives as it refuses `0`), and so do a `403` and a
+ * `404` to the list: a key's scope, which the spec leaves open, and RFC 9110 §15.5.4 lets a
+ * server hide a resource from it with 404.
  */
 function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
   const what = op === 'listPets' ? '200 (or 401)' : '200, 404 (or 401)';
@@ -549,9 +564,12 @@ function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
       if (!isSoundRead(ex)) return NOT_JUDGED;
       const { status } = ex.res;
       const beforeSunset = ex.recorded.sentAt < GET_PET_SUNSET_AT.getTime();
+      const route = routeOf(ex.res);
       const wrong =
         [405, 422].includes(status) ||
-        (op === 'listPets' && status === 400) ||
+        (status === 400 &&
+          (route.op === 'listPets' ||
+            (route.op === 'getPet' && BigInt(route.petId) <= BigInt(ID_MAX)))) ||
         (status === 410 && beforeSunset && !changed(state));
       if (!wrong) return undefined;
       return `a ${op} request with a bearer token, and nothing else wrong in it, answered ${status}: it gets ${what} (§4, §5)`;
@@ -562,12 +580,19 @@ function soundReadRule(op: 'listPets' | 'getPet', id: string): TrafficRule {
 /** Header fields through which a client asks a server to take a `POST` for another method. */
 const METHOD_OVERRIDE_FIELDS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
 
+/** Redirects a client follows with a `GET` in a `POST`'s place (RFC 9110 §15.4.2–§15.4.4). */
+const READ_INSTEAD_REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303]);
+
 /**
  * createPet is an operation of `/pets` (§4.2): a `405` to a `POST` there says the resource has no
- * such method (RFC 9110 §15.5.6), whatever the request's key or body. A request that asks for
- * another method (an override field, `_method` in the query or as a member of a JSON body, as
- * Symfony reads it, a body of another type, such as a form's) is left alone, as the server may
- * have taken it for that method.
+ * such method (RFC 9110 §15.5.6), whatever the request's key or body. Its answers are a `201`
+ * with the created Pet, a `400` or a `401`: a `301`, `302` or `303` to a place on the server's
+ * own origin has the client read that place instead (Post/Redirect/Get, a path redirected to
+ * another spelling), so it shows no created Pet, and a refused create no Error. A redirect to
+ * another origin (`http` to `https`) is the front's, and says nothing of the server. A request
+ * that asks for another method (an override field, `_method` in the query or as a member of a
+ * JSON body, as Symfony reads it, a body of another type, such as a form's) is left alone, as
+ * the server may have taken it for that method.
  */
 const createNotAllowedRule: TrafficRule = asKitCheck('createPet.created', {
   needs: 'a createPet request with a JSON body or none, and no method override',
@@ -580,7 +605,14 @@ const createNotAllowedRule: TrafficRule = asKitCheck('createPet.created', {
     if (METHOD_OVERRIDE_FIELDS.some((name) => headers.has(name))) return NOT_JUDGED;
     if (new URL(ex.res.url).searchParams.has('_method')) return NOT_JUDGED;
     if (/"_method"\s*:/.test(ex.recorded.requestBody ?? '')) return NOT_JUDGED;
-    if (ex.res.status !== 405) return undefined;
+    const { status, url } = ex.res;
+    if (READ_INSTEAD_REDIRECTS.has(status)) {
+      const location = ex.res.headers.get('location');
+      const to = location === null ? null : URL.parse(location, url);
+      if (to === null || to.origin !== new URL(url).origin) return undefined;
+      return `a createPet request answered ${status}, a redirect a client follows with a GET of ${to.pathname}${to.search}: createPet answers 201 with the created Pet, 400 or 401 (§4.2, §5)`;
+    }
+    if (status !== 405) return undefined;
     return 'a createPet request answered 405: POST is an operation of /pets (§4.2), and 405 says the resource has no such method';
   },
 });
