@@ -92,6 +92,27 @@ describe('the requests sent again with the Accept of ordinary clients', () => {
     );
   });
 
+  it('leave out a copy with a body whose connection closed before any answer, and judge one without', async () => {
+    // A refused create's copies (Accept: */* and none) are closed unanswered, as a front may
+    // drop the answer to a body the server refused unread; a read's copy so closed still fails.
+    const closing = (reads: boolean) =>
+      runAgainst(
+        {
+          closeUnanswered: (req) =>
+            req.headers.accept !== 'application/json' && (reads || req.method === 'POST'),
+        },
+        { only: ['errors', 'auth.createPet.missing-header'] },
+      );
+    const { report } = await closing(false);
+    const closed = report.requests.filter((r) => r.status === null);
+    expect(closed.map((r) => r.method)).toContain('POST');
+    expect(closed.every((r) => r.method === 'POST')).toBe(true);
+    expect(resultOf(report, 'errors.json-body').outcome).toBe('pass');
+    const reads = await closing(true);
+    expect(resultOf(reads.report, 'errors.json-body').outcome).toBe('fail');
+    expect(resultOf(reads.report, 'errors.json-body').message).toMatch(/^GET \/pets/);
+  });
+
   it('fail errors.json-body when one gets no answer, and leave the others judged', async () => {
     // The first getPet answered 404 (the preflight's) is answered once, then never: each of its
     // copies times out.

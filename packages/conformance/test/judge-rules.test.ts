@@ -1932,6 +1932,43 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
       ],
     ],
     [
+      "a router's 404 to a petId that is no int64, without deprecation headers",
+      { url: `${BASE}/pets/9;v=1`, status: 404, body: notFound },
+      [
+        'errors.strict-json',
+        'errors.json-body',
+        'errors.error-schema',
+        'errors.status-matches',
+        'errors.error-not-empty',
+        'errors.no-server-errors',
+      ],
+    ],
+    [
+      'a 404 to getPet of petId -1, an int64, without deprecation headers',
+      { url: `${BASE}/pets/-1`, status: 404, body: notFound },
+      [
+        'errors.strict-json',
+        'errors.json-body',
+        'errors.error-schema',
+        'errors.status-matches',
+        'errors.error-not-empty',
+        'errors.no-server-errors',
+        'getPet.deprecation-headers',
+      ],
+    ],
+    [
+      'a 404 to getPet of petId 2^63, beyond int64',
+      { url: `${BASE}/pets/9223372036854775808`, status: 404, body: notFound },
+      [
+        'errors.strict-json',
+        'errors.json-body',
+        'errors.error-schema',
+        'errors.status-matches',
+        'errors.error-not-empty',
+        'errors.no-server-errors',
+      ],
+    ],
+    [
       'a 400 to listPets in text/plain',
       { url: `${BASE}/pets?limit=0`, status: 400, text: 'bad limit' },
       ['errors.json-body', 'errors.no-server-errors', 'getPet.deprecation-only-on-get-pet'],

@@ -18,6 +18,7 @@ import { quote } from '../http/replay.js';
 import { plainLimit } from '../list-limit.js';
 import {
   ANSWER_ORACLES,
+  isInt64,
   isJsonMediaType,
   isKeyedSuccess,
   notJsonReason,
@@ -335,8 +336,16 @@ function answerCheck(
   });
 }
 
-const getPetAnswered = (res: HttpResponse) =>
-  routeOf(res).op === 'getPet' && (res.status === 200 || res.status === 404);
+/**
+ * A getPet answer: a `200`, or a `404` to a petId that is an int64 (§4.3). A `404` to a petId
+ * that is none (`9;v=1`, `abc`) may be a router's, which never reached the operation.
+ */
+const getPetAnswered = (res: HttpResponse) => {
+  const route = routeOf(res);
+  if (route.op !== 'getPet') return false;
+  if (res.status === 200) return true;
+  return res.status === 404 && /^-?\d{1,19}$/.test(route.petId) && isInt64(BigInt(route.petId));
+};
 
 /** The deprecation headers of getPet and their dates (spec §4.3, §9): the kit's own checks. */
 const deprecationRules: TrafficRule[] = [

@@ -375,6 +375,8 @@ export interface FakeServerOptions {
   };
   /** Never answer matching requests (`bytes`: the length of the body received). */
   readonly hang?: (method: string, path: string, bytes: number) => boolean;
+  /** Close the connection of matching requests, once their body is read, with no answer. */
+  readonly closeUnanswered?: (req: IncomingMessage) => boolean;
   /** The message of every Error body (e.g. one with terminal escape sequences). */
   readonly errorMessage?: string;
   /** The first id the store gives (1 unless a gap choice says otherwise). */
@@ -1697,6 +1699,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const utf8 = isUtf8(received);
     requests.push({ method, path, body: raw });
     if (options.hang?.(method, path, received.length)) return; // never answers
+    if (options.closeUnanswered?.(req)) return req.socket.destroy();
     if (method === 'POST') {
       // A POST that names another method, as Express's method-override reads it with each of its
       // getters (Rails' Rack::MethodOverride and Laravel's Symfony Request read several).
