@@ -1871,6 +1871,15 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
     'errors.created-pets-agree',
   ];
   const notFound = { code: 'not_found', message: 'no pet 5', status: 404 };
+  /** What every error answer with an Error body exercises. */
+  const ERROR_ANSWER_CHECKS = [
+    'errors.strict-json',
+    'errors.json-body',
+    'errors.error-schema',
+    'errors.status-matches',
+    'errors.error-not-empty',
+    'errors.no-server-errors',
+  ];
   it.each<[string, Entry, string[]]>([
     [
       'a 201 to createPet',
@@ -1905,15 +1914,7 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
         body: notFound,
         headers: { ...GET_PET_DEPRECATION_HEADERS },
       },
-      [
-        'errors.strict-json',
-        'errors.json-body',
-        'errors.error-schema',
-        'errors.status-matches',
-        'errors.error-not-empty',
-        'errors.no-server-errors',
-        'getPet.deprecation-headers',
-      ],
+      [...ERROR_ANSWER_CHECKS, 'getPet.deprecation-headers'],
     ],
     [
       'a 400 to getPet with an Error body',
@@ -1922,51 +1923,22 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
         status: 400,
         body: { ...notFound, code: 'validation_failed', status: 400 },
       },
-      [
-        'errors.strict-json',
-        'errors.json-body',
-        'errors.error-schema',
-        'errors.status-matches',
-        'errors.error-not-empty',
-        'errors.no-server-errors',
-      ],
+      [...ERROR_ANSWER_CHECKS],
     ],
     [
       "a router's 404 to a petId that is no int64, without deprecation headers",
       { url: `${BASE}/pets/9;v=1`, status: 404, body: notFound },
-      [
-        'errors.strict-json',
-        'errors.json-body',
-        'errors.error-schema',
-        'errors.status-matches',
-        'errors.error-not-empty',
-        'errors.no-server-errors',
-      ],
+      [...ERROR_ANSWER_CHECKS],
     ],
     [
       'a 404 to getPet of petId -1, an int64, without deprecation headers',
       { url: `${BASE}/pets/-1`, status: 404, body: notFound },
-      [
-        'errors.strict-json',
-        'errors.json-body',
-        'errors.error-schema',
-        'errors.status-matches',
-        'errors.error-not-empty',
-        'errors.no-server-errors',
-        'getPet.deprecation-headers',
-      ],
+      [...ERROR_ANSWER_CHECKS, 'getPet.deprecation-headers'],
     ],
     [
       'a 404 to getPet of petId 2^63, beyond int64',
       { url: `${BASE}/pets/9223372036854775808`, status: 404, body: notFound },
-      [
-        'errors.strict-json',
-        'errors.json-body',
-        'errors.error-schema',
-        'errors.status-matches',
-        'errors.error-not-empty',
-        'errors.no-server-errors',
-      ],
+      [...ERROR_ANSWER_CHECKS],
     ],
     [
       'a 400 to listPets in text/plain',
