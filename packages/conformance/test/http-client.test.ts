@@ -539,7 +539,9 @@ describe('HttpClient', () => {
     301, 302, 303,
   ])('gives a create answered %i that answer, not the answer of a GET to its Location', async (status) => {
     const server = await keepingServer((req, res) => {
-      if (req.method === 'POST') return res.writeHead(status, { Location: '/v1/pets/7' }).end();
+      if (req.method === 'POST' || req.url === '/v1/pets/') {
+        return res.writeHead(status, { Location: '/v1/pets/7' }).end();
+      }
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"id":7}');
     });
     try {
@@ -548,8 +550,15 @@ describe('HttpClient', () => {
       expect(answer.status).toBe(status);
       expect(answer.headers.get('location')).toBe('/v1/pets/7');
       expect(server.seen.map((seen) => seen.url)).toEqual(['/v1/pets']);
-      // A read is still followed, as fetch follows it.
+      // A read is still followed, as fetch follows it, and so is a HEAD.
       expect((await http.send({ method: 'GET', path: '/pets/' })).status).toBe(200);
+      expect((await http.send({ method: 'HEAD', path: '/pets/' })).status).toBe(200);
+      expect(server.seen.map((seen) => seen.url).slice(1)).toEqual([
+        '/v1/pets/',
+        '/v1/pets/7',
+        '/v1/pets/',
+        '/v1/pets/7',
+      ]);
     } finally {
       await server.close();
     }
@@ -579,6 +588,21 @@ describe('HttpClient', () => {
         ['chunked', '/v1/pets/x', '{"a":1}'],
         ['chunked', '/v1/pets', '{"a":1}'],
       ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives a create answered 307 without a Location that answer', async () => {
+    const server = await keepingServer((_req, res) => res.writeHead(307).end());
+    try {
+      const answer = await testClient(server.baseUrl).send({
+        method: 'POST',
+        path: '/pets',
+        rawBody: '{}',
+      });
+      expect(answer.status).toBe(307);
+      expect(server.seen.map((seen) => seen.url)).toEqual(['/v1/pets']);
     } finally {
       await server.close();
     }
