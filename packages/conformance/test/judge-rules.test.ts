@@ -1481,6 +1481,19 @@ describe('judge --har holds reads that carry no bearer key to 401', () => {
       expect(failed(empty.report)).toEqual([`auth.${op}.${shape}`]);
       const refused = await judge(har(`keyless-${shape}`, [created, read(path, auth, 400)]));
       expect(failed(refused.report)).toEqual([`auth.${op}.${shape}`]);
+      // The replay sends the request's own Authorization (none, or its scheme as recorded),
+      // never the valid key in its place.
+      const replay = /^replay: (.*)$/m.exec(
+        result(refused.report, `auth.${op}.${shape}`)?.message ?? '',
+      )?.[1];
+      expect(replay).toBeDefined();
+      expect(replay).not.toContain('ANIMAL_STORE_API_KEY');
+      // A registered scheme shows; a value under another (XBearer) is hidden whole.
+      if (auth === null) expect(replay).not.toContain('Authorization');
+      else if (shape === 'scheme-prefixed')
+        expect(replay).toContain('-H "Authorization: [redacted');
+      else expect(replay).toContain(`-H "Authorization: ${auth.split(' ')[0]}`);
+      expect(replay).not.toContain('har-key-0123456789');
       const host = { requestHeaders: { Host: '[::1]:3000' } };
       const hosted = await judge(
         har(`keyless-${shape}-host`, [created, read(path, auth, 400, host)]),

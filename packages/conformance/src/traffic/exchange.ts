@@ -2,7 +2,8 @@
 // kit's oracles read answers: an `HttpResponse` whose request is what the client sent.
 import { API_PREFIX } from '@animal-store/contract';
 import type { HttpRequest, HttpResponse } from '../http/client.js';
-import { readBody } from '../http/client.js';
+import { BEARER_TOKEN, readBody } from '../http/client.js';
+import { literalCredential } from '../http/replay.js';
 import { routeOf } from '../oracles.js';
 
 /** A header as recorded: its name as sent, its value. */
@@ -196,7 +197,13 @@ export function exchangeOf(recorded: RecordedExchange, base: string): Exchange {
     method: recorded.method as HttpRequest['method'],
     path,
     // Undefined stands for a bearer key: a replay line reads it from $ANIMAL_STORE_API_KEY.
-    ...(authorization === undefined ? { authorization: null } : {}),
+    // Any other value (another scheme, "Bearer" alone, a word after the token) is replayed as
+    // recorded, its credentials hidden in reports like every recorded Authorization's.
+    ...(authorization === undefined
+      ? { authorization: null }
+      : BEARER_TOKEN.test(authorization)
+        ? {}
+        : { authorization: literalCredential(authorization) }),
     ...(recorded.requestBody === undefined ? {} : { rawBody: recorded.requestBody }),
     ...replayedHeaders(requestHeaders),
   };

@@ -70,8 +70,9 @@ const SECRET_PARAMETER = /key|token|secret|password|auth|signature|sig$/i;
 
 /**
  * The names of HTTP's authentication schemes (IANA's registry): an `Authorization` value that is
- * one of them alone carries no credentials (RFC 9110 §11.4), and hiding it would hide that word
- * wherever a report prints it, replay lines' `Bearer` among them.
+ * one of them alone carries no credentials (RFC 9110 §11.4), and before credentials it says only
+ * which scheme was sent; hiding it would hide that word wherever a report prints it, replay
+ * lines' `Bearer` among them.
  */
 const AUTH_SCHEME =
   /^(basic|bearer|concealed|digest|dpop|gnap|hoba|mutual|negotiate|oauth|privatetoken|scram-sha-1|scram-sha-256|vapid)$/i;
@@ -164,9 +165,11 @@ export class TrafficJudge {
   private learnSecrets(recorded: RecordedExchange): void {
     for (const [name, value] of recorded.requestHeaders) {
       if (!/^(proxy-)?authorization$/i.test(name)) continue;
-      if (!AUTH_SCHEME.test(value.trim())) this.redactor.add(value);
-      const token = /^\S+\s+(.+)$/.exec(value.trim())?.[1];
+      const [scheme = '', token] = /^(\S+)\s+(.+)$/.exec(value.trim())?.slice(1) ?? [];
       if (token !== undefined) this.redactor.add(token);
+      // A registered scheme before the credentials stays readable, so that a replay line says
+      // which scheme was sent; any other value is hidden whole.
+      if (!AUTH_SCHEME.test(token === undefined ? value.trim() : scheme)) this.redactor.add(value);
     }
     try {
       for (const [name, value] of new URL(recorded.url).searchParams) {
