@@ -527,6 +527,21 @@ describe.concurrent('against a conforming server that fills a gap differently', 
   });
 });
 
+describe('an advisory on answers another check asked for first', () => {
+  it('shows the answer its headline names, not the last one of the run', async () => {
+    // Both checks send the same lists: the second reads the first's answers again.
+    const { report } = await runAgainst(
+      { choices: ['clamps-limit'] },
+      { only: ['listPets.limit-out-of-range', 'listPets.limit-out-of-range-rejected'] },
+    );
+    const { outcome, message } = resultOf(report, 'listPets.limit-out-of-range-rejected');
+    expect(outcome).toBe('advisory');
+    const asked = /^GET \/pets\?limit=(\S+) answered 200/.exec(message)?.[1];
+    expect(asked).toBeDefined();
+    expect(message).toMatch(new RegExp(`^replay: curl .*/v1/pets\\?limit=${asked}'`, 'm'));
+  });
+});
+
 describe('the gap table', () => {
   it('covers every gap choice the fake server has', () => {
     const covered = new Set(ADVISED.flatMap(([, choice]) => choice));

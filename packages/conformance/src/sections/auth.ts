@@ -528,7 +528,7 @@ function checksFor(op: Operation): DeclaredCheck[] {
         const res = await op.send(ctx);
         const expected = await op.success(ctx);
         if (expected !== undefined) expectStatus(res, expected, 'with the valid key');
-        else if (res.status === 401) fail(`${described(res)} answered 401 to the valid key`);
+        else if (res.status === 401) fail(`${described(res)} answered 401 to the valid key`, res);
         return pass(`${described(res)} answered ${res.status} to the valid key`);
       },
     }),
@@ -569,7 +569,8 @@ function checksFor(op: Operation): DeclaredCheck[] {
         const res = await withoutKey(ctx, op);
         if (res.status !== 401) skip(`${described(res)} answered ${res.status}, not 401`);
         const challenge = res.headers.get('www-authenticate');
-        if (challenge === null) fail(`${described(res)} answered 401 without WWW-Authenticate`);
+        if (challenge === null)
+          fail(`${described(res)} answered 401 without WWW-Authenticate`, res);
         if (!/(^|,)\s*bearer(\s|,|$)/i.test(challenge)) {
           fail(`WWW-Authenticate "${challenge}" offers no Bearer challenge`);
         }

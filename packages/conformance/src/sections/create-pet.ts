@@ -313,7 +313,7 @@ async function categoryIdsKept(ctx: CheckContext, categoryIds: readonly string[]
     }
     expectStatus(res, 201, how);
     const echoed = integerText(expectPet(res, how), 'categoryId');
-    if (echoed !== categoryId) fail(`${described(res, how)} answered categoryId ${echoed}`);
+    if (echoed !== categoryId) fail(`${described(res, how)} answered categoryId ${echoed}`, res);
     const read = await ctx.send({ method: 'GET', path: `/pets/${idOf(res.body)}` });
     expectStatus(read, 200, `for the pet created ${how}`);
     const stored = integerText(expectPet(read), 'categoryId');
@@ -620,7 +620,8 @@ export const createPetSection: SpecSection = {
           path: '/pets',
           rawBody: bodyWith(ctx, 'colour', '"red"'),
         });
-        if (res.status === 201) fail(`${described(res, how)} answered 201; a typo went unnoticed`);
+        if (res.status === 201)
+          fail(`${described(res, how)} answered 201; a typo went unnoticed`, res);
         expectError(res, 400, how);
         return pass(`${described(res, how)} answered 400 with an Error`);
       },

@@ -36,7 +36,7 @@ function expectCreated(creation: Creation | undefined, what: string): void {
   expectStatus(response, 201, what);
   const pet = expectPet(response, what);
   const problem = difference(pet, sentFields(sent));
-  if (problem !== undefined) fail(`${described(response, what)}: ${problem}`);
+  if (problem !== undefined) fail(`${described(response, what)}: ${problem}`, response);
 }
 
 /** A 2xx answer to createPet. */
@@ -260,7 +260,7 @@ export const createdPetsSection: SpecSection = {
         const pet = expectPet(res);
         const problem =
           idOf(pet) === wanted.id ? difference(pet, wanted.fields) : `it is pet ${idOf(pet)}`;
-        if (problem !== undefined) fail(`${described(res)}: ${problem}`);
+        if (problem !== undefined) fail(`${described(res)}: ${problem}`, res);
         return pass(`${described(res)} answered 200 with that pet`);
       },
     }),
@@ -273,7 +273,7 @@ export const createdPetsSection: SpecSection = {
         const seen = new Set<string | undefined>();
         for (const pet of expectPetList(res)) {
           const id = idOf(pet);
-          if (seen.has(id)) fail(`${described(res)} lists id ${id} twice`);
+          if (seen.has(id)) fail(`${described(res)} lists id ${id} twice`, res);
           seen.add(id);
         }
         return pass(`${seen.size} distinct ids`);

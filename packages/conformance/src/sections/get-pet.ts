@@ -262,7 +262,8 @@ export const getPetSection: SpecSection = {
           if (res.status === 200) {
             const other = idOf(res.body);
             const what = other === undefined ? 'a body that is no Pet' : `pet ${other}`;
-            if (other !== id) fail(`${described(res)} answered 200 with ${what}, expected 404`);
+            if (other !== id)
+              fail(`${described(res)} answered 200 with ${what}, expected 404`, res);
             seen.add(BigInt(id));
             continue; // that pet really exists; try another id
           }

@@ -131,7 +131,10 @@ function expectOnlyStatus(res: HttpResponse, pets: readonly SpecPet[], status: P
 /** Fails unless `res` is 400 with an Error, naming the pets a 200 list gave instead. */
 function expectRefusedWith400(res: HttpResponse): void {
   if (res.status === 200 && Array.isArray(res.body)) {
-    fail(`${described(res)} answered 200 with ${countPets(res.body.length)}; 400 is recommended`);
+    fail(
+      `${described(res)} answered 200 with ${countPets(res.body.length)}; 400 is recommended`,
+      res,
+    );
   }
   expectError(res, 400);
 }
@@ -344,11 +347,14 @@ function statusFilterChecks(status: PetStatus): DeclaredCheck[] {
         for (const pet of pets) {
           const id = idOf(pet);
           if (pet.status !== undefined && pet.status !== status) {
-            fail(`${described(res)} returned pet ${id} with status "${pet.status}"`);
+            fail(`${described(res)} returned pet ${id} with status "${pet.status}"`, res);
           }
           const sent = id === undefined ? undefined : ctx.fixtures.sentById.get(id);
           if (sent?.status !== undefined && sent.status !== status) {
-            fail(`${described(res)} returned pet ${id}, created by this run as "${sent.status}"`);
+            fail(
+              `${described(res)} returned pet ${id}, created by this run as "${sent.status}"`,
+              res,
+            );
           }
         }
         const bare = pets.filter((pet) => pet.status === undefined).length;
@@ -827,7 +833,7 @@ export const listPetsSection: SpecSection = {
         if (ctx.fixtures.knownAtLeast <= first.length) skip('no more pets than one page');
         const [target] = linkTargets(res.headers.get('link'), 'next');
         if (target === undefined)
-          fail(`${described(res)} has no Link rel="next" although more pets exist`);
+          fail(`${described(res)} has no Link rel="next" although more pets exist`, res);
         // The key goes only below the base URL the kit was given, as for every later page.
         const next = nextPageUrl(res, ctx.baseUrl);
         if (next === undefined) fail(`the next link <${target}> leads outside ${ctx.baseUrl}`);
