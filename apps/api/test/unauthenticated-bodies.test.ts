@@ -1,3 +1,4 @@
+import { BODY_LIMIT_BYTES } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
 import { parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
 import { exchange, parseResponses, SERVER_ENDS } from './helpers/raw-http.js';
@@ -9,20 +10,50 @@ const host = new URL(api.origin).host;
 const body = JSON.stringify({ name: 'Rex', categoryId: 1 });
 
 describe('a request with a body and no valid key', () => {
-  it('gets its 401 and nothing else, however long its chunked body streams', async () => {
-    const head =
-      `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer wrong\r\n` +
-      'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
-    // Chunks keep coming after the answer; the server has closed the connection, so nothing else
-    // can follow its 401.
-    const chunks = [head, ...Array.from({ length: 15 }, () => '1\r\n \r\n')];
-    const { data, closedByServer } = await exchange(api.origin, chunks, {
-      ...SERVER_ENDS,
-      gapMs: 100,
-    });
+  const keyless = (...framing: string[]) =>
+    `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer wrong\r\n` +
+    `Content-Type: application/json\r\n${framing.map((line) => `${line}\r\n`).join('')}\r\n`;
+  const lastRequest = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`;
+
+  it('gets its 401 at once, and its body, up to what a create may carry, is read and dropped: the connection serves the next request', async () => {
+    // Chunks keep coming after the answer, as from a front still sending the body: they are
+    // read, so no reset of unread bytes can take the 401 away.
+    const chunks = [
+      keyless('Transfer-Encoding: chunked'),
+      ...Array.from({ length: 15 }, () => '1\r\n \r\n'),
+    ];
+    const { data, closedByServer } = await exchange(
+      api.origin,
+      [...chunks, '0\r\n\r\n', lastRequest],
+      { ...SERVER_ENDS, gapMs: 100 },
+    );
+    const responses = parseResponses(data);
+    expect(responses.map((r) => r.status)).toEqual([401, 200]);
+    expect(responses[0]?.headers.connection).toBe('keep-alive');
+    expect(closedByServer).toBe(true);
+  });
+
+  it('has its connection closed after the 401 when its body is declared longer than a create may carry', async () => {
+    const { data, closedByServer } = await exchange(
+      api.origin,
+      keyless(`Content-Length: ${BODY_LIMIT_BYTES + 1}`),
+      SERVER_ENDS,
+    );
     const responses = parseResponses(data);
     expect(responses.map((r) => r.status)).toEqual([401]);
     expect(responses[0]?.headers.connection).toBe('close');
+    expect(closedByServer).toBe(true);
+  });
+
+  it('has its connection cut once its chunked body goes on beyond what a create may carry', async () => {
+    const piece = 'x'.repeat(BODY_LIMIT_BYTES / 2);
+    const chunk = `${piece.length.toString(16)}\r\n${piece}\r\n`;
+    const { data, closedByServer } = await exchange(
+      api.origin,
+      [keyless('Transfer-Encoding: chunked'), chunk, chunk, chunk, '0\r\n\r\n', lastRequest],
+      SERVER_ENDS,
+    );
+    expect(parseResponses(data).map((r) => r.status)).toEqual([401]);
     expect(closedByServer).toBe(true);
   });
 
