@@ -8,6 +8,7 @@ import {
 } from '@animal-store/contract';
 import type { HttpClient, HttpResponse } from './http/client.js';
 import { integerText } from './http/json.js';
+import { QUOTE_MAX } from './http/replay.js';
 
 /**
  * How many pets a store needs for `limit=100` to be judged exactly: one more than the largest
@@ -227,13 +228,17 @@ export class Fixtures {
     for (const shape of Object.keys(NAME_SHAPES) as NameShape[]) {
       this.nameShape = shape;
       const body = this.nextPet('available');
-      tried.push(`${shape} (${JSON.stringify(body.name)})`);
+      const sent = `${shape} (${JSON.stringify(body.name)})`;
       const res = await this.http.send({
         method: 'POST',
         path: '/pets',
         rawBody: newPetJson(body),
       });
       const refused = res.status >= 400 && res.status <= 499 && ![401, 403].includes(res.status);
+      // A refusal says why in its Error's message, which names the server's rule.
+      const said = (res.body as { message?: unknown } | null | undefined)?.message;
+      const why = typeof said === 'string' ? ` ${JSON.stringify(said.slice(0, QUOTE_MAX))}` : '';
+      tried.push(refused ? `${sent}: ${res.status}${why}` : sent);
       if (!refused) {
         const id = integerText(res.body, 'id');
         if (res.status >= 200 && res.status <= 299 && id !== undefined) this.sentById.set(id, body);

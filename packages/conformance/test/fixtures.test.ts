@@ -195,8 +195,8 @@ describe('the search for a name shape the server takes', () => {
     expect(found).toBe(true);
     expect(f.nameShape).toBe('upper');
     expect(tried).toEqual([
-      'lower ("cfabcdefgha")',
-      'capitalised ("Cfabcdefghb")',
+      'lower ("cfabcdefgha"): 400 "no"',
+      'capitalised ("Cfabcdefghb"): 400 "no"',
       'upper ("CFABCDEFGHC")',
     ]);
     expect([...f.sentById.values()].map((p) => p.name)).toEqual(['CFABCDEFGHC']);
