@@ -139,6 +139,34 @@ describe.each(['pretty', 'json'])('the preflight (--reporter %s)', (reporter) =>
     expect(stderr).toMatch(/no operation of the spec answers at .*GET \/pets answered 200/);
   });
 
+  it('judges a server that wraps its empty list and its errors in objects, exit 1', async () => {
+    // Spring's wrap-root-value on an empty store: no pet to read, every answer JSON of its own.
+    const app = createServer((req, res) => {
+      const keyed = req.headers.authorization === 'Bearer k';
+      const [status, body] = !keyed
+        ? [401, { Error: { code: 'unauthorized' } }]
+        : req.url?.startsWith('/v1/pets?')
+          ? [200, { List: [] }]
+          : [404, { Error: { code: 'not_found' } }];
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    const url = await baseUrlOf(app);
+    const { stdout, exitCode } = await runCli([
+      ...[
+        '--base-url',
+        url,
+        '--api-key',
+        'k',
+        '--reporter',
+        reporter,
+        '--only',
+        'listPets.limit-1',
+      ],
+    ]);
+    expect(exitCode).toBe(1);
+    expect(stdout).toMatch(/listPets\.limit-1/);
+  });
+
   it('judges a server whose first answer is a 400 Error to limit=1, naming the check, exit 1', async () => {
     const id = 'listPets.limit-1';
     const fake = await server({ faults: ['list-400-on-limit-1'] });
