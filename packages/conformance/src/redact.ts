@@ -10,15 +10,17 @@ export const REDACTED = '[redacted key]';
 export const SECRET_MIN = 4;
 
 /**
- * The forms a secret takes in text the kit writes: as is, URL-encoded, and JSON-escaped. One
+ * The forms a secret takes in text the kit writes: as is, URL-encoded, JSON-escaped, and as a
+ * replay line's shell words write it (`\$` and the like inside "…", `'\''` inside '…'). One
  * holding an unpaired surrogate (a HAR file may carry a `\uD800` escape anywhere) has no
  * URL-encoded form.
  */
 function formsOf(secret: string): string[] {
   const escaped = JSON.stringify(secret).slice(1, -1);
+  const shell = [secret.replace(/["\\$`]/g, '\\$&'), secret.replaceAll("'", "'\\''")];
   return holdsUnpairedSurrogate(secret)
-    ? [secret, escaped]
-    : [secret, encodeURIComponent(secret), escaped];
+    ? [secret, escaped, ...shell]
+    : [secret, encodeURIComponent(secret), escaped, ...shell];
 }
 
 /**

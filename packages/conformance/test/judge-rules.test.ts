@@ -361,6 +361,28 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     }
   });
 
+  it.each([
+    ['a $ in a bearer token', 'Bearer sk$live$Secret42', 'Secret42'],
+    ['a $ under another scheme', 'Token pa$$w0rd-XYZ', 'w0rd'],
+    [
+      'quotes and a $ in auth-params',
+      'Digest username="bob", response="6629fae4$9393a0539"',
+      '9393a0',
+    ],
+    ['backticks', "ApiKey abc`def`ghi'jkl", 'def'],
+    ['credentials too short to hide alone', 'Basic YWI', 'YWI'],
+  ])('hides credentials with %s in replay lines, where the shell escapes them', async (_, auth, part) => {
+    const failing = { code: 'internal_error', message: 'broke', status: 500 };
+    const file = har(`shell-${auth.length}`, [
+      { url: `${BASE}/pets`, auth, status: 500, body: failing },
+    ]);
+    for (const reporter of ['json', 'pretty']) {
+      const { stdout } = await runCli(['judge', '--har', file, '--reporter', reporter]);
+      expect(stdout, reporter).toContain('Authorization: ');
+      expect(stdout, reporter).not.toContain(part);
+    }
+  });
+
   it("hides no scheme's name: replay lines after a request with Bearer alone stay runnable", async () => {
     const refusal = { code: 'unauthorized', message: 'no key', status: 401 };
     const file = har('schemes', [

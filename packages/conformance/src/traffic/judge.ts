@@ -3,7 +3,7 @@
 import type { HttpResponse } from '../http/client.js';
 import { curlLine, errorSummary } from '../http/replay.js';
 import { andMore, plural } from '../plural.js';
-import { Redactor } from '../redact.js';
+import { Redactor, SECRET_MIN } from '../redact.js';
 import { ConformanceError } from '../run.js';
 import { KEY_QUERY_PARAMETERS } from '../sections/auth.js';
 import { tally } from '../tally.js';
@@ -168,8 +168,11 @@ export class TrafficJudge {
       const [scheme = '', token] = /^(\S+)\s+(.+)$/.exec(value.trim())?.slice(1) ?? [];
       if (token !== undefined) this.redactor.add(token);
       // A registered scheme before the credentials stays readable, so that a replay line says
-      // which scheme was sent; any other value is hidden whole.
-      if (!AUTH_SCHEME.test(token === undefined ? value.trim() : scheme)) this.redactor.add(value);
+      // which scheme was sent; any other value is hidden whole, and so is one whose credentials
+      // are too short to hide alone (`Basic YWI`).
+      const readable =
+        token === undefined ? AUTH_SCHEME.test(value.trim()) : AUTH_SCHEME.test(scheme);
+      if (!readable || (token !== undefined && token.length < SECRET_MIN)) this.redactor.add(value);
     }
     try {
       for (const [name, value] of new URL(recorded.url).searchParams) {
