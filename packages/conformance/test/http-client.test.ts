@@ -593,6 +593,25 @@ describe('HttpClient', () => {
     }
   });
 
+  it('gives a create redirected to another origin that redirect, sending its key nowhere else', async () => {
+    const elsewhere = await keepingServer((_req, res) => res.writeHead(201).end('{}'));
+    const server = await keepingServer((_req, res) =>
+      res.writeHead(307, { Location: `${elsewhere.baseUrl}/pets` }).end(),
+    );
+    try {
+      const answer = await testClient(server.baseUrl).send({
+        method: 'POST',
+        path: '/pets',
+        rawBody: '{}',
+      });
+      expect(answer.status).toBe(307);
+      expect(elsewhere.seen).toEqual([]);
+    } finally {
+      await server.close();
+      await elsewhere.close();
+    }
+  });
+
   it('gives a create answered 307 without a Location that answer', async () => {
     const server = await keepingServer((_req, res) => res.writeHead(307).end());
     try {

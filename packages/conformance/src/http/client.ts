@@ -593,8 +593,10 @@ const MAX_REDIRECTS = 20;
 /**
  * Sends with `send`, following a `GET` or `HEAD` request's redirects as fetch does, and any other
  * request's `307` and `308` alone, with its method and body (`bodyAgain` gives a body that can be
- * sent once more). Fetch follows a `301`, `302` or `303` to a `POST` with a `GET`: the answer to a
- * create redirected so (Post/Redirect/Get) would be the followed read's, not the create's own.
+ * sent once more), and only on the request's own origin: the request carries the key, which goes
+ * nowhere else (fetch drops it on a redirect to another origin; the kit does not follow one).
+ * Fetch follows a `301`, `302` or `303` to a `POST` with a `GET`: the answer to a create
+ * redirected so (Post/Redirect/Get) would be the followed read's, not the create's own.
  */
 async function fetchFollowingSameMethod(
   send: typeof fetch,
@@ -609,8 +611,10 @@ async function fetchFollowingSameMethod(
   for (let hops = 0; hops < MAX_REDIRECTS; hops++) {
     const location = res.headers.get('location');
     if (!SAME_METHOD_REDIRECTS.has(res.status) || location === null) return res;
+    const next = URL.parse(location, target);
+    if (next === null || next.origin !== new URL(url).origin) return res;
     await res.body?.cancel();
-    target = new URL(location, target).href;
+    target = next.href;
     res = await send(target, { ...init, body: bodyAgain(), redirect: 'manual' });
   }
   return res;
