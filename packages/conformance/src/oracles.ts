@@ -410,7 +410,7 @@ interface ModelPet {
  * does not say whether a server may normalise names, and the kit's own names are ones that
  * normalisation leaves as they are, so only traffic the kit did not send can tell.
  */
-function sameName(shown: unknown, sent: string): boolean {
+export function sameName(shown: unknown, sent: string): boolean {
   return shown === sent || shown === sent.normalize('NFC') || shown === sent.normalize('NFKC');
 }
 

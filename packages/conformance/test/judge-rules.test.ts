@@ -1731,7 +1731,7 @@ describe('judge --har holds a create to POST being an operation of /pets', () =>
 
   it.each([
     [303, '/v1/pets/7', '/v1/pets/7'],
-    [302, 'http://127.0.0.1:9/login?next=%2Fv1%2Fpets', '/login?next=%2Fv1%2Fpets'],
+    [302, 'http://127.0.0.1:9/v1/PETS?page=2', '/v1/PETS?page=2'],
     [301, '/v1/pets/', '/v1/pets/'],
   ] as const)('fails a %i to a create that sends the client to %s on the same origin', async (status, location, shown) => {
     const { report } = await judge(har(`create-${status}`, [redirected(status, location)]));
@@ -1741,7 +1741,7 @@ describe('judge --har holds a create to POST being an operation of /pets', () =>
     );
   });
 
-  it('leaves alone a redirect to another origin, one that keeps the method, and one that names no place', async () => {
+  it('leaves alone a redirect to another origin or path, one that keeps the method, one that names no place, and a repeat of an Idempotency-Key', async () => {
     const { report } = await judge(
       har('create-redirects-left', [
         redirected(301, 'https://127.0.0.1:9/v1/pets'),
@@ -1750,6 +1750,11 @@ describe('judge --har holds a create to POST being an operation of /pets', () =>
         redirected(308, '/v1/pets/'),
         redirected(303),
         redirected(303, 'http://['),
+        // A front's page elsewhere on the origin, and a repeat of an Idempotency-Key, which
+        // RFC 9110 §9.3.3 lets a server answer with 303 to the pet it made.
+        redirected(302, '/login?next=%2Fv1%2Fpets'),
+        redirected(303, '/v1/petshop'),
+        { ...redirected(303, '/v1/pets/7'), requestHeaders: { 'Idempotency-Key': 'k-1' } },
         created,
       ]),
     );
@@ -2104,10 +2109,10 @@ describe('judge --har holds every create to an id of its own', () => {
 
   it('fails one Idempotency-Key answered with one id and two pets, and holds its replay', async () => {
     const key = { 'Idempotency-Key': '0' };
-    for (const [name, second] of [
-      ['other-name', { name: 'Bob' }],
-      ['other-category', { categoryId: 10 }],
-      ['other-status', { status: 'sold' }],
+    for (const [name, second, why] of [
+      ['other-name', { name: 'Bob' }, 'name "Bob" after "Twin"'],
+      ['other-category', { categoryId: 10 }, 'categoryId 10 after 9'],
+      ['other-status', { status: 'sold' }, 'status "sold" after "available"'],
     ] as const) {
       const { report } = await judge(
         har(`one-key-two-pets-${name}`, [
@@ -2116,18 +2121,30 @@ describe('judge --har holds every create to an id of its own', () => {
         ]),
       );
       expect(messages(report), name).toContainEqual(
-        expect.stringMatching(
-          /^createPet\.distinct-ids: .*id 1 was assigned to two created pets: the create answered 201 .* gave it too under the same Idempotency-Key, showing another pet \(\{.*\} after \{"name":"Twin","categoryId":"9","status":"available"\}\)/,
+        expect.stringContaining(
+          `gave it too under the same Idempotency-Key, showing another pet (${why})`,
         ),
       );
     }
-    const replayed = await judge(
-      har('one-key-replayed', [
-        createdAs({ id: 1 }, key),
-        createdAs({ id: 1, categoryId: 9.0 }, key),
-      ]),
-    );
-    expect(messages(replayed.report)).toEqual([]);
+    // A replay may show the pet as the store keeps it: its status, which the first answer left
+    // out, and its name normalised (NFC of a name sent decomposed).
+    const { status: _, ...statusless } = twin;
+    const decomposed = 'Zoe\u0301';
+    const sentDecomposed = { sent: { ...twin, name: decomposed } };
+    for (const [name, first, second] of [
+      ['same', {}, createdAs({ id: 1, categoryId: 9.0 }, key)],
+      ['status-shown', { body: { ...statusless, id: 1 } }, createdAs({ id: 1 }, key)],
+      [
+        'name-normalised',
+        { ...sentDecomposed, body: { ...twin, name: decomposed, id: 1 } },
+        { ...createdAs({ id: 1, name: decomposed.normalize('NFC') }, key), ...sentDecomposed },
+      ],
+    ] as const) {
+      const replayed = await judge(
+        har(`one-key-replayed-${name}`, [{ ...createdAs({ id: 1 }, key), ...first }, second]),
+      );
+      expect(messages(replayed.report), name).toEqual([]);
+    }
   });
 
   it('judges no create without an id, and none alone', async () => {

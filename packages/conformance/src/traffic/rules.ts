@@ -25,6 +25,7 @@ import {
   PetModel,
   petProblem,
   routeOf,
+  sameName,
 } from '../oracles.js';
 import { CHECKS } from '../sections/index.js';
 import { CheckFailed, CheckSkipped } from '../sections/support.js';
@@ -72,7 +73,7 @@ interface KeyModels {
    * The ids created answers gave so far: where, the request's `Idempotency-Key` (a repeat of
    * that key may be answered with the first create's pet), and the pet the answer showed.
    */
-  readonly ids: Map<string, { where: string; idempotencyKey: string | null; pet: string }>;
+  readonly ids: Map<string, { where: string; idempotencyKey: string | null; pet: ShownPet }>;
 }
 
 /** What the rules learn across the exchanges of one run. */
@@ -368,9 +369,32 @@ const otherOperation = (res: HttpResponse) => {
 };
 
 /** A created pet's name, categoryId and status as a create's answer shows them. */
-function shownPet(body: unknown): string {
+interface ShownPet {
+  readonly name: unknown;
+  readonly categoryId: string | undefined;
+  readonly status: unknown;
+}
+
+function shownPet(body: unknown): ShownPet {
   const { name, status } = body as { name?: unknown; status?: unknown };
-  return JSON.stringify({ name, categoryId: integerText(body, 'categoryId'), status });
+  return { name, categoryId: integerText(body, 'categoryId'), status };
+}
+
+/**
+ * What tells `b` from `a` as another pet, or undefined when both may be one pet shown twice, as
+ * the model of created pets reads it: a name the same but for NFC or NFKC normalisation, a
+ * status left out of one (the spec gives no default), and nothing but a conflicting value.
+ */
+function otherPet(a: ShownPet, b: ShownPet): string | undefined {
+  const named = typeof a.name === 'string' ? sameName(b.name, a.name) : a.name === b.name;
+  if (!named && !(typeof b.name === 'string' && sameName(a.name, b.name))) {
+    return `name ${JSON.stringify(b.name)} after ${JSON.stringify(a.name)}`;
+  }
+  if (a.categoryId !== b.categoryId) return `categoryId ${b.categoryId} after ${a.categoryId}`;
+  if (a.status !== undefined && b.status !== undefined && a.status !== b.status) {
+    return `status ${JSON.stringify(b.status)} after ${JSON.stringify(a.status)}`;
+  }
+  return undefined;
 }
 
 /** True once a request that may change pets passed: the cross-answer rules then stop. */
@@ -434,11 +458,10 @@ const crossRules: TrafficRule[] = [
       });
       if (earlier === undefined) return ids.size > 1 ? undefined : NOT_JUDGED;
       const replay = idempotencyKey !== null && idempotencyKey === earlier.idempotencyKey;
-      if (replay && pet === earlier.pet) return undefined;
-      const other = replay
-        ? ` under the same Idempotency-Key, showing another pet (${pet} after ${earlier.pet})`
-        : '';
-      return `id ${id} was assigned to two created pets: ${earlier.where} gave it too${other}`;
+      const other = otherPet(earlier.pet, pet);
+      if (replay && other === undefined) return undefined;
+      const why = replay ? ` under the same Idempotency-Key, showing another pet (${other})` : '';
+      return `id ${id} was assigned to two created pets: ${earlier.where} gave it too${why}`;
     },
   }),
   {
@@ -595,10 +618,12 @@ const READ_INSTEAD_REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303]);
 /**
  * createPet is an operation of `/pets` (§4.2): a `405` to a `POST` there says the resource has no
  * such method (RFC 9110 §15.5.6), whatever the request's key or body. Its answers are a `201`
- * with the created Pet, a `400` or a `401`: a `301`, `302` or `303` to a place on the server's
- * own origin has the client read that place instead (Post/Redirect/Get, a path redirected to
- * another spelling), so it shows no created Pet, and a refused create no Error. A redirect to
- * another origin (`http` to `https`) is the front's, and says nothing of the server. A request
+ * with the created Pet, a `400` or a `401`: a `301`, `302` or `303` to the spec's `/pets` or a
+ * pet below it has the client read that place instead (Post/Redirect/Get, a path redirected to
+ * another spelling), so it shows no created Pet, and a refused create no Error. A create with an
+ * `Idempotency-Key` is left alone: a repeat of one may be answered `303` to the pet it made
+ * (RFC 9110 §9.3.3). So is a redirect elsewhere: to another origin (`http` to `https`) or to
+ * another path (a front's challenge page), the front's, which says nothing of the server. A request
  * that asks for another method (an override field, `_method` in the query or as a member of a
  * JSON body, as Symfony reads it, a body of another type, such as a form's) is left alone, as
  * the server may have taken it for that method.
@@ -616,9 +641,15 @@ const createNotAllowedRule: TrafficRule = asKitCheck('createPet.created', {
     if (/"_method"\s*:/.test(ex.recorded.requestBody ?? '')) return NOT_JUDGED;
     const { status, url } = ex.res;
     if (READ_INSTEAD_REDIRECTS.has(status)) {
+      if (headers.has('idempotency-key')) return undefined;
       const location = ex.res.headers.get('location');
       const to = location === null ? null : URL.parse(location, url);
-      if (to === null || to.origin !== new URL(url).origin) return undefined;
+      const from = new URL(url);
+      // The request's path ends in /pets: its Location names the collection or a pet below it.
+      const pets = from.pathname.toLowerCase();
+      const named = to?.pathname.toLowerCase().replace(/\/+$/, '');
+      const spec = named === pets || named?.startsWith(`${pets}/`) === true;
+      if (to === null || to.origin !== from.origin || !spec) return undefined;
       return `a createPet request answered ${status}, a redirect a client follows with a GET of ${to.pathname}${to.search}: createPet answers 201 with the created Pet, 400 or 401 (§4.2, §5)`;
     }
     if (status !== 405) return undefined;
