@@ -537,7 +537,8 @@ export function errorShaped(res: HttpResponse): boolean {
 
 /**
  * True when `res`, an answer to a read of the preflight, is in one of the spec's shapes for an
- * operation that is there: a JSON array (listPets) or object (getPet) with a 2xx, a 401, or an
+ * operation that is there: a JSON object (either read, a list wrapped in one among them) or a
+ * JSON array (listPets) with a 2xx, a 401, or an
  * Error-like JSON body with another status. A 404 or 405 says no such route (at a wrong base URL
  * every path answers so), and for getPet a 404 is also the spec's own answer: neither tells that
  * the spec's service is there.

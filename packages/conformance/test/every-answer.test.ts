@@ -92,16 +92,16 @@ describe('the requests sent again with the Accept of ordinary clients', () => {
     );
   });
 
-  it('leave out a copy with a body whose connection closed before any answer, and judge one without', async () => {
+  it('leave out a copy of a body refused unread whose connection closed before any answer, and judge the others', async () => {
     // A refused create's copies (Accept: */* and none) are closed unanswered, as a front may
     // drop the answer to a body the server refused unread; a read's copy so closed still fails.
-    const closing = (reads: boolean) =>
+    const closing = (reads: boolean, refusing = 'auth.createPet.missing-header') =>
       runAgainst(
         {
           closeUnanswered: (req) =>
             req.headers.accept !== 'application/json' && (reads || req.method === 'POST'),
         },
-        { only: ['errors', 'auth.createPet.missing-header'] },
+        { only: ['errors', refusing] },
       );
     const { report } = await closing(false);
     const closed = report.requests.filter((r) => r.status === null);
@@ -111,6 +111,10 @@ describe('the requests sent again with the Accept of ordinary clients', () => {
     const reads = await closing(true);
     expect(resultOf(reads.report, 'errors.json-body').outcome).toBe('fail');
     expect(resultOf(reads.report, 'errors.json-body').message).toMatch(/^GET \/pets/);
+    // A 400 to a body the server read whole (malformed JSON) is no refusal of it unread.
+    const read = await closing(false, 'createPet.malformed-json');
+    expect(resultOf(read.report, 'errors.json-body').outcome).toBe('fail');
+    expect(resultOf(read.report, 'errors.json-body').message).toMatch(/^POST \/pets/);
   });
 
   it('fail errors.json-body when one gets no answer, and leave the others judged', async () => {

@@ -1685,6 +1685,8 @@ describe('judge --har holds sound reads with a bearer token to what the spec ans
         read('/pets?limit=1', 404),
         read('/pets/12', 404),
         read('/pets/9007199254740992', 400),
+        // A petId percent-encoded is a spelling a server may refuse, whatever it decodes to.
+        read('/pets/%31', 400),
         read('/pets?limit=101', 400),
         read('/pets/12?x=1', 400),
         read('/pets?limit=1', 400, 'Bearer  two-spaces'),

@@ -716,7 +716,7 @@ async function writeInPieces(
 }
 
 /** How a connection closed before any answer shows in a failed fetch. */
-const CLOSED_BEFORE_ANSWER = /ECONNRESET|EPIPE|other side closed|socket hang up/;
+export const CLOSED_BEFORE_ANSWER = /ECONNRESET|EPIPE|other side closed|socket hang up/;
 
 /** A body that ended before the length its `Content-Length` declared. */
 class BodyCutShort extends Error {}

@@ -318,7 +318,7 @@ async function categoryIdsKept(ctx: CheckContext, categoryIds: readonly string[]
     expectStatus(read, 200, `for the pet created ${how}`);
     const stored = integerText(expectPet(read), 'categoryId');
     if (stored !== categoryId) {
-      fail(`${described(read)} gives categoryId ${stored}, sent ${categoryId}`);
+      fail(`${described(read)} gives categoryId ${stored}, sent ${categoryId}`, read);
     }
     seen.push(`${categoryId}: exact`);
   });

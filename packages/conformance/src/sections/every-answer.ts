@@ -4,6 +4,7 @@ import { ID_MAX } from '@animal-store/contract';
 import { BROWSER_NAVIGATION_ACCEPT } from '../cases/headers.js';
 import type { CheckContext } from '../context.js';
 import {
+  CLOSED_BEFORE_ANSWER,
   comeBackLater,
   type HttpRequest,
   type HttpResponse,
@@ -43,10 +44,16 @@ export async function answers(ctx: CheckContext): Promise<readonly HttpResponse[
 }
 
 /**
+ * Statuses that refuse a request before its body is read: no key (`401`), no length (`411`), too
+ * large (`413`), a media type not taken (`415`).
+ */
+const REFUSED_UNREAD: ReadonlySet<number> = new Set([401, 411, 413, 415]);
+
+/**
  * Provokes what there is to judge, once a run, and gives the requests of `ordinaryAcceptCopies` that
  * got no answer: `errors.json-body` fails on them, as an error answer with no body at all. A copy
- * with a body whose connection closed before any answer is left out: its first send was refused
- * (a 401, a 413), and a server may refuse a body by closing (RFC 9110 §15.5.14), or close after
+ * of a body's refusal before reading it (`REFUSED_UNREAD`) whose connection closed before any
+ * answer is left out: a server may refuse a body by closing (RFC 9110 §15.5.14), or close after
  * an answer to a body it left unread, which a reset of the unread bytes (or a front still
  * sending them) can take away before it arrives (RFC 9112 §9.6).
  */
@@ -55,12 +62,13 @@ function unansweredCopies(ctx: CheckContext): Promise<readonly RequestError[]> {
     await ctx.send({ method: 'GET', path: '/pets?limit=1', authorization: null });
     await ctx.send({ method: 'GET', path: `/pets/${ID_MAX}` });
     const unanswered: RequestError[] = [];
-    for (const request of ordinaryAcceptCopies(ctx.responses)) {
+    for (const { request, refused } of acceptCopies(ctx.responses)) {
       try {
         await ctx.send(request);
       } catch (error) {
         if (!(error instanceof RequestError)) throw error;
-        if (error.kind === 'network' && sentBytes(request) !== undefined) continue;
+        const closed = error.kind === 'network' && CLOSED_BEFORE_ANSWER.test(error.reason);
+        if (closed && REFUSED_UNREAD.has(refused) && sentBytes(request) !== undefined) continue;
         unanswered.push(error);
       }
     }
@@ -81,8 +89,15 @@ const JUDGES_UNANSWERED = 'errors.json-body';
  * for `*\/*`).
  */
 export function ordinaryAcceptCopies(responses: readonly HttpResponse[]): HttpRequest[] {
+  return acceptCopies(responses).map(({ request }) => request);
+}
+
+/** `ordinaryAcceptCopies`, each with the status its first send was refused with. */
+function acceptCopies(
+  responses: readonly HttpResponse[],
+): { request: HttpRequest; refused: number }[] {
   const seen = new Set<string>();
-  const requests: HttpRequest[] = [];
+  const requests: { request: HttpRequest; refused: number }[] = [];
   for (const res of responses) {
     const { request, status } = res;
     const { op } = routeOf(res);
@@ -93,9 +108,13 @@ export function ordinaryAcceptCopies(responses: readonly HttpResponse[]): HttpRe
     seen.add(`${op} ${status}`);
     const { connection: _, ...alone } = request;
     const accepts = request.method === 'GET' ? ['*/*', BROWSER_NAVIGATION_ACCEPT] : ['*/*'];
-    for (const accept of accepts)
-      requests.push({ ...alone, headers: { ...request.headers, Accept: accept } });
-    requests.push({ ...alone, withoutAccept: true });
+    for (const accept of accepts) {
+      requests.push({
+        request: { ...alone, headers: { ...request.headers, Accept: accept } },
+        refused: status,
+      });
+    }
+    requests.push({ request: { ...alone, withoutAccept: true }, refused: status });
   }
   return requests;
 }
@@ -138,7 +157,7 @@ export const everyAnswerSection: SpecSection = {
       section: '§1, §7',
       statement: 'Every body is JSON',
       oracle:
-        'every body the kit receives with a JSON media type is strict RFC 8259 JSON (UTF-8, no byte-order mark, no unescaped control character), its Content-Type naming no charset but UTF-8 (advisory), each member name once in an object (advisory); every error answer has a JSON body, and a request sent again with another Accept gets one (or, when it carries a body, a closed connection: HTTP lets a server refuse a body so)',
+        'every body the kit receives with a JSON media type is strict RFC 8259 JSON (UTF-8, no byte-order mark, no unescaped control character), its Content-Type naming no charset but UTF-8 (advisory), each member name once in an object (advisory); every error answer has a JSON body, and a request sent again with another Accept gets one (or, when its body was refused unread with 401, 411, 413 or 415, a closed connection: HTTP lets a server refuse a body so)',
       inputs: EVERY_REQUEST,
       checks: [
         'errors.strict-json',

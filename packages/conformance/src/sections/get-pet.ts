@@ -387,7 +387,7 @@ export const getPetSection: SpecSection = {
       async run(ctx) {
         const answers = await otherAnswers(ctx);
         const marked = answers.find((r) => r.headers.has('deprecation') || r.headers.has('sunset'));
-        if (marked !== undefined) fail(`${described(marked)} carries a deprecation header`);
+        if (marked !== undefined) fail(`${described(marked)} carries a deprecation header`, marked);
         return pass(`${answers.length} answers checked`);
       },
     }),

@@ -103,7 +103,7 @@ const NEUTRAL_READ_FIELD =
  * True for a listPets or getPet request with nothing the spec or HTTP lets a server refuse but
  * its key: no body nor header lines of one, only `NEUTRAL_READ_FIELD`s, and either a list query
  * of `limit` (1..100, plainly written) and `status` (a PetStatus), each at most once and nothing
- * else, or a plain positive int64 petId and no query.
+ * else, or a plain positive int64 petId (as sent, not percent-decoded) and no query.
  * With a valid key such a request gets 200 (or 404 for a pet that does not exist), and with none
  * 401 (§4.1, §4.3, §5): a 400 to it is never right, whatever key it carried.
  */
@@ -121,9 +121,12 @@ export function isSoundRead(ex: Exchange): boolean {
     NEUTRAL_READ_FIELD.test(name);
   if (!recorded.requestHeaders.every(([name]) => neutral(name))) return false;
   if (!linesAreSound(recorded.requestHeaders)) return false;
-  const search = new URL(ex.res.url).search.slice(1);
+  const url = new URL(ex.res.url);
+  const search = url.search.slice(1);
   if (route.op === 'getPet') {
-    return search === '' && /^[1-9]\d{0,18}$/.test(route.petId) && BigInt(route.petId) <= INT64_MAX;
+    // The petId as sent, not percent-decoded: a server may refuse `%31` for the spelling.
+    const sent = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
+    return search === '' && /^[1-9]\d{0,18}$/.test(sent) && BigInt(sent) <= INT64_MAX;
   }
   if (search === '') return true;
   const parameters = search.split('&');
