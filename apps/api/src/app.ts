@@ -128,7 +128,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(
     unreadBodies({
       limitBytes: DISCARD_LIMIT_BYTES,
-      keylessLimitBytes: deps.bodyLimitBytes ?? BODY_LIMIT_BYTES,
+      keylessLimitBytes: Math.min(deps.bodyLimitBytes ?? BODY_LIMIT_BYTES, DISCARD_LIMIT_BYTES),
       timeoutMs: bodyTimeoutMs,
     }),
   );

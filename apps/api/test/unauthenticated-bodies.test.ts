@@ -1,5 +1,6 @@
 import { BODY_LIMIT_BYTES } from '@animal-store/contract';
 import { describe, expect, it } from 'vitest';
+import { DISCARD_LIMIT_BYTES } from '../src/http/unread-bodies.js';
 import { parseErrorBody, startTestApi, TEST_KEY } from './helpers/api.js';
 import { exchange, parseResponses, SERVER_ENDS } from './helpers/raw-http.js';
 
@@ -43,6 +44,37 @@ describe('a request with a body and no valid key', () => {
     expect(responses.map((r) => r.status)).toEqual([401]);
     expect(responses[0]?.headers.connection).toBe('close');
     expect(closedByServer).toBe(true);
+  });
+
+  it('reads no more than BODY_LIMIT_BYTES as configured, nor than 4 MiB: a body declared longer closes the connection', async () => {
+    const small = await startTestApi({ bodyLimitBytes: 64 });
+    const host = new URL(small.origin).host;
+    const head = (length: number) =>
+      `POST /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer wrong\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+    const last = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`;
+    try {
+      const within = parseResponses(
+        (await exchange(small.origin, [head(64), 'x'.repeat(64), last], SERVER_ENDS)).data,
+      );
+      expect(within.map((r) => r.status)).toEqual([401, 200]);
+      // Declared longer, the body is not sent: no byte of it is left unread when it closes.
+      const beyond = parseResponses((await exchange(small.origin, head(65), SERVER_ENDS)).data);
+      expect(beyond.map((r) => r.status)).toEqual([401]);
+      expect(beyond[0]?.headers.connection).toBe('close');
+    } finally {
+      await small.close();
+    }
+    // Nor more than a keyed request's refused body, however large a create may be.
+    const large = await startTestApi({ bodyLimitBytes: 2 * DISCARD_LIMIT_BYTES });
+    try {
+      const post = head(DISCARD_LIMIT_BYTES + 1).replace(host, new URL(large.origin).host);
+      const [answer] = parseResponses((await exchange(large.origin, post, SERVER_ENDS)).data);
+      expect(answer?.status).toBe(401);
+      expect(answer?.headers.connection).toBe('close');
+    } finally {
+      await large.close();
+    }
   });
 
   it('has its connection cut once its chunked body goes on beyond what a create may carry', async () => {

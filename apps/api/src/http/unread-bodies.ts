@@ -16,7 +16,8 @@ export interface DiscardLimits {
   limitBytes: number;
   /**
    * The most read and dropped of a request without a valid key: the JSON body limit, what a
-   * create may carry, so that such a client can make the API read no more than a create.
+   * create may carry, so that such a client can make the API read no more than a create (and
+   * never more than `limitBytes`).
    */
   keylessLimitBytes: number;
   /** How long the rest of the body may take; then the connection closes. */
