@@ -206,6 +206,7 @@ const ADVISED: readonly Row[] = [
   ],
   ['looks a pet up before authenticating', 'looks-up-before-auth', ['auth.getPet.before-lookup']],
   ['refuses a body above 1 KiB with 413', 'body-limit-1-kib', []],
+  ["refuses a body above 1 KiB with 400 (Django's upload limit)", 'body-limit-1-kib-400', []],
   [
     'writes integers with a fraction (7.0)',
     'integers-as-floats',

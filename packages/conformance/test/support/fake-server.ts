@@ -278,6 +278,7 @@ export const GAP_CHOICES = [
   'repeats-categoryid',
   'reads-first-json-value',
   'body-limit-1-kib',
+  'body-limit-1-kib-400',
   'exact-big-category-ids',
   'deprecation-on-list',
   'sunset-iso-8601',
@@ -1712,6 +1713,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     }
     if (gap('body-limit-1-kib') && received.length > 1024) {
       return error(res, 413, 'a body is at most 1 KiB');
+    }
+    // Django's DATA_UPLOAD_MAX_MEMORY_SIZE, with a JSON handler400: a size limit answered 400.
+    if (gap('body-limit-1-kib-400') && received.length > 1024) {
+      return error(res, 400, 'the request could not be read');
     }
     if (has('html-413-from-proxy') && received.length > 1024 * 1024) {
       // nginx in front, as installed: client_max_body_size 1m, and its own HTML page.
