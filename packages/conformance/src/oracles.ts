@@ -128,6 +128,10 @@ export const INT64_MAX = 2n ** 63n - 1n;
 /** Whether `value` lies within int64. */
 export const isInt64 = (value: bigint): boolean => value >= INT64_MIN && value <= INT64_MAX;
 
+/** True for text that is an int64 written in decimal (`7`, `-1`, `007`), as a petId is. */
+export const isInt64Text = (text: string): boolean =>
+  /^-?\d{1,19}$/.test(text) && isInt64(BigInt(text));
+
 /**
  * Why an id is outside int64, read digit for digit from its JSON text, or undefined: the service
  * assigns ids, so no id it gives may lie outside int64, however a client holds numbers.

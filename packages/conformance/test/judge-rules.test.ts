@@ -1907,6 +1907,7 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
     'errors.no-server-errors',
     'listPets.at-most-limit',
     'getPet.deprecation-headers',
+    'getPet.sunset-date',
     'getPet.deprecation-only-on-get-pet',
     // Across answers: a pet first seen is compared with nothing yet.
     'errors.same-pet',
@@ -1956,7 +1957,25 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
         body: notFound,
         headers: { ...GET_PET_DEPRECATION_HEADERS },
       },
-      [...ERROR_ANSWER_CHECKS, 'getPet.deprecation-headers'],
+      // Its headers' values are judged; their presence only on a pet found, as in the run.
+      [...ERROR_ANSWER_CHECKS, 'getPet.sunset-date'],
+    ],
+    [
+      'a 200 to getPet',
+      {
+        url: `${BASE}/pets/1`,
+        status: 200,
+        body: rex,
+        headers: { ...GET_PET_DEPRECATION_HEADERS },
+      },
+      [
+        'errors.strict-json',
+        'errors.pet-fields',
+        'errors.success-status',
+        'errors.no-server-errors',
+        'getPet.deprecation-headers',
+        'getPet.sunset-date',
+      ],
     ],
     [
       'a 400 to getPet with an Error body',
@@ -1968,18 +1987,33 @@ describe('judge --har names as exercised the checks whose answers the traffic ho
       [...ERROR_ANSWER_CHECKS],
     ],
     [
-      "a router's 404 to a petId that is no int64, without deprecation headers",
-      { url: `${BASE}/pets/9;v=1`, status: 404, body: notFound },
+      "a router's 404 to a petId that is no int64",
+      {
+        url: `${BASE}/pets/9;v=1`,
+        status: 404,
+        body: notFound,
+        headers: { ...GET_PET_DEPRECATION_HEADERS },
+      },
       [...ERROR_ANSWER_CHECKS],
     ],
     [
-      'a 404 to getPet of petId -1, an int64, without deprecation headers',
-      { url: `${BASE}/pets/-1`, status: 404, body: notFound },
-      [...ERROR_ANSWER_CHECKS, 'getPet.deprecation-headers'],
+      'a 404 to getPet of petId -1, an int64',
+      {
+        url: `${BASE}/pets/-1`,
+        status: 404,
+        body: notFound,
+        headers: { ...GET_PET_DEPRECATION_HEADERS },
+      },
+      [...ERROR_ANSWER_CHECKS, 'getPet.sunset-date'],
     ],
     [
       'a 404 to getPet of petId 2^63, beyond int64',
-      { url: `${BASE}/pets/9223372036854775808`, status: 404, body: notFound },
+      {
+        url: `${BASE}/pets/9223372036854775808`,
+        status: 404,
+        body: notFound,
+        headers: { ...GET_PET_DEPRECATION_HEADERS },
+      },
       [...ERROR_ANSWER_CHECKS],
     ],
     [

@@ -18,7 +18,7 @@ import { quote } from '../http/replay.js';
 import { plainLimit } from '../list-limit.js';
 import {
   ANSWER_ORACLES,
-  isInt64,
+  isInt64Text,
   isJsonMediaType,
   isKeyedSuccess,
   notJsonReason,
@@ -345,18 +345,32 @@ const getPetAnswered = (res: HttpResponse) => {
   const route = routeOf(res);
   if (route.op !== 'getPet') return false;
   if (res.status === 200) return true;
-  return res.status === 404 && /^-?\d{1,19}$/.test(route.petId) && isInt64(BigInt(route.petId));
+  return res.status === 404 && isInt64Text(route.petId);
 };
 
-/** The deprecation headers of getPet and their dates (spec §4.3, §9): the kit's own checks. */
-const deprecationRules: TrafficRule[] = [
-  ['getPet.sunset-day', 'a getPet answer (200 or 404) with a readable Sunset'],
-  ['getPet.sunset-date', 'a getPet answer (200 or 404) with Sunset'],
-  ['getPet.deprecation-date', 'a getPet answer (200 or 404) with Deprecation'],
-  ['getPet.sunset-after-deprecation', 'a getPet answer with both Sunset and Deprecation'],
-  ['getPet.deprecation-headers', 'a getPet answer (200 or 404)'],
-  ['getPet.successor-link', 'a getPet answer (200 or 404)'],
-].map(([id, needs]) => answerCheck(id as string, needs as string, getPetAnswered));
+/** A getPet answer that found its pet: what the run holds the deprecation's presence to. */
+const getPetFound = (res: HttpResponse) => routeOf(res).op === 'getPet' && res.status === 200;
+
+/**
+ * The deprecation headers of getPet and their dates (spec §4.3, §9): the kit's own checks. Their
+ * values are judged wherever a getPet answer has them; their presence on a pet found, as in the
+ * run, where a server that announces the deprecation on its pets alone, not on its 404s, is
+ * advised nothing.
+ */
+const deprecationRules: TrafficRule[] = (
+  [
+    ['getPet.sunset-day', 'a getPet answer (200 or 404) with a readable Sunset', getPetAnswered],
+    ['getPet.sunset-date', 'a getPet answer (200 or 404) with Sunset', getPetAnswered],
+    ['getPet.deprecation-date', 'a getPet answer (200 or 404) with Deprecation', getPetAnswered],
+    [
+      'getPet.sunset-after-deprecation',
+      'a getPet answer with both Sunset and Deprecation',
+      getPetAnswered,
+    ],
+    ['getPet.deprecation-headers', 'a getPet answer 200', getPetFound],
+    ['getPet.successor-link', 'a getPet answer 200', getPetFound],
+  ] as const
+).map(([id, needs, applies]) => answerCheck(id, needs, applies));
 
 /** When an exchange was sent, in words for a message: its place in the recording's clock. */
 function describedAt(ex: Exchange): string {
