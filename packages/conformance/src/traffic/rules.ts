@@ -367,8 +367,8 @@ const deprecationRules: TrafficRule[] = (
       'a getPet answer with both Sunset and Deprecation',
       getPetAnswered,
     ],
-    ['getPet.deprecation-headers', 'a getPet answer 200', getPetFound],
-    ['getPet.successor-link', 'a getPet answer 200', getPetFound],
+    ['getPet.deprecation-headers', 'a getPet answer that found its pet (200)', getPetFound],
+    ['getPet.successor-link', 'a getPet answer that found its pet (200)', getPetFound],
   ] as const
 ).map(([id, needs, applies]) => answerCheck(id, needs, applies));
 
