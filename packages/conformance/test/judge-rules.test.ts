@@ -2170,6 +2170,7 @@ describe('judge --har holds every create to an id of its own', () => {
     for (const [name, first, second] of [
       ['same', {}, createdAs({ id: 1, categoryId: 9.0 }, key)],
       ['status-shown', { body: { ...statusless, id: 1 } }, createdAs({ id: 1 }, key)],
+      ['status-left-out', {}, { ...createdAs({ id: 1 }, key), body: { ...statusless, id: 1 } }],
       [
         'name-normalised',
         { ...sentDecomposed, body: { ...twin, name: decomposed, id: 1 } },
