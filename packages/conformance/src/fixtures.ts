@@ -8,7 +8,7 @@ import {
 } from '@animal-store/contract';
 import type { HttpClient, HttpResponse } from './http/client.js';
 import { integerText } from './http/json.js';
-import { QUOTE_MAX } from './http/replay.js';
+import { quote } from './http/replay.js';
 
 /**
  * How many pets a store needs for `limit=100` to be judged exactly: one more than the largest
@@ -237,7 +237,7 @@ export class Fixtures {
       const refused = res.status >= 400 && res.status <= 499 && ![401, 403].includes(res.status);
       // A refusal says why in its Error's message, which names the server's rule.
       const said = (res.body as { message?: unknown } | null | undefined)?.message;
-      const why = typeof said === 'string' ? ` ${JSON.stringify(said.slice(0, QUOTE_MAX))}` : '';
+      const why = typeof said === 'string' ? ` ${quote(said)}` : '';
       tried.push(refused ? `${sent}: ${res.status}${why}` : sent);
       if (!refused) {
         const id = integerText(res.body, 'id');

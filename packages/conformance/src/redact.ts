@@ -1,4 +1,5 @@
 import { holdsUnpairedSurrogate } from '@animal-store/contract';
+import { inDoubleQuotes, inSingleQuotes } from './http/shell-quotes.js';
 
 /** What stands in a written text where the API key (or a value holding it) was. */
 export const REDACTED = '[redacted key]';
@@ -17,7 +18,7 @@ export const SECRET_MIN = 4;
  */
 function formsOf(secret: string): string[] {
   const escaped = JSON.stringify(secret).slice(1, -1);
-  const shell = [secret.replace(/["\\$`]/g, '\\$&'), secret.replaceAll("'", "'\\''")];
+  const shell = [inDoubleQuotes(secret), inSingleQuotes(secret)];
   return holdsUnpairedSurrogate(secret)
     ? [secret, escaped, ...shell]
     : [secret, encodeURIComponent(secret), escaped, ...shell];

@@ -8,13 +8,14 @@ import {
   sentText,
 } from './client.js';
 import { absoluteTarget } from './request-target.js';
+import { inDoubleQuotes, inSingleQuotes } from './shell-quotes.js';
 
 /** Longest piece of a server's text a report quotes. */
 export const QUOTE_MAX = 200;
 
 /** Text as a shell word in single quotes, or `$'…'` with escapes when it holds control characters. */
 function shellWord(text: string): string {
-  if (/^[\x20-\x7e]*$/.test(text)) return `'${text.replaceAll("'", "'\\''")}'`;
+  if (/^[\x20-\x7e]*$/.test(text)) return `'${inSingleQuotes(text)}'`;
   let out = '';
   for (const char of text) {
     const code = char.codePointAt(0) as number;
@@ -30,7 +31,7 @@ function shellWord(text: string): string {
 
 /** A credential whose value holds no key: the shell form is the value, escaped for "…". */
 export function literalCredential(value: string): Credential {
-  return { value, shell: value.replace(/["\\$`]/g, '\\$&') };
+  return { value, shell: inDoubleQuotes(value) };
 }
 
 /** The valid key under another prefix, e.g. `Basic <key>`. */

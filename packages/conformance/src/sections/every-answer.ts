@@ -62,7 +62,7 @@ function unansweredCopies(ctx: CheckContext): Promise<readonly RequestError[]> {
     await ctx.send({ method: 'GET', path: '/pets?limit=1', authorization: null });
     await ctx.send({ method: 'GET', path: `/pets/${ID_MAX}` });
     const unanswered: RequestError[] = [];
-    for (const { request, refused } of acceptCopies(ctx.responses)) {
+    for (const { request, refused } of ordinaryAcceptCopies(ctx.responses)) {
       try {
         await ctx.send(request);
       } catch (error) {
@@ -86,14 +86,9 @@ const JUDGES_UNANSWERED = 'errors.json-body';
  * navigation's `Accept`, which puts HTML first and takes anything after, and with no `Accept` at
  * all, as Go's and Java's clients send it. The spec's bodies are JSON whatever the client
  * accepts, and some servers choose their error page's media type by `Accept` (Jetty's is HTML
- * for `*\/*`).
+ * for `*\/*`). Each copy comes with the status its first send got (`refused`).
  */
-export function ordinaryAcceptCopies(responses: readonly HttpResponse[]): HttpRequest[] {
-  return acceptCopies(responses).map(({ request }) => request);
-}
-
-/** `ordinaryAcceptCopies`, each with the status its first send was refused with. */
-function acceptCopies(
+export function ordinaryAcceptCopies(
   responses: readonly HttpResponse[],
 ): { request: HttpRequest; refused: number }[] {
   const seen = new Set<string>();

@@ -1,5 +1,5 @@
 import type { CheckContext } from '../context.js';
-import { newPetJson } from '../fixtures.js';
+import { FILL_LETTERS, newPetJson } from '../fixtures.js';
 import { type HttpResponse, sentBytes } from '../http/client.js';
 import { numberText, parseJson } from '../http/json.js';
 import { routeOf } from '../oracles.js';
@@ -161,15 +161,18 @@ function largestTaken(ctx: CheckContext): number {
   return most;
 }
 
+/** The UTF-8 bytes of each letter a long name is filled with, on average. */
+const FILL_LETTER_BYTES = new TextEncoder().encode(FILL_LETTERS).length / FILL_LETTERS.length;
+
 /**
  * Whether the server takes a plain NewPet body of `bytes` bytes: one it took already, or, once a
- * run, a NewPet whose name (letters beyond ASCII, 2.5 bytes each) makes its body at least
- * `largest` bytes, the largest respelling the check sends.
+ * run, a NewPet whose name (letters beyond ASCII) makes its body at least `largest` bytes, the
+ * largest respelling the check sends.
  */
 async function takesBodyOf(ctx: CheckContext, bytes: number, largest: number): Promise<boolean> {
   if (bytes <= largestTaken(ctx)) return true;
   const taken = await ctx.memo('createPet.json-spellings: a plain body as large', async () => {
-    const pet = ctx.fixtures.nextPet(undefined, Math.ceil((largest * 2) / 5));
+    const pet = ctx.fixtures.nextPet(undefined, Math.ceil(largest / FILL_LETTER_BYTES));
     const res = await ctx.send({ method: 'POST', path: '/pets', rawBody: newPetJson(pet) });
     return res.status >= 200 && res.status <= 299;
   });
