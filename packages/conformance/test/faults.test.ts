@@ -698,6 +698,11 @@ const CAUGHT: readonly [
     ['createPet.integer-boundaries'],
   ],
   [
+    'reads categoryIds exactly, bounded one past int64 (2^63 and -2^63 - 1 taken)',
+    'create-int64-bound-off-by-one',
+    ['createPet.category-id-beyond-int64-exact'],
+  ],
+  [
     'takes categoryIds up to 2^64 - 1 (unsigned 64-bit)',
     'create-accepts-unsigned-category-id',
     ['createPet.invalid-category-id'],

@@ -230,11 +230,16 @@ async function refuseCases(ctx: CheckContext, field: SpecField, kind: CaseKind) 
   const cases = fieldCases(field, fieldSeed(ctx.seed, field)).filter((c) => c.kind === kind);
   await everyCase(ctx, cases, async (invalid) => {
     const how = `with ${field.name} ${invalid.what}`;
-    const res = await ctx.send({
-      method: 'POST',
-      path: '/pets',
-      rawBody: bodyWith(ctx, field.name, invalid.literal),
-    });
+    // A categoryId only its JSON text shows to be no int64 is sent once a run, and judged by
+    // this check and by createPet.category-id-beyond-int64-exact.
+    const res =
+      field.name === 'categoryId' && kind === 'literal'
+        ? await createWithCategoryId(ctx, invalid.literal)
+        : await ctx.send({
+            method: 'POST',
+            path: '/pets',
+            rawBody: bodyWith(ctx, field.name, invalid.literal),
+          });
     expectError(res, 400, how);
   });
   return pass(
@@ -287,6 +292,18 @@ const GENERATED_CHECKS: readonly DeclaredCheck[] = NEW_PET_FIELDS.flatMap((field
 const EXACT_CATEGORY_IDS = [String(ID_MAX)];
 /** Valid int64 categoryIds beyond 2^53: only a parser that keeps the JSON text keeps them. */
 const BEYOND_DOUBLE_CATEGORY_IDS = ['9007199254740993', '9223372036854775807'];
+
+/**
+ * True for a number's JSON text that no double holds, so that an answer showing it digit for
+ * digit was read exactly: an integer a double rounds (2^63 + 1, -2^63 - 1; 2^63 is a double), or a
+ * fraction a double rounds to an integer (`8.0000000000000001`), which no double prints.
+ */
+function noDoubleHolds(literal: string): boolean {
+  const double = Number(literal);
+  if (!Number.isFinite(double)) return true;
+  if (/^-?\d+$/.test(literal)) return BigInt(double) !== BigInt(literal);
+  return Number.isInteger(double) && /\.\d*[1-9]/.test(literal);
+}
 
 /** `createPet` with a categoryId written as-is into the JSON text, shared between checks. */
 function createWithCategoryId(ctx: CheckContext, categoryId: string): Promise<HttpResponse> {
@@ -464,6 +481,7 @@ export const createPetSection: SpecSection = {
       checks: [
         'createPet.invalid-*',
         'createPet.invalid-category-id-literal',
+        'createPet.category-id-beyond-int64-exact',
         'createPet.status-null-rejected',
       ],
     },
@@ -541,6 +559,50 @@ export const createPetSection: SpecSection = {
         const res = await createWithCategoryId(ctx, String(ID_MAX));
         expectStatus(res, 201, how);
         return pass(`${described(res, how)} answered 201`);
+      },
+    }),
+    check({
+      id: 'createPet.category-id-beyond-int64-exact',
+      title: `never accepts a categoryId whose JSON text is no int64 integer although the nearest double is one: beyond int64 (2^63, -2^63 - 1, 2^63 + n) from a server that reads integers exactly (it gives ${INT64_MAX}, 2^63 - 1, back digit for digit), nor any such value (a fraction a double rounds to an integer too) that a server gives back digit for digit, which no double holds (generated from the seed)`,
+      async run(ctx) {
+        const max = String(INT64_MAX);
+        const top = await createWithCategoryId(ctx, max);
+        const readsExactly = top.status === 201 && integerText(top.body, 'categoryId') === max;
+        const field = NEW_PET_FIELDS.find((f) => f.name === 'categoryId') as SpecField;
+        const cases = fieldCases(field, fieldSeed(ctx.seed, field)).filter(
+          (c) => c.kind === 'literal',
+        );
+        const seen: string[] = [];
+        await everyCase(ctx, cases, async (literal) => {
+          const how = `with categoryId ${literal.what}`;
+          const res = await createWithCategoryId(ctx, literal.literal);
+          // A refusal is createPet.invalid-category-id-literal's to judge (it advises 400).
+          if (res.status < 200 || res.status > 299) {
+            seen.push(`${literal.literal}: ${res.status}`);
+            return;
+          }
+          const shown = numberText(res.body, 'categoryId');
+          // Integers read exactly say nothing of fractions: Jackson reads a long exactly and a
+          // fraction as a double, which cannot tell 8.0000000000000001 from 8.
+          if (readsExactly && /^-?\d+$/.test(literal.literal)) {
+            fail(
+              `${described(res, how)} answered ${res.status}, though the server reads integers exactly (it gave categoryId ${max} back digit for digit): ${literal.literal} is no int64 (§2), an invalid value (§4.2)`,
+              res,
+            );
+          }
+          if (shown === literal.literal && noDoubleHolds(literal.literal)) {
+            fail(
+              `${described(res, how)} answered ${res.status} showing categoryId ${shown} digit for digit, which no double holds: the server read it exactly, and it is no int64 (§2), an invalid value (§4.2)`,
+              res,
+            );
+          }
+          seen.push(`${literal.literal}: ${res.status} as a double (categoryId ${shown})`);
+        });
+        const topShown =
+          top.status === 201
+            ? `gives categoryId ${max} back as ${integerText(top.body, 'categoryId')}`
+            : `answers categoryId ${max} ${top.status}`;
+        return pass(`${readsExactly ? 'reads integers exactly' : topShown}; ${seen.join(', ')}`);
       },
     }),
     check({

@@ -107,6 +107,7 @@ export const FAULTS = [
   'json-bom-on-lists',
   'json-raw-control-char-in-errors',
   'list-category-id-beyond-int64',
+  'create-int64-bound-off-by-one',
   'default-status-differs-on-read',
   'list-shows-name-trimmed',
   'list-default-status-under-other-filter',
@@ -1365,6 +1366,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (gap('javascript-json') && big === undefined && Number.isInteger(double)) {
         if (double <= 2 ** 63 - 1) big = BigInt(double);
       }
+    }
+    if (has('create-int64-bound-off-by-one') && typeof body.categoryId === 'number') {
+      // Numbers read exactly (Python's int, a BigInteger), bounded one past int64: `<= 2**63`.
+      const literal = /"categoryId"\s*:\s*(-?\d+)\s*[,}]/.exec(raw)?.[1];
+      const value = literal === undefined ? undefined : BigInt(literal);
+      if (value !== undefined && value >= -(2n ** 63n) - 1n && value <= 2n ** 63n) big = value;
     }
     // A server that takes any name that is not blank, spaces around it too.
     const anyName =
