@@ -39,7 +39,7 @@ const binary = join(out, NAME);
 
 await build({
   stdin: {
-    contents: `import { main } from './src/cli.ts';\nmain(process.argv.slice(2)).then((code) => { process.exitCode = code; });\n`,
+    contents: `import { exitWith, main } from './src/cli.ts';\nexitWith(main(process.argv.slice(2)));\n`,
     resolveDir: root,
     loader: 'ts',
   },

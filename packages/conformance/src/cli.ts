@@ -250,15 +250,33 @@ function isEntryPoint(): boolean {
   }
 }
 
-// `node dist/cli.js …` runs the CLI as the `animal-store-conformance` command does.
-if (isEntryPoint()) {
-  main(process.argv.slice(2)).then(
+/**
+ * Sets the process's exit status from `run`, the command's: 2 until it ends, so that a process
+ * whose run stopped halfway (its event loop left with nothing to wake the step that waits)
+ * never exits 0, which reads as a PASS, and says so.
+ */
+export function exitWith(run: Promise<number>): void {
+  let ended = false;
+  process.exitCode = 2;
+  process.once('beforeExit', () => {
+    if (!ended) {
+      process.stderr.write(
+        `${NAME}: the run stopped before it ended: a step waited for something that never came\n`,
+      );
+    }
+  });
+  run.then(
     (code) => {
       process.exitCode = code;
+      ended = true;
     },
     (error: unknown) => {
-      process.stderr.write(`animal-store-conformance: ${String(error)}\n`);
+      ended = true;
+      process.stderr.write(`${NAME}: ${String(error)}\n`);
       process.exitCode = 2;
     },
   );
 }
+
+// `node dist/cli.js …` runs the CLI as the `animal-store-conformance` command does.
+if (isEntryPoint()) exitWith(main(process.argv.slice(2)));

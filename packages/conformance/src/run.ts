@@ -155,7 +155,11 @@ export function selectChecks(
   return selected;
 }
 
-/** The base URL `option` gives: http(s), without a query or fragment, its trailing `/` dropped. */
+/**
+ * The base URL `option` gives: http(s), without a user name or password (the key goes in
+ * `Authorization`, and a URL is written where reports show it), a query or a fragment, even an
+ * empty one (`/v1?`), its trailing `/` dropped.
+ */
 export function parseBaseUrl(raw: string, option = '--base-url'): string {
   let url: URL;
   try {
@@ -166,8 +170,13 @@ export function parseBaseUrl(raw: string, option = '--base-url'): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`${option} must be http or https, not ${url.protocol}`);
   }
-  if (url.search !== '' || url.hash !== '') {
-    throw new UsageError(`${option} must not carry a query or fragment`);
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError(
+      `${option} must not carry a user name or password: the kit sends the key as Authorization: Bearer (--api-key)`,
+    );
+  }
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(url.href)) {
+    throw new UsageError(`${option} must not carry a query or fragment (a "?" or "#")`);
   }
   return url.href.replace(/\/+$/, '');
 }

@@ -58,6 +58,16 @@ describe('animal-store-conformance', () => {
       /unknown group or check "pets"/,
     ],
     ['a base URL that is no URL', ['--base-url', 'pets', '--api-key', 'k'], /is not a URL/],
+    [
+      'a base URL with a user name and password',
+      ['--base-url', 'http://user:s3cret-pw@x/v1', '--api-key', 'k'],
+      /--base-url must not carry a user name or password: the kit sends the key as Authorization/,
+    ],
+    [
+      'a base URL with an empty query',
+      ['--base-url', 'http://x/v1?', '--api-key', 'k'],
+      /--base-url must not carry a query or fragment/,
+    ],
     ...['0', '500ms', 'x500', '-500', '2.5'].map((value) => [
       `the timeout ${value}`,
       // `=`: a value may start with a dash.

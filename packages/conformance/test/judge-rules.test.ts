@@ -764,6 +764,11 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     [['--base-url', 'pets'], 'judge: --base-url "pets" is not a URL'],
     [['--base-url', 'ftp://127.0.0.1/v1'], 'judge: --base-url must be http or https, not ftp:'],
     [['--base-url', `${BASE}?x=1`], 'judge: --base-url must not carry a query or fragment'],
+    [['--base-url', `${BASE}#`], 'judge: --base-url must not carry a query or fragment'],
+    [
+      ['--base-url', BASE.replace('//', '//user:s3cret-pw@')],
+      'judge: --base-url must not carry a user name or password',
+    ],
     [['--settle-ms', '1e3'], 'judge: --settle-ms must be a whole number of 0 or more, not "1e3"'],
     [['--fast'], "judge: Unknown option '--fast'"],
     [['x'], "judge: Unexpected argument 'x'"],

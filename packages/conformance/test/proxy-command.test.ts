@@ -242,6 +242,17 @@ describe('proxy --target', () => {
       'proxy: --target must not carry a query or fragment',
     ],
     [
+      'a target with an empty query',
+      ['--target', 'http://127.0.0.1/v1?'],
+      'proxy: --target must not carry a query or fragment',
+    ],
+    [
+      // The line that starts the proxy names its target: a password there would be shown.
+      'a target with a user name and password',
+      ['--target', 'http://user:s3cret-pw@127.0.0.1/v1'],
+      'proxy: --target must not carry a user name or password',
+    ],
+    [
       'a port beyond 65535',
       ['--target', 'http://127.0.0.1/v1', '--port', '65536'],
       'proxy: --port must be a port number (0 to 65535), not "65536"',

@@ -642,6 +642,15 @@ describe('what the proxy changes on the way, and what it keeps', () => {
     expect(traffic).toMatchObject({ exchanges: 4, judged: 2, otherHosts: 1, otherPaths: 1 });
   });
 
+  it('forwards to a target named by an IPv6 address, in brackets as a URL writes it', async () => {
+    const server = createServer((_req, res) => res.end('[]'));
+    const origin = await listening(server);
+    // The IPv4 server as an IPv6 address: the same listener, named as [::1] would be.
+    const { proxy } = await proxyTo(origin.replace('127.0.0.1', '[::ffff:127.0.0.1]'));
+    const answer = await rawGet(`${proxy.origin}/v1/pets`);
+    expect([answer.status, answer.body]).toEqual([200, '[]']);
+  });
+
   it('keeps its connection to the target alive from one request to the next', async () => {
     let connections = 0;
     const server = createServer((_req, res) => res.end('[]'));
@@ -907,6 +916,18 @@ describe('what the proxy changes on the way, and what it keeps', () => {
       expect(await rawGet(`${proxy.origin}${path}`)).toMatchObject({ status: 200, body: '[]' });
     }
     expect(connections).toBe(1);
+  });
+
+  it('answers 502 to a target whose certificate it does not trust, naming the remedy', async () => {
+    const certificate = await selfSignedCertificate(files.path, 'untrusted');
+    const server = createHttpsServer(certificate, (_req, res) => res.end('[]'));
+    const origin = (await listening(server)).replace(/^http:/, 'https:');
+    const { proxy } = await proxyTo(origin);
+    const answer = await rawGet(`${proxy.origin}/v1/pets`);
+    expect(answer.status).toBe(502);
+    expect(answer.body).toMatch(
+      /gave no answer: .*certificate.* \(to trust the server's CA, set NODE_EXTRA_CA_CERTS to the file of its certificate \(PEM\)\)\n$/,
+    );
   });
 
   it('refuses to start on a port already taken, with the reason', async () => {

@@ -246,6 +246,8 @@ export interface HttpResponse {
    * out and sent the request again after.
    */
   readonly retried?: boolean;
+  /** Where the answer came from when fetch followed a read's redirect to it: not `url`. */
+  readonly redirectedTo?: string;
 }
 
 /** A request that got no HTTP answer: it timed out or the connection failed. */
@@ -534,6 +536,7 @@ export class HttpClient {
         receivedAt: performance.now(),
         text,
         bytes,
+        ...(res.redirected ? { redirectedTo: res.url } : {}),
         ...readBody(res.headers, text),
       };
     } catch (error) {
@@ -576,7 +579,7 @@ export class HttpClient {
         url,
       });
     }
-    const reason = failureWords(innermostCause(error));
+    const reason = failureReason(error);
     return new RequestError('network', `${method} ${path} failed: ${reason}`, reason, {
       request,
       url,
@@ -848,6 +851,14 @@ const UNTRUSTED_CERTIFICATE = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'CERT_UNTRUSTED',
 ]);
+
+/**
+ * Why a request failed, in words, with what to do about it where the kit knows (a CA to trust, a
+ * header size to read): the kit's own requests and the proxy's to its target say it alike.
+ */
+export function failureReason(error: unknown): string {
+  return failureWords(innermostCause(error));
+}
 
 /** A failure's cause in words, with what to do about it where the kit knows. */
 function failureWords({ message, code }: { message: string; code?: string }): string {

@@ -3,7 +3,7 @@ import { connect as tlsConnect } from 'node:tls';
 import type { ChunkedFraming, Connection, Outgoing } from './client.js';
 import { saysClose } from './close-option.js';
 import { withoutContentCoding } from './content-coding.js';
-import { absoluteTarget, originTarget } from './request-target.js';
+import { absoluteTarget, connectHost, originTarget } from './request-target.js';
 
 /** What reading says of bytes where an answer should begin and none does. */
 export const NOT_AN_ANSWER = 'not an HTTP answer';
@@ -163,7 +163,7 @@ export class RawConnection implements Connection {
     this.#failure = undefined;
     const secure = target.protocol === 'https:';
     const port = Number(target.port || (secure ? 443 : 80));
-    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const host = connectHost(target);
     const socket = secure
       ? tlsConnect({ host, port, servername: /^[\d.]+$|:/.test(host) ? undefined : host })
       : tcpConnect({ host, port });

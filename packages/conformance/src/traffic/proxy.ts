@@ -12,10 +12,12 @@ import {
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { finished } from 'node:stream';
+import { failureReason } from '../http/client.js';
 import { saysClose } from '../http/close-option.js';
 import { withoutContentCoding } from '../http/content-coding.js';
 import { keptAliveAgent } from '../http/kept-alive-agent.js';
 import { IDEMPOTENT } from '../http/methods.js';
+import { connectHost } from '../http/request-target.js';
 import { type HeaderLine, type RecordedExchange, requestBodyText } from './exchange.js';
 
 export interface ProxyOptions {
@@ -217,7 +219,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const upstream = send(
         {
           protocol: target.protocol,
-          hostname: target.hostname,
+          // node:http looks up a hostname in brackets as a name: [::1] is no address to it.
+          hostname: connectHost(target),
           port: target.port,
           method: req.method,
           path: req.url,
@@ -275,7 +278,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         }
         res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
         res.end(
-          `animal-store-conformance proxy: ${target.host} gave no answer: ${error.message}\n`,
+          `animal-store-conformance proxy: ${target.host} gave no answer: ${failureReason(error)}\n`,
         );
         record(0, [], false);
       });
