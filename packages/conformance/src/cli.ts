@@ -16,6 +16,7 @@ import { REPORTER_NAMES } from './report/choose.js';
 import { reportOutput, writeReports } from './report/output.js';
 import { prettyProgress } from './report/pretty.js';
 import { ConformanceError, DEFAULT_TIMEOUT_MS, runConformance, UsageError } from './run.js';
+import { CHECK_IDS } from './sections/index.js';
 import { judgeCommand, proxyCommand } from './traffic/cli.js';
 import { GROUPS } from './types.js';
 import { KIT_VERSION } from './version.js';
@@ -203,7 +204,7 @@ function parseOptions(args: readonly string[]) {
 /** Runs the CLI with `args` (without node and the script) and returns the exit code. */
 export async function main(args: readonly string[], given: CliIo = processIo): Promise<number> {
   // What the CLI writes passes through the run's redaction once the key is known.
-  const redactor = new Redactor();
+  const redactor = new Redactor([], CHECK_IDS);
   const io: CliIo = {
     ...given,
     stdout: (text) => given.stdout(redactor.text(text)),
@@ -267,6 +268,7 @@ export function exitWith(run: Promise<number>): void {
   });
   run.then(
     (code) => {
+      ended = true;
       process.exitCode = code;
       ended = true;
     },

@@ -14,11 +14,11 @@ import {
 } from './fixtures.js';
 import { HttpClient, type HttpResponse, RateLimitedError, RequestError } from './http/client.js';
 import { integerText } from './http/json.js';
+import { nextPageUrl, unfollowedNextPage } from './http/pages.js';
 import { curlLine, errorSummary } from './http/replay.js';
 import { routeOf } from './oracles.js';
 import { Redactor } from './redact.js';
-import { runOrder } from './sections/index.js';
-import { offersNextPages } from './sections/list-pets.js';
+import { CHECK_IDS, runOrder } from './sections/index.js';
 import { CheckFailed, CheckSkipped } from './sections/support.js';
 import { tally } from './tally.js';
 import {
@@ -481,7 +481,7 @@ function reportOf(
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const settings = settingsOf(options);
   // Every text that leaves the run (progress, the report, errors) passes through it.
-  const redactor = new Redactor([options.apiKey]);
+  const redactor = new Redactor([options.apiKey], CHECK_IDS);
   const onProgress = options.onProgress ?? (() => {});
   const progress = (event: ProgressEvent) => onProgress(redactor.deep(event));
   const run = { runId: newRunId(), startedAt: new Date(), started: performance.now() };
@@ -523,10 +523,20 @@ function fullVerdictOf(
   const newestFirst = lists.some(
     (r) => Array.isArray(r.body) && createdIds.has(integerText(r.body[0], 'id') ?? ''),
   );
+  const listings = ctx.responses.filter((r) => routeOf(r).op === 'listPets');
+  const outside = listings
+    .map((r) => unfollowedNextPage(r, ctx.baseUrl))
+    .find((target) => target !== undefined);
   const ways: [string, boolean, string][] = [
     ['an empty store before the run', emptyAtStart === true, 'this one held pets'],
     ['lists in newest-first order', newestFirst, "no list began with one of the run's pets"],
-    ['a Link rel="next" on a full page (RFC 8288)', offersNextPages(ctx), 'this server sent none'],
+    [
+      'a Link rel="next" on a full page (RFC 8288), below the base URL',
+      listings.some((r) => nextPageUrl(r, ctx.baseUrl) !== undefined),
+      outside === undefined
+        ? 'this server sent none'
+        : `this server's lies outside it, where the kit sends no key: ${outside}`,
+    ],
     ['--fixtures with a pet set loaded into the server', withFixtureSet, 'none was given'],
   ];
   const lacks = ways.filter(([, has]) => !has).map(([way, , why]) => `${way} (${why})`);
@@ -568,6 +578,20 @@ function isObject(value: unknown): boolean {
 }
 
 /**
+ * Where a redirect of `res` went, on another origin than `baseUrl`'s, as a base URL (the path
+ * below it the kit asked for taken off: `http` to `https`), or undefined.
+ */
+function redirectedElsewhere(baseUrl: string, res: HttpResponse | undefined): string | undefined {
+  if (res?.redirectedTo === undefined) return undefined;
+  const to = new URL(res.redirectedTo);
+  if (to.origin === new URL(baseUrl).origin) return undefined;
+  const asked = new URL(res.url);
+  const below = asked.pathname.slice(new URL(baseUrl).pathname.length);
+  const path = to.pathname.endsWith(below) ? to.pathname.slice(0, -below.length) : to.pathname;
+  return `${to.origin}${path}`;
+}
+
+/**
  * Before the checks, reads `listPets` and `getPet` once each with the valid key (it writes
  * nothing); their answers are judged by the oracles like every other. Throws `ConnectionError`
  * when the server gives no answer or asks both to come back later after every retry (down for
@@ -590,6 +614,13 @@ async function preflight(http: HttpClient, baseUrl: string): Promise<string | un
       if (!(error instanceof RequestError || error instanceof RateLimitedError)) throw error;
     }
     const said = `GET /pets answered ${list.status}, GET /pets/${id} ${get === undefined ? 'gave no answer' : `answered ${get.status}`}`;
+    const elsewhere = redirectedElsewhere(baseUrl, list) ?? redirectedElsewhere(baseUrl, get);
+    if (elsewhere !== undefined) {
+      // Fetch sends no key across origins: every answer there would be a keyless read's.
+      throw new ConfigurationError(
+        `the server sends the kit's reads on to another origin, ${elsewhere} (${said} there), where the key is not sent: is the base URL ${elsewhere}?`,
+      );
+    }
     if (list.status === 401 && get?.status === 401) {
       throw new ConfigurationError(
         `the server refuses the API key on every operation (${said}): is it a valid key for ${baseUrl}?`,

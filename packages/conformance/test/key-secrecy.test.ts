@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TemporaryFolder } from '@animal-store/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ConformanceReport } from '../src/index.js';
+import { CHECK_IDS } from '../src/sections/index.js';
 import { startFakeServer } from './support/fake-server.js';
 import { startLoggingProxy } from './support/logging-proxy.js';
 import { runCli } from './support/run-cli.js';
@@ -95,5 +97,31 @@ describe('the API key, through a logging proxy', () => {
     expectNoKey(texts);
     // The echoes reached every report, hidden.
     for (const text of reports) expect(text).toContain('[redacted key]');
+  });
+});
+
+describe('a key that is part of a check id (key-a in auth.listPets.key-appended)', () => {
+  it('leaves every check id whole, so --expect-fail still names it, and hides the key elsewhere', async () => {
+    const key = 'key-a';
+    const server = await startFakeServer({ apiKey: key });
+    try {
+      const expectations = join(temp.path, 'expect-key-a.txt');
+      writeFileSync(expectations, 'auth.listPets.key-appended  passes: listed to see it named\n');
+      const { stdout, exitCode } = await runCli([
+        ...['--base-url', server.baseUrl, '--api-key', key, '--only', 'auth'],
+        ...['--reporter', 'json', '--expect-fail', expectations],
+      ]);
+      const report = JSON.parse(stdout) as ConformanceReport;
+      const ids = new Set(CHECK_IDS);
+      for (const result of report.results) expect(ids.has(result.id), result.id).toBe(true);
+      // The listed check passes: --expect-fail names it and fails the run.
+      expect(exitCode).toBe(1);
+      expect(stdout).toContain('auth.listPets.key-appended');
+      let rest = stdout;
+      for (const id of CHECK_IDS) rest = rest.replaceAll(id, '');
+      expect(rest).not.toContain(key);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -129,6 +129,25 @@ describe.each(['pretty', 'json'])('the preflight (--reporter %s)', (reporter) =>
     expect(fake.created()).toBe(0);
   });
 
+  it('ends a run whose reads are sent on to another origin (http to https) with exit 2, naming it', async () => {
+    // The other origin: the server itself, which the kit's key never reaches through fetch.
+    const fake = await server();
+    const front = await baseUrlOf(
+      createServer((req, res) => {
+        res.writeHead(301, { location: `${new URL(fake.baseUrl).origin}${req.url}` }).end();
+      }),
+    );
+    const { stdout, stderr, exitCode } = await runCli([
+      ...['--base-url', front, '--api-key', fake.apiKey, '--reporter', reporter],
+    ]);
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `animal-store-conformance: the server sends the kit's reads on to another origin, ${fake.baseUrl} (GET /pets answered 401, GET /pets/1 answered 401 there), where the key is not sent: is the base URL ${fake.baseUrl}?\n`,
+    );
+    expect(fake.created()).toBe(0);
+  });
+
   it('ends a run where every path answers an HTML page with exit 2', async () => {
     const url = await htmlApp();
     const { stdout, stderr, exitCode } = await runCli([

@@ -20,6 +20,15 @@ describe('the redaction', () => {
     expect(redactor.text('"k3y\\ud800x"')).toBe(`"${REDACTED}"`);
   });
 
+  it("leaves the kit's own words whole where a secret lies inside one, and hides it elsewhere", () => {
+    const redactor = new Redactor(['key-a'], ['auth.listPets.key-appended']);
+    expect(redactor.text('auth.listPets.key-appended: Bearer key-ax answered 200 (key-a)')).toBe(
+      `auth.listPets.key-appended: Bearer ${REDACTED}x answered 200 (${REDACTED})`,
+    );
+    // A word of the kit's that only holds part of the secret keeps none of it from being hidden.
+    expect(redactor.text('listPets.key-a')).toBe(`listPets.${REDACTED}`);
+  });
+
   it('changes no text while it holds no secret', () => {
     for (const text of ['Stryker was here', '', 'a…', '[redacted key]']) {
       expect(new Redactor().text(text)).toBe(text);

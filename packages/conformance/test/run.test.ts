@@ -395,12 +395,26 @@ describe('a store that already holds data', () => {
     for (const way of [
       'an empty store before the run (this one held pets)',
       "lists in newest-first order (no list began with one of the run's pets)",
-      'a Link rel="next" on a full page (RFC 8288) (this server sent none)',
+      'a Link rel="next" on a full page (RFC 8288), below the base URL (this server sent none)',
       '--fixtures with a pet set loaded into the server (none was given)',
     ]) {
       expect(report.fullVerdict).toContain(way);
     }
     expect(renderPretty(report)).toContain(`For a full verdict: ${report.fullVerdict}`);
     expect(renderMarkdown(report)).toContain('For a full verdict:');
+  });
+
+  it('names a next-page Link outside the base URL as the reason, not a missing one', async () => {
+    // A front that serves the API under a path prefix, as a Link the API wrote for /v1 shows.
+    const { report } = await runAgainst({ choices: ['preloaded-store', 'next-link-elsewhere'] });
+    expect(report.verdict).toBe('incomplete');
+    expect(report.fullVerdict).toMatch(
+      /a Link rel="next" on a full page \(RFC 8288\), below the base URL \(this server's lies outside it, where the kit sends no key: http:\/\/localhost:1\/v1\/pets\?/,
+    );
+    const reasons = report.notRun.map((n) => n.reason).join('\n');
+    expect(reasons).toMatch(
+      /is a full page whose next-page Link, http:\/\/localhost:1\/v1\/pets\?\S+, lies outside the base URL, where the kit sends no key; pet \d+ may lie beyond it/,
+    );
+    expect(reasons).not.toMatch(/no next-page Link/);
   });
 });

@@ -25,6 +25,15 @@ export function nextPageUrl(res: HttpResponse, baseUrl: string): string | undefi
   return below && url.hash === '' ? url.href : undefined;
 }
 
+/**
+ * The target of `res`'s `Link: <…>; rel="next"` as written, when the kit does not follow it
+ * (`nextPageUrl`: it lies outside the base URL, or is no URL), or undefined.
+ */
+export function unfollowedNextPage(res: HttpResponse, baseUrl: string): string | undefined {
+  const target = linkTargets(res.headers.get('link'), 'next')[0];
+  return target !== undefined && nextPageUrl(res, baseUrl) === undefined ? target : undefined;
+}
+
 /** One page of a list after the first: the answer and its items. */
 export interface LaterPage {
   readonly res: HttpResponse;

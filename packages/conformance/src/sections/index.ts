@@ -81,6 +81,9 @@ export const CHECKS: readonly DeclaredCheck[] = inRunOrder(
 /** The checks a run adds with `--fixtures`: they judge the operator's pet set. */
 export const FIXTURE_SET_CHECKS: readonly DeclaredCheck[] = petSetSection.checks;
 
+/** Every check's id: words of the kit's own, which redaction leaves whole (`Redactor`). */
+export const CHECK_IDS: readonly string[] = [...CHECKS, ...FIXTURE_SET_CHECKS].map((c) => c.id);
+
 /**
  * The checks a run performs, in order: with a pet set, its checks run before the `last` stage,
  * which judges every request shape and every answer of the run.

@@ -15,7 +15,7 @@ import type { CheckContext } from '../context.js';
 import { FILL_NAME_LENGTHS, STORE_TARGET } from '../fixtures.js';
 import type { HttpResponse } from '../http/client.js';
 import { linkTargets } from '../http/link.js';
-import { laterPages, nextPageUrl } from '../http/pages.js';
+import { laterPages, nextPageUrl, unfollowedNextPage } from '../http/pages.js';
 import { routeOf, strictJsonProblem } from '../oracles.js';
 import { plural } from '../plural.js';
 import type { Verdict } from '../types.js';
@@ -159,15 +159,21 @@ async function listedIn(
   if (complete) return false;
   // Every first page was full: the server's own next pages, when it offers them.
   let pages = 0;
+  let outside: string | undefined;
   for (const query of queries) {
-    for await (const page of laterPages(ctx, await ctx.list(query))) {
+    const first = await ctx.list(query);
+    outside ??= unfollowedNextPage(first, ctx.baseUrl);
+    for await (const page of laterPages(ctx, first)) {
       pages += 1;
       if (page.items.some((pet) => idOf(pet) === id)) return true;
     }
   }
-  return pages === 0
+  if (pages > 0) {
+    return `pet ${id} is on none of the full first pages nor on the ${plural(pages, 'later page')} their Link rel="next" led to`;
+  }
+  return outside === undefined
     ? `the lists that would show pet ${id} are full pages with no next-page Link`
-    : `pet ${id} is on none of the full first pages nor on the ${plural(pages, 'later page')} their Link rel="next" led to`;
+    : `the lists that would show pet ${id} are full pages whose next-page Links lie outside the base URL (${outside}), where the kit sends no key`;
 }
 
 /** Lists once the data exists: every listPets check sees the same pets. */
@@ -191,7 +197,7 @@ async function withCause(ctx: CheckContext, message: string): Promise<string> {
 }
 
 /** True when some list answer of the run pointed at a next page (`Link rel="next"`). */
-export function offersNextPages(ctx: CheckContext): boolean {
+function offersNextPages(ctx: CheckContext): boolean {
   return ctx.responses.some(
     (r) => routeOf(r).op === 'listPets' && linkTargets(r.headers.get('link'), 'next').length > 0,
   );
@@ -394,10 +400,13 @@ function statusFilterChecks(status: PetStatus): DeclaredCheck[] {
             }
           }
           const [first] = left;
+          const outside = unfollowedNextPage(res, ctx.baseUrl);
           skip(
-            pages === 1
-              ? `${described(res)} is a full page with no next-page Link; pet ${first} may lie beyond it (the spec has no paging)`
-              : `pet ${first} is on none of ${pages} pages followed from ${described(res)} by Link rel="next"`,
+            pages > 1
+              ? `pet ${first} is on none of ${pages} pages followed from ${described(res)} by Link rel="next"`
+              : outside === undefined
+                ? `${described(res)} is a full page with no next-page Link; pet ${first} may lie beyond it (the spec has no paging)`
+                : `${described(res)} is a full page whose next-page Link, ${outside}, lies outside the base URL, where the kit sends no key; pet ${first} may lie beyond it`,
           );
         }
         fail(

@@ -6,6 +6,7 @@ import { andMore, plural } from '../plural.js';
 import { Redactor, SECRET_MIN } from '../redact.js';
 import { ConformanceError } from '../run.js';
 import { KEY_QUERY_PARAMETERS } from '../sections/auth.js';
+import { CHECK_IDS } from '../sections/index.js';
 import { tally } from '../tally.js';
 import type { CheckResult, ConformanceReport, Outcome, TrafficSummary } from '../types.js';
 import { GROUPS } from '../types.js';
@@ -110,7 +111,7 @@ async function judgedBy(rule: TrafficRule, ex: Exchange, state: TrafficState): P
  * it. Every text it gives out has the traffic's keys taken out.
  */
 export class TrafficJudge {
-  readonly redactor = new Redactor();
+  readonly redactor = new Redactor([], CHECK_IDS);
   private readonly state: TrafficState;
   /** False when the recording kept no `Authorization` anywhere (`TrafficJudgeOptions`). */
   private readonly keysRecorded: boolean;
