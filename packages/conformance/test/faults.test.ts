@@ -703,6 +703,11 @@ const CAUGHT: readonly [
     ['createPet.category-id-beyond-int64-exact'],
   ],
   [
+    'takes a fraction a double reads as an integer, and gives its text back in the 201',
+    'create-echoes-category-id-text',
+    ['createPet.category-id-beyond-int64-exact'],
+  ],
+  [
     'takes categoryIds up to 2^64 - 1 (unsigned 64-bit)',
     'create-accepts-unsigned-category-id',
     ['createPet.invalid-category-id'],

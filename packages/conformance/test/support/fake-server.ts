@@ -108,6 +108,7 @@ export const FAULTS = [
   'json-raw-control-char-in-errors',
   'list-category-id-beyond-int64',
   'create-int64-bound-off-by-one',
+  'create-echoes-category-id-text',
   'default-status-differs-on-read',
   'list-shows-name-trimmed',
   'list-default-status-under-other-filter',
@@ -457,10 +458,10 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
-/** JSON with bigint values written as plain integers. */
+/** JSON with bigint values written as plain integers, and `__int:` strings as the number they hold. */
 function stringify(value: unknown): string {
   return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `__int:${v}` : v)).replace(
-    /"__int:(-?\d+)"/g,
+    /"__int:(-?[\d.]+)"/g,
     '$1',
   );
 }
@@ -1087,12 +1088,22 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
 
   type Parsed =
-    | ({ ok: true; id?: bigint; echoedId?: unknown } & Omit<StoredPet, 'id' | 'visibleAt'>)
+    | ({ ok: true; id?: bigint; echoedId?: unknown; categoryIdText?: string } & Omit<
+        StoredPet,
+        'id' | 'visibleAt'
+      >)
     | { ok: false; fail: (res: ServerResponse, extra: Record<string, string>) => void };
 
   /** Reads a NewPet from the raw body, as the spec and the faults say. */
   function parseNewPet(received: string, req: IncomingMessage, utf8: boolean): Parsed {
     let raw = received;
+    // A categoryId read through a double (8.0000000000000001 is 8), its text kept beside it
+    // (JSON.parse's source text) and given back in the 201.
+    const numberText = /"categoryId"\s*:\s*(-?[\d.]+)\s*[,}]/.exec(raw)?.[1];
+    const categoryIdText = has('create-echoes-category-id-text') ? numberText : undefined;
+    if (categoryIdText !== undefined && Number.isSafeInteger(Number(categoryIdText))) {
+      raw = raw.replace(`:${categoryIdText}`, `:${Number(categoryIdText)}`);
+    }
     const refuse = (status: ErrorStatus, message: string): Parsed => ({
       ok: false,
       fail: (res, extra) =>
@@ -1479,12 +1490,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       status: has('create-ignores-status') ? undefined : ((lifecycle as PetStatus) ?? status),
       ...(id === undefined ? {} : { id }),
       ...(echoedId === undefined ? {} : { echoedId }),
+      ...(categoryIdText === undefined ? {} : { categoryIdText }),
     };
   }
 
   function createPet(parsed: Parsed, res: ServerResponse, extra: Record<string, string>) {
     if (!parsed.ok) return parsed.fail(res, extra);
-    const { ok: _, id, echoedId, ...fields } = parsed;
+    const { ok: _, id, echoedId, categoryIdText, ...fields } = parsed;
     // Deduplication an ORM or a unique index brings: a body seen before answers its pet again.
     const same = [...pets.values()].find(
       (p) =>
@@ -1515,6 +1527,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     // Post/Redirect/Get, as a web form's create answers: the new pet is read at its Location.
     if (has('create-see-other')) return res.writeHead(303, { ...extra, location }).end();
     const shown = echoedId === undefined ? view(pet, true) : { ...view(pet, true), id: echoedId };
+    if (categoryIdText !== undefined) shown.categoryId = `__int:${categoryIdText}`;
     send(res, has('create-answers-200') ? 200 : 201, shown, headers);
   }
 
