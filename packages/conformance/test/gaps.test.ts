@@ -543,6 +543,20 @@ describe('an advisory on answers another check asked for first', () => {
   });
 });
 
+describe('NewPets respelled larger than a size limit allows', () => {
+  it('passes, naming them as refused for their size, not as accepted', async () => {
+    // The store filled first: its pets' long names, respelled with \u escapes, pass 1 KiB.
+    const { report } = await runAgainst(
+      { choices: ['body-limit-1-kib-400'] },
+      { only: ['listPets.limit-100', 'createPet.json-spellings'] },
+    );
+    const { outcome, message } = resultOf(report, 'createPet.json-spellings');
+    expect(outcome, message).toBe('pass');
+    expect(message).toMatch(/refused for their size: "[^"]+" \(/);
+    expect(message).not.toMatch(/accepted in other spellings[^;]*\(/);
+  });
+});
+
 describe('the gap table', () => {
   it('covers every gap choice the fake server has', () => {
     const covered = new Set(ADVISED.flatMap(([, choice]) => choice));

@@ -226,6 +226,7 @@ export const jsonSpellingsSection: SpecSection = {
         const pets = worthSpelling(ctx, acceptedNewPets(ctx));
         if (pets.length === 0) skip('no NewPet was accepted (see createPet.created)');
         const judged: string[] = [];
+        const sized: string[] = [];
         // Every other spelling is shorter than all of them at once.
         const largest = Math.max(
           ...pets.map((pet) => new TextEncoder().encode(spell(pet, ALL_AT_ONCE)).length),
@@ -234,7 +235,7 @@ export const jsonSpellingsSection: SpecSection = {
           const res = await send(ctx, pet, ALL_AT_ONCE);
           const tooLarge = await refusedForSize(ctx, res, largest);
           if (tooLarge !== undefined) {
-            judged.push(`${JSON.stringify(pet.name)} (${tooLarge})`);
+            sized.push(`${JSON.stringify(pet.name)} (${tooLarge})`);
             return;
           }
           const why = otherAnswer(res, pet);
@@ -264,14 +265,19 @@ export const jsonSpellingsSection: SpecSection = {
             shown,
           );
         });
-        if (judged.length === 0) {
+        if (judged.length === 0 && sized.length === 0) {
           skip(
             'the server refused a NewPet sent twice, so no spelling could be told from a repeat',
           );
         }
-        return pass(
-          `NewPets named ${judged.join(', ')} accepted in other spellings, with the same answer`,
-        );
+        const accepted =
+          judged.length === 0
+            ? []
+            : [
+                `NewPets named ${judged.join(', ')} accepted in other spellings, with the same answer`,
+              ];
+        const refused = sized.length === 0 ? [] : [`refused for their size: ${sized.join(', ')}`];
+        return pass([...accepted, ...refused].join('; '));
       },
     }),
   ],
