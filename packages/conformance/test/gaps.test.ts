@@ -230,6 +230,16 @@ const ADVISED: readonly Row[] = [
   ['stores categoryIds beyond 2^53 exactly', 'exact-big-category-ids', []],
   ['takes bodies of any size', 'takes-large-bodies', []],
   [
+    "reads categoryId as a double cast to int64 as Java's (long) does: 2^63 is 2^63 - 1",
+    'saturating-double-category-ids',
+    ['createPet.category-id-beyond-double-exact', 'createPet.invalid-category-id-literal'],
+  ],
+  [
+    "reads an integer within int64 exactly and one beyond it as a double (PHP's json_decode)",
+    'int64-exact-doubles-beyond',
+    ['createPet.invalid-category-id-literal'],
+  ],
+  [
     'refuses a body above 1 MiB by closing the connection, with no answer',
     'closes-on-large-bodies',
     [],

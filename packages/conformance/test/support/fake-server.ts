@@ -282,6 +282,8 @@ export const GAP_CHOICES = [
   'body-limit-1-kib',
   'body-limit-1-kib-400',
   'exact-big-category-ids',
+  'saturating-double-category-ids',
+  'int64-exact-doubles-beyond',
   'deprecation-on-list',
   'sunset-iso-8601',
   'dates-with-white-space',
@@ -1377,6 +1379,21 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (gap('javascript-json') && big === undefined && Number.isInteger(double)) {
         if (double <= 2 ** 63 - 1) big = BigInt(double);
       }
+    }
+    const double = typeof body.categoryId === 'number' ? body.categoryId : undefined;
+    const beyondSafe = double !== undefined && Math.abs(double) > ID_MAX;
+    if (gap('saturating-double-category-ids') && beyondSafe && Math.abs(double) <= 2 ** 63) {
+      // A double, range-checked loosely and cast as Java's (long) and Rust's `as i64` do: 2^63
+      // saturates to 2^63 - 1, which the 201 then shows digit for digit.
+      big = double >= 2 ** 63 ? 2n ** 63n - 1n : BigInt(double);
+    }
+    if (gap('int64-exact-doubles-beyond') && beyondSafe) {
+      // PHP's json_decode and serde_json: an integer within int64 read exactly, one beyond it as
+      // a double, taken when that double is within int64 (-2^63 - 1 reads as -2^63).
+      const literal = /"categoryId"\s*:\s*(-?\d+)\s*[,}]/.exec(raw)?.[1];
+      const exact = literal === undefined ? undefined : BigInt(literal);
+      if (exact !== undefined && exact >= -(2n ** 63n) && exact < 2n ** 63n) big = exact;
+      else if (double >= -(2 ** 63) && double < 2 ** 63) big = BigInt(double);
     }
     if (has('create-int64-bound-off-by-one') && typeof body.categoryId === 'number') {
       // Numbers read exactly (Python's int, a BigInteger), bounded one past int64: `<= 2**63`.
