@@ -64,6 +64,11 @@ describe('animal-store-conformance', () => {
       /--base-url must not carry a user name or password: the kit sends the key as Authorization/,
     ],
     [
+      'a base URL with a user name alone',
+      ['--base-url', 'http://someone@x/v1', '--api-key', 'k'],
+      /--base-url must not carry a user name or password/,
+    ],
+    [
       'a base URL with an empty query',
       ['--base-url', 'http://x/v1?', '--api-key', 'k'],
       /--base-url must not carry a query or fragment/,

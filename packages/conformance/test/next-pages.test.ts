@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckContext } from '../src/context.js';
 import type { Fixtures } from '../src/fixtures.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../src/http/client.js';
-import { laterPages, MAX_LATER_PAGES, nextPageUrl } from '../src/http/pages.js';
+import { laterPages, MAX_LATER_PAGES, nextPageUrl, unfollowedNextPage } from '../src/http/pages.js';
 import { answer } from './support/answer.js';
 
 // The kit follows a server's `Link: <…>; rel="next"` to read a list past its first page, and
@@ -75,6 +75,29 @@ describe('the next page’s URL', () => {
         'http://127.0.0.1:8080/api/v1/pets',
       ),
     ).toBeUndefined();
+  });
+});
+
+describe('a next page the kit does not follow', () => {
+  const base = 'http://127.0.0.1:8080/v1';
+  const first = 'http://127.0.0.1:8080/v1/pets?limit=1';
+  const unfollowed = (link: string | undefined) => unfollowedNextPage(page(first, link), base);
+
+  it('is the target as written when it lies outside the base URL or is no URL', () => {
+    expect(unfollowed(next('/v1/pets?after=3'))).toBeUndefined();
+    expect(unfollowed(next('pets?after=3'))).toBeUndefined();
+    // A front that serves the API under a prefix, and a Link the API wrote for /v1 alone.
+    expect(unfollowed(next('/animal-store/v1/pets?after=3'))).toBe('/animal-store/v1/pets?after=3');
+    expect(unfollowed(next('/v2/pets?after=3'))).toBe('/v2/pets?after=3');
+    expect(unfollowed(next('https://127.0.0.1:8080/v1/pets'))).toBe(
+      'https://127.0.0.1:8080/v1/pets',
+    );
+    expect(unfollowed(next('http://[::1'))).toBe('http://[::1');
+  });
+
+  it('is none without a next link', () => {
+    expect(unfollowed(undefined)).toBeUndefined();
+    expect(unfollowed('</v2/pets?after=3>; rel="prev"')).toBeUndefined();
   });
 });
 

@@ -29,6 +29,18 @@ describe('the redaction', () => {
     expect(redactor.text('listPets.key-a')).toBe(`listPets.${REDACTED}`);
   });
 
+  it('keeps a secret whole inside a kept word from its first character to its last, and no wider', () => {
+    expect(new Redactor(['key-a'], ['key-appended']).text('key-appended')).toBe('key-appended');
+    expect(new Redactor(['key-a'], ['getPet.key-a']).text('getPet.key-a')).toBe('getPet.key-a');
+    // A secret that starts before the kept word, or ends after it, is hidden.
+    expect(new Redactor(['xkey-a'], ['key-appended']).text('xkey-appended')).toBe(
+      `${REDACTED}ppended`,
+    );
+    expect(new Redactor(['key-ap'], ['getPet.key-a']).text('getPet.key-ap')).toBe(
+      `getPet.${REDACTED}`,
+    );
+  });
+
   it('changes no text while it holds no secret', () => {
     for (const text of ['Stryker was here', '', 'a…', '[redacted key]']) {
       expect(new Redactor().text(text)).toBe(text);
