@@ -174,7 +174,10 @@ export interface TrafficSummary {
    * and the refusal is often the front's page: left alone.
    */
   readonly headTooLarge: number;
-  /** Judged exchanges whose answer body was not recorded: only rules on statuses and headers judged them. */
+  /**
+   * Judged exchanges whose answer body was not recorded, or is in a content coding the kit cannot
+   * undo: only rules on statuses and headers judged them.
+   */
   readonly bodiesNotRecorded: number;
   /**
    * False when no request of the recording carried `Authorization` (a sanitized HAR leaves none):

@@ -1,3 +1,4 @@
+import * as zlib from 'node:zlib';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { withoutContentCoding } from '../src/http/content-coding.js';
@@ -19,6 +20,15 @@ describe('a body with its Content-Encoding taken off', () => {
     expect(read(withoutContentCoding(gzipSync(text), 'X-GZIP'))).toBe(text);
     expect(read(withoutContentCoding(deflateSync(text), 'deflate'))).toBe(text);
     expect(read(withoutContentCoding(brotliCompressSync(text), 'br'))).toBe(text);
+  });
+
+  it('undoes zstd where Node has it (22.15, 23.8 and later), and leaves it undecoded elsewhere', () => {
+    const zstd = (zlib as { zstdCompressSync?: (text: string) => Uint8Array }).zstdCompressSync;
+    const body = zstd === undefined ? gzipSync(text) : zstd(text);
+    const decoded = read(withoutContentCoding(body, 'zstd'));
+    expect(decoded).toBe(zstd === undefined ? undefined : text);
+    // Node 24, which runs the kit's tests, has it.
+    if (process.versions.node.startsWith('24.')) expect(zstd).toBeDefined();
   });
 
   it('undoes codings applied one after another, the last one first', () => {

@@ -91,10 +91,15 @@ function har(name: string, entries: Entry[]): string {
       response: {
         status: e.status,
         headers: [
-          {
-            name: 'Content-Type',
-            value: e.text === undefined ? 'application/json' : 'text/plain',
-          },
+          // The entry's own Content-Type, when it gives one, stands alone.
+          ...(Object.keys(e.headers ?? {}).some((name) => /^content-type$/i.test(name))
+            ? []
+            : [
+                {
+                  name: 'Content-Type',
+                  value: e.text === undefined ? 'application/json' : 'text/plain',
+                },
+              ]),
           ...Object.entries(e.headers ?? {}).map(([name, value]) => ({ name, value })),
         ],
         content: e.noBody
@@ -742,6 +747,18 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(failed(report)).toEqual(['auth.listPets.missing-header']);
     expect(report.traffic.bodiesNotRecorded).toBe(1);
     expect(report.traffic.exercised).not.toContain('listPets.at-most-limit');
+  });
+
+  it('judges the header lines of an answer recorded without its body too', async () => {
+    const headers = {
+      'Content-Type': 'application/json; charset=ISO-8859-1',
+      'Cache-Control': 'public, max-age=60',
+    };
+    const { report } = await judge(
+      har('no-body-headers', [{ url: `${BASE}/pets?limit=1`, status: 200, noBody: true, headers }]),
+    );
+    const advised = report.results.filter((r) => r.outcome === 'advisory').map((r) => r.id);
+    expect(advised.sort()).toEqual(['errors.json-charset', 'errors.keyed-answers-private']);
   });
 
   it('refuses a file that is no HAR, and one with nothing of the spec, with status 2', async () => {

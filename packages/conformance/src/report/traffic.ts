@@ -22,7 +22,7 @@ export function trafficLines(traffic: TrafficSummary): string[] {
   ].filter((s) => s !== '');
   const n = traffic.exchanges;
   return [
-    `traffic of ${traffic.source}: ${plural(n, 'exchange')}, ${traffic.judged} of the spec's operations judged${left.length === 0 ? '' : ` (left alone: ${left.join(', ')})`}${traffic.bodiesNotRecorded > 0 ? `; ${traffic.bodiesNotRecorded} recorded without their answer's body` : ''}`,
+    `traffic of ${traffic.source}: ${plural(n, 'exchange')}, ${traffic.judged} of the spec's operations judged${left.length === 0 ? '' : ` (left alone: ${left.join(', ')})`}${traffic.bodiesNotRecorded > 0 ? `; ${traffic.bodiesNotRecorded} recorded without their answer's body (or with one in a content coding the kit cannot undo)` : ''}`,
     ...(traffic.keysRecorded
       ? []
       : [

@@ -269,8 +269,16 @@ const ORACLE_SCOPE: Readonly<Record<string, OracleScope>> = {
   'errors.no-server-errors': { needs: 'an answer of an operation', applies: () => true },
 };
 
-/** Rules that read no body: they judge exchanges recorded without one too. */
-const STATUS_ONLY = new Set(['errors.success-status', 'errors.no-server-errors']);
+/**
+ * Rules that read no body, only the status and header lines: they judge exchanges recorded
+ * without one too (a recorder that leaves bodies out, a coding the kit cannot undo).
+ */
+const STATUS_ONLY = new Set([
+  'errors.success-status',
+  'errors.no-server-errors',
+  'errors.json-charset',
+  'errors.keyed-answers-private',
+]);
 
 /** Each oracle of the kit that judges every answer alone. */
 const oracleRules: TrafficRule[] = ANSWER_ORACLES.map((oracle) => {
