@@ -78,8 +78,9 @@ Options:
 
 Exit status: 0 PASS: every must check ran and passed
              1 FAIL: a check failed
-             2 the run could not start: usage, connection or configuration (no
-               answer at the base URL in the spec's shapes, a key refused everywhere)
+             2 the run could not start (usage, connection or configuration: no
+               answer at the base URL in the spec's shapes, a key refused everywhere),
+               or stopped before it ended
              3 INCOMPLETE: nothing failed, but some must checks could not run
                (the report lists each with why)
 `;
@@ -270,7 +271,6 @@ export function exitWith(run: Promise<number>): void {
     (code) => {
       ended = true;
       process.exitCode = code;
-      ended = true;
     },
     (error: unknown) => {
       ended = true;

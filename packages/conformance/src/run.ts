@@ -587,7 +587,8 @@ function redirectedElsewhere(baseUrl: string, res: HttpResponse | undefined): st
   if (to.origin === new URL(baseUrl).origin) return undefined;
   const asked = new URL(res.url);
   const below = asked.pathname.slice(new URL(baseUrl).pathname.length);
-  const path = to.pathname.endsWith(below) ? to.pathname.slice(0, -below.length) : to.pathname;
+  const landed = to.pathname.replace(/\/+$/, '');
+  const path = landed.endsWith(below) ? landed.slice(0, -below.length) : landed;
   return `${to.origin}${path}`;
 }
 
@@ -614,14 +615,15 @@ async function preflight(http: HttpClient, baseUrl: string): Promise<string | un
       if (!(error instanceof RequestError || error instanceof RateLimitedError)) throw error;
     }
     const said = `GET /pets answered ${list.status}, GET /pets/${id} ${get === undefined ? 'gave no answer' : `answered ${get.status}`}`;
+    // Fetch sends no key across origins: a read redirected to another (http to https) is
+    // refused there, or answered as a keyless one. It names the base URL to give instead.
     const elsewhere = redirectedElsewhere(baseUrl, list) ?? redirectedElsewhere(baseUrl, get);
-    if (elsewhere !== undefined) {
-      // Fetch sends no key across origins: every answer there would be a keyless read's.
-      throw new ConfigurationError(
-        `the server sends the kit's reads on to another origin, ${elsewhere} (${said} there), where the key is not sent: is the base URL ${elsewhere}?`,
+    const sentElsewhere = (problem: string) =>
+      new ConfigurationError(
+        `${problem} (${said}): the server sends the kit's reads on to another origin, where the key is not sent: is the base URL ${elsewhere}?`,
       );
-    }
     if (list.status === 401 && get?.status === 401) {
+      if (elsewhere !== undefined) throw sentElsewhere('the API key is refused on every operation');
       throw new ConfigurationError(
         `the server refuses the API key on every operation (${said}): is it a valid key for ${baseUrl}?`,
       );
@@ -634,6 +636,7 @@ async function preflight(http: HttpClient, baseUrl: string): Promise<string | un
       (get !== undefined && speaksTheSpec(get, 'getPet')) ||
       petNotFound;
     if (!speaks) {
+      if (elsewhere !== undefined) throw sentElsewhere('no operation of the spec answers');
       throw new ConfigurationError(
         `no operation of the spec answers at ${baseUrl} (${said}): is the base URL right? It ends in the path prefix, such as /v1`,
       );

@@ -749,6 +749,20 @@ describe('judge --har leaves alone what the spec does not speak of', () => {
     expect(report.traffic.exercised).not.toContain('listPets.at-most-limit');
   });
 
+  it("hides the password and user name of a recorded URL's user info", async () => {
+    const withUser = BASE.replace('//', '//someone:pa55-w0rd-secret@');
+    const file = har('user-info', [
+      { url: `${withUser}/pets?limit=2`, status: 200, body: [] },
+      { url: `${withUser}/pets?limit=1`, auth: null, status: 200, body: [] },
+    ]);
+    // The base URL inferred from the recording, user info and all.
+    const { stdout, exitCode } = await runCli(['judge', '--har', file, '--reporter', 'json']);
+    expect(exitCode).toBe(1);
+    expect(stdout).toContain('auth.listPets.missing-header');
+    expect(stdout).not.toContain('pa55-w0rd-secret');
+    expect(stdout).not.toContain('someone');
+  });
+
   it('judges the header lines of an answer recorded without its body too', async () => {
     const headers = {
       'Content-Type': 'application/json; charset=ISO-8859-1',

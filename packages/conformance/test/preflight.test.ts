@@ -143,9 +143,36 @@ describe.each(['pretty', 'json'])('the preflight (--reporter %s)', (reporter) =>
     expect(exitCode).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      `animal-store-conformance: the server sends the kit's reads on to another origin, ${fake.baseUrl} (GET /pets answered 401, GET /pets/1 answered 401 there), where the key is not sent: is the base URL ${fake.baseUrl}?\n`,
+      `animal-store-conformance: the API key is refused on every operation (GET /pets answered 401, GET /pets/1 answered 401): the server sends the kit's reads on to another origin, where the key is not sent: is the base URL ${fake.baseUrl}?\n`,
     );
     expect(fake.created()).toBe(0);
+  });
+
+  it('judges a server whose list answers at the base URL, though a read of a pet goes elsewhere', async () => {
+    // A pet's read sent on to a store of files on another origin, which serves it without a key.
+    const fake = await server();
+    const front = await baseUrlOf(
+      createServer((req, res) => {
+        if (req.url?.startsWith('/v1/pets/')) {
+          res.writeHead(302, { location: `${new URL(fake.baseUrl).origin}${req.url}/` }).end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      }),
+    );
+    const { stderr, exitCode } = await runCli([
+      ...[
+        '--base-url',
+        front,
+        '--api-key',
+        fake.apiKey,
+        '--reporter',
+        reporter,
+        '--only',
+        'errors',
+      ],
+    ]);
+    expect(exitCode, stderr).not.toBe(2);
   });
 
   it('ends a run where every path answers an HTML page with exit 2', async () => {

@@ -49,7 +49,8 @@ export const SNAKE_CASED_FIELDS: readonly SpecField[] = NEW_PET_FIELDS.filter(
  * Which check sends a case: `invalid` (must) what the spec forbids and any JSON parser sees;
  * `null` (should) null in an optional field, which some servers read as absent; `literal`
  * (should) a number only its JSON text shows to be no int64 integer, which a parser that holds
- * numbers as doubles (RFC 8259 §6, JavaScript's `JSON.parse`) reads as a valid one.
+ * numbers as doubles (RFC 8259 §6, JavaScript's `JSON.parse`) reads as a valid one (a must,
+ * `createPet.category-id-beyond-int64-exact`, holds a server that shows it reads that text).
  */
 export type CaseKind = 'invalid' | 'null' | 'literal';
 

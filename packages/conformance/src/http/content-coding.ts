@@ -5,7 +5,7 @@ import * as zlib from 'node:zlib';
 type Decoder = (bytes: Uint8Array) => Uint8Array;
 
 /**
- * zstd (RFC 8878), which browsers, curl and got ask for: Node decodes it from 22.15 and 23.8 on
+ * zstd (RFC 8878), which browsers, got and urllib3 ask for: Node decodes it from 22.15 and 23.8 on
  * (`zstdDecompressSync`); on an older Node its answers stay undecoded, as an unknown coding's.
  */
 const zstd = (zlib as { zstdDecompressSync?: Decoder }).zstdDecompressSync;

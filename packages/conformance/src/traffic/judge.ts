@@ -176,7 +176,12 @@ export class TrafficJudge {
       if (!readable || (token !== undefined && token.length < SECRET_MIN)) this.redactor.add(value);
     }
     try {
-      for (const [name, value] of new URL(recorded.url).searchParams) {
+      const url = new URL(recorded.url);
+      // User info in a recorded URL (`https://user:password@host/…`), which replay lines show.
+      for (const part of [url.password, url.username]) {
+        if (part !== '') this.redactor.add(decodeURIComponent(part));
+      }
+      for (const [name, value] of url.searchParams) {
         const named = (KEY_QUERY_PARAMETERS as readonly string[]).includes(name);
         if (named || SECRET_PARAMETER.test(name)) this.redactor.add(value);
       }
