@@ -103,12 +103,19 @@ export class Redactor {
     return out;
   }
 
-  /** Where `text` holds one of the kept words. */
+  /**
+   * Where `text` holds one of the kept words as a word of its own: not inside a longer run of a
+   * check id's characters, which a server's echo of a key beside other text could form.
+   */
   private keptSpans(text: string): [number, number][] {
     const spans: [number, number][] = [];
+    // A full stop after a word ends a sentence unless an id goes on after it.
+    const before = (at: number) => /[\w.-]/.test(text.charAt(at - 1));
+    const after = (end: number) => /^(?:[\w-]|\.\w)/.test(text.slice(end, end + 2));
     for (const word of this.kept) {
       for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
-        spans.push([at, at + word.length]);
+        const end = at + word.length;
+        if (!before(at) && !after(end)) spans.push([at, end]);
       }
     }
     return spans;

@@ -41,6 +41,15 @@ describe('the redaction', () => {
     );
   });
 
+  it('keeps a word whole only where it stands alone, not inside a longer run of its characters', () => {
+    const redactor = new Redactor(['key-a'], ['getPet.key-a']);
+    expect(redactor.text('(getPet.key-a)')).toBe('(getPet.key-a)');
+    expect(redactor.text('remove getPet.key-a.')).toBe('remove getPet.key-a.');
+    expect(redactor.text('xgetPet.key-a')).toBe(`xgetPet.${REDACTED}`);
+    expect(redactor.text('getPet.key-ab')).toBe(`getPet.${REDACTED}b`);
+    expect(redactor.text('getPet.key-a.x')).toBe(`getPet.${REDACTED}.x`);
+  });
+
   it('changes no text while it holds no secret', () => {
     for (const text of ['Stryker was here', '', 'a…', '[redacted key]']) {
       expect(new Redactor().text(text)).toBe(text);

@@ -296,7 +296,7 @@ const BEYOND_DOUBLE_CATEGORY_IDS = ['9007199254740993', '9223372036854775807'];
 
 /**
  * True for a number's JSON text that no double holds, so that an answer showing it digit for
- * digit was read exactly: an integer a double rounds (2^63 + 1, -2^63 - 1; 2^63 is a double), or a
+ * digit kept it exactly: an integer a double rounds (2^63 + 1, -2^63 - 1; 2^63 is a double), or a
  * fraction a double rounds to an integer (`8.0000000000000001`), which no double prints.
  */
 function noDoubleHolds(literal: string): boolean {
