@@ -34,6 +34,12 @@ describe('which driver errors mean the database is unreachable', () => {
       '[msg_insert.go:168 handler.(*Handler).MsgInsert] [db.go:134 fsql.(*DB).InTransaction] context canceled',
     );
     expect(isUnavailable(cancelled)).toBe(true);
+    // A read cut short so: FerretDB's handler of time limits passes the cancellation on.
+    const read = serverError(
+      1,
+      '[msg_find.go:344 handler.handleMaxTimeMSError] [values.go:74 iterator.ConsumeValuesN[...]] [query_iterator.go:79 sqlite.(*queryIterator).Next] context canceled after delay',
+    );
+    expect(isUnavailable(read)).toBe(true);
   });
 
   it('counts FerretDB’s SQLite backend busy under load', () => {

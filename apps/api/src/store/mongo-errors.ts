@@ -40,10 +40,11 @@ const TRANSIENT_SERVER_CODES = new Set([
 ]);
 
 // FerretDB reports two transient states as an InternalError (code 1): the operations in flight
-// when it shuts down ("context canceled"), and its SQLite backend's lock held by another writer
-// under load (SQLITE_BUSY, "database is locked").
+// when it shuts down ("context canceled", or "context canceled after delay" from a read its
+// handler of time limits passes on), and its SQLite backend's lock held by another writer under
+// load (SQLITE_BUSY, "database is locked").
 const INTERNAL_ERROR = 1;
-const FERRETDB_TRANSIENT = /context canceled$|SQLITE_BUSY|database is locked/;
+const FERRETDB_TRANSIENT = /context canceled(?: after delay)?$|SQLITE_BUSY|database is locked/;
 
 /** Whether a driver error means the database cannot serve right now (the API answers 503). */
 export function isUnavailable(error: unknown): boolean {
