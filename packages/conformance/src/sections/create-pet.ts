@@ -24,7 +24,7 @@ import {
 } from '../cases/new-pet.js';
 import type { CheckContext } from '../context.js';
 import { newPetJson, type SentPet } from '../fixtures.js';
-import { type HttpRequest, type HttpResponse, RequestError } from '../http/client.js';
+import type { HttpRequest, HttpResponse } from '../http/client.js';
 import { integerText, numberText } from '../http/json.js';
 import { RawConnection } from '../http/raw-connection.js';
 import { quote } from '../http/replay.js';
@@ -43,6 +43,7 @@ import {
   fail,
   INT64_MAX,
   idOf,
+  orLost,
   pass,
   type SpecSection,
   sameAsDouble,
@@ -333,11 +334,7 @@ async function toldApart(
       rawBody: newPetJson(ctx.fixtures.nextPet('available')),
     });
     if (valid.status < 200 || valid.status > 299) return undefined;
-    const again = await ctx.send({
-      method: 'POST',
-      path: '/pets',
-      rawBody: bodyWith(ctx, 'categoryId', text),
-    });
+    const again = await ctx.send(categoryIdRequest(ctx, text));
     if (VALIDATION_REFUSALS.has(again.status)) return { text, status: again.status };
   }
   return undefined;
@@ -346,12 +343,13 @@ async function toldApart(
 /** `createPet` with a categoryId written as-is into the JSON text, shared between checks. */
 function createWithCategoryId(ctx: CheckContext, categoryId: string): Promise<HttpResponse> {
   return ctx.memo(`create with categoryId ${categoryId}`, () =>
-    ctx.send({
-      method: 'POST',
-      path: '/pets',
-      rawBody: bodyWith(ctx, 'categoryId', categoryId),
-    }),
+    ctx.send(categoryIdRequest(ctx, categoryId)),
   );
+}
+
+/** A createPet request whose categoryId is `categoryId` written as-is into the JSON text. */
+function categoryIdRequest(ctx: CheckContext, categoryId: string): HttpRequest {
+  return { method: 'POST', path: '/pets', rawBody: bodyWith(ctx, 'categoryId', categoryId) };
 }
 
 /** Each categoryId is refused with a 4xx Error, or created and read back exactly as sent. */
@@ -613,12 +611,9 @@ export const createPetSection: SpecSection = {
         const answers = new Map<string, HttpResponse>();
         const seen: string[] = [];
         for (const { literal } of literals) {
-          try {
-            answers.set(literal, await createWithCategoryId(ctx, literal));
-          } catch (error) {
-            if (!(error instanceof RequestError) || error.kind !== 'network') throw error;
-            seen.push(`${literal}: no answer (${error.reason})`);
-          }
+          const res = await orLost(createWithCategoryId(ctx, literal));
+          if ('lost' in res) seen.push(`${literal}: no answer (${res.lost})`);
+          else answers.set(literal, res);
         }
         await everyCase(ctx, literals, async (literal) => {
           const how = `with categoryId ${literal.what}`;

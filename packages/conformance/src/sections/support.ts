@@ -170,12 +170,19 @@ export async function everyCase<T>(
  * The answer to `request`, or why the connection gave none (a network failure: the server closed
  * it, as HTTP lets a server do with a request it will not serve). No answer in time still fails.
  */
-export async function answerOrLost(
+export function answerOrLost(
   ctx: CheckContext,
   request: HttpRequest,
 ): Promise<HttpResponse | { lost: string }> {
+  return orLost(ctx.send(request));
+}
+
+/** `sent`'s answer, or why the connection gave none, as `answerOrLost` says. */
+export async function orLost(
+  sent: Promise<HttpResponse>,
+): Promise<HttpResponse | { lost: string }> {
   try {
-    return await ctx.send(request);
+    return await sent;
   } catch (error) {
     if (error instanceof RequestError && error.kind === 'network') return { lost: error.reason };
     throw error;
